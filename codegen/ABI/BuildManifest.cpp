@@ -1,0 +1,119 @@
+//===- BuildManifest.cpp - The artifact manifest as a module attribute ----===//
+///
+/// \file
+/// Gathers what the runtime needs to know about each entry point into the
+/// manifest JSON of docs/abi.md. It runs after bufferization so that the
+/// workspace figure counts real allocations.
+///
+//===----------------------------------------------------------------------===//
+
+#include "codegen/ABI/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
+
+namespace rlx {
+#define GEN_PASS_DEF_RLXBUILDMANIFEST
+#include "codegen/ABI/Passes.h.inc"
+} // namespace rlx
+
+using namespace mlir;
+using namespace rlx;
+
+namespace {
+
+llvm::json::Object toJSON(DictionaryAttr desc) {
+  llvm::json::Array shape;
+  for (Attribute d : desc.getAs<ArrayAttr>("shape"))
+    shape.push_back(cast<IntegerAttr>(d).getInt());
+  return llvm::json::Object{
+      {"name", desc.getAs<StringAttr>("name").str()},
+      {"dtype", desc.getAs<StringAttr>("dtype").str()},
+      {"shape", std::move(shape)}};
+}
+
+llvm::json::Array toJSON(ArrayAttr descs) {
+  llvm::json::Array array;
+  for (Attribute d : descs)
+    array.push_back(toJSON(cast<DictionaryAttr>(d)));
+  return array;
+}
+
+/// Bytes of the statically sized temporaries of `func`: an upper bound of
+/// its workspace, before any memory planning reuses buffers.
+int64_t staticAllocBytes(func::FuncOp func) {
+  int64_t bytes = 0;
+  func.walk([&](memref::AllocOp alloc) {
+    MemRefType type = alloc.getType();
+    if (!type.hasStaticShape())
+      return;
+    int64_t bits = type.getElementTypeBitWidth();
+    bytes += type.getNumElements() * std::max<int64_t>(1, bits / 8);
+  });
+  return bytes;
+}
+
+/// Drops the rlx.* attributes now recorded in the manifest, so that the
+/// LLVM translation does not meet attributes it does not know.
+void stripRLXAttributes(func::FuncOp func) {
+  func->removeAttr("rlx.entry");
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    func.removeArgAttr(i, "rlx.name");
+    func.removeArgAttr(i, "rlx.param");
+  }
+  for (unsigned i = 0; i < func.getNumResults(); ++i)
+    func.removeResultAttr(i, StringAttr::get(func.getContext(), "rlx.name"));
+}
+
+struct RLXBuildManifestPass
+    : rlx::impl::RLXBuildManifestBase<RLXBuildManifestPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    llvm::json::Array entries, allParams;
+    llvm::StringMap<DictionaryAttr> paramsByName;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      auto entry = func->getAttrOfType<DictionaryAttr>("rlx.entry");
+      if (!entry)
+        continue;
+      auto params = entry.getAs<ArrayAttr>("params");
+      for (Attribute a : params) {
+        auto p = cast<DictionaryAttr>(a);
+        StringRef name = p.getAs<StringAttr>("name").getValue();
+        auto [it, inserted] = paramsByName.try_emplace(name, p);
+        if (inserted) {
+          allParams.push_back(toJSON(p));
+        } else if (it->second != p) {
+          func.emitOpError("expects param '")
+              << name << "' to have the same dtype and shape in every entry "
+                 "point";
+          return signalPassFailure();
+        }
+      }
+      entries.push_back(llvm::json::Object{
+          {"name", func.getSymName().str()},
+          {"symbol", "rlx_entry_" + func.getSymName().str()},
+          {"inputs", toJSON(entry.getAs<ArrayAttr>("inputs"))},
+          {"params", toJSON(params)},
+          {"outputs", toJSON(entry.getAs<ArrayAttr>("outputs"))},
+          {"workspace_bytes", staticAllocBytes(func)}});
+      func->setAttr("llvm.emit_c_interface", UnitAttr::get(&getContext()));
+      stripRLXAttributes(func);
+    }
+    llvm::json::Object manifest{
+        {"format", "rlx-artifact"},
+        {"abi_version", static_cast<int64_t>(kArtifactABIVersion)},
+        {"target", target},
+        {"compiler", "rlx " RLX_VERSION_STRING},
+        {"entry_points", std::move(entries)},
+        {"params", std::move(allParams)}};
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << llvm::json::Value(std::move(manifest));
+    module->setAttr("rlx.manifest", StringAttr::get(&getContext(), text));
+  }
+};
+
+} // namespace

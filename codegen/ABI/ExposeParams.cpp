@@ -1,0 +1,153 @@
+//===- ExposeParams.cpp - rlx.param reads become entry arguments ----------===//
+///
+/// \file
+/// The runtime passes weights like inputs (docs/abi.md), so each entry point
+/// takes its params as trailing arguments. The manifest description of the
+/// entry point is recorded here, while types are still tensors.
+///
+//===----------------------------------------------------------------------===//
+
+#include "codegen/ABI/Passes.h"
+#include "dialects/RLX/IR/RLXDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace rlx {
+#define GEN_PASS_DEF_RLXEXPOSEPARAMS
+#include "codegen/ABI/Passes.h.inc"
+} // namespace rlx
+
+using namespace mlir;
+using namespace rlx;
+
+std::string rlx::dtypeName(Type t) {
+  if (t.isF16())
+    return "f16";
+  if (t.isBF16())
+    return "bf16";
+  if (t.isF32())
+    return "f32";
+  if (t.isF64())
+    return "f64";
+  if (t.isSignlessInteger(1))
+    return "i1";
+  if (t.isSignlessInteger(8))
+    return "i8";
+  if (t.isSignlessInteger(32))
+    return "i32";
+  if (t.isSignlessInteger(64))
+    return "i64";
+  return "";
+}
+
+namespace {
+
+/// {name, dtype, shape} of one tensor crossing the ABI, or a diagnostic.
+FailureOr<DictionaryAttr> describe(Builder &b, StringRef name, Type type,
+                                   function_ref<InFlightDiagnostic()> error) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor) {
+    error() << "expects ranked tensors at the entry point boundary, '" << name
+            << "' is " << type;
+    return failure();
+  }
+  std::string dtype = dtypeName(tensor.getElementType());
+  if (dtype.empty()) {
+    error() << "expects a dtype among f16, bf16, f32, f64, i1, i8, i32, i64 "
+               "for '"
+            << name << "', got " << tensor.getElementType();
+    return failure();
+  }
+  SmallVector<int64_t> shape;
+  for (int64_t d : tensor.getShape())
+    shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
+  return b.getDictionaryAttr(
+      {b.getNamedAttr("name", b.getStringAttr(name)),
+       b.getNamedAttr("dtype", b.getStringAttr(dtype)),
+       b.getNamedAttr("shape", b.getI64ArrayAttr(shape))});
+}
+
+struct RLXExposeParamsPass
+    : rlx::impl::RLXExposeParamsBase<RLXExposeParamsPass> {
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (func.isPrivate() || func.isExternal())
+        continue;
+      if (failed(exposeParams(func)))
+        return signalPassFailure();
+    }
+  }
+
+  LogicalResult exposeParams(func::FuncOp func) {
+    Builder b(func.getContext());
+    WalkResult calls = func.walk([&](func::CallOp call) {
+      call.emitOpError("expects calls inside entry point '")
+          << func.getSymName() << "' to be inlined before params are exposed";
+      return WalkResult::interrupt();
+    });
+    if (calls.wasInterrupted())
+      return failure();
+
+    // One argument per distinct name, in order of first use.
+    llvm::MapVector<StringRef, SmallVector<ParamOp>> params;
+    func.walk([&](ParamOp op) { params[op.getName()].push_back(op); });
+    unsigned numInputs = func.getNumArguments();
+    for (auto &[name, ops] : params) {
+      Type type = ops.front().getType();
+      for (ParamOp op : ops)
+        if (op.getType() != type)
+          return op.emitOpError("expects every read of param '")
+                 << name << "' to have one type, got " << type << " and "
+                 << op.getType();
+      unsigned index = func.getNumArguments();
+      DictionaryAttr attrs = b.getDictionaryAttr(
+          b.getNamedAttr("rlx.param", b.getStringAttr(name)));
+      if (failed(func.insertArgument(index, type, attrs, ops.front().getLoc())))
+        return func.emitOpError("cannot add an argument for param '")
+               << name << "'";
+      for (ParamOp op : ops) {
+        op.getResult().replaceAllUsesWith(func.getArgument(index));
+        op.erase();
+      }
+    }
+
+    // The manifest description of this entry point.
+    auto error = [&]() { return func.emitOpError(); };
+    SmallVector<Attribute> inputs, paramDescs, outputs;
+    for (unsigned i = 0; i < numInputs; ++i) {
+      auto name = func.getArgAttrOfType<StringAttr>(i, "rlx.name");
+      std::string text = name ? name.str() : "arg" + std::to_string(i);
+      FailureOr<DictionaryAttr> d =
+          describe(b, text, func.getArgumentTypes()[i], error);
+      if (failed(d))
+        return failure();
+      inputs.push_back(*d);
+    }
+    for (auto [i, entryPair] : llvm::enumerate(params)) {
+      FailureOr<DictionaryAttr> d =
+          describe(b, entryPair.first,
+                   func.getArgumentTypes()[numInputs + i], error);
+      if (failed(d))
+        return failure();
+      paramDescs.push_back(*d);
+    }
+    for (unsigned i = 0; i < func.getNumResults(); ++i) {
+      auto name = func.getResultAttrOfType<StringAttr>(i, "rlx.name");
+      std::string text = name ? name.str() : "out" + std::to_string(i);
+      FailureOr<DictionaryAttr> d =
+          describe(b, text, func.getResultTypes()[i], error);
+      if (failed(d))
+        return failure();
+      outputs.push_back(*d);
+    }
+    func->setAttr("rlx.entry",
+                  b.getDictionaryAttr(
+                      {b.getNamedAttr("inputs", b.getArrayAttr(inputs)),
+                       b.getNamedAttr("params", b.getArrayAttr(paramDescs)),
+                       b.getNamedAttr("outputs", b.getArrayAttr(outputs))}));
+    return success();
+  }
+};
+
+} // namespace

@@ -1,0 +1,32 @@
+//===- Passes.h - artifact ABI passes ---------------------------*- C++ -*-===//
+///
+/// \file
+/// Passes that turn entry points into the artifact ABI (docs/abi.md).
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_CODEGEN_ABI_PASSES_H
+#define RLX_CODEGEN_ABI_PASSES_H
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace rlx {
+
+/// The artifact ABI version; the runtime checks it (docs/abi.md).
+constexpr uint32_t kArtifactABIVersion = 1;
+
+/// The ABI name of a dtype (`f32`, `i1`, ...), or "" when unsupported.
+std::string dtypeName(mlir::Type elementType);
+
+#define GEN_PASS_DECL
+#include "codegen/ABI/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "codegen/ABI/Passes.h.inc"
+
+} // namespace rlx
+
+#endif // RLX_CODEGEN_ABI_PASSES_H

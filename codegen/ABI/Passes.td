@@ -1,0 +1,58 @@
+//===- Passes.td - artifact ABI passes ----------------------*- tablegen -*-===//
+//
+// Passes that shape entry points into the artifact ABI of docs/abi.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_CODEGEN_ABI_PASSES_TD
+#define RLX_CODEGEN_ABI_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def RLXExposeParams : Pass<"rlx-expose-params", "mlir::ModuleOp"> {
+  let summary = "Turns the rlx.param reads of each entry point into arguments";
+  let description = [{
+    Every public function with a body is an entry point. After inlining, its
+    `rlx.param "name"` ops become trailing arguments (one per distinct name,
+    in order of first use) marked `rlx.param = "name"`, and the function gets
+    an `rlx.entry` dictionary describing its inputs, params and outputs for
+    the artifact manifest. A param read by a function the entry point still
+    calls is an error: inline first.
+  }];
+}
+
+def RLXEnsureFreshResults : Pass<"rlx-ensure-fresh-results", "mlir::ModuleOp"> {
+  let summary = "Makes every entry point result a distinct, fresh allocation";
+  let description = [{
+    After bufferization, the caller takes ownership of each returned buffer
+    and frees it. A result that is an argument, a global, a view of one, or
+    the same buffer as another result is copied into a new `memref.alloc`.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
+def RLXBuildManifest : Pass<"rlx-build-manifest", "mlir::ModuleOp"> {
+  let summary = "Writes the artifact manifest into the module";
+  let description = [{
+    Collects the `rlx.entry` dictionary of every entry point, adds the bytes
+    of its static temporary allocations as `workspace_bytes`, and stores the
+    manifest JSON of docs/abi.md as the module attribute `rlx.manifest`. Marks
+    entry points `llvm.emit_c_interface`.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "the target recorded in the manifest">
+  ];
+}
+
+def RLXEmitArtifactABI : Pass<"rlx-emit-artifact-abi", "mlir::ModuleOp"> {
+  let summary = "Emits the artifact's exported ABI functions in LLVM dialect";
+  let description = [{
+    From the `rlx.manifest` module attribute: `rlx_artifact_abi_version`,
+    `rlx_artifact_manifest` and, per entry point, `rlx_entry_<name>(void**)`
+    unpacking the argument array and calling `_mlir_ciface_<name>`.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
+#endif // RLX_CODEGEN_ABI_PASSES_TD

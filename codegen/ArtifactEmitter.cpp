@@ -1,0 +1,153 @@
+//===- ArtifactEmitter.cpp - LLVM dialect to a shared library -------------===//
+///
+/// \file
+/// Translates the Codegen-phase module to LLVM IR, optimizes it for the host
+/// CPU, emits an object in process through LLVM's TargetMachine and links a
+/// shared library with lld. Output goes to a temporary file renamed into
+/// place, so a failed compile never leaves a partial artifact behind.
+///
+//===----------------------------------------------------------------------===//
+
+#include "codegen/Compiler.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+
+namespace rlx {
+namespace {
+
+/// A TargetMachine for the host CPU with all its features.
+std::unique_ptr<llvm::TargetMachine> hostTargetMachine(unsigned optLevel,
+                                                       std::string &error) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::Triple triple(llvm::sys::getProcessTriple());
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  llvm::SubtargetFeatures features;
+  for (const auto &[feature, enabled] : llvm::sys::getHostCPUFeatures())
+    features.AddFeature(feature, enabled);
+  llvm::CodeGenOptLevel level = optLevel == 0   ? llvm::CodeGenOptLevel::None
+                                : optLevel == 1 ? llvm::CodeGenOptLevel::Less
+                                : optLevel == 2 ? llvm::CodeGenOptLevel::Default
+                                                : llvm::CodeGenOptLevel::Aggressive;
+  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+      triple, llvm::sys::getHostCPUName(), features.getString(),
+      llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt, level));
+}
+
+LogicalResult fail(ModuleOp module, const llvm::Twine &message) {
+  return module.emitError(message);
+}
+
+/// Writes the object code of `llvmModule` to `path`.
+LogicalResult writeObject(ModuleOp module, llvm::Module &llvmModule,
+                          llvm::TargetMachine &machine, llvm::StringRef path) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return fail(module, "cannot write '" + path + "': " + ec.message());
+  llvm::legacy::PassManager pm;
+  if (machine.addPassesToEmitFile(pm, os, nullptr,
+                                  llvm::CodeGenFileType::ObjectFile))
+    return fail(module, "the target cannot emit object files");
+  pm.run(llvmModule);
+  os.flush();
+  return success();
+}
+
+/// Links `objectPath` into the shared library `outputPath` with lld.
+LogicalResult linkSharedLibrary(ModuleOp module, llvm::StringRef objectPath,
+                                llvm::StringRef outputPath) {
+  std::string lld = RLX_LLD_PATH;
+  if (const char *env = std::getenv("RLX_LLD"))
+    lld = env;
+  llvm::SmallVector<llvm::StringRef> args = {
+      lld, "-shared", "--as-needed", "-o", outputPath, objectPath,
+      "-L/usr/lib/x86_64-linux-gnu", "-L/lib/x86_64-linux-gnu", "-lm", "-lc"};
+  std::string builtins = RLX_CLANG_RT_BUILTINS;
+  if (!builtins.empty() && llvm::sys::fs::exists(builtins))
+    args.push_back(builtins);
+  std::string error;
+  int rc = llvm::sys::ExecuteAndWait(lld, args, std::nullopt, {}, 0, 0, &error);
+  if (rc != 0)
+    return fail(module, "linking with '" + lld + "' failed" +
+                            (error.empty() ? "" : ": " + error));
+  return success();
+}
+
+} // namespace
+
+LogicalResult emitArtifact(ModuleOp module, const CompileOptions &options,
+                           EmitKind kind, llvm::StringRef outputPath) {
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> machine =
+      hostTargetMachine(options.optLevel, error);
+  if (!machine)
+    return fail(module, "no LLVM target for the host: " + error);
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, "rlx");
+  if (!llvmModule)
+    return fail(module, "translation to LLVM IR failed");
+  llvmModule->setTargetTriple(machine->getTargetTriple());
+  llvmModule->setDataLayout(machine->createDataLayout());
+  auto optimize = makeOptimizingTransformer(options.optLevel, 0, machine.get());
+  if (llvm::Error err = optimize(llvmModule.get()))
+    return fail(module, "LLVM optimization failed: " +
+                            llvm::toString(std::move(err)));
+
+  // Write next to the output, then rename: no partial file on failure.
+  llvm::SmallString<128> temp;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+          outputPath + ".tmp-%%%%%%", temp))
+    return fail(module, "cannot create a file next to '" + outputPath +
+                            "': " + ec.message());
+  auto removeTemp = llvm::make_scope_exit(
+      [&] { llvm::sys::fs::remove(temp); });
+
+  if (kind == EmitKind::LLVMIR) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(temp, ec);
+    if (ec)
+      return fail(module, "cannot write '" + temp + "': " + ec.message());
+    llvmModule->print(os, nullptr);
+  } else if (kind == EmitKind::Object) {
+    if (failed(writeObject(module, *llvmModule, *machine, temp)))
+      return failure();
+  } else {
+    llvm::SmallString<128> object;
+    if (std::error_code ec = llvm::sys::fs::createTemporaryFile("rlx", "o",
+                                                                object))
+      return fail(module, "cannot create a temporary object file: " +
+                              ec.message());
+    auto removeObject = llvm::make_scope_exit(
+        [&] { llvm::sys::fs::remove(object); });
+    if (failed(writeObject(module, *llvmModule, *machine, object)) ||
+        failed(linkSharedLibrary(module, object, temp)))
+      return failure();
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(temp, outputPath))
+    return fail(module, "cannot write '" + outputPath + "': " + ec.message());
+  return success();
+}
+
+} // namespace rlx

@@ -1,0 +1,31 @@
+//===- Passes.h - CPU codegen passes ----------------------------*- C++ -*-===//
+///
+/// \file
+/// Passes specific to the CPU (LLVM) target.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_CODEGEN_CPU_PASSES_H
+#define RLX_CODEGEN_CPU_PASSES_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace rlx {
+
+#define GEN_PASS_DECL
+#include "codegen/CPU/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "codegen/CPU/Passes.h.inc"
+
+} // namespace rlx
+
+#endif // RLX_CODEGEN_CPU_PASSES_H

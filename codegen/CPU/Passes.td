@@ -1,0 +1,29 @@
+//===- Passes.td - CPU codegen passes -----------------------*- tablegen -*-===//
+
+#ifndef RLX_CODEGEN_CPU_PASSES_TD
+#define RLX_CODEGEN_CPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def RLXCPUVectorizeMatmul : Pass<"rlx-cpu-vectorize-matmul", "mlir::ModuleOp"> {
+  let summary = "Tiles linalg.matmul on buffers for registers and vectorizes it";
+  let description = [{
+    Tiles every `linalg.matmul` (on memrefs) into `tile-m` x `tile-n` x 1
+    register tiles, vectorizes them (masked at partial tiles), lowers the
+    contractions to outer products and hoists the accumulator out of the k
+    loop, so the C tile lives in vector registers. Applied with the transform
+    dialect interpreter from a script built in C++.
+  }];
+  let options = [
+    Option<"tileM", "tile-m", "int64_t", /*default=*/"8", "rows per tile">,
+    Option<"tileN", "tile-n", "int64_t", /*default=*/"32", "columns per tile">
+  ];
+  let dependentDialects = [
+    "mlir::transform::TransformDialect", "mlir::linalg::LinalgDialect",
+    "mlir::vector::VectorDialect", "mlir::scf::SCFDialect",
+    "mlir::memref::MemRefDialect", "mlir::affine::AffineDialect",
+    "mlir::arith::ArithDialect"
+  ];
+}
+
+#endif // RLX_CODEGEN_CPU_PASSES_TD

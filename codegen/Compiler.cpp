@@ -1,0 +1,162 @@
+//===- Compiler.cpp - Phases and their pipelines --------------------------===//
+
+#include "codegen/Compiler.h"
+
+#include "codegen/ABI/Passes.h"
+#include "codegen/CPU/Passes.h"
+#include "codegen/RLXToLinalg/RLXToLinalg.h"
+#include "dialects/RLX/IR/RLXDialect.h"
+#include "passes/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+
+namespace rlx {
+
+llvm::StringRef compilerVersion() { return RLX_VERSION_STRING; }
+
+std::optional<Phase> parsePhase(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<Phase>>(name)
+      .Case("import", Phase::Import)
+      .Case("transform", Phase::Transform)
+      .Case("simplify", Phase::Simplify)
+      .Case("lower", Phase::Lower)
+      .Case("fuse", Phase::Fuse)
+      .Case("bufferize", Phase::Bufferize)
+      .Case("codegen", Phase::Codegen)
+      .Default(std::nullopt);
+}
+
+llvm::StringRef phaseNames() {
+  return "import, transform, simplify, lower, fuse, bufferize, codegen";
+}
+
+void registerCompilerDialects(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  registry.insert<RLXDialect>();
+}
+
+static void addCleanup(OpPassManager &pm) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+static void buildCPUCodegen(OpPassManager &pm, const CompileOptions &options) {
+  RLXCPUVectorizeMatmulOptions matmul;
+  matmul.tileM = options.matmulTileM;
+  matmul.tileN = options.matmulTileN;
+  pm.addPass(createRLXCPUVectorizeMatmul(matmul));
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(memref::createFoldMemRefAliasOpsPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createRLXEmitArtifactABI());
+}
+
+void buildPhasePipeline(OpPassManager &pm, Phase phase,
+                        const CompileOptions &options) {
+  switch (phase) {
+  case Phase::Import:
+    pm.addPass(createConvertTosaToRLX());
+    break;
+  case Phase::Transform:
+    // Transform markers arrive with the autodiff and vmap issues.
+    break;
+  case Phase::Simplify:
+    pm.addPass(createInlinerPass());
+    addCleanup(pm);
+    pm.addPass(createSymbolDCEPass());
+    break;
+  case Phase::Lower:
+    pm.addPass(createRLXExposeParams());
+    pm.addPass(createConvertRLXToLinalg());
+    addCleanup(pm);
+    break;
+  case Phase::Fuse:
+    pm.addPass(createLinalgElementwiseOpFusionPass());
+    addCleanup(pm);
+    break;
+  case Phase::Bufferize: {
+    pm.addPass(bufferization::createEmptyTensorEliminationPass());
+    bufferization::OneShotBufferizePassOptions bufferize;
+    bufferize.bufferizeFunctionBoundaries = true;
+    bufferize.functionBoundaryTypeConversion =
+        bufferization::LayoutMapOption::IdentityLayoutMap;
+    pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createRLXEnsureFreshResults());
+    bufferization::BufferDeallocationPipelineOptions dealloc;
+    bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+    pm.addPass(bufferization::createLowerDeallocationsPass());
+    addCleanup(pm);
+    RLXBuildManifestOptions manifest;
+    manifest.target = options.target;
+    pm.addPass(createRLXBuildManifest(manifest));
+    break;
+  }
+  case Phase::Codegen:
+    buildCPUCodegen(pm, options);
+    break;
+  }
+}
+
+LogicalResult runPhases(ModuleOp module, Phase last,
+                        const CompileOptions &options,
+                        llvm::function_ref<void(PassManager &)> configure) {
+  PassManager pm(module->getName());
+  if (configure)
+    configure(pm);
+  for (int p = 0; p <= static_cast<int>(last); ++p)
+    buildPhasePipeline(pm, static_cast<Phase>(p), options);
+  return pm.run(module);
+}
+
+void registerCompilerPassesAndPipelines() {
+  registerRLXPasses();
+  registerRLXToLinalgPasses();
+  registerRLXABIPasses();
+  registerRLXCPUPasses();
+  static const std::pair<const char *, Phase> phases[] = {
+      {"rlx-phase-import", Phase::Import},
+      {"rlx-phase-simplify", Phase::Simplify},
+      {"rlx-phase-lower", Phase::Lower},
+      {"rlx-phase-fuse", Phase::Fuse},
+      {"rlx-phase-bufferize", Phase::Bufferize},
+      {"rlx-phase-codegen", Phase::Codegen}};
+  for (auto [name, phase] : phases) {
+    Phase p = phase;
+    PassPipelineRegistration<>(
+        name, "the passes of one rlx compile phase",
+        [p](OpPassManager &pm) { buildPhasePipeline(pm, p, CompileOptions()); });
+  }
+  PassPipelineRegistration<>(
+      "rlx-cpu-pipeline", "every phase of the CPU compile, import to LLVM",
+      [](OpPassManager &pm) {
+        for (int p = 0; p <= static_cast<int>(Phase::Codegen); ++p)
+          buildPhasePipeline(pm, static_cast<Phase>(p), CompileOptions());
+      });
+}
+
+} // namespace rlx

@@ -1,0 +1,167 @@
+//===- RLXFolds.cpp - rlx folders -----------------------------------------===//
+///
+/// \file
+/// Folders of rlx ops: constant folding of same-shape elementwise
+/// arithmetic, identities (x + 0, x * 1, neg(neg x)), and shape op chains
+/// (reshape of reshape, transpose of transpose, identity shape ops). The
+/// backward programs of later passes are full of these.
+///
+//===----------------------------------------------------------------------===//
+
+#include "dialects/RLX/IR/RLXDialect.h"
+
+#include "mlir/Dialect/CommonFolders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace rlx;
+
+/// True when `attr` is a splat of `value` (0 or 1) in float or integer form.
+static bool isSplatOf(Attribute attr, int64_t value) {
+  auto splat = dyn_cast_or_null<SplatElementsAttr>(attr);
+  if (!splat)
+    return false;
+  Type element = splat.getElementType();
+  if (isa<FloatType>(element))
+    return splat.getSplatValue<APFloat>().isExactlyValue(
+        static_cast<double>(value));
+  if (element.isIntOrIndex())
+    return splat.getSplatValue<APInt>().getSExtValue() == value;
+  return false;
+}
+
+/// Folds `op(lhs, rhs)` elementwise when both are constants of one type.
+template <typename FloatFn, typename IntFn>
+static Attribute foldArithmetic(ArrayRef<Attribute> operands, Type resultType,
+                                FloatFn floatFn, IntFn intFn) {
+  if (!operands[0] || !operands[1])
+    return {};
+  auto lhs = dyn_cast<TypedAttr>(operands[0]);
+  if (!lhs || lhs.getType() != resultType)
+    return {};
+  if (Attribute folded =
+          constFoldBinaryOp<FloatAttr, APFloat, void>(operands, floatFn))
+    return folded;
+  return constFoldBinaryOp<IntegerAttr, APInt, void>(operands, intFn);
+}
+
+/// `x op neutral` folds to `x` when no broadcast changes x's type.
+static Value foldNeutralRhs(Value lhs, Attribute rhs, Type resultType,
+                            int64_t neutral) {
+  if (lhs.getType() == resultType && isSplatOf(rhs, neutral))
+    return lhs;
+  return {};
+}
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
+  if (Value v = foldNeutralRhs(getLhs(), adaptor.getRhs(), getType(), 0))
+    return v;
+  if (Value v = foldNeutralRhs(getRhs(), adaptor.getLhs(), getType(), 0))
+    return v;
+  return foldArithmetic(
+      adaptor.getOperands(), getType(),
+      [](const APFloat &a, const APFloat &b) { return a + b; },
+      [](const APInt &a, const APInt &b) { return a + b; });
+}
+
+OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
+  if (Value v = foldNeutralRhs(getLhs(), adaptor.getRhs(), getType(), 0))
+    return v;
+  return foldArithmetic(
+      adaptor.getOperands(), getType(),
+      [](const APFloat &a, const APFloat &b) { return a - b; },
+      [](const APInt &a, const APInt &b) { return a - b; });
+}
+
+OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
+  if (Value v = foldNeutralRhs(getLhs(), adaptor.getRhs(), getType(), 1))
+    return v;
+  if (Value v = foldNeutralRhs(getRhs(), adaptor.getLhs(), getType(), 1))
+    return v;
+  return foldArithmetic(
+      adaptor.getOperands(), getType(),
+      [](const APFloat &a, const APFloat &b) { return a * b; },
+      [](const APInt &a, const APInt &b) { return a * b; });
+}
+
+OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
+  if (Value v = foldNeutralRhs(getLhs(), adaptor.getRhs(), getType(), 1))
+    return v;
+  // Integer division by zero has no value to fold to; leave it to run time.
+  return foldArithmetic(
+      adaptor.getOperands(), getType(),
+      [](const APFloat &a, const APFloat &b) { return a / b; },
+      [](const APInt &a, const APInt &b) {
+        return b.isZero() ? APInt(a.getBitWidth(), 0) : a.sdiv(b);
+      });
+}
+
+OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
+  if (auto inner = getX().getDefiningOp<NegOp>())
+    return inner.getX();
+  if (Attribute folded = constFoldUnaryOp<FloatAttr, APFloat, void>(
+          adaptor.getOperands(), [](const APFloat &a) { return -a; }))
+    return folded;
+  return constFoldUnaryOp<IntegerAttr, APInt, void>(
+      adaptor.getOperands(), [](const APInt &a) { return -a; });
+}
+
+OpFoldResult CastOp::fold(FoldAdaptor) {
+  if (getX().getType() == getType())
+    return getX();
+  return {};
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  if (getX().getType() == getType() && getType().hasStaticShape())
+    return getX();
+  if (auto inner = getX().getDefiningOp<ReshapeOp>()) {
+    // A chain of reshapes is one reshape of the first operand, as long as
+    // the combined op stays valid (one dynamic result dim at most).
+    if (inner.getX().getType() == getType() && getType().hasStaticShape())
+      return inner.getX();
+    if (getType().hasStaticShape() ||
+        inner.getX().getType().getNumDynamicDims() > 0) {
+      setOperand(inner.getX());
+      return getResult();
+    }
+  }
+  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getX()))
+    if (getType().hasStaticShape())
+      return dense.reshape(getType());
+  return {};
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor) {
+  ArrayRef<int64_t> perm = getPermutation();
+  if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())))
+    return getX();
+  if (auto inner = getX().getDefiningOp<TransposeOp>()) {
+    // result[i] = x[perm[i]] = inner.x[innerPerm[perm[i]]].
+    SmallVector<int64_t> composed;
+    for (int64_t p : perm)
+      composed.push_back(inner.getPermutation()[p]);
+    if (llvm::equal(composed, llvm::seq<int64_t>(0, composed.size())) &&
+        inner.getX().getType() == getType())
+      return inner.getX();
+    setOperand(inner.getX());
+    setPermutation(composed);
+    return getResult();
+  }
+  return {};
+}
+
+OpFoldResult BroadcastInDimOp::fold(FoldAdaptor adaptor) {
+  ArrayRef<int64_t> dims = getBroadcastDimensions();
+  if (getX().getType() == getType() &&
+      llvm::equal(dims, llvm::seq<int64_t>(0, dims.size())))
+    return getX();
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getX()))
+    if (getType().hasStaticShape())
+      return SplatElementsAttr::get(getType(),
+                                    splat.getSplatValue<Attribute>());
+  return {};
+}

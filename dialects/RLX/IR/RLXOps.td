@@ -1,0 +1,510 @@
+//===- RLXOps.td - rlx dialect ops ---------------------------*- tablegen -*-===//
+//
+// Every op of the rlx dialect: leaves, elementwise ops with NumPy
+// broadcasting, contractions, convolution and pooling, reductions and shape
+// ops. Shape errors are verifier errors at the op's location.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_DIALECT_RLXOPS_TD
+#define RLX_DIALECT_RLXOPS_TD
+
+include "dialects/RLX/IR/RLXBase.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Type constraints and traits
+//===----------------------------------------------------------------------===//
+
+def RLX_FloatTensor : RankedTensorOf<[AnyFloat]>;
+def RLX_NumericTensor : RankedTensorOf<[AnyFloat, AnySignlessInteger]>;
+def RLX_BoolTensor : RankedTensorOf<[I1]>;
+def RLX_IndexTensor : RankedTensorOf<[I32, I64]>;
+
+/// Verifies that the result shape is the NumPy broadcast of the operand
+/// shapes (see BroadcastingShape in RLXTraits.h).
+def RLX_BroadcastingShape : NativeOpTrait<"rlx::BroadcastingShape">;
+
+//===----------------------------------------------------------------------===//
+// Leaves
+//===----------------------------------------------------------------------===//
+
+def RLX_ParamOp : RLX_Op<"param", [Pure]> {
+  let summary = "a weight bound by name at run time";
+  let description = [{
+    Reads the weight named `name`. The runtime binds a tensor of exactly this
+    dtype and static shape under that name (from a safetensors file or a host
+    buffer) before the entry point is called. Names are free-form strings such
+    as `encoder.layers.0.fc1.weight`. Two params with the same name in one
+    module must agree on their type.
+
+    Example:
+
+    ```mlir
+    %w = rlx.param "encoder.layers.0.fc1.weight" : tensor<784x128xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$name attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def RLX_ConstantOp : RLX_Op<"constant",
+    [ConstantLike, Pure, AllTypesMatch<["value", "result"]>]> {
+  let summary = "a constant tensor";
+  let description = [{
+    A tensor literal, embedded in the artifact.
+
+    Example:
+
+    ```mlir
+    %c = rlx.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise ops
+//===----------------------------------------------------------------------===//
+
+class RLX_BinaryOp<string mnemonic, Type operandType, list<Trait> traits = []>
+    : RLX_Op<mnemonic, !listconcat(traits,
+        [Pure, SameOperandsAndResultElementType, RLX_BroadcastingShape])> {
+  let arguments = (ins operandType:$lhs, operandType:$rhs);
+  let results = (outs operandType:$result);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  let description = [{
+    Elementwise `}] # mnemonic # [{` with NumPy broadcasting: shapes align from
+    the right and a static 1 stretches to the other side.
+
+    Example:
+
+    ```mlir
+    %r = rlx.}] # mnemonic # [{ %a, %b : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32>
+    ```
+  }];
+}
+
+def RLX_AddOp : RLX_BinaryOp<"add", RLX_NumericTensor, [Commutative]> {
+  let summary = "elementwise addition";
+  let hasFolder = 1;
+}
+def RLX_SubOp : RLX_BinaryOp<"sub", RLX_NumericTensor> {
+  let summary = "elementwise subtraction";
+  let hasFolder = 1;
+}
+def RLX_MulOp : RLX_BinaryOp<"mul", RLX_NumericTensor, [Commutative]> {
+  let summary = "elementwise multiplication";
+  let hasFolder = 1;
+}
+def RLX_DivOp : RLX_BinaryOp<"div", RLX_NumericTensor> {
+  let summary = "elementwise division (integer division truncates)";
+  let hasFolder = 1;
+}
+def RLX_PowOp : RLX_BinaryOp<"pow", RLX_FloatTensor> {
+  let summary = "elementwise power lhs^rhs";
+}
+def RLX_MaximumOp : RLX_BinaryOp<"maximum", RLX_NumericTensor, [Commutative]> {
+  let summary = "elementwise maximum (NaN propagates)";
+}
+def RLX_MinimumOp : RLX_BinaryOp<"minimum", RLX_NumericTensor, [Commutative]> {
+  let summary = "elementwise minimum (NaN propagates)";
+}
+
+class RLX_UnaryOp<string mnemonic, Type operandType, list<Trait> traits = []>
+    : RLX_Op<mnemonic, !listconcat(traits, [Pure, SameOperandsAndResultType])> {
+  let arguments = (ins operandType:$x);
+  let results = (outs operandType:$result);
+  let assemblyFormat = "$x attr-dict `:` type($result)";
+  let description = [{
+    Elementwise `}] # mnemonic # [{`, same type in and out.
+
+    Example:
+
+    ```mlir
+    %r = rlx.}] # mnemonic # [{ %x : tensor<?x4xf32>
+    ```
+  }];
+}
+
+def RLX_NegOp : RLX_UnaryOp<"neg", RLX_NumericTensor> {
+  let summary = "elementwise negation";
+  let hasFolder = 1;
+}
+def RLX_AbsOp : RLX_UnaryOp<"abs", RLX_NumericTensor> {
+  let summary = "elementwise absolute value";
+}
+def RLX_ExpOp : RLX_UnaryOp<"exp", RLX_FloatTensor> {
+  let summary = "elementwise e^x";
+}
+def RLX_LogOp : RLX_UnaryOp<"log", RLX_FloatTensor> {
+  let summary = "elementwise natural logarithm";
+}
+def RLX_SqrtOp : RLX_UnaryOp<"sqrt", RLX_FloatTensor> {
+  let summary = "elementwise square root";
+}
+def RLX_RsqrtOp : RLX_UnaryOp<"rsqrt", RLX_FloatTensor> {
+  let summary = "elementwise reciprocal square root";
+}
+def RLX_TanhOp : RLX_UnaryOp<"tanh", RLX_FloatTensor> {
+  let summary = "elementwise hyperbolic tangent";
+}
+def RLX_SigmoidOp : RLX_UnaryOp<"sigmoid", RLX_FloatTensor> {
+  let summary = "elementwise logistic sigmoid 1 / (1 + e^-x)";
+}
+def RLX_ReluOp : RLX_UnaryOp<"relu", RLX_NumericTensor> {
+  let summary = "elementwise max(x, 0)";
+}
+
+def RLX_GeluOp : RLX_Op<"gelu", [Pure, SameOperandsAndResultType]> {
+  let summary = "elementwise Gaussian error linear unit";
+  let description = [{
+    `approximate = "tanh"` (the default, JAX's default):
+    `0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))`;
+    `approximate = "erf"`: the exact `0.5 x (1 + erf(x / sqrt(2)))`.
+
+    Example:
+
+    ```mlir
+    %r = rlx.gelu %x {approximate = "erf"} : tensor<?x4xf32>
+    ```
+  }];
+  let arguments = (ins RLX_FloatTensor:$x,
+                       DefaultValuedAttr<StrAttr, "\"tanh\"">:$approximate);
+  let results = (outs RLX_FloatTensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def RLX_CompareOp : RLX_Op<"compare",
+    [Pure, SameTypeOperands, RLX_BroadcastingShape]> {
+  let summary = "elementwise comparison with broadcasting";
+  let description = [{
+    Compares `lhs` and `rhs` elementwise with `direction`, one of `eq`, `ne`,
+    `lt`, `le`, `gt`, `ge`, giving `i1`. Floats compare ordered (any NaN gives
+    false, except `ne`, which gives true).
+
+    Example:
+
+    ```mlir
+    %m = rlx.compare "gt", %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+    ```
+  }];
+  let arguments = (ins StrAttr:$direction, RLX_NumericTensor:$lhs,
+                       RLX_NumericTensor:$rhs);
+  let results = (outs RLX_BoolTensor:$result);
+  let assemblyFormat = [{
+    $direction `,` $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def RLX_SelectOp : RLX_Op<"select", [Pure, RLX_BroadcastingShape]> {
+  let summary = "elementwise choice: cond ? on_true : on_false";
+  let description = [{
+    All three operands broadcast together.
+
+    Example:
+
+    ```mlir
+    %r = rlx.select %c, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins RLX_BoolTensor:$cond, AnyRankedTensor:$on_true,
+                       AnyRankedTensor:$on_false);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat =
+      "$cond `,` $on_true `,` $on_false attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def RLX_CastOp : RLX_Op<"cast", [Pure]> {
+  let summary = "elementwise element type conversion";
+  let description = [{
+    Converts each element: float to float rounds to nearest, float to integer
+    truncates toward zero, integer to float rounds, i1 is 0 or 1.
+
+    Example:
+
+    ```mlir
+    %r = rlx.cast %x : tensor<?x4xf32> -> tensor<?x4xf64>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$x);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions, convolution, pooling
+//===----------------------------------------------------------------------===//
+
+def RLX_MatmulOp : RLX_Op<"matmul", [Pure]> {
+  let summary = "matrix product with broadcasting batch dims";
+  let description = [{
+    `lhs` is `[..., M, K]`, `rhs` is `[..., K, N]`, both of rank 2 or more; the
+    leading batch dims broadcast like NumPy's and the result is
+    `[broadcast(batch), M, N]`.
+
+    Example:
+
+    ```mlir
+    %y = rlx.matmul %x, %w : (tensor<?x784xf32>, tensor<784x10xf32>) -> tensor<?x10xf32>
+    ```
+  }];
+  let arguments = (ins RLX_NumericTensor:$lhs, RLX_NumericTensor:$rhs);
+  let results = (outs RLX_NumericTensor:$result);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def RLX_Conv2DOp : RLX_Op<"conv2d", [Pure]> {
+  let summary = "2-D convolution, NHWC input and HWIO filter";
+  let description = [{
+    `input` is `[N, H, W, C]`, `filter` is `[KH, KW, C / groups, F]` with `F`
+    divisible by `groups`; the result is `[N, OH, OW, F]` with
+    `OH = (H + pad_top + pad_bottom - dil_h * (KH - 1) - 1) / stride_h + 1`
+    (likewise OW). `padding` is `[top, bottom, left, right]` zeros.
+
+    Example:
+
+    ```mlir
+    %y = rlx.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>}
+        : (tensor<?x28x28x1xf32>, tensor<3x3x1x8xf32>) -> tensor<?x14x14x8xf32>
+    ```
+  }];
+  let arguments = (ins RLX_FloatTensor:$input, RLX_FloatTensor:$filter,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+      DefaultValuedAttr<I64Attr, "1">:$groups);
+  let results = (outs RLX_FloatTensor:$result);
+  let assemblyFormat =
+      "$input `,` $filter attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+class RLX_Pool2DOp<string mnemonic> : RLX_Op<mnemonic, [Pure]> {
+  let arguments = (ins RLX_FloatTensor:$input,
+      DenseI64ArrayAttr:$window,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
+      DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding);
+  let results = (outs RLX_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def RLX_MaxPool2DOp : RLX_Pool2DOp<"max_pool2d"> {
+  let summary = "2-D max pooling over NHWC";
+  let description = [{
+    Maximum over each `window` of `[N, H, W, C]`; padded positions never win.
+    Output sizes follow conv2d's formula.
+
+    Example:
+
+    ```mlir
+    %y = rlx.max_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+        : (tensor<?x28x28x8xf32>) -> tensor<?x14x14x8xf32>
+    ```
+  }];
+}
+
+def RLX_AvgPool2DOp : RLX_Pool2DOp<"avg_pool2d"> {
+  let summary = "2-D average pooling over NHWC";
+  let description = [{
+    Mean over each `window` of `[N, H, W, C]`; padded zeros count in the
+    divisor (PyTorch's `count_include_pad=True`). Output sizes follow
+    conv2d's formula.
+
+    Example:
+
+    ```mlir
+    %y = rlx.avg_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+        : (tensor<?x28x28x8xf32>) -> tensor<?x14x14x8xf32>
+    ```
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+class RLX_ReduceOp<string mnemonic> : RLX_Op<mnemonic, [Pure]> {
+  let arguments = (ins RLX_NumericTensor:$x, DenseI64ArrayAttr:$axes,
+                       DefaultValuedAttr<BoolAttr, "false">:$keepdims);
+  let results = (outs RLX_NumericTensor:$result);
+  let assemblyFormat = "$x attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let description = [{
+    Reduces `x` over the distinct, in-range `axes` with `}] # mnemonic # [{`;
+    with `keepdims` the reduced axes stay as size 1.
+
+    Example:
+
+    ```mlir
+    %r = rlx.}] # mnemonic # [{ %x {axes = array<i64: 1>} : (tensor<?x4xf32>) -> tensor<?xf32>
+    ```
+  }];
+}
+
+def RLX_SumOp : RLX_ReduceOp<"sum"> { let summary = "sum over axes"; }
+def RLX_MeanOp : RLX_ReduceOp<"mean"> { let summary = "mean over axes"; }
+def RLX_MaxOp : RLX_ReduceOp<"max"> { let summary = "maximum over axes"; }
+
+class RLX_SoftmaxLikeOp<string mnemonic>
+    : RLX_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+  let arguments = (ins RLX_FloatTensor:$x, I64Attr:$axis);
+  let results = (outs RLX_FloatTensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  let description = [{
+    Numerically stable `}] # mnemonic # [{` along `axis` (the maximum is
+    subtracted first).
+
+    Example:
+
+    ```mlir
+    %p = rlx.}] # mnemonic # [{ %x {axis = 1 : i64} : tensor<?x10xf32>
+    ```
+  }];
+}
+
+def RLX_SoftmaxOp : RLX_SoftmaxLikeOp<"softmax"> {
+  let summary = "softmax along an axis";
+}
+def RLX_LogSoftmaxOp : RLX_SoftmaxLikeOp<"log_softmax"> {
+  let summary = "log of softmax along an axis";
+}
+
+//===----------------------------------------------------------------------===//
+// Shape ops
+//===----------------------------------------------------------------------===//
+
+def RLX_ReshapeOp : RLX_Op<"reshape", [Pure]> {
+  let summary = "row-major reshape to the result type";
+  let description = [{
+    Same elements, same row-major order, new shape. When the operand has
+    dynamic dims the result has exactly one, sized so the element count is
+    kept.
+
+    Example:
+
+    ```mlir
+    %r = rlx.reshape %x : (tensor<?x28x28xf32>) -> tensor<?x784xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$x);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$x attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def RLX_TransposeOp : RLX_Op<"transpose", [Pure]> {
+  let summary = "permutes dims: result dim i is operand dim permutation[i]";
+  let description = [{
+    Example:
+
+    ```mlir
+    %t = rlx.transpose %x {permutation = array<i64: 1, 0>} : (tensor<?x4xf32>) -> tensor<4x?xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$x, DenseI64ArrayAttr:$permutation);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$x attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def RLX_BroadcastInDimOp : RLX_Op<"broadcast_in_dim", [Pure]> {
+  let summary = "broadcasts to the result shape, operand dim i to result dim broadcast_dimensions[i]";
+  let description = [{
+    Each operand dim equals its result dim or is 1; result dims that no
+    operand dim maps to are static.
+
+    Example:
+
+    ```mlir
+    %b = rlx.broadcast_in_dim %x {broadcast_dimensions = array<i64: 1>} : (tensor<4xf32>) -> tensor<3x4xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$x,
+                       DenseI64ArrayAttr:$broadcast_dimensions);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$x attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def RLX_SliceOp : RLX_Op<"slice", [Pure]> {
+  let summary = "strided slice start:limit:stride per dim";
+  let description = [{
+    Per dim `d`, takes `start[d], start[d] + strides[d], ...` below
+    `limit[d]`. A `limit` of -1 means the whole dim (the only choice on a
+    dynamic dim, with start 0 and stride 1).
+
+    Example:
+
+    ```mlir
+    %s = rlx.slice %x {start = array<i64: 0, 1>, limit = array<i64: -1, 4>, strides = array<i64: 1, 2>}
+        : (tensor<?x5xf32>) -> tensor<?x2xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$x, DenseI64ArrayAttr:$start,
+                       DenseI64ArrayAttr:$limit, DenseI64ArrayAttr:$strides);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$x attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def RLX_ConcatOp : RLX_Op<"concat", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "concatenation along an axis";
+  let description = [{
+    All inputs agree on every dim but `axis`.
+
+    Example:
+
+    ```mlir
+    %c = rlx.concat %a, %b {axis = 1 : i64} : (tensor<?x2xf32>, tensor<?x3xf32>) -> tensor<?x5xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<AnyRankedTensor>:$inputs, I64Attr:$axis);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def RLX_GatherOp : RLX_Op<"gather", [Pure]> {
+  let summary = "takes slices of x along axis at the given indices";
+  let description = [{
+    NumPy's `take(x, indices, axis)`: the result shape is
+    `x.shape[:axis] ++ indices.shape ++ x.shape[axis+1:]`. Indices out of
+    range are clamped into `[0, x.shape[axis] - 1]`. With `axis = 0` this is
+    an embedding lookup.
+
+    Example:
+
+    ```mlir
+    %e = rlx.gather %table, %ids {axis = 0 : i64} : (tensor<1000x64xf32>, tensor<?x16xi32>) -> tensor<?x16x64xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$x, RLX_IndexTensor:$indices,
+                       I64Attr:$axis);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$x `,` $indices attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+#endif // RLX_DIALECT_RLXOPS_TD

@@ -1,0 +1,354 @@
+/*===-- rlx/runtime.h - The rlx runtime C API ---------------------*- C -*-===*\
+|*                                                                            *|
+|* The C ABI of librlxrt: load an rlx artifact (docs/abi.md), inspect its     *|
+|* manifest, bind weights, call its entry points; plus host tensors and the   *|
+|* .npy / safetensors file formats.                                           *|
+|*                                                                            *|
+|* Conventions (IREE-style):                                                  *|
+|*  - Objects are opaque handles; reference-counted ones have retain/release. *|
+|*  - Every fallible call returns an rlx_status_t: NULL means OK, anything    *|
+|*    else is an owned error object the caller frees with rlx_status_free.    *|
+|*  - Results are returned through trailing out_* parameters, which are only  *|
+|*    written on success.                                                     *|
+|*  - No C++ exception ever crosses this boundary.                            *|
+|*  - Strings returned as `const char*` are borrowed: they stay valid as long *|
+|*    as the object they came from.                                           *|
+|*                                                                            *|
+|* The header is valid C89/C99 and C++.                                       *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef RLX_RUNTIME_H
+#define RLX_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#define RLX_API
+#else
+#define RLX_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The artifact ABI version this runtime speaks (docs/abi.md). */
+#define RLX_ABI_VERSION 1
+
+/*===----------------------------------------------------------------------===*
+ * Status
+ *===----------------------------------------------------------------------===*/
+
+typedef enum rlx_status_code_e {
+  RLX_STATUS_OK = 0,
+  /** The caller passed something wrong: bad input shape, unknown weight. */
+  RLX_STATUS_INVALID_ARGUMENT = 1,
+  /** A file, entry point, input or weight name does not exist. */
+  RLX_STATUS_NOT_FOUND = 2,
+  /** The system is not in a state to do this: a weight is unbound, the
+      artifact's ABI version differs from the runtime's. */
+  RLX_STATUS_FAILED_PRECONDITION = 3,
+  /** A file is corrupt or truncated (artifact manifest, safetensors, npy). */
+  RLX_STATUS_DATA_LOSS = 4,
+  /** A valid request that this runtime does not support (e.g. a dtype). */
+  RLX_STATUS_UNIMPLEMENTED = 5,
+  /** A bug, or an entry point that reported failure. */
+  RLX_STATUS_INTERNAL = 6,
+  /** An index past the end. */
+  RLX_STATUS_OUT_OF_RANGE = 7,
+  /** Out of memory or address space. */
+  RLX_STATUS_RESOURCE_EXHAUSTED = 8
+} rlx_status_code_t;
+
+/** An error. NULL is success. Owned by whoever received it. */
+typedef struct rlx_status_s *rlx_status_t;
+
+/** The code of `status`; RLX_STATUS_OK for NULL. Thread-safe. */
+RLX_API rlx_status_code_t rlx_status_code(rlx_status_t status);
+/** The message of `status` ("" for NULL); valid until rlx_status_free. */
+RLX_API const char *rlx_status_message(rlx_status_t status);
+/** Frees `status`; NULL is a no-op. */
+RLX_API void rlx_status_free(rlx_status_t status);
+/** A static name such as "INVALID_ARGUMENT". */
+RLX_API const char *rlx_status_code_string(rlx_status_code_t code);
+
+/*===----------------------------------------------------------------------===*
+ * Element types
+ *===----------------------------------------------------------------------===*/
+
+/** Element types; the manifest spells them "f16" ... "i64". i1 is stored as
+    one byte per element (0 or 1). */
+typedef enum rlx_dtype_e {
+  RLX_DTYPE_F16 = 0,
+  RLX_DTYPE_BF16 = 1,
+  RLX_DTYPE_F32 = 2,
+  RLX_DTYPE_F64 = 3,
+  RLX_DTYPE_I1 = 4,
+  RLX_DTYPE_I8 = 5,
+  RLX_DTYPE_I32 = 6,
+  RLX_DTYPE_I64 = 7
+} rlx_dtype_t;
+
+/** The manifest spelling ("f32"), or "?" for a value outside the enum. */
+RLX_API const char *rlx_dtype_name(rlx_dtype_t dtype);
+/** Bytes per element (1 for i1), 0 for a value outside the enum. */
+RLX_API size_t rlx_dtype_size(rlx_dtype_t dtype);
+/** Parses a manifest spelling; INVALID_ARGUMENT for an unknown one. */
+RLX_API rlx_status_t rlx_dtype_parse(const char *name, rlx_dtype_t *out_dtype);
+
+/*===----------------------------------------------------------------------===*
+ * Host tensors
+ *
+ * A dense, row-major, contiguous host array. Reference-counted; retain and
+ * release are thread-safe, reading a tensor from several threads is safe,
+ * writing its data while another thread reads it is the caller's race.
+ *===----------------------------------------------------------------------===*/
+
+typedef struct rlx_tensor_s rlx_tensor_t;
+
+/** Called once when a wrapping tensor's last reference goes away. */
+typedef void (*rlx_release_fn_t)(void *user_data, void *data);
+
+/** Creates a tensor owning fresh zero-filled memory (64-byte aligned).
+    `dims` holds `rank` non-negative sizes (may be NULL when rank is 0). The
+    caller owns one reference in `*out_tensor`. */
+RLX_API rlx_status_t rlx_tensor_allocate(rlx_dtype_t dtype, size_t rank,
+                                         const int64_t *dims,
+                                         rlx_tensor_t **out_tensor);
+
+/** Creates a tensor over caller memory `data` without copying it. When the
+    last reference is released, `release_fn(release_user_data, data)` is called
+    if non-NULL; with a NULL `release_fn` the memory is borrowed and the caller
+    keeps it alive (and unchanged while it is in use) until the tensor is
+    released. `data` may be NULL only when the tensor has no elements. */
+RLX_API rlx_status_t rlx_tensor_wrap(rlx_dtype_t dtype, size_t rank,
+                                     const int64_t *dims, void *data,
+                                     rlx_release_fn_t release_fn,
+                                     void *release_user_data,
+                                     rlx_tensor_t **out_tensor);
+
+/** Adds a reference; NULL is a no-op. Thread-safe. */
+RLX_API void rlx_tensor_retain(rlx_tensor_t *tensor);
+/** Drops a reference, freeing the tensor at zero; NULL is a no-op. */
+RLX_API void rlx_tensor_release(rlx_tensor_t *tensor);
+
+RLX_API rlx_dtype_t rlx_tensor_dtype(const rlx_tensor_t *tensor);
+RLX_API size_t rlx_tensor_rank(const rlx_tensor_t *tensor);
+/** `rank` sizes, valid while the tensor lives (NULL when rank is 0). */
+RLX_API const int64_t *rlx_tensor_dims(const rlx_tensor_t *tensor);
+/** The number of elements (1 for rank 0). */
+RLX_API size_t rlx_tensor_element_count(const rlx_tensor_t *tensor);
+RLX_API size_t rlx_tensor_byte_size(const rlx_tensor_t *tensor);
+/** The first element. Tensors from rlx_safetensors_read and bound weights
+    point into a read-only file mapping: do not write through them. */
+RLX_API void *rlx_tensor_data(const rlx_tensor_t *tensor);
+/** Reads element `index` (row-major) converted to double, whatever the dtype
+    (f16 and bf16 are widened exactly). OUT_OF_RANGE past the end. */
+RLX_API rlx_status_t rlx_tensor_get_f64(const rlx_tensor_t *tensor,
+                                        size_t index, double *out_value);
+
+/*===----------------------------------------------------------------------===*
+ * Named tensor lists (safetensors contents, call outputs)
+ *
+ * An ordered list of (name, tensor) with unique names. Not reference-counted:
+ * whoever created or received it frees it. Concurrent reads are safe.
+ *===----------------------------------------------------------------------===*/
+
+typedef struct rlx_tensor_list_s rlx_tensor_list_t;
+
+RLX_API rlx_status_t rlx_tensor_list_create(rlx_tensor_list_t **out_list);
+/** Frees the list and releases its references; NULL is a no-op. */
+RLX_API void rlx_tensor_list_free(rlx_tensor_list_t *list);
+/** Appends `tensor` (retained; the caller keeps its own reference) under a
+    copy of `name`. INVALID_ARGUMENT if the name is already present. */
+RLX_API rlx_status_t rlx_tensor_list_append(rlx_tensor_list_t *list,
+                                            const char *name,
+                                            rlx_tensor_t *tensor);
+RLX_API size_t rlx_tensor_list_size(const rlx_tensor_list_t *list);
+/** The name at `index`, NULL past the end; valid while the list lives. */
+RLX_API const char *rlx_tensor_list_name(const rlx_tensor_list_t *list,
+                                         size_t index);
+/** The tensor at `index`, borrowed (retain it to keep it past the list's
+    life), NULL past the end. */
+RLX_API rlx_tensor_t *rlx_tensor_list_get(const rlx_tensor_list_t *list,
+                                          size_t index);
+/** The index of `name`; NOT_FOUND if absent. */
+RLX_API rlx_status_t rlx_tensor_list_find(const rlx_tensor_list_t *list,
+                                          const char *name, size_t *out_index);
+
+/*===----------------------------------------------------------------------===*
+ * File formats. All functions are thread-safe; every error names the file.
+ *===----------------------------------------------------------------------===*/
+
+/** Reads a .npy file (format 1.0/2.0/3.0, C order, dtypes <f2 <f4 <f8 |b1
+    |i1 <i4 <i8) into a new owning tensor; the caller owns the reference.
+    DATA_LOSS for a corrupt or truncated file, UNIMPLEMENTED for an
+    unsupported dtype or Fortran order. */
+RLX_API rlx_status_t rlx_npy_read(const char *path, rlx_tensor_t **out_tensor);
+/** Writes `tensor` as a .npy file (format 1.0); bf16 is UNIMPLEMENTED (numpy
+    has no such dtype). Overwrites `path`. */
+RLX_API rlx_status_t rlx_npy_write(const char *path,
+                                   const rlx_tensor_t *tensor);
+
+/** Memory-maps a safetensors file read-only and returns its tensors in file
+    order, each pointing into the mapping (no copy; the mapping lives until
+    the last tensor is released). The caller owns the list. `__metadata__` is
+    skipped. DATA_LOSS for any corruption, UNIMPLEMENTED for a dtype outside
+    rlx_dtype_t. Weights are expected to stay unchanged on disk while mapped. */
+RLX_API rlx_status_t rlx_safetensors_read(const char *path,
+                                          rlx_tensor_list_t **out_list);
+/** Writes every tensor of `list` under its name (data 8-byte aligned, tensors
+    sorted by descending element size so each stays aligned). */
+RLX_API rlx_status_t rlx_safetensors_write(const char *path,
+                                           const rlx_tensor_list_t *list);
+
+/*===----------------------------------------------------------------------===*
+ * Artifacts
+ *
+ * A loaded model.so and its parsed manifest. Immutable after loading, so
+ * every query is thread-safe. Reference-counted; sessions retain it.
+ *===----------------------------------------------------------------------===*/
+
+typedef struct rlx_artifact_s rlx_artifact_t;
+/** An entry point of an artifact; borrowed, valid while the artifact lives. */
+typedef struct rlx_entry_point_s rlx_entry_point_t;
+
+/** The description of an input, output or param. All pointers are borrowed
+    from the artifact. A shape entry of -1 is a dynamic dimension. */
+typedef struct rlx_tensor_spec_t {
+  const char *name;
+  rlx_dtype_t dtype;
+  size_t rank;
+  const int64_t *shape;
+} rlx_tensor_spec_t;
+
+/** Loads the artifact at `path` (dlopen RTLD_NOW|RTLD_LOCAL) and parses its
+    manifest. Errors: NOT_FOUND (no such file), INVALID_ARGUMENT (not an rlx
+    artifact), FAILED_PRECONDITION (ABI version mismatch), DATA_LOSS
+    (malformed manifest), UNIMPLEMENTED (unknown dtype). The caller owns one
+    reference. Thread-safe. */
+RLX_API rlx_status_t rlx_artifact_load(const char *path,
+                                       rlx_artifact_t **out_artifact);
+RLX_API void rlx_artifact_retain(rlx_artifact_t *artifact);
+/** Drops a reference; at zero the library is dlclose'd, so no tensor may
+    still point into its static storage (outputs never do, per the ABI). */
+RLX_API void rlx_artifact_release(rlx_artifact_t *artifact);
+
+/** The path it was loaded from. */
+RLX_API const char *rlx_artifact_path(const rlx_artifact_t *artifact);
+/** The manifest's "target" (e.g. "cpu"). */
+RLX_API const char *rlx_artifact_target(const rlx_artifact_t *artifact);
+/** The manifest's "compiler" string, "" if absent. */
+RLX_API const char *rlx_artifact_compiler(const rlx_artifact_t *artifact);
+/** The manifest JSON text exactly as the artifact exports it. */
+RLX_API const char *rlx_artifact_manifest_json(const rlx_artifact_t *artifact);
+
+RLX_API size_t rlx_artifact_entry_point_count(const rlx_artifact_t *artifact);
+/** The entry point at `index` (manifest order), NULL past the end. */
+RLX_API const rlx_entry_point_t *
+rlx_artifact_entry_point_at(const rlx_artifact_t *artifact, size_t index);
+/** NOT_FOUND naming `name` and listing the entry points there are. */
+RLX_API rlx_status_t
+rlx_artifact_find_entry_point(const rlx_artifact_t *artifact, const char *name,
+                              const rlx_entry_point_t **out_entry_point);
+
+/** All params (the union over entry points). */
+RLX_API size_t rlx_artifact_param_count(const rlx_artifact_t *artifact);
+/** OUT_OF_RANGE past the end. */
+RLX_API rlx_status_t rlx_artifact_param(const rlx_artifact_t *artifact,
+                                        size_t index,
+                                        rlx_tensor_spec_t *out_spec);
+
+RLX_API const char *rlx_entry_point_name(const rlx_entry_point_t *entry_point);
+RLX_API size_t
+rlx_entry_point_input_count(const rlx_entry_point_t *entry_point);
+RLX_API size_t
+rlx_entry_point_output_count(const rlx_entry_point_t *entry_point);
+RLX_API size_t
+rlx_entry_point_param_count(const rlx_entry_point_t *entry_point);
+/** Scratch memory the entry point needs, from the manifest. */
+RLX_API uint64_t
+rlx_entry_point_workspace_bytes(const rlx_entry_point_t *entry_point);
+/** OUT_OF_RANGE past the end. */
+RLX_API rlx_status_t rlx_entry_point_input(const rlx_entry_point_t *entry_point,
+                                           size_t index,
+                                           rlx_tensor_spec_t *out_spec);
+RLX_API rlx_status_t
+rlx_entry_point_output(const rlx_entry_point_t *entry_point, size_t index,
+                       rlx_tensor_spec_t *out_spec);
+/** Params in the order the entry symbol takes them. */
+RLX_API rlx_status_t rlx_entry_point_param(const rlx_entry_point_t *entry_point,
+                                           size_t index,
+                                           rlx_tensor_spec_t *out_spec);
+/** The position of input `name`; NOT_FOUND listing the inputs otherwise. */
+RLX_API rlx_status_t rlx_entry_point_find_input(
+    const rlx_entry_point_t *entry_point, const char *name, size_t *out_index);
+
+/*===----------------------------------------------------------------------===*
+ * Sessions: weight bindings + calls
+ *
+ * Thread-safety: rlx_session_call may run on one session from any number of
+ * threads at once. Binding takes an exclusive lock, so binding while calls
+ * run is safe too (it waits for them), but which weights a concurrent call
+ * sees is then unspecified: bind before calling.
+ *===----------------------------------------------------------------------===*/
+
+typedef struct rlx_session_s rlx_session_t;
+
+typedef struct rlx_bind_options_t {
+  /** Non-zero: names in a safetensors file that no entry point uses are
+      skipped instead of being an error. */
+  int allow_unused;
+} rlx_bind_options_t;
+
+/** Sets the defaults (everything checked). */
+RLX_API void rlx_bind_options_initialize(rlx_bind_options_t *out_options);
+
+/** Creates a session with no weights bound; it retains `artifact`. The caller
+    owns one reference. */
+RLX_API rlx_status_t rlx_session_create(rlx_artifact_t *artifact,
+                                        rlx_session_t **out_session);
+RLX_API void rlx_session_retain(rlx_session_t *session);
+RLX_API void rlx_session_release(rlx_session_t *session);
+/** Borrowed; valid while the session lives. */
+RLX_API rlx_artifact_t *rlx_session_artifact(const rlx_session_t *session);
+
+/** Binds every tensor of a safetensors file by name, memory-mapped (not
+    copied). Several files may be bound one after another; a later binding of
+    a name replaces the earlier one. All names are checked before any is
+    bound (all or nothing): a name no entry point uses is INVALID_ARGUMENT
+    ("unknown weight 'x' in FILE") unless options->allow_unused; a dtype or
+    shape differing from the manifest is INVALID_ARGUMENT naming the weight,
+    the expected and the actual type. `options` may be NULL (defaults). */
+RLX_API rlx_status_t
+rlx_session_bind_safetensors(rlx_session_t *session, const char *path,
+                             const rlx_bind_options_t *options);
+/** Binds `tensor` (retained) as weight `name`, with the same checks. */
+RLX_API rlx_status_t rlx_session_bind_tensor(rlx_session_t *session,
+                                             const char *name,
+                                             rlx_tensor_t *tensor);
+/** The tensor bound to `name`, as a new reference the caller releases;
+    NOT_FOUND if unbound. */
+RLX_API rlx_status_t rlx_session_lookup_weight(rlx_session_t *session,
+                                               const char *name,
+                                               rlx_tensor_t **out_tensor);
+
+/** Calls entry point `entry_name` with `input_count` inputs by position.
+    Checks the entry exists (NOT_FOUND), the input count, each input's dtype,
+    rank and static dims (INVALID_ARGUMENT naming the input with expected and
+    actual shape), and that every param it reads is bound (FAILED_PRECONDITION
+    naming the weight and the entry). Inputs are only read. On success
+    `*out_outputs` is a new list the caller frees, holding one owning tensor
+    per output, named as in the manifest. INTERNAL if the entry fails. */
+RLX_API rlx_status_t rlx_session_call(rlx_session_t *session,
+                                      const char *entry_name,
+                                      rlx_tensor_t *const *inputs,
+                                      size_t input_count,
+                                      rlx_tensor_list_t **out_outputs);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* RLX_RUNTIME_H */

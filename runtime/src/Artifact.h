@@ -1,0 +1,37 @@
+//===- Artifact.h - A loaded rlx artifact -----------------------*- C++ -*-===//
+//
+/// \file
+/// The struct behind rlx_artifact_t: the dlopen handle and the manifest.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_RUNTIME_SRC_ARTIFACT_H
+#define RLX_RUNTIME_SRC_ARTIFACT_H
+
+#include "Manifest.h"
+
+#include <atomic>
+#include <string>
+
+struct rlx_artifact_s {
+  rlx_artifact_s() = default;
+  rlx_artifact_s(const rlx_artifact_s &) = delete;
+  rlx_artifact_s &operator=(const rlx_artifact_s &) = delete;
+  ~rlx_artifact_s();
+
+  std::atomic<int> refCount{1};
+  std::string path;
+  void *library = nullptr;
+  std::string manifestJson;
+  rlx::Manifest manifest;
+};
+
+namespace rlx {
+
+/// Throws NOT_FOUND naming the entry point and listing those there are.
+const rlx_entry_point_s &lookupEntryPoint(const rlx_artifact_t &artifact,
+                                          const std::string &name);
+
+} // namespace rlx
+
+#endif // RLX_RUNTIME_SRC_ARTIFACT_H

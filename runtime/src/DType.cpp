@@ -1,0 +1,128 @@
+//===- DType.cpp - Element types and shape formatting ---------------------===//
+//
+/// \file
+/// rlx_dtype_t's C functions and the helpers behind them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DType.h"
+#include "Status.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace {
+struct DTypeInfo {
+  const char *name;
+  size_t size;
+};
+/// Indexed by rlx_dtype_t.
+constexpr DTypeInfo dtypeInfos[] = {{"f16", 2}, {"bf16", 2}, {"f32", 4},
+                                    {"f64", 8}, {"i1", 1},   {"i8", 1},
+                                    {"i32", 4}, {"i64", 8}};
+constexpr int numDTypes = sizeof(dtypeInfos) / sizeof(dtypeInfos[0]);
+} // namespace
+
+namespace rlx {
+
+bool isValidDType(rlx_dtype_t dtype) {
+  return static_cast<int>(dtype) >= 0 && static_cast<int>(dtype) < numDTypes;
+}
+
+bool parseDType(const std::string &name, rlx_dtype_t &dtype) {
+  for (int i = 0; i < numDTypes; ++i) {
+    if (name == dtypeInfos[i].name) {
+      dtype = static_cast<rlx_dtype_t>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string formatShape(const int64_t *dims, size_t rank) {
+  std::string text = "[";
+  for (size_t i = 0; i < rank; ++i) {
+    if (i)
+      text += ",";
+    text += dims[i] < 0 ? std::string("?") : std::to_string(dims[i]);
+  }
+  return text + "]";
+}
+
+std::string formatType(rlx_dtype_t dtype, const int64_t *dims, size_t rank) {
+  return std::string(rlx_dtype_name(dtype)) + formatShape(dims, rank);
+}
+
+double halfToDouble(uint16_t bits) {
+  int sign = bits >> 15;
+  int exponent = (bits >> 10) & 0x1f;
+  int mantissa = bits & 0x3ff;
+  double value;
+  if (exponent == 0)
+    value = std::ldexp(mantissa, -24);
+  else if (exponent == 31)
+    value = mantissa ? NAN : INFINITY;
+  else
+    value = std::ldexp(mantissa + 1024, exponent - 25);
+  return sign ? -value : value;
+}
+
+double bfloat16ToDouble(uint16_t bits) {
+  uint32_t wide = static_cast<uint32_t>(bits) << 16;
+  float value;
+  std::memcpy(&value, &wide, sizeof(value));
+  return value;
+}
+
+size_t checkedElementCount(const int64_t *dims, size_t rank,
+                           size_t elementSize) {
+  // Cap at 2^62 bytes: far beyond any real tensor, and keeps every later
+  // size computation (byte offsets, strides) clear of overflow.
+  const uint64_t maxBytes = uint64_t(1) << 62;
+  for (size_t i = 0; i < rank; ++i)
+    if (dims[i] < 0)
+      fail(RLX_STATUS_INVALID_ARGUMENT,
+           "negative dimension " + std::to_string(dims[i]) + " in shape " +
+               formatShape(dims, rank));
+  for (size_t i = 0; i < rank; ++i)
+    if (dims[i] == 0)
+      return 0;
+  uint64_t count = 1;
+  for (size_t i = 0; i < rank; ++i) {
+    uint64_t dim = static_cast<uint64_t>(dims[i]);
+    if (count > maxBytes / dim)
+      fail(RLX_STATUS_RESOURCE_EXHAUSTED,
+           "shape " + formatShape(dims, rank) + " is too large");
+    count *= dim;
+  }
+  if (count > maxBytes / (elementSize ? elementSize : 1))
+    fail(RLX_STATUS_RESOURCE_EXHAUSTED,
+         "shape " + formatShape(dims, rank) + " is too large");
+  return static_cast<size_t>(count);
+}
+
+} // namespace rlx
+
+extern "C" {
+
+const char *rlx_dtype_name(rlx_dtype_t dtype) {
+  return rlx::isValidDType(dtype) ? dtypeInfos[dtype].name : "?";
+}
+
+size_t rlx_dtype_size(rlx_dtype_t dtype) {
+  return rlx::isValidDType(dtype) ? dtypeInfos[dtype].size : 0;
+}
+
+rlx_status_t rlx_dtype_parse(const char *name, rlx_dtype_t *out_dtype) {
+  return rlx::guard([&] {
+    rlx::requireArg(name, "name");
+    rlx::requireArg(out_dtype, "out_dtype");
+    rlx_dtype_t dtype;
+    if (!rlx::parseDType(name, dtype))
+      rlx::fail(RLX_STATUS_INVALID_ARGUMENT,
+                std::string("unknown dtype '") + name + "'");
+    *out_dtype = dtype;
+  });
+}
+
+} // extern "C"

@@ -1,0 +1,51 @@
+//===- DType.h - Element types and shape formatting -------------*- C++ -*-===//
+//
+/// \file
+/// Element type helpers shared by the file formats, the manifest and calls,
+/// and the one spelling of a type in messages: `f32[?,784]`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_RUNTIME_SRC_DTYPE_H
+#define RLX_RUNTIME_SRC_DTYPE_H
+
+#include "rlx/runtime.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rlx {
+
+/// True for a value inside the rlx_dtype_t enum.
+bool isValidDType(rlx_dtype_t dtype);
+
+/// Parses a manifest spelling ("f32"); false if unknown.
+bool parseDType(const std::string &name, rlx_dtype_t &dtype);
+
+/// `[?,784]`: -1 (dynamic) prints as `?`.
+std::string formatShape(const int64_t *dims, size_t rank);
+inline std::string formatShape(const std::vector<int64_t> &dims) {
+  return formatShape(dims.data(), dims.size());
+}
+
+/// `f32[?,784]`.
+std::string formatType(rlx_dtype_t dtype, const int64_t *dims, size_t rank);
+inline std::string formatType(rlx_dtype_t dtype,
+                              const std::vector<int64_t> &dims) {
+  return formatType(dtype, dims.data(), dims.size());
+}
+
+/// IEEE half and bfloat16 bit patterns widened exactly.
+double halfToDouble(uint16_t bits);
+double bfloat16ToDouble(uint16_t bits);
+
+/// The number of elements of `dims`; throws INVALID_ARGUMENT for a negative
+/// size and RESOURCE_EXHAUSTED when the byte size of `elementSize`-byte
+/// elements would not fit in memory.
+size_t checkedElementCount(const int64_t *dims, size_t rank,
+                           size_t elementSize);
+
+} // namespace rlx
+
+#endif // RLX_RUNTIME_SRC_DTYPE_H

@@ -1,0 +1,206 @@
+//===- Manifest.cpp - An artifact's parsed manifest -----------------------===//
+//
+/// \file
+/// Parses the manifest JSON. Every field is type-checked: the manifest comes
+/// from a file on disk, so a wrong one is corruption to report, not a bug.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Manifest.h"
+#include "DType.h"
+#include "Status.h"
+
+#include <nlohmann/json.hpp>
+
+using namespace rlx;
+using Json = nlohmann::json;
+
+namespace {
+
+/// Walks the JSON, keeping the path of the current field for messages.
+class ManifestParser {
+public:
+  explicit ManifestParser(const std::string &path) : path(path) {}
+
+  Manifest parse(const std::string &text) {
+    Json root = Json::parse(text, /*cb=*/nullptr, /*allow_exceptions=*/false);
+    if (root.is_discarded())
+      error("", "not valid JSON");
+    if (!root.is_object())
+      error("", "not a JSON object");
+    Manifest manifest;
+    if (root.contains("format") &&
+        getString(root, "format", "") != "rlx-artifact")
+      error("format", "expected \"rlx-artifact\"");
+    if (root.contains("abi_version"))
+      manifest.abiVersion = getInteger(root, "abi_version", "");
+    manifest.target = getString(root, "target", "");
+    if (root.contains("compiler"))
+      manifest.compiler = getString(root, "compiler", "");
+
+    const Json &entries = getArray(root, "entry_points", "");
+    for (size_t i = 0; i < entries.size(); ++i) {
+      std::string where = "entry_points[" + std::to_string(i) + "]";
+      rlx_entry_point_s entry = parseEntryPoint(entries[i], where);
+      if (manifest.findEntryPoint(entry.name))
+        error(where, "duplicate entry point '" + entry.name + "'");
+      manifest.entryPoints.push_back(std::move(entry));
+    }
+
+    if (root.contains("params")) {
+      const Json &params = getArray(root, "params", "");
+      for (size_t i = 0; i < params.size(); ++i) {
+        std::string where = "params[" + std::to_string(i) + "]";
+        addParam(manifest, parseSpec(params[i], where), where);
+      }
+    }
+    // The top-level list is the union; tolerate a manifest that omits it or
+    // an entry's param, but never a disagreement about one.
+    for (const rlx_entry_point_s &entry : manifest.entryPoints)
+      for (const TensorSpec &param : entry.params)
+        addParam(manifest, param, "entry point '" + entry.name + "'");
+    return manifest;
+  }
+
+private:
+  [[noreturn]] void error(const std::string &where, const std::string &what) {
+    fail(RLX_STATUS_DATA_LOSS, "malformed manifest in '" + path + "': " +
+                                   (where.empty() ? "" : where + ": ") + what);
+  }
+
+  static std::string join(const std::string &where, const char *key) {
+    return where.empty() ? key : where + "." + key;
+  }
+
+  const Json &getField(const Json &object, const char *key,
+                       const std::string &where) {
+    auto it = object.find(key);
+    if (it == object.end())
+      error(where, std::string("missing \"") + key + "\"");
+    return *it;
+  }
+  std::string getString(const Json &object, const char *key,
+                        const std::string &where) {
+    const Json &value = getField(object, key, where);
+    if (!value.is_string())
+      error(join(where, key), "expected a string");
+    return value.get<std::string>();
+  }
+  int64_t getInteger(const Json &object, const char *key,
+                     const std::string &where) {
+    const Json &value = getField(object, key, where);
+    if (!value.is_number_integer())
+      error(join(where, key), "expected an integer");
+    if (value.is_number_unsigned() &&
+        value.get<uint64_t>() > uint64_t(INT64_MAX))
+      error(join(where, key), "integer too large");
+    return value.get<int64_t>();
+  }
+  const Json &getArray(const Json &object, const char *key,
+                       const std::string &where) {
+    const Json &value = getField(object, key, where);
+    if (!value.is_array())
+      error(join(where, key), "expected an array");
+    return value;
+  }
+
+  TensorSpec parseSpec(const Json &object, const std::string &where) {
+    if (!object.is_object())
+      error(where, "expected an object");
+    TensorSpec spec;
+    spec.name = getString(object, "name", where);
+    std::string dtype = getString(object, "dtype", where);
+    if (!parseDType(dtype, spec.dtype))
+      fail(RLX_STATUS_UNIMPLEMENTED, "manifest of '" + path +
+                                         "': " + join(where, "dtype") +
+                                         ": unsupported dtype '" + dtype + "'");
+    const Json &shape = getArray(object, "shape", where);
+    for (const Json &dim : shape) {
+      if (!dim.is_number_integer() ||
+          (dim.is_number_unsigned() &&
+           dim.get<uint64_t>() > uint64_t(INT64_MAX)) ||
+          dim.get<int64_t>() < -1)
+        error(join(where, "shape"), "expected integers >= -1");
+      spec.shape.push_back(dim.get<int64_t>());
+    }
+    return spec;
+  }
+
+  std::vector<TensorSpec> parseSpecs(const Json &object, const char *key,
+                                     const std::string &where, bool optional) {
+    std::vector<TensorSpec> specs;
+    if (optional && !object.contains(key))
+      return specs;
+    const Json &array = getArray(object, key, where);
+    for (size_t i = 0; i < array.size(); ++i)
+      specs.push_back(parseSpec(array[i], join(where, key) + "[" +
+                                              std::to_string(i) + "]"));
+    return specs;
+  }
+
+  rlx_entry_point_s parseEntryPoint(const Json &object,
+                                    const std::string &where) {
+    if (!object.is_object())
+      error(where, "expected an object");
+    rlx_entry_point_s entry;
+    entry.name = getString(object, "name", where);
+    entry.symbol = getString(object, "symbol", where);
+    entry.inputs = parseSpecs(object, "inputs", where, /*optional=*/false);
+    entry.params = parseSpecs(object, "params", where, /*optional=*/true);
+    entry.outputs = parseSpecs(object, "outputs", where, /*optional=*/false);
+    if (object.contains("workspace_bytes")) {
+      int64_t bytes = getInteger(object, "workspace_bytes", where);
+      if (bytes < 0)
+        error(join(where, "workspace_bytes"), "negative");
+      entry.workspaceBytes = static_cast<uint64_t>(bytes);
+    }
+    return entry;
+  }
+
+  void addParam(Manifest &manifest, const TensorSpec &param,
+                const std::string &where) {
+    const TensorSpec *known = manifest.findParam(param.name);
+    if (!known) {
+      manifest.params.push_back(param);
+      return;
+    }
+    if (known->dtype != param.dtype || known->shape != param.shape)
+      error(where, "param '" + param.name + "' declared as both " +
+                       formatType(known->dtype, known->shape) + " and " +
+                       formatType(param.dtype, param.shape));
+  }
+
+  const std::string &path;
+};
+
+} // namespace
+
+namespace rlx {
+
+const rlx_entry_point_s *
+Manifest::findEntryPoint(const std::string &name) const {
+  for (const rlx_entry_point_s &entry : entryPoints)
+    if (entry.name == name)
+      return &entry;
+  return nullptr;
+}
+
+const TensorSpec *Manifest::findParam(const std::string &name) const {
+  for (const TensorSpec &param : params)
+    if (param.name == name)
+      return &param;
+  return nullptr;
+}
+
+std::string Manifest::entryPointNames() const {
+  std::string names;
+  for (const rlx_entry_point_s &entry : entryPoints)
+    names += (names.empty() ? "'" : ", '") + entry.name + "'";
+  return names.empty() ? "none" : names;
+}
+
+Manifest parseManifest(const std::string &path, const std::string &text) {
+  return ManifestParser(path).parse(text);
+}
+
+} // namespace rlx

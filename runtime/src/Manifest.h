@@ -1,0 +1,72 @@
+//===- Manifest.h - An artifact's parsed manifest ---------------*- C++ -*-===//
+//
+/// \file
+/// The manifest JSON of docs/abi.md, parsed and checked once at load time so
+/// that calls never look at JSON again.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_RUNTIME_SRC_MANIFEST_H
+#define RLX_RUNTIME_SRC_MANIFEST_H
+
+#include "rlx/runtime.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rlx {
+
+/// An input, output or param: name, dtype, shape (-1 = dynamic).
+struct TensorSpec {
+  std::string name;
+  rlx_dtype_t dtype = RLX_DTYPE_F32;
+  std::vector<int64_t> shape;
+
+  /// The C view; pointers borrowed from this spec.
+  rlx_tensor_spec_t view() const {
+    return {name.c_str(), dtype, shape.size(),
+            shape.empty() ? nullptr : shape.data()};
+  }
+};
+
+/// The signature of an entry symbol (docs/abi.md).
+using EntryFunction = int32_t (*)(void **args);
+
+} // namespace rlx
+
+struct rlx_entry_point_s {
+  std::string name;
+  std::string symbol;
+  std::vector<rlx::TensorSpec> inputs;
+  std::vector<rlx::TensorSpec> params;
+  std::vector<rlx::TensorSpec> outputs;
+  uint64_t workspaceBytes = 0;
+  /// Resolved by the artifact loader.
+  rlx::EntryFunction function = nullptr;
+};
+
+namespace rlx {
+
+struct Manifest {
+  std::string target;
+  std::string compiler;
+  int64_t abiVersion = 0;
+  std::vector<rlx_entry_point_s> entryPoints;
+  /// The union over entry points, each name once.
+  std::vector<TensorSpec> params;
+
+  const rlx_entry_point_s *findEntryPoint(const std::string &name) const;
+  const TensorSpec *findParam(const std::string &name) const;
+  /// "'a', 'b'" for messages.
+  std::string entryPointNames() const;
+};
+
+/// Parses and checks manifest `text` of the artifact at `path`. Throws
+/// DATA_LOSS naming the path and the bad field, UNIMPLEMENTED for a dtype
+/// this runtime does not know.
+Manifest parseManifest(const std::string &path, const std::string &text);
+
+} // namespace rlx
+
+#endif // RLX_RUNTIME_SRC_MANIFEST_H

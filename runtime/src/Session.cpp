@@ -1,0 +1,156 @@
+//===- Session.cpp - Binding weights --------------------------------------===//
+//
+/// \file
+/// Binds weights by name, from safetensors files or host tensors, checking
+/// each against the manifest so that a wrong weight file fails at bind time
+/// with its name, not at call time with garbage numbers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Session.h"
+#include "DType.h"
+#include "Status.h"
+
+#include <cstdint>
+#include <cstring>
+#include <mutex>
+
+using namespace rlx;
+
+namespace {
+
+/// Throws unless `tensor` matches the manifest's `spec` (a -1 dim matches
+/// any size). `source` says where the weight came from, for the message.
+void checkWeight(const TensorSpec &spec, const rlx_tensor_t &tensor,
+                 const std::string &source) {
+  bool matches =
+      spec.dtype == tensor.dtype && spec.shape.size() == tensor.dims.size();
+  for (size_t i = 0; matches && i < spec.shape.size(); ++i)
+    matches = spec.shape[i] < 0 || spec.shape[i] == tensor.dims[i];
+  if (!matches)
+    fail(RLX_STATUS_INVALID_ARGUMENT,
+         "weight '" + spec.name + "'" + source + ": expected " +
+             formatType(spec.dtype, spec.shape) + ", got " +
+             formatType(tensor.dtype, tensor.dims));
+}
+
+/// Compiled code may assume element alignment; a mapped tensor in a file
+/// whose writer did not align its data gets an aligned copy instead.
+TensorRef ensureAligned(TensorRef tensor) {
+  size_t alignment = rlx_dtype_size(tensor->dtype);
+  if (reinterpret_cast<uintptr_t>(tensor->data) % alignment == 0)
+    return tensor;
+  TensorRef copy =
+      allocateTensor(tensor->dtype, tensor->dims.data(), tensor->dims.size());
+  std::memcpy(copy->data, tensor->data, tensor->byteSize);
+  return copy;
+}
+
+} // namespace
+
+extern "C" {
+
+void rlx_bind_options_initialize(rlx_bind_options_t *out_options) {
+  if (out_options)
+    out_options->allow_unused = 0;
+}
+
+rlx_status_t rlx_session_create(rlx_artifact_t *artifact,
+                                rlx_session_t **out_session) {
+  return guard([&] {
+    requireArg(artifact, "artifact");
+    requireArg(out_session, "out_session");
+    *out_session = new rlx_session_s(artifact);
+  });
+}
+
+void rlx_session_retain(rlx_session_t *session) {
+  if (session)
+    session->refCount.fetch_add(1, std::memory_order_relaxed);
+}
+
+void rlx_session_release(rlx_session_t *session) {
+  if (session && session->refCount.fetch_sub(1, std::memory_order_acq_rel) == 1)
+    delete session;
+}
+
+rlx_artifact_t *rlx_session_artifact(const rlx_session_t *session) {
+  return session->artifact;
+}
+
+rlx_status_t rlx_session_bind_safetensors(rlx_session_t *session,
+                                          const char *path,
+                                          const rlx_bind_options_t *options) {
+  return guard([&] {
+    requireArg(session, "session");
+    requireArg(path, "path");
+    rlx_bind_options_t defaults;
+    rlx_bind_options_initialize(&defaults);
+    if (!options)
+      options = &defaults;
+
+    rlx_tensor_list_t *rawList = nullptr;
+    if (rlx_status_t status = rlx_safetensors_read(path, &rawList)) {
+      StatusError error(status->code, status->message);
+      rlx_status_free(status);
+      throw error;
+    }
+    std::unique_ptr<rlx_tensor_list_s> list(rawList);
+
+    // Check everything first: a bad file binds nothing.
+    const Manifest &manifest = session->artifact->manifest;
+    std::string source = std::string(" in '") + path + "'";
+    std::vector<std::pair<std::string, TensorRef>> accepted;
+    for (auto &item : list->items) {
+      const TensorSpec *spec = manifest.findParam(item.first);
+      if (!spec) {
+        if (options->allow_unused)
+          continue;
+        fail(RLX_STATUS_INVALID_ARGUMENT,
+             "unknown weight '" + item.first + "'" + source +
+                 ": no entry point of '" + session->artifact->path +
+                 "' uses it (bind with allow_unused to skip such names)");
+      }
+      checkWeight(*spec, *item.second, source);
+      accepted.emplace_back(item.first, ensureAligned(item.second));
+    }
+    std::unique_lock<std::shared_mutex> lock(session->mutex);
+    for (auto &item : accepted)
+      session->weights[item.first] = std::move(item.second);
+  });
+}
+
+rlx_status_t rlx_session_bind_tensor(rlx_session_t *session, const char *name,
+                                     rlx_tensor_t *tensor) {
+  return guard([&] {
+    requireArg(session, "session");
+    requireArg(name, "name");
+    requireArg(tensor, "tensor");
+    const TensorSpec *spec = session->artifact->manifest.findParam(name);
+    if (!spec)
+      fail(RLX_STATUS_INVALID_ARGUMENT,
+           std::string("unknown weight '") + name + "': no entry point of '" +
+               session->artifact->path + "' uses it");
+    checkWeight(*spec, *tensor, "");
+    TensorRef bound = ensureAligned(TensorRef::retain(tensor));
+    std::unique_lock<std::shared_mutex> lock(session->mutex);
+    session->weights[name] = std::move(bound);
+  });
+}
+
+rlx_status_t rlx_session_lookup_weight(rlx_session_t *session, const char *name,
+                                       rlx_tensor_t **out_tensor) {
+  return guard([&] {
+    requireArg(session, "session");
+    requireArg(name, "name");
+    requireArg(out_tensor, "out_tensor");
+    std::shared_lock<std::shared_mutex> lock(session->mutex);
+    auto it = session->weights.find(name);
+    if (it == session->weights.end())
+      fail(RLX_STATUS_NOT_FOUND,
+           std::string("no weight '") + name + "' is bound");
+    *out_tensor = TensorRef(it->second).release();
+  });
+}
+
+} // extern "C"

@@ -1,0 +1,99 @@
+//===- Tensor.h - Host tensors and named tensor lists -----------*- C++ -*-===//
+//
+/// \file
+/// The structs behind rlx_tensor_t and rlx_tensor_list_t, and an RAII
+/// reference (`TensorRef`) the runtime uses internally so that an error
+/// thrown halfway through never leaks a tensor.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_RUNTIME_SRC_TENSOR_H
+#define RLX_RUNTIME_SRC_TENSOR_H
+
+#include "rlx/runtime.h"
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+struct rlx_tensor_s {
+  std::atomic<int> refCount{1};
+  rlx_dtype_t dtype = RLX_DTYPE_F32;
+  std::vector<int64_t> dims;
+  size_t elementCount = 0;
+  size_t byteSize = 0;
+  void *data = nullptr;
+  /// How `data` goes away: a C callback (owned and wrapped tensors) or a
+  /// shared owner such as a file mapping (safetensors tensors).
+  rlx_release_fn_t releaseFn = nullptr;
+  void *releaseUserData = nullptr;
+  std::shared_ptr<const void> keepAlive;
+
+  ~rlx_tensor_s() {
+    if (releaseFn)
+      releaseFn(releaseUserData, data);
+  }
+};
+
+namespace rlx {
+
+/// An owning reference to a tensor (releases on destruction).
+class TensorRef {
+public:
+  TensorRef() = default;
+  /// Adopts one reference.
+  explicit TensorRef(rlx_tensor_t *tensor) : tensor(tensor) {}
+  TensorRef(const TensorRef &other) : tensor(other.tensor) {
+    rlx_tensor_retain(tensor);
+  }
+  TensorRef(TensorRef &&other) noexcept : tensor(other.tensor) {
+    other.tensor = nullptr;
+  }
+  TensorRef &operator=(TensorRef other) noexcept {
+    std::swap(tensor, other.tensor);
+    return *this;
+  }
+  ~TensorRef() { rlx_tensor_release(tensor); }
+
+  /// Retains `tensor` and returns a reference to it.
+  static TensorRef retain(rlx_tensor_t *tensor) {
+    rlx_tensor_retain(tensor);
+    return TensorRef(tensor);
+  }
+  rlx_tensor_t *get() const { return tensor; }
+  rlx_tensor_t *operator->() const { return tensor; }
+  rlx_tensor_t &operator*() const { return *tensor; }
+  explicit operator bool() const { return tensor != nullptr; }
+  /// Gives up the reference to the caller.
+  rlx_tensor_t *release() {
+    rlx_tensor_t *result = tensor;
+    tensor = nullptr;
+    return result;
+  }
+
+private:
+  rlx_tensor_t *tensor = nullptr;
+};
+
+/// A new tensor owning zero-filled, 64-byte aligned memory.
+TensorRef allocateTensor(rlx_dtype_t dtype, const int64_t *dims, size_t rank);
+
+/// A new tensor over `data`, kept alive by `keepAlive` (may be null, then
+/// the memory is borrowed).
+TensorRef wrapTensor(rlx_dtype_t dtype, const int64_t *dims, size_t rank,
+                     void *data, std::shared_ptr<const void> keepAlive);
+
+} // namespace rlx
+
+struct rlx_tensor_list_s {
+  std::vector<std::pair<std::string, rlx::TensorRef>> items;
+
+  /// Index of `name`, or -1.
+  long find(const std::string &name) const;
+  /// Appends, throwing INVALID_ARGUMENT on a duplicate name.
+  void append(std::string name, rlx::TensorRef tensor);
+};
+
+#endif // RLX_RUNTIME_SRC_TENSOR_H

@@ -1,0 +1,76 @@
+//===- CppWrapperTest.cpp - The header-only C++ wrapper -------------------===//
+
+#include "rlx/runtime.hpp"
+
+#include "TestUtil.h"
+
+using namespace rlx::test;
+
+namespace {
+
+class CppWrapperTest : public TempDirTest {};
+
+TEST_F(CppWrapperTest, EndToEnd) {
+  rlx::Artifact artifact = rlx::Artifact::load(RLX_FAKE_ARTIFACT);
+  EXPECT_EQ(artifact.target(), "cpu");
+  ASSERT_EQ(artifact.entryPoints().size(), 5u);
+  rlx::EntryPoint affine = artifact.entryPoint("affine");
+  ASSERT_EQ(affine.inputs().size(), 1u);
+  EXPECT_EQ(affine.inputs()[0].toString(), "x: f32[?,3]");
+  EXPECT_EQ(affine.params()[0].toString(), "layer.0.weight: f32[3,2]");
+  EXPECT_EQ(affine.outputs()[0].toString(), "y: f32[?,2]");
+  EXPECT_EQ(affine.findInput("x"), 0u);
+  EXPECT_EQ(artifact.params().size(), 2u);
+
+  rlx::TensorList weights;
+  weights.append("layer.0.weight",
+                 rlx::Tensor::allocate(RLX_DTYPE_F32, {3, 2}));
+  weights.append("layer.0.bias", rlx::Tensor::allocate(RLX_DTYPE_F32, {2}));
+  weights.at("layer.0.bias").data<float>()[1] = 5;
+  weights.writeSafetensors(path("w.safetensors"));
+
+  rlx::Session session(artifact);
+  session.bindSafetensors(path("w.safetensors"));
+  float x[6] = {1, 2, 3, 4, 5, 6};
+  rlx::Tensor input = rlx::Tensor::borrow(RLX_DTYPE_F32, {2, 3}, x);
+  rlx::TensorList outputs = session.call("affine", {&input});
+  ASSERT_EQ(outputs.size(), 1u);
+  EXPECT_EQ(outputs.name(0), "y");
+  rlx::Tensor y = outputs.at("y");
+  EXPECT_EQ(y.typeString(), "f32[2,2]");
+  EXPECT_EQ(y.getF64(3), 5.0);
+
+  y.writeNpy(path("y.npy"));
+  rlx::Tensor back = rlx::Tensor::readNpy(path("y.npy"));
+  EXPECT_EQ(back.dims(), (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(back.getF64(1), 5.0);
+
+  rlx::Tensor shared = back.share();
+  rlx::Tensor moved = std::move(back);
+  EXPECT_FALSE(back);
+  EXPECT_EQ(moved.get(), shared.get());
+}
+
+TEST_F(CppWrapperTest, ErrorsThrowRuntimeError) {
+  try {
+    rlx::Artifact::load(path("missing.so"));
+    FAIL() << "no exception";
+  } catch (const rlx::RuntimeError &error) {
+    EXPECT_EQ(error.code(), RLX_STATUS_NOT_FOUND);
+    EXPECT_NE(std::string(error.what()).find("missing.so"), std::string::npos);
+  }
+  rlx::Artifact artifact = rlx::Artifact::load(RLX_FAKE_ARTIFACT);
+  rlx::Session session(artifact);
+  rlx::Tensor x = rlx::Tensor::allocate(RLX_DTYPE_F32, {1, 3});
+  try {
+    session.call("affine", {&x});
+    FAIL() << "no exception";
+  } catch (const rlx::RuntimeError &error) {
+    EXPECT_EQ(error.code(), RLX_STATUS_FAILED_PRECONDITION);
+  }
+  EXPECT_THROW(artifact.entryPoint("nope"), rlx::RuntimeError);
+  rlx::TensorList empty;
+  EXPECT_THROW(empty.at(0), rlx::RuntimeError);
+}
+
+} // namespace

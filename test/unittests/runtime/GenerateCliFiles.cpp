@@ -1,0 +1,67 @@
+//===- GenerateCliFiles.cpp - Inputs and weights for the rlx-run tests ----===//
+//
+/// \file
+/// `rlx-runtime-testgen DIR` writes the .npy and safetensors files the
+/// rlx-run command-line tests use, with the runtime itself, so the tests need
+/// neither Python nor numpy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "rlx/runtime.hpp"
+
+#include <cstdio>
+#include <fstream>
+
+namespace {
+
+rlx::Tensor f32(const std::vector<int64_t> &dims,
+                const std::vector<float> &values) {
+  rlx::Tensor tensor = rlx::Tensor::allocate(RLX_DTYPE_F32, dims);
+  for (size_t i = 0; i < values.size() && i < tensor.elementCount(); ++i)
+    tensor.data<float>()[i] = values[i];
+  return tensor;
+}
+
+void writeWeights(const std::string &file, bool extra, bool badShape) {
+  rlx::TensorList weights;
+  weights.append("layer.0.weight", f32(badShape ? std::vector<int64_t>{2, 3}
+                                                : std::vector<int64_t>{3, 2},
+                                       {0.5f, -0.5f, 1.0f, 0.0f, 1.5f, 0.5f}));
+  weights.append("layer.0.bias", f32({2}, {0.25f, -1.0f}));
+  if (extra)
+    weights.append("unused.weight", f32({1}, {0}));
+  weights.writeSafetensors(file);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: rlx-runtime-testgen DIR\n");
+    return 2;
+  }
+  std::string dir = argv[1];
+  try {
+    writeWeights(dir + "/weights.safetensors", false, false);
+    writeWeights(dir + "/extra.safetensors", true, false);
+    writeWeights(dir + "/bad_shape.safetensors", false, true);
+    f32({2, 3}, {1, 2, 3, 4, 5, 6}).writeNpy(dir + "/x.npy");
+    f32({2, 10}, {}).writeNpy(dir + "/x_bad.npy");
+    std::vector<float> many(300);
+    for (size_t i = 0; i < many.size(); ++i)
+      many[i] = static_cast<float>(i) / 3;
+    f32({100, 3}, many).writeNpy(dir + "/x_big.npy");
+    rlx::Tensor a = rlx::Tensor::allocate(RLX_DTYPE_F64, {2, 4});
+    for (int i = 0; i < 8; ++i)
+      a.data<double>()[i] = i;
+    a.writeNpy(dir + "/a.npy");
+    rlx::Tensor scale = rlx::Tensor::allocate(RLX_DTYPE_I32, {});
+    *scale.data<int32_t>() = 2;
+    scale.writeNpy(dir + "/scale.npy");
+    std::ofstream(dir + "/corrupt.npy") << "\x93NUMPY\x01\x00garbage";
+  } catch (const rlx::RuntimeError &error) {
+    std::fprintf(stderr, "rlx-runtime-testgen: %s\n", error.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,257 @@
+//===- SafetensorsTest.cpp - Reading and writing safetensors files --------===//
+
+#include "TestUtil.h"
+
+#include <cstring>
+#include <random>
+
+using namespace rlx::test;
+
+namespace {
+
+class SafetensorsTest : public TempDirTest {
+protected:
+  rlx_status_t read(const std::string &bytes, rlx_tensor_list_t **list) {
+    writeBytes(path("w.safetensors"), bytes);
+    return rlx_safetensors_read(path("w.safetensors").c_str(), list);
+  }
+  /// A valid two-tensor file: "a" f32[2] = {1, 2}, "b" i64[1] = {3}.
+  static std::string validFile() {
+    std::string data(16, '\0');
+    float a[2] = {1, 2};
+    int64_t b = 3;
+    std::memcpy(&data[0], &b, 8);
+    std::memcpy(&data[8], a, 8);
+    return rawSafetensors("{\"__metadata__\": {\"format\": \"pt\"}, "
+                          "\"a\": {\"dtype\": \"F32\", \"shape\": [2], "
+                          "\"data_offsets\": [8, 16]}, "
+                          "\"b\": {\"dtype\": \"I64\", \"shape\": [1], "
+                          "\"data_offsets\": [0, 8]}}",
+                          data);
+  }
+};
+
+TEST_F(SafetensorsTest, ReadsValidFileInOrder) {
+  rlx_tensor_list_t *list = nullptr;
+  ASSERT_TRUE(isOk(read(validFile(), &list)));
+  ASSERT_EQ(rlx_tensor_list_size(list), 2u);
+  EXPECT_STREQ(rlx_tensor_list_name(list, 0), "a");
+  EXPECT_STREQ(rlx_tensor_list_name(list, 1), "b");
+  rlx_tensor_t *a = rlx_tensor_list_get(list, 0);
+  EXPECT_EQ(rlx_tensor_dtype(a), RLX_DTYPE_F32);
+  EXPECT_EQ(static_cast<float *>(rlx_tensor_data(a))[1], 2.0f);
+  rlx_tensor_t *b = rlx_tensor_list_get(list, 1);
+  EXPECT_EQ(*static_cast<int64_t *>(rlx_tensor_data(b)), 3);
+  // The tensors keep the mapping alive after the list is gone.
+  rlx_tensor_retain(a);
+  rlx_tensor_list_free(list);
+  EXPECT_EQ(static_cast<float *>(rlx_tensor_data(a))[0], 1.0f);
+  rlx_tensor_release(a);
+}
+
+TEST_F(SafetensorsTest, RoundTripsEveryDType) {
+  rlx_tensor_list_t *list = nullptr;
+  ASSERT_TRUE(isOk(rlx_tensor_list_create(&list)));
+  // Mixed element sizes, so the writer must reorder to keep alignment.
+  const rlx_dtype_t dtypes[] = {RLX_DTYPE_I1,  RLX_DTYPE_F16,  RLX_DTYPE_F64,
+                                RLX_DTYPE_I8,  RLX_DTYPE_BF16, RLX_DTYPE_F32,
+                                RLX_DTYPE_I32, RLX_DTYPE_I64};
+  int n = 0;
+  for (rlx_dtype_t dtype : dtypes) {
+    int64_t dims[] = {3, n % 3};
+    rlx_tensor_t *tensor = nullptr;
+    ASSERT_TRUE(isOk(rlx_tensor_allocate(dtype, 2, dims, &tensor)));
+    auto *bytes = static_cast<unsigned char *>(rlx_tensor_data(tensor));
+    for (size_t i = 0; i < rlx_tensor_byte_size(tensor); ++i)
+      bytes[i] =
+          dtype == RLX_DTYPE_I1 ? i % 2 : static_cast<unsigned char>(i + n);
+    std::string name = std::string("t.") + rlx_dtype_name(dtype);
+    ASSERT_TRUE(isOk(rlx_tensor_list_append(list, name.c_str(), tensor)));
+    rlx_tensor_release(tensor);
+    ++n;
+  }
+  rlx_tensor_t *scalar = makeF32({}, {42});
+  ASSERT_TRUE(isOk(rlx_tensor_list_append(list, "scalar", scalar)));
+  rlx_tensor_release(scalar);
+
+  std::string file = path("rt.safetensors");
+  ASSERT_TRUE(isOk(rlx_safetensors_write(file.c_str(), list)));
+  rlx_tensor_list_t *back = nullptr;
+  ASSERT_TRUE(isOk(rlx_safetensors_read(file.c_str(), &back)));
+  ASSERT_EQ(rlx_tensor_list_size(back), rlx_tensor_list_size(list));
+  for (size_t i = 0; i < rlx_tensor_list_size(list); ++i) {
+    rlx_tensor_t *expected = rlx_tensor_list_get(list, i);
+    size_t index = 0;
+    ASSERT_TRUE(isOk(
+        rlx_tensor_list_find(back, rlx_tensor_list_name(list, i), &index)));
+    rlx_tensor_t *actual = rlx_tensor_list_get(back, index);
+    EXPECT_EQ(rlx_tensor_dtype(actual), rlx_tensor_dtype(expected));
+    ASSERT_EQ(rlx_tensor_rank(actual), rlx_tensor_rank(expected));
+    for (size_t d = 0; d < rlx_tensor_rank(actual); ++d)
+      EXPECT_EQ(rlx_tensor_dims(actual)[d], rlx_tensor_dims(expected)[d]);
+    ASSERT_EQ(rlx_tensor_byte_size(actual), rlx_tensor_byte_size(expected));
+    EXPECT_EQ(std::memcmp(rlx_tensor_data(actual), rlx_tensor_data(expected),
+                          rlx_tensor_byte_size(actual)),
+              0);
+    size_t alignment = rlx_dtype_size(rlx_tensor_dtype(actual));
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(rlx_tensor_data(actual)) % alignment,
+              0u)
+        << rlx_tensor_list_name(list, i);
+  }
+  rlx_tensor_list_free(back);
+  rlx_tensor_list_free(list);
+}
+
+TEST_F(SafetensorsTest, EmptyListAndReservedName) {
+  rlx_tensor_list_t *list = nullptr;
+  ASSERT_TRUE(isOk(rlx_tensor_list_create(&list)));
+  ASSERT_TRUE(isOk(rlx_safetensors_write(path("e.safetensors").c_str(), list)));
+  rlx_tensor_list_t *back = nullptr;
+  ASSERT_TRUE(isOk(rlx_safetensors_read(path("e.safetensors").c_str(), &back)));
+  EXPECT_EQ(rlx_tensor_list_size(back), 0u);
+  rlx_tensor_list_free(back);
+  rlx_tensor_t *tensor = makeF32({1}, {1});
+  ASSERT_TRUE(isOk(rlx_tensor_list_append(list, "__metadata__", tensor)));
+  rlx_tensor_release(tensor);
+  EXPECT_TRUE(
+      statusIs(rlx_safetensors_write(path("m.safetensors").c_str(), list),
+               RLX_STATUS_INVALID_ARGUMENT, {"__metadata__"}));
+  rlx_tensor_list_free(list);
+}
+
+TEST_F(SafetensorsTest, MissingFileAndDirectory) {
+  rlx_tensor_list_t *list = nullptr;
+  std::string file = path("none.safetensors");
+  EXPECT_TRUE(statusIs(rlx_safetensors_read(file.c_str(), &list),
+                       RLX_STATUS_NOT_FOUND, {file}));
+  EXPECT_TRUE(statusIs(rlx_safetensors_read(dir.c_str(), &list),
+                       RLX_STATUS_INVALID_ARGUMENT, {dir}));
+  rlx_tensor_t *tensor = makeF32({1}, {1});
+  EXPECT_TRUE(
+      statusIs(rlx_npy_write((dir + "/no/such/dir/x.npy").c_str(), tensor),
+               RLX_STATUS_NOT_FOUND, {"x.npy"}));
+  rlx_tensor_release(tensor);
+}
+
+TEST_F(SafetensorsTest, CorruptHeaders) {
+  struct Case {
+    std::string bytes;
+    const char *fragment;
+  };
+  std::string f32x2(8, '\0');
+  auto entry = [](const std::string &body) {
+    return rawSafetensors("{\"a\": " + body + "}", std::string(8, '\0'));
+  };
+  std::string hugeLength = validFile();
+  hugeLength[7] = '\x7f';
+  std::string biggerThanFile = validFile();
+  biggerThanFile[0] = static_cast<char>(biggerThanFile[0] + 17);
+  std::vector<Case> cases = {
+      {"", "shorter than"},
+      {"\x05\x00\x00", "shorter than"},
+      {hugeLength, "header length"},
+      {biggerThanFile, "header length"},
+      {rawSafetensors("{not json}", ""), "not valid JSON"},
+      {rawSafetensors("[1, 2]", ""), "not a JSON object"},
+      {rawSafetensors("{\"__metadata__\": 3}", ""), "__metadata__"},
+      {entry("3"), "not an object"},
+      {entry("{\"shape\": [2], \"data_offsets\": [0, 8]}"), "dtype"},
+      {entry("{\"dtype\": 5, \"shape\": [2], \"data_offsets\": [0, 8]}"),
+       "dtype"},
+      {entry("{\"dtype\": \"F32\", \"data_offsets\": [0, 8]}"), "shape"},
+      {entry("{\"dtype\": \"F32\", \"shape\": [-2], \"data_offsets\": [0, 8]}"),
+       "shape"},
+      {entry(
+           "{\"dtype\": \"F32\", \"shape\": [2.5], \"data_offsets\": [0, 8]}"),
+       "shape"},
+      {entry("{\"dtype\": \"F32\", \"shape\": 2, \"data_offsets\": [0, 8]}"),
+       "shape"},
+      {entry("{\"dtype\": \"F32\", \"shape\": [4611686018427387904, 4], "
+             "\"data_offsets\": [0, 8]}"),
+       "too large"},
+      {entry("{\"dtype\": \"F32\", \"shape\": [2]}"), "data_offsets"},
+      {entry("{\"dtype\": \"F32\", \"shape\": [2], \"data_offsets\": [0]}"),
+       "data_offsets"},
+      {entry("{\"dtype\": \"F32\", \"shape\": [2], \"data_offsets\": [-8, 0]}"),
+       "data_offsets"},
+      {entry("{\"dtype\": \"F32\", \"shape\": [2], \"data_offsets\": [8, 0]}"),
+       "out of range"},
+      {entry("{\"dtype\": \"F32\", \"shape\": [2], \"data_offsets\": [0, 16]}"),
+       "out of range"},
+      {entry("{\"dtype\": \"F32\", \"shape\": [2], "
+             "\"data_offsets\": [18446744073709551615, 18446744073709551615]}"),
+       "out of range"},
+      {entry("{\"dtype\": \"F32\", \"shape\": [3], \"data_offsets\": [0, 8]}"),
+       "needs 12"},
+      {entry("{\"dtype\": \"F64\", \"shape\": [2], \"data_offsets\": [0, 8]}"),
+       "needs 16"},
+  };
+  for (const Case &c : cases) {
+    rlx_tensor_list_t *list = nullptr;
+    EXPECT_TRUE(statusIs(read(c.bytes, &list), RLX_STATUS_DATA_LOSS,
+                         {"w.safetensors", c.fragment}))
+        << c.bytes;
+    EXPECT_EQ(list, nullptr);
+  }
+  rlx_tensor_list_t *list = nullptr;
+  EXPECT_TRUE(statusIs(
+      read(
+          entry(
+              "{\"dtype\": \"U16\", \"shape\": [4], \"data_offsets\": [0, 8]}"),
+          &list),
+      RLX_STATUS_UNIMPLEMENTED, {"U16", "'a'", "w.safetensors"}));
+}
+
+TEST_F(SafetensorsTest, EveryTruncationFails) {
+  std::string valid = validFile();
+  for (size_t size = 0; size < valid.size(); ++size) {
+    rlx_tensor_list_t *list = nullptr;
+    EXPECT_TRUE(statusIs(read(valid.substr(0, size), &list),
+                         RLX_STATUS_DATA_LOSS, {"w.safetensors"}))
+        << "truncated to " << size;
+  }
+}
+
+TEST_F(SafetensorsTest, FuzzedFilesNeverCrash) {
+  std::string valid = validFile();
+  std::mt19937 random(42);
+  int accepted = 0;
+  for (int iteration = 0; iteration < 2000; ++iteration) {
+    std::string bytes = valid;
+    int flips = 1 + random() % 3;
+    for (int i = 0; i < flips; ++i) {
+      size_t at = random() % bytes.size();
+      // Mostly flip bits near the header's numbers, sometimes anywhere.
+      bytes[at] = random() % 2
+                      ? static_cast<char>(bytes[at] ^ (1 << (random() % 8)))
+                      : static_cast<char>('0' + random() % 10);
+    }
+    if (random() % 5 == 0)
+      bytes.resize(random() % bytes.size());
+    rlx_tensor_list_t *list = nullptr;
+    rlx_status_t status = read(bytes, &list);
+    if (status) {
+      EXPECT_NE(std::string(rlx_status_message(status)).find("w.safetensors"),
+                std::string::npos)
+          << rlx_status_message(status);
+      rlx_status_free(status);
+      continue;
+    }
+    ++accepted;
+    // Whatever was accepted lies inside the file: touch every byte.
+    size_t fileSize = bytes.size();
+    unsigned sum = 0;
+    for (size_t i = 0; i < rlx_tensor_list_size(list); ++i) {
+      rlx_tensor_t *tensor = rlx_tensor_list_get(list, i);
+      ASSERT_LE(rlx_tensor_byte_size(tensor), fileSize);
+      auto *data = static_cast<unsigned char *>(rlx_tensor_data(tensor));
+      for (size_t b = 0; b < rlx_tensor_byte_size(tensor); ++b)
+        sum += data[b];
+    }
+    (void)sum;
+    rlx_tensor_list_free(list);
+  }
+  EXPECT_GT(accepted, 0); // Flipped data bytes still make a valid file.
+}
+
+} // namespace

@@ -1,0 +1,293 @@
+//===- main.cpp - rlx-run: run an entry point of an rlx artifact ----------===//
+//
+/// \file
+/// `rlx-run model.so --fn NAME --weights W.safetensors --input [NAME=]X.npy
+/// [--output Y.npy | --outputs Y.safetensors] [--benchmark N] [--info]`.
+/// Only flag parsing, printing and calls into the runtime live here. Every
+/// failure is one line `rlx-run: error: ...` on stderr and exit code 1; bad
+/// usage exits with 2.
+//
+//===----------------------------------------------------------------------===//
+
+#include "rlx/runtime.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <sys/stat.h>
+
+namespace {
+
+struct Options {
+  std::string model;
+  std::string function;
+  std::vector<std::string> weights;
+  std::vector<std::string> inputs;
+  std::string output;
+  std::string outputs;
+  int benchmark = 0;
+  bool info = false;
+  bool allowUnusedWeights = false;
+};
+
+/// A failure to report as `rlx-run: error: ...`, exit code 1.
+struct ToolError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string joinNames(const std::vector<rlx::TensorSpec> &specs) {
+  std::string names;
+  for (const rlx::TensorSpec &spec : specs)
+    names += (names.empty() ? "" : ", ") + spec.name;
+  return names.empty() ? "none" : names;
+}
+
+void printInfo(const rlx::Artifact &artifact) {
+  std::printf("artifact: %s\n", artifact.path().c_str());
+  std::printf("target: %s\n", artifact.target().c_str());
+  if (!artifact.compiler().empty())
+    std::printf("compiler: %s\n", artifact.compiler().c_str());
+  auto printSpecs = [](const char *title,
+                       const std::vector<rlx::TensorSpec> &specs) {
+    std::printf("  %s:%s\n", title, specs.empty() ? " none" : "");
+    for (const rlx::TensorSpec &spec : specs)
+      std::printf("    %s\n", spec.toString().c_str());
+  };
+  for (const rlx::EntryPoint &entry : artifact.entryPoints()) {
+    std::printf("entry point '%s' (workspace %" PRIu64 " bytes)\n",
+                entry.name().c_str(), entry.workspaceBytes());
+    printSpecs("inputs", entry.inputs());
+    printSpecs("params", entry.params());
+    printSpecs("outputs", entry.outputs());
+  }
+  std::printf("params:%s\n", artifact.params().empty() ? " none" : "");
+  for (const rlx::TensorSpec &param : artifact.params())
+    std::printf("  %s\n", param.toString().c_str());
+}
+
+/// One element, exact for integers, `%.6g` for floats.
+std::string formatElement(const rlx::Tensor &tensor, size_t index) {
+  char text[64];
+  switch (tensor.dtype()) {
+  case RLX_DTYPE_I64:
+    std::snprintf(text, sizeof(text), "%" PRId64,
+                  tensor.data<int64_t>()[index]);
+    break;
+  case RLX_DTYPE_I32:
+  case RLX_DTYPE_I8:
+  case RLX_DTYPE_I1:
+    std::snprintf(text, sizeof(text), "%.0f", tensor.getF64(index));
+    break;
+  default:
+    std::snprintf(text, sizeof(text), "%.6g", tensor.getF64(index));
+  }
+  return text;
+}
+
+/// `name: f32[2,2] = [1, 2, 3, 4]`, eliding the middle past 64 elements.
+void printOutput(const std::string &name, const rlx::Tensor &tensor) {
+  const size_t maxShown = 64, edge = 6;
+  size_t count = tensor.elementCount();
+  std::string text = name + ": " + tensor.typeString() + " = [";
+  for (size_t i = 0; i < count; ++i) {
+    if (count > maxShown && i == edge) {
+      text += "..., ";
+      i = count - edge;
+    }
+    text += formatElement(tensor, i) + (i + 1 < count ? ", " : "");
+  }
+  std::printf("%s]\n", text.c_str());
+}
+
+/// True when `a` and `b` name the same existing file, or the same path.
+bool sameFile(const std::string &a, const std::string &b) {
+  struct stat statA, statB;
+  if (stat(a.c_str(), &statA) == 0 && stat(b.c_str(), &statB) == 0)
+    return statA.st_dev == statB.st_dev && statA.st_ino == statB.st_ino;
+  std::error_code ignored;
+  return std::filesystem::weakly_canonical(a, ignored) ==
+         std::filesystem::weakly_canonical(b, ignored);
+}
+
+/// The file part of an `--input [NAME=]FILE` argument, and its name if any.
+std::pair<std::string, std::string> splitInput(const std::string &argument) {
+  size_t equals = argument.find('=');
+  if (equals == std::string::npos || equals == 0 || argument.find('/') < equals)
+    return {"", argument};
+  return {argument.substr(0, equals), argument.substr(equals + 1)};
+}
+
+/// Refuses to let an output file clobber anything the user gave.
+void checkNoOverwrite(const Options &options, const std::string &target) {
+  std::vector<std::pair<std::string, std::string>> given = {
+      {options.model, "the model"}};
+  for (const std::string &file : options.weights)
+    given.emplace_back(file, "a weights file");
+  for (const std::string &input : options.inputs)
+    given.emplace_back(splitInput(input).second, "an input");
+  for (const auto &[file, what] : given)
+    if (sameFile(target, file))
+      throw ToolError("refusing to overwrite '" + target + "', which is " +
+                      what);
+}
+
+rlx::EntryPoint chooseEntryPoint(const rlx::Artifact &artifact,
+                                 const std::string &name) {
+  if (!name.empty())
+    return artifact.entryPoint(name);
+  std::vector<rlx::EntryPoint> entries = artifact.entryPoints();
+  if (entries.size() == 1)
+    return entries.front();
+  std::string names;
+  for (const rlx::EntryPoint &entry : entries)
+    names += (names.empty() ? "" : ", ") + entry.name();
+  throw ToolError("'" + artifact.path() + "' has " +
+                  std::to_string(entries.size()) + " entry points (" +
+                  (names.empty() ? "none" : names) + "); choose one with --fn");
+}
+
+/// Reads the --input files into call order: named ones by name, the others
+/// into the remaining positions in order.
+std::vector<rlx::Tensor> readInputs(const rlx::EntryPoint &entry,
+                                    const std::vector<std::string> &arguments) {
+  std::vector<rlx::TensorSpec> specs = entry.inputs();
+  std::vector<rlx::Tensor> inputs(specs.size());
+  std::vector<std::string> unnamed;
+  for (const std::string &argument : arguments) {
+    auto [name, file] = splitInput(argument);
+    if (name.empty()) {
+      unnamed.push_back(file);
+      continue;
+    }
+    size_t index = entry.findInput(name);
+    if (inputs[index])
+      throw ToolError("input '" + name + "' is given twice");
+    inputs[index] = rlx::Tensor::readNpy(file);
+  }
+  size_t next = 0;
+  for (const std::string &file : unnamed) {
+    while (next < inputs.size() && inputs[next])
+      ++next;
+    if (next == inputs.size())
+      throw ToolError("too many inputs: entry point '" + entry.name() +
+                      "' takes " + std::to_string(specs.size()) + " (" +
+                      joinNames(specs) + ")");
+    inputs[next] = rlx::Tensor::readNpy(file);
+  }
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (!inputs[i])
+      throw ToolError("missing input '" + specs[i].name + "' (" +
+                      specs[i].toString() + ") of entry point '" +
+                      entry.name() + "'; pass it with --input " +
+                      specs[i].name + "=FILE.npy");
+  return inputs;
+}
+
+void printBenchmark(const rlx::Session &session, const std::string &entry,
+                    const std::vector<rlx::Tensor> &inputs, int runs) {
+  using Clock = std::chrono::steady_clock;
+  session.call(entry, inputs); // Warm-up.
+  std::vector<double> times;
+  for (int i = 0; i < runs; ++i) {
+    auto start = Clock::now();
+    session.call(entry, inputs);
+    times.push_back(
+        std::chrono::duration<double, std::milli>(Clock::now() - start)
+            .count());
+  }
+  std::sort(times.begin(), times.end());
+  double median =
+      times.size() % 2
+          ? times[times.size() / 2]
+          : (times[times.size() / 2 - 1] + times[times.size() / 2]) / 2;
+  std::printf("benchmark: %d calls of '%s': median %.4f ms, min %.4f ms, "
+              "max %.4f ms\n",
+              runs, entry.c_str(), median, times.front(), times.back());
+}
+
+void run(const Options &options) {
+  rlx::Artifact artifact = rlx::Artifact::load(options.model);
+  if (options.info) {
+    printInfo(artifact);
+    return;
+  }
+  rlx::EntryPoint entry = chooseEntryPoint(artifact, options.function);
+  std::string name = entry.name();
+  size_t outputCount = entry.outputs().size();
+  if (!options.output.empty()) {
+    if (outputCount != 1)
+      throw ToolError("entry point '" + name + "' has " +
+                      std::to_string(outputCount) + " outputs (" +
+                      joinNames(entry.outputs()) +
+                      "); --output writes exactly one, use --outputs "
+                      "FILE.safetensors");
+    checkNoOverwrite(options, options.output);
+  }
+  if (!options.outputs.empty())
+    checkNoOverwrite(options, options.outputs);
+
+  rlx::Session session(artifact);
+  for (const std::string &file : options.weights)
+    session.bindSafetensors(file, options.allowUnusedWeights);
+  std::vector<rlx::Tensor> inputs = readInputs(entry, options.inputs);
+
+  rlx::TensorList outputs = session.call(name, inputs);
+  for (size_t i = 0; i < outputs.size(); ++i)
+    printOutput(outputs.name(i), outputs.at(i));
+  if (!options.output.empty())
+    outputs.at(0).writeNpy(options.output);
+  if (!options.outputs.empty())
+    outputs.writeSafetensors(options.outputs);
+  if (options.benchmark > 0)
+    printBenchmark(session, name, inputs, options.benchmark);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options options;
+  CLI::App app{"Runs an entry point of an rlx artifact on .npy inputs."};
+  app.add_option("model", options.model, "The artifact (model.so)")->required();
+  app.add_option("--fn", options.function,
+                 "Entry point to call (optional if there is only one)");
+  app.add_option("--weights", options.weights,
+                 "A safetensors file to bind, memory-mapped (repeatable)")
+      ->allow_extra_args(false);
+  app.add_option("--input", options.inputs,
+                 "An input as [NAME=]FILE.npy; unnamed ones fill the "
+                 "remaining inputs in order (repeatable)")
+      ->allow_extra_args(false);
+  CLI::Option *output = app.add_option(
+      "--output", options.output, "Write the single output to this .npy file");
+  CLI::Option *outputs =
+      app.add_option("--outputs", options.outputs,
+                     "Write every output, by name, to this safetensors file");
+  output->excludes(outputs);
+  app.add_option("--benchmark", options.benchmark,
+                 "Time N calls after one warm-up; print median/min/max ms")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--info", options.info,
+               "Print the artifact's manifest and exit");
+  app.add_flag("--allow-unused-weights", options.allowUnusedWeights,
+               "Skip weights that no entry point uses instead of failing");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &error) {
+    int code = app.exit(error);
+    return code == 0 ? 0 : 2;
+  }
+
+  try {
+    run(options);
+    return 0;
+  } catch (const std::exception &error) {
+    // rlx::RuntimeError, ToolError, or std::bad_alloc and kin.
+    std::fprintf(stderr, "rlx-run: error: %s\n", error.what());
+  }
+  return 1;
+}
