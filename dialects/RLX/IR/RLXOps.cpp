@@ -434,8 +434,6 @@ LogicalResult SliceOp::verify() {
 }
 
 LogicalResult ConcatOp::verify() {
-  if (getInputs().empty())
-    return emitOpError("expects at least one input");
   int64_t rank = getType().getRank();
   if (failed(verifyAxis(*this, getAxis(), rank)))
     return failure();

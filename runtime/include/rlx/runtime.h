@@ -13,6 +13,8 @@
 |*  - No C++ exception ever crosses this boundary.                            *|
 |*  - Strings returned as `const char*` are borrowed: they stay valid as long *|
 |*    as the object they came from.                                           *|
+|*  - Plain accessors (no status) require a non-NULL handle; fallible calls   *|
+|*    answer INVALID_ARGUMENT for a NULL one.                                 *|
 |*                                                                            *|
 |* The header is valid C89/C99 and C++.                                       *|
 \*===----------------------------------------------------------------------===*/

@@ -192,10 +192,11 @@ TEST_F(SessionTest, FuzzedWeightFilesNeverCrash) {
       bytes.resize(random() % bytes.size());
     writeBytes(path("f.safetensors"), bytes);
     rlx_status_t status = bind(path("f.safetensors"), random() % 2);
-    if (status)
+    if (status) {
       EXPECT_NE(std::string(rlx_status_message(status)).find("f.safetensors"),
                 std::string::npos)
           << rlx_status_message(status);
+    }
     rlx_status_free(status);
   }
 }

@@ -1,0 +1,496 @@
+// RUN: rlx-opt %s -split-input-file -verify-diagnostics
+
+func.func @broadcast_incompatible(%a: tensor<4x3xf32>, %b: tensor<2xf32>) {
+  // expected-error @+1 {{'rlx.add' op expects operand shapes that broadcast, got [4,3] and [2]}}
+  %0 = rlx.add %a, %b : (tensor<4x3xf32>, tensor<2xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_result(%a: tensor<4x3xf32>, %b: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.mul' op expects result shape [4,3] (the broadcast of the operands), got [4,1]}}
+  %0 = rlx.mul %a, %b : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @param_empty_name() {
+  // expected-error @+1 {{'rlx.param' op expects a non-empty parameter name}}
+  %0 = rlx.param "" : tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @param_dynamic() {
+  // expected-error @+1 {{'rlx.param' op expects a static shape for parameter 'w', got [?,3]}}
+  %0 = rlx.param "w" : tensor<?x3xf32>
+  return
+}
+
+// -----
+
+func.func @gelu_mode(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.gelu' op expects approximate = "tanh" or "erf", got "fast"}}
+  %0 = rlx.gelu %x {approximate = "fast"} : tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @compare_direction(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.compare' op expects direction eq, ne, lt, le, gt or ge, got "gte"}}
+  %0 = rlx.compare "gte", %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xi1>
+  return
+}
+
+// -----
+
+func.func @select_types(%c: tensor<3xi1>, %x: tensor<3xf32>, %y: tensor<3xf64>) {
+  // expected-error @+1 {{'rlx.select' op expects on_true, on_false and result of one element type}}
+  %0 = rlx.select %c, %x, %y : (tensor<3xi1>, tensor<3xf32>, tensor<3xf64>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @cast_shape(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.cast' op expects the result shape to equal the operand shape [3], got [4]}}
+  %0 = rlx.cast %x : tensor<3xf32> -> tensor<4xf64>
+  return
+}
+
+// -----
+
+func.func @matmul_types(%a: tensor<2x3xf32>, %b: tensor<3x4xf64>) {
+  // expected-error @+1 {{'rlx.matmul' op expects operands and result of one element type}}
+  %0 = rlx.matmul %a, %b : (tensor<2x3xf32>, tensor<3x4xf64>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_rank(%a: tensor<3xf32>, %b: tensor<3x4xf32>) {
+  // expected-error @+1 {{'rlx.matmul' op expects operands of rank 2 or more, got [3] and [3,4]}}
+  %0 = rlx.matmul %a, %b : (tensor<3xf32>, tensor<3x4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_k(%a: tensor<?x784xf32>, %b: tensor<748x10xf32>) {
+  // expected-error @+1 {{'rlx.matmul' op expects contracting dims to match: lhs [?,784] has K = 784, rhs [748,10] has K = 748}}
+  %0 = rlx.matmul %a, %b : (tensor<?x784xf32>, tensor<748x10xf32>) -> tensor<?x10xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_batch(%a: tensor<2x2x3xf32>, %b: tensor<5x3x4xf32>) {
+  // expected-error @+1 {{'rlx.matmul' op expects batch dims that broadcast, got [2] and [5]}}
+  %0 = rlx.matmul %a, %b : (tensor<2x2x3xf32>, tensor<5x3x4xf32>) -> tensor<2x2x4xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_result(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) {
+  // expected-error @+1 {{'rlx.matmul' op expects result shape [2,4], got [2,5]}}
+  %0 = rlx.matmul %a, %b : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x5xf32>
+  return
+}
+
+// -----
+
+func.func @conv_types(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2x4xf64>) {
+  // expected-error @+1 {{'rlx.conv2d' op expects input, filter and result of one element type}}
+  %0 = rlx.conv2d %x, %w : (tensor<1x5x5x2xf32>, tensor<3x3x2x4xf64>) -> tensor<1x3x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_filter_rank(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2xf32>) {
+  // expected-error @+1 {{'rlx.conv2d' op expects an HWIO filter of rank 4, got [3,3,2]}}
+  %0 = rlx.conv2d %x, %w : (tensor<1x5x5x2xf32>, tensor<3x3x2xf32>) -> tensor<1x3x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_filter_static(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2x?xf32>) {
+  // expected-error @+1 {{'rlx.conv2d' op expects a static filter shape, got [3,3,2,?]}}
+  %0 = rlx.conv2d %x, %w : (tensor<1x5x5x2xf32>, tensor<3x3x2x?xf32>) -> tensor<1x3x3x?xf32>
+  return
+}
+
+// -----
+
+func.func @conv_groups(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2x4xf32>) {
+  // expected-error @+1 {{'rlx.conv2d' op expects groups >= 1, got 0}}
+  %0 = rlx.conv2d %x, %w {groups = 0 : i64} : (tensor<1x5x5x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_channels(%x: tensor<1x5x5x3xf32>, %w: tensor<3x3x2x4xf32>) {
+  // expected-error @+1 {{'rlx.conv2d' op expects input channels 3 = filter input channels 2 x groups 1}}
+  %0 = rlx.conv2d %x, %w : (tensor<1x5x5x3xf32>, tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_group_divides(%x: tensor<1x5x5x4xf32>, %w: tensor<3x3x2x3xf32>) {
+  // expected-error @+1 {{'rlx.conv2d' op expects filter output channels 3 divisible by groups 2}}
+  %0 = rlx.conv2d %x, %w {groups = 2 : i64} : (tensor<1x5x5x4xf32>, tensor<3x3x2x3xf32>) -> tensor<1x3x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv_input_rank(%x: tensor<5x5x2xf32>, %w: tensor<3x3x2x4xf32>) {
+  // expected-error @+1 {{'rlx.conv2d' op expects an NHWC input of rank 4, got [5,5,2]}}
+  %0 = rlx.conv2d %x, %w : (tensor<5x5x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_strides_count(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2x4xf32>) {
+  // expected-error @+1 {{'rlx.conv2d' op expects 2 window sizes, 2 strides and 2 dilations}}
+  %0 = rlx.conv2d %x, %w {strides = array<i64: 1>} : (tensor<1x5x5x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_padding_count(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2x4xf32>) {
+  // expected-error @+1 {{'rlx.conv2d' op expects padding [top, bottom, left, right], got [1,1]}}
+  %0 = rlx.conv2d %x, %w {padding = array<i64: 1, 1>} : (tensor<1x5x5x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_positive(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2x4xf32>) {
+  // expected-error @+1 {{'rlx.conv2d' op expects positive window sizes, strides and dilations}}
+  %0 = rlx.conv2d %x, %w {strides = array<i64: 0, 1>} : (tensor<1x5x5x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_negative_padding(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2x4xf32>) {
+  // expected-error @+1 {{'rlx.conv2d' op expects non-negative padding, got [-1,0,0,0]}}
+  %0 = rlx.conv2d %x, %w {padding = array<i64: -1, 0, 0, 0>} : (tensor<1x5x5x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x3x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_result(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2x4xf32>) {
+  // expected-error @+1 {{'rlx.conv2d' op expects result shape [1,3,3,4], got [1,5,5,4]}}
+  %0 = rlx.conv2d %x, %w : (tensor<1x5x5x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x5x5x4xf32>
+  return
+}
+
+// -----
+
+func.func @pool_types(%x: tensor<1x4x4x2xf32>) {
+  // expected-error @+1 {{'rlx.max_pool2d' op expects input and result of one element type}}
+  %0 = rlx.max_pool2d %x {window = array<i64: 2, 2>} : (tensor<1x4x4x2xf32>) -> tensor<1x3x3x2xf64>
+  return
+}
+
+// -----
+
+func.func @pool_padding(%x: tensor<1x4x4x2xf32>) {
+  // expected-error @+1 {{'rlx.avg_pool2d' op expects padding smaller than the window, got [2,0,0,0]}}
+  %0 = rlx.avg_pool2d %x {window = array<i64: 2, 2>, padding = array<i64: 2, 0, 0, 0>} : (tensor<1x4x4x2xf32>) -> tensor<1x5x3x2xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_types(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'rlx.sum' op expects input and result of one element type}}
+  %0 = rlx.sum %x {axes = array<i64: 1>} : (tensor<4x3xf32>) -> tensor<4xf64>
+  return
+}
+
+// -----
+
+func.func @reduce_axis(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'rlx.sum' op expects axes in [0, 2), got 2}}
+  %0 = rlx.sum %x {axes = array<i64: 2>} : (tensor<4x3xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_distinct(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'rlx.max' op expects distinct axes, got [1,1]}}
+  %0 = rlx.max %x {axes = array<i64: 1, 1>} : (tensor<4x3xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_result(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'rlx.sum' op expects result shape [4,1], got [4]}}
+  %0 = rlx.sum %x {axes = array<i64: 1>, keepdims = true} : (tensor<4x3xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @mean_int(%x: tensor<4x3xi32>) {
+  // expected-error @+1 {{'rlx.mean' op expects a floating-point tensor}}
+  %0 = rlx.mean %x {axes = array<i64: 1>} : (tensor<4x3xi32>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @softmax_axis(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'rlx.softmax' op expects axis in [0, 2), got 2}}
+  %0 = rlx.softmax %x {axis = 2 : i64} : tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @log_softmax_axis(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'rlx.log_softmax' op expects axis in [0, 2), got -1}}
+  %0 = rlx.log_softmax %x {axis = -1 : i64} : tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_types(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'rlx.reshape' op expects operand and result of one element type}}
+  %0 = rlx.reshape %x : (tensor<4x3xf32>) -> tensor<12xf64>
+  return
+}
+
+// -----
+
+func.func @reshape_count(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'rlx.reshape' op expects the same number of elements, got [4,3] (12) and [13] (13)}}
+  %0 = rlx.reshape %x : (tensor<4x3xf32>) -> tensor<13xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_static_to_dynamic(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'rlx.reshape' op expects a static result for a static operand, got [?]}}
+  %0 = rlx.reshape %x : (tensor<4x3xf32>) -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_two_dynamic(%x: tensor<?x12xf32>) {
+  // expected-error @+1 {{'rlx.reshape' op expects exactly one dynamic result dim for a dynamic operand, got [?,?,3]}}
+  %0 = rlx.reshape %x : (tensor<?x12xf32>) -> tensor<?x?x3xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_divide(%x: tensor<?x12xf32>) {
+  // expected-error @+1 {{'rlx.reshape' op expects the static dims of [?,5] to divide those of [?,12]}}
+  %0 = rlx.reshape %x : (tensor<?x12xf32>) -> tensor<?x5xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_types(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'rlx.transpose' op expects operand and result of one element type}}
+  %0 = rlx.transpose %x {permutation = array<i64: 1, 0>} : (tensor<4x3xf32>) -> tensor<3x4xf64>
+  return
+}
+
+// -----
+
+func.func @transpose_size(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'rlx.transpose' op expects a permutation of 2 dims, got [0]}}
+  %0 = rlx.transpose %x {permutation = array<i64: 0>} : (tensor<4x3xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_perm(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'rlx.transpose' op expects a permutation of [0, 2), got [1,1]}}
+  %0 = rlx.transpose %x {permutation = array<i64: 1, 1>} : (tensor<4x3xf32>) -> tensor<3x3xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_result(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'rlx.transpose' op expects result shape [3,4], got [4,3]}}
+  %0 = rlx.transpose %x {permutation = array<i64: 1, 0>} : (tensor<4x3xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @bcast_types(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.broadcast_in_dim' op expects operand and result of one element type}}
+  %0 = rlx.broadcast_in_dim %x {broadcast_dimensions = array<i64: 1>} : (tensor<3xf32>) -> tensor<2x3xf64>
+  return
+}
+
+// -----
+
+func.func @bcast_count(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.broadcast_in_dim' op expects one broadcast dimension per operand dim (1), got [0,1]}}
+  %0 = rlx.broadcast_in_dim %x {broadcast_dimensions = array<i64: 0, 1>} : (tensor<3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @bcast_range(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.broadcast_in_dim' op expects distinct broadcast dimensions in [0, 2), got [2]}}
+  %0 = rlx.broadcast_in_dim %x {broadcast_dimensions = array<i64: 2>} : (tensor<3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @bcast_size(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.broadcast_in_dim' op expects operand dim 0 ([3]) to be 1 or equal result dim 0 ([2])}}
+  %0 = rlx.broadcast_in_dim %x {broadcast_dimensions = array<i64: 0>} : (tensor<3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @bcast_dynamic(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.broadcast_in_dim' op expects result dim 0 to be static: no operand dim gives its size}}
+  %0 = rlx.broadcast_in_dim %x {broadcast_dimensions = array<i64: 1>} : (tensor<3xf32>) -> tensor<?x3xf32>
+  return
+}
+
+// -----
+
+func.func @slice_types(%x: tensor<5xf32>) {
+  // expected-error @+1 {{'rlx.slice' op expects operand and result of one element type}}
+  %0 = rlx.slice %x {start = array<i64: 0>, limit = array<i64: 5>, strides = array<i64: 1>} : (tensor<5xf32>) -> tensor<5xf64>
+  return
+}
+
+// -----
+
+func.func @slice_count(%x: tensor<5xf32>) {
+  // expected-error @+1 {{'rlx.slice' op expects start, limit and strides with one entry per dim (1)}}
+  %0 = rlx.slice %x {start = array<i64: 0, 0>, limit = array<i64: 5>, strides = array<i64: 1>} : (tensor<5xf32>) -> tensor<5xf32>
+  return
+}
+
+// -----
+
+func.func @slice_stride(%x: tensor<5xf32>) {
+  // expected-error @+1 {{'rlx.slice' op expects positive strides, got [0]}}
+  %0 = rlx.slice %x {start = array<i64: 0>, limit = array<i64: 5>, strides = array<i64: 0>} : (tensor<5xf32>) -> tensor<5xf32>
+  return
+}
+
+// -----
+
+func.func @slice_dynamic(%x: tensor<?xf32>) {
+  // expected-error @+1 {{'rlx.slice' op expects dynamic dim 0 to be taken whole (start 0, limit -1, stride 1)}}
+  %0 = rlx.slice %x {start = array<i64: 1>, limit = array<i64: -1>, strides = array<i64: 1>} : (tensor<?xf32>) -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @slice_bounds(%x: tensor<5xf32>) {
+  // expected-error @+1 {{'rlx.slice' op expects 0 <= start <= limit <= size on dim 0, got start 2, limit 7, size 5}}
+  %0 = rlx.slice %x {start = array<i64: 2>, limit = array<i64: 7>, strides = array<i64: 1>} : (tensor<5xf32>) -> tensor<5xf32>
+  return
+}
+
+// -----
+
+func.func @slice_result(%x: tensor<5xf32>) {
+  // expected-error @+1 {{'rlx.slice' op expects result shape [2], got [3]}}
+  %0 = rlx.slice %x {start = array<i64: 1>, limit = array<i64: 5>, strides = array<i64: 2>} : (tensor<5xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @concat_empty() {
+  // The SameOperandsAndResultElementType trait rejects an empty list first.
+  // expected-error @+1 {{'rlx.concat' op expected 1 or more operands, but found 0}}
+  %0 = rlx.concat {axis = 0 : i64} : () -> tensor<0xf32>
+  return
+}
+
+// -----
+
+func.func @concat_axis(%x: tensor<2xf32>) {
+  // expected-error @+1 {{'rlx.concat' op expects axis in [0, 1), got 1}}
+  %0 = rlx.concat %x, %x {axis = 1 : i64} : (tensor<2xf32>, tensor<2xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @concat_rank(%x: tensor<2xf32>, %y: tensor<2x1xf32>) {
+  // expected-error @+1 {{'rlx.concat' op expects every input of rank 1, input 1 is [2,1]}}
+  %0 = rlx.concat %x, %y {axis = 0 : i64} : (tensor<2xf32>, tensor<2x1xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @concat_dims(%x: tensor<2x3xf32>, %y: tensor<2x4xf32>) {
+  // expected-error @+1 {{'rlx.concat' op expects input 1 [2,4] to match the result [4,3] on dim 1}}
+  %0 = rlx.concat %x, %y {axis = 0 : i64} : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @concat_total(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'rlx.concat' op expects result dim 0 to be [4], got [5]}}
+  %0 = rlx.concat %x, %x {axis = 0 : i64} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<5x3xf32>
+  return
+}
+
+// -----
+
+func.func @gather_types(%t: tensor<5x3xf32>, %i: tensor<2xi32>) {
+  // expected-error @+1 {{'rlx.gather' op expects operand and result of one element type}}
+  %0 = rlx.gather %t, %i {axis = 0 : i64} : (tensor<5x3xf32>, tensor<2xi32>) -> tensor<2x3xf64>
+  return
+}
+
+// -----
+
+func.func @gather_axis(%t: tensor<5x3xf32>, %i: tensor<2xi32>) {
+  // expected-error @+1 {{'rlx.gather' op expects axis in [0, 2), got 2}}
+  %0 = rlx.gather %t, %i {axis = 2 : i64} : (tensor<5x3xf32>, tensor<2xi32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @gather_result(%t: tensor<5x3xf32>, %i: tensor<2xi32>) {
+  // expected-error @+1 {{'rlx.gather' op expects result shape [2,3], got [3,2]}}
+  %0 = rlx.gather %t, %i {axis = 0 : i64} : (tensor<5x3xf32>, tensor<2xi32>) -> tensor<3x2xf32>
+  return
+}

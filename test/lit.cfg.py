@@ -1,0 +1,26 @@
+# -*- Python -*-
+# lit configuration of the rlx tests: dialect round trips and invalid IR,
+# one file per pass, and end-to-end files that compile with rlxc and run
+# with rlx-run.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "rlx"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.excludes = ["unittests", "lib", "CMakeLists.txt", "lit.cfg.py",
+                   "Inputs"]
+
+llvm_config.use_default_substitutions()
+config.substitutions.append(("%rlx_src_root", config.rlx_src_root))
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+
+tool_dirs = [config.rlx_tools_dir, config.llvm_tools_dir]
+tools = ["rlx-opt", "rlxc", "rlx-run",
+         ToolSubst("rlx-testdata", unresolved="ignore")]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
