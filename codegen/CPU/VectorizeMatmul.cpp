@@ -34,15 +34,19 @@ module attributes {{transform.with_named_sequence} {
     %tiled, %l0, %l1, %l2 = transform.structured.tile_using_for %mm
         tile_sizes [{0}, {1}, 1]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    transform.structured.vectorize %tiled vector_sizes [{0}, {1}, 1] : !transform.any_op
+    transform.structured.vectorize %tiled vector_sizes [{0}, {1}, 1] {{create_named_contraction} : !transform.any_op
     %funcs = transform.structured.match ops{{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %funcs {{
       transform.apply_patterns.vector.lower_masked_transfers
       transform.apply_patterns.vector.lower_contraction lowering_strategy = "outerproduct"
       transform.apply_patterns.vector.transfer_permutation_patterns
+    } : !transform.any_op
+    transform.apply_patterns to %funcs {{
       transform.apply_patterns.vector.lower_outerproduct
       transform.apply_patterns.vector.lower_masks
+    } : !transform.any_op
+    transform.apply_patterns to %funcs {{
       transform.apply_patterns.memref.fold_memref_alias_ops
       transform.apply_patterns.canonicalization
     } : !transform.any_op

@@ -1,0 +1,180 @@
+// RUN: rlx-opt %s -split-input-file -convert-rlx-to-linalg | FileCheck %s
+
+// Broadcasting elementwise: one generic, the stretched operand indexed by a
+// projection of the result dims.
+// CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[ROW:.+]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func @add_broadcast
+// CHECK-SAME: (%[[A:.+]]: tensor<?x4xf32>, %[[B:.+]]: tensor<4xf32>)
+// CHECK: %[[D:.+]] = tensor.dim %[[A]]
+// CHECK: %[[E:.+]] = tensor.empty(%[[D]]) : tensor<?x4xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[ROW]], #[[ID]]], iterator_types = ["parallel", "parallel"]}
+// CHECK-SAME: ins(%[[A]], %[[B]] : tensor<?x4xf32>, tensor<4xf32>) outs(%[[E]] : tensor<?x4xf32>)
+// CHECK: arith.addf
+// CHECK-NOT: rlx.
+func.func @add_broadcast(%a: tensor<?x4xf32>, %b: tensor<4xf32>) -> tensor<?x4xf32> {
+  %0 = rlx.add %a, %b : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// -----
+
+// A size-1 dim that stretches is indexed with the constant 0.
+// CHECK-DAG: #[[COL:.+]] = affine_map<(d0, d1) -> (d0, 0)>
+// CHECK-LABEL: func @sub_stretch
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[COL]], #{{.+}}]
+// CHECK: arith.subi
+func.func @sub_stretch(%a: tensor<3x4xi32>, %b: tensor<3x1xi32>) -> tensor<3x4xi32> {
+  %0 = rlx.sub %a, %b : (tensor<3x4xi32>, tensor<3x1xi32>) -> tensor<3x4xi32>
+  return %0 : tensor<3x4xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func @unary_math
+// CHECK: math.exp
+// CHECK: math.tanh
+// CHECK: math.erf
+// CHECK: arith.cmpf ogt
+// CHECK: arith.select
+// CHECK: arith.fptosi
+func.func @unary_math(%x: tensor<4xf32>) -> tensor<4xi32> {
+  %0 = rlx.exp %x : tensor<4xf32>
+  %1 = rlx.tanh %0 : tensor<4xf32>
+  %2 = rlx.gelu %1 {approximate = "erf"} : tensor<4xf32>
+  %m = rlx.compare "gt", %2, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  %s = rlx.select %m, %2, %x : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %c = rlx.cast %s : tensor<4xf32> -> tensor<4xi32>
+  return %c : tensor<4xi32>
+}
+
+// -----
+
+// [..., M, K] x [K, N] folds the batch dims into M: one linalg.matmul.
+// CHECK-LABEL: func @matmul_fold_batch
+// CHECK-SAME: (%[[X:.+]]: tensor<?x2x3xf32>, %[[W:.+]]: tensor<3x4xf32>)
+// CHECK: %[[FLAT:.+]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2]] : tensor<?x2x3xf32> into tensor<?x3xf32>
+// CHECK: %[[ZERO:.+]] = linalg.fill
+// CHECK: %[[MM:.+]] = linalg.matmul ins(%[[FLAT]], %[[W]] : tensor<?x3xf32>, tensor<3x4xf32>) outs(%[[ZERO]] : tensor<?x4xf32>)
+// CHECK: tensor.expand_shape %[[MM]] {{\[}}[0, 1], [2]]
+func.func @matmul_fold_batch(%x: tensor<?x2x3xf32>, %w: tensor<3x4xf32>) -> tensor<?x2x4xf32> {
+  %0 = rlx.matmul %x, %w : (tensor<?x2x3xf32>, tensor<3x4xf32>) -> tensor<?x2x4xf32>
+  return %0 : tensor<?x2x4xf32>
+}
+
+// -----
+
+// Broadcasting batch dims: one generic contraction, batch dim 0 of the rhs
+// stretched.
+// CHECK-DAG: #[[LHS:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK-DAG: #[[RHS:.+]] = affine_map<(d0, d1, d2, d3) -> (0, d3, d2)>
+// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-LABEL: func @matmul_batch_broadcast
+// CHECK: linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK: arith.mulf
+// CHECK: arith.addf
+func.func @matmul_batch_broadcast(%a: tensor<?x2x3xf64>, %b: tensor<1x3x4xf64>) -> tensor<?x2x4xf64> {
+  %0 = rlx.matmul %a, %b : (tensor<?x2x3xf64>, tensor<1x3x4xf64>) -> tensor<?x2x4xf64>
+  return %0 : tensor<?x2x4xf64>
+}
+
+// -----
+
+// conv2d pads, splits channels into groups and contracts in one generic.
+// CHECK-LABEL: func @conv_grouped
+// CHECK: tensor.pad
+// CHECK: tensor.expand_shape {{.*}} into tensor<1x7x7x2x2xf32>
+// CHECK: tensor.expand_shape {{.*}} into tensor<2x2x2x2x2xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]
+// CHECK: tensor.collapse_shape {{.*}} into tensor<1x3x3x4xf32>
+func.func @conv_grouped(%x: tensor<1x5x5x4xf32>, %w: tensor<2x2x2x4xf32>) -> tensor<1x3x3x4xf32> {
+  %0 = rlx.conv2d %x, %w {groups = 2 : i64, strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>}
+      : (tensor<1x5x5x4xf32>, tensor<2x2x2x4xf32>) -> tensor<1x3x3x4xf32>
+  return %0 : tensor<1x3x3x4xf32>
+}
+
+// -----
+
+// Max pooling pads with -inf; the window extent comes from a shape operand.
+// CHECK-LABEL: func @max_pool
+// CHECK: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK: tensor.pad
+// CHECK: tensor.empty() : tensor<2x2xf32>
+// CHECK: arith.maximumf
+func.func @max_pool(%x: tensor<?x4x4x2xf32>) -> tensor<?x2x2x2xf32> {
+  %0 = rlx.max_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 1, 0, 1, 0>}
+      : (tensor<?x4x4x2xf32>) -> tensor<?x2x2x2xf32>
+  return %0 : tensor<?x2x2x2xf32>
+}
+
+// -----
+
+// mean divides the sum by the (dynamic) count of reduced elements, and
+// keepdims reshapes the result.
+// CHECK-LABEL: func @mean_keepdims
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
+// CHECK: arith.addf
+// CHECK: tensor.dim
+// CHECK: arith.sitofp
+// CHECK: arith.divf
+// CHECK: tensor.expand_shape {{.*}} into tensor<1x3xf32>
+func.func @mean_keepdims(%x: tensor<?x3xf32>) -> tensor<1x3xf32> {
+  %0 = rlx.mean %x {axes = array<i64: 0>, keepdims = true} : (tensor<?x3xf32>) -> tensor<1x3xf32>
+  return %0 : tensor<1x3xf32>
+}
+
+// -----
+
+// softmax: max, subtract, exp, sum, divide.
+// CHECK-LABEL: func @softmax
+// CHECK: arith.maximumf
+// CHECK: arith.subf
+// CHECK: math.exp
+// CHECK: arith.addf
+// CHECK: arith.divf
+func.func @softmax(%x: tensor<?x10xf32>) -> tensor<?x10xf32> {
+  %0 = rlx.softmax %x {axis = 1 : i64} : tensor<?x10xf32>
+  return %0 : tensor<?x10xf32>
+}
+
+// -----
+
+// Shape ops become views and copies on tensors.
+// CHECK-LABEL: func @shapes
+// CHECK: tensor.collapse_shape
+// CHECK: tensor.expand_shape
+// CHECK: linalg.transpose
+// CHECK: tensor.extract_slice {{.*}} [1, 2]
+// CHECK: tensor.insert_slice
+// CHECK: tensor.insert_slice
+func.func @shapes(%x: tensor<?x2x3xf32>, %y: tensor<?x5xf32>) -> (tensor<?x6xf32>, tensor<3x2x?xf32>, tensor<?x2xf32>, tensor<?x10xf32>) {
+  %r = rlx.reshape %x : (tensor<?x2x3xf32>) -> tensor<?x6xf32>
+  %t = rlx.transpose %x {permutation = array<i64: 2, 1, 0>} : (tensor<?x2x3xf32>) -> tensor<3x2x?xf32>
+  %s = rlx.slice %y {start = array<i64: 0, 1>, limit = array<i64: -1, 5>, strides = array<i64: 1, 2>} : (tensor<?x5xf32>) -> tensor<?x2xf32>
+  %c = rlx.concat %y, %y {axis = 1 : i64} : (tensor<?x5xf32>, tensor<?x5xf32>) -> tensor<?x10xf32>
+  return %r, %t, %s, %c : tensor<?x6xf32>, tensor<3x2x?xf32>, tensor<?x2xf32>, tensor<?x10xf32>
+}
+
+// -----
+
+// gather clamps each index into [0, size - 1] before reading.
+// CHECK-LABEL: func @gather
+// CHECK: linalg.generic
+// CHECK: arith.index_cast
+// CHECK: arith.maxsi
+// CHECK: arith.minsi
+// CHECK: tensor.extract
+func.func @gather(%t: tensor<5x3xf32>, %i: tensor<?x2xi32>) -> tensor<?x2x3xf32> {
+  %0 = rlx.gather %t, %i {axis = 0 : i64} : (tensor<5x3xf32>, tensor<?x2xi32>) -> tensor<?x2x3xf32>
+  return %0 : tensor<?x2x3xf32>
+}
+
+// -----
+
+// Negative: rlx.param is left for the artifact ABI pass.
+// CHECK-LABEL: func @param_stays
+// CHECK: rlx.param "w"
+func.func @param_stays() -> tensor<3xf32> {
+  %w = rlx.param "w" : tensor<3xf32>
+  return %w : tensor<3xf32>
+}

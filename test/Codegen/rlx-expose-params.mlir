@@ -1,0 +1,63 @@
+// RUN: rlx-opt %s -split-input-file -rlx-expose-params -verify-diagnostics | FileCheck %s
+
+// Params become trailing arguments, one per name in order of first use, and
+// the entry point records its manifest description.
+// CHECK-LABEL: func @forward
+// CHECK-SAME: (%[[X:.+]]: tensor<?x4xf32> {rlx.name = "x"}, %[[W:.+]]: tensor<4x3xf32> {rlx.param = "layers.0.weight"}, %[[B:.+]]: tensor<3xf32> {rlx.param = "layers.0.bias"})
+// CHECK-SAME: rlx.entry = {inputs = [{dtype = "f32", name = "x", shape = [-1, 4]}], outputs = [{dtype = "f32", name = "y", shape = [-1, 3]}], params = [{dtype = "f32", name = "layers.0.weight", shape = [4, 3]}, {dtype = "f32", name = "layers.0.bias", shape = [3]}]}
+// CHECK-NOT: rlx.param "
+// CHECK: %[[MM:.+]] = rlx.matmul %[[X]], %[[W]]
+// CHECK: rlx.add %[[MM]], %[[B]]
+// CHECK: rlx.add %{{.+}}, %[[B]]
+func.func @forward(%x: tensor<?x4xf32> {rlx.name = "x"}) -> (tensor<?x3xf32> {rlx.name = "y"}) {
+  %w = rlx.param "layers.0.weight" : tensor<4x3xf32>
+  %b = rlx.param "layers.0.bias" : tensor<3xf32>
+  %0 = rlx.matmul %x, %w : (tensor<?x4xf32>, tensor<4x3xf32>) -> tensor<?x3xf32>
+  %1 = rlx.add %0, %b : (tensor<?x3xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+  %b2 = rlx.param "layers.0.bias" : tensor<3xf32>
+  %2 = rlx.add %1, %b2 : (tensor<?x3xf32>, tensor<3xf32>) -> tensor<?x3xf32>
+  return %2 : tensor<?x3xf32>
+}
+
+// -----
+
+// Unnamed inputs and outputs get positional names; private helpers are not
+// entry points.
+// CHECK-LABEL: func private @helper
+// CHECK-NOT: rlx.entry
+// CHECK-LABEL: func @unnamed
+// CHECK-SAME: rlx.entry = {inputs = [{dtype = "i32", name = "arg0", shape = [2]}], outputs = [{dtype = "i32", name = "out0", shape = [2]}], params = []}
+func.func private @helper(%x: tensor<2xi32>) -> tensor<2xi32> {
+  return %x : tensor<2xi32>
+}
+func.func @unnamed(%x: tensor<2xi32>) -> tensor<2xi32> {
+  return %x : tensor<2xi32>
+}
+
+// -----
+
+func.func private @reads_param() -> tensor<3xf32> {
+  %w = rlx.param "w" : tensor<3xf32>
+  return %w : tensor<3xf32>
+}
+func.func @not_inlined() -> tensor<3xf32> {
+  // expected-error @+1 {{'func.call' op expects calls inside entry point 'not_inlined' to be inlined before params are exposed}}
+  %0 = func.call @reads_param() : () -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+
+// -----
+
+func.func @two_types() -> tensor<3xf32> {
+  %a = rlx.param "w" : tensor<3xf32>
+  // expected-error @+1 {{'rlx.param' op expects every read of param 'w' to have one type, got 'tensor<3xf32>' and 'tensor<4xf32>'}}
+  %b = rlx.param "w" : tensor<4xf32>
+  return %a : tensor<3xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op expects a dtype among f16, bf16, f32, f64, i1, i8, i32, i64 for 'arg0', got 'ui16'}}
+func.func @bad_dtype(%x: tensor<2xui16>) -> tensor<2xui16> {
+  return %x : tensor<2xui16>
+}
