@@ -16,6 +16,7 @@ config.test_source_root = os.path.dirname(__file__)
 config.excludes = ["unittests", "lib", "CMakeLists.txt", "lit.cfg.py",
                    "Inputs"]
 
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.use_default_substitutions()
 config.substitutions.append(("%rlx_src_root", config.rlx_src_root))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))

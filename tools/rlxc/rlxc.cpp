@@ -102,6 +102,7 @@ int main(int argc, char **argv) {
   rlx::registerCompilerDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  context.printOpOnDiagnostic(false);
 
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(input, &error);
