@@ -1,0 +1,82 @@
+//===- Cases.h - The op cases of the rlx end-to-end tests -------*- C++ -*-===//
+//
+/// \file
+/// One Case is one entry point: its MLIR text with placeholders, how its
+/// inputs and params are drawn, and a reference over them. The placeholders:
+/// {N} function name, {F} the variant's float type (f32 or f64), {O} the
+/// other float type, {B} the batch dim (2, or ? when dynamic), {B+2} and {2B}
+/// (static sums, ? when dynamic).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_TEST_UNITTESTS_E2E_CASES_H
+#define RLX_TEST_UNITTESTS_E2E_CASES_H
+
+#include "Harness.h"
+
+#include <functional>
+
+namespace rlx::e2e {
+
+/// Element type of an input: the variant's float, the other float, or fixed.
+enum class El { F, O, I1, I32, I64 };
+
+/// The batch dim in an input shape.
+constexpr int64_t kB = -1;
+
+struct InSpec {
+  std::string name; // the param name for params; for inputs, only a label
+  El el;
+  std::vector<int64_t> shape; // kB for the batch
+  Gen gen;
+};
+
+struct Ctx {
+  int64_t batch;
+  rlx_dtype_t F, O;
+};
+
+/// inputs ++ params -> expected outputs.
+using RefFn =
+    std::function<std::vector<Arr>(const std::vector<Arr> &, const Ctx &)>;
+
+enum VariantMask : unsigned {
+  kF32 = 1,
+  kF64 = 2,
+  kStatic = 4,
+  kDynamic = 8,
+  kAllVariants = kF32 | kF64 | kStatic | kDynamic,
+  /// Cases without floats: one float variant is enough.
+  kIntVariants = kF32 | kStatic | kDynamic,
+};
+
+struct Case {
+  std::string name;
+  std::string mlir;
+  std::vector<InSpec> inputs;
+  std::vector<InSpec> params;
+  RefFn ref;
+  Tol tol = Tol::Arith;
+  unsigned variants = kAllVariants;
+  /// When non-empty, the output names the manifest must give, in order.
+  std::vector<std::string> outputNames;
+
+  bool runsIn(const Variant &v) const {
+    return (variants & (v.f64 ? kF64 : kF32)) &&
+           (variants & (v.dynamic ? kDynamic : kStatic));
+  }
+};
+
+const std::vector<Case> &allCases();
+const Case *findCase(const std::string &name);
+
+rlx_dtype_t resolve(El el, const Variant &v);
+/// The case's function with its placeholders filled in for `v`.
+std::string instantiate(const Case &c, const Variant &v);
+/// A module of every case that runs in `v`.
+std::string moduleText(const Variant &v);
+std::string moduleText(const Variant &v, const Case &only);
+
+} // namespace rlx::e2e
+
+#endif // RLX_TEST_UNITTESTS_E2E_CASES_H
