@@ -1,0 +1,101 @@
+// RUN: rlx-opt %s -split-input-file -canonicalize | FileCheck %s
+
+// CHECK-LABEL: func @neutral_elements
+// CHECK-SAME: (%[[X:.+]]: tensor<?x4xf32>)
+// CHECK-NEXT: return %[[X]], %[[X]], %[[X]], %[[X]]
+func.func @neutral_elements(%x: tensor<?x4xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x4xf32>) {
+  %zero = rlx.constant dense<0.0> : tensor<4xf32>
+  %one = rlx.constant dense<1.0> : tensor<f32>
+  %a = rlx.add %x, %zero : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32>
+  %s = rlx.sub %x, %zero : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32>
+  %m = rlx.mul %one, %x : (tensor<f32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  %d = rlx.div %x, %one : (tensor<?x4xf32>, tensor<f32>) -> tensor<?x4xf32>
+  return %a, %s, %m, %d : tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x4xf32>
+}
+
+// -----
+
+// Negative: adding zeros that broadcast x to a larger shape is not x.
+// CHECK-LABEL: func @neutral_but_broadcasting
+// CHECK: rlx.add
+func.func @neutral_but_broadcasting(%x: tensor<4xf32>) -> tensor<3x4xf32> {
+  %zero = rlx.constant dense<0.0> : tensor<3x4xf32>
+  %a = rlx.add %x, %zero : (tensor<4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %a : tensor<3x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @constant_folding
+// CHECK-DAG: %[[A:.+]] = rlx.constant dense<[4.000000e+00, 6.000000e+00]> : tensor<2xf32>
+// CHECK-DAG: %[[B:.+]] = rlx.constant dense<[-3, -8]> : tensor<2xi32>
+// CHECK: return %[[A]], %[[B]]
+func.func @constant_folding() -> (tensor<2xf32>, tensor<2xi32>) {
+  %a = rlx.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %b = rlx.constant dense<[3.0, 4.0]> : tensor<2xf32>
+  %s = rlx.add %a, %b : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %i = rlx.constant dense<[1, 2]> : tensor<2xi32>
+  %j = rlx.constant dense<[3, 4]> : tensor<2xi32>
+  %p = rlx.mul %i, %j : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  %n = rlx.neg %p : tensor<2xi32>
+  return %s, %n : tensor<2xf32>, tensor<2xi32>
+}
+
+// -----
+
+// CHECK-LABEL: func @involutions
+// CHECK-SAME: (%[[X:.+]]: tensor<?x4xf32>)
+// CHECK-NEXT: return %[[X]], %[[X]], %[[X]]
+func.func @involutions(%x: tensor<?x4xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x4xf32>) {
+  %n = rlx.neg %x : tensor<?x4xf32>
+  %nn = rlx.neg %n : tensor<?x4xf32>
+  %t = rlx.transpose %x {permutation = array<i64: 1, 0>} : (tensor<?x4xf32>) -> tensor<4x?xf32>
+  %tt = rlx.transpose %t {permutation = array<i64: 1, 0>} : (tensor<4x?xf32>) -> tensor<?x4xf32>
+  %c = rlx.cast %x : tensor<?x4xf32> -> tensor<?x4xf32>
+  return %nn, %tt, %c : tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x4xf32>
+}
+
+// -----
+
+// Two transposes compose into one; two reshapes into one.
+// CHECK-LABEL: func @chains
+// CHECK-SAME: (%[[X:.+]]: tensor<2x3x4xf32>)
+// CHECK: %[[T:.+]] = rlx.transpose %[[X]] {permutation = array<i64: 2, 1, 0>}
+// CHECK: %[[R:.+]] = rlx.reshape %[[X]] : (tensor<2x3x4xf32>) -> tensor<4x6xf32>
+// CHECK: return %[[T]], %[[R]]
+func.func @chains(%x: tensor<2x3x4xf32>) -> (tensor<4x3x2xf32>, tensor<4x6xf32>) {
+  %t1 = rlx.transpose %x {permutation = array<i64: 1, 0, 2>} : (tensor<2x3x4xf32>) -> tensor<3x2x4xf32>
+  %t2 = rlx.transpose %t1 {permutation = array<i64: 2, 0, 1>} : (tensor<3x2x4xf32>) -> tensor<4x3x2xf32>
+  %r1 = rlx.reshape %x : (tensor<2x3x4xf32>) -> tensor<24xf32>
+  %r2 = rlx.reshape %r1 : (tensor<24xf32>) -> tensor<4x6xf32>
+  return %t2, %r2 : tensor<4x3x2xf32>, tensor<4x6xf32>
+}
+
+// -----
+
+// Reshaping a constant folds; broadcasting a splat folds.
+// CHECK-LABEL: func @constant_shapes
+// CHECK-DAG: rlx.constant dense<{{\[\[}}1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>
+// CHECK-DAG: rlx.constant dense<5.000000e-01> : tensor<3x4xf32>
+// CHECK-NOT: rlx.reshape
+// CHECK-NOT: rlx.broadcast_in_dim
+func.func @constant_shapes() -> (tensor<2x2xf32>, tensor<3x4xf32>) {
+  %c = rlx.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %r = rlx.reshape %c : (tensor<4xf32>) -> tensor<2x2xf32>
+  %h = rlx.constant dense<0.5> : tensor<4xf32>
+  %b = rlx.broadcast_in_dim %h {broadcast_dimensions = array<i64: 1>} : (tensor<4xf32>) -> tensor<3x4xf32>
+  return %r, %b : tensor<2x2xf32>, tensor<3x4xf32>
+}
+
+// -----
+
+// Negative: a dynamic reshape chain keeps one reshape; x / 2 stays.
+// CHECK-LABEL: func @kept
+// CHECK: rlx.reshape
+// CHECK: rlx.div
+func.func @kept(%x: tensor<?x6xf32>) -> (tensor<?x3xf32>, tensor<?x6xf32>) {
+  %r = rlx.reshape %x : (tensor<?x6xf32>) -> tensor<?x3xf32>
+  %two = rlx.constant dense<2.0> : tensor<f32>
+  %d = rlx.div %x, %two : (tensor<?x6xf32>, tensor<f32>) -> tensor<?x6xf32>
+  return %r, %d : tensor<?x3xf32>, tensor<?x6xf32>
+}
