@@ -22,6 +22,5 @@ config.substitutions.append(("%rlx_src_root", config.rlx_src_root))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
 
 tool_dirs = [config.rlx_tools_dir, config.llvm_tools_dir]
-tools = ["rlx-opt", "rlxc", "rlx-run",
-         ToolSubst("rlx-testdata", unresolved="ignore")]
+tools = ["rlx-opt", "rlxc", "rlx-run", "rlx-testdata"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

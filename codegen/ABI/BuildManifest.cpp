@@ -92,12 +92,29 @@ struct RLXBuildManifestPass
           return signalPassFailure();
         }
       }
+      llvm::json::Array constraints;
+      if (auto list = entry.getAs<ArrayAttr>("dim_constraints")) {
+        for (Attribute a : list) {
+          auto c = cast<DictionaryAttr>(a);
+          llvm::json::Array dims;
+          for (Attribute d : c.getAs<ArrayAttr>("dims")) {
+            auto pair = cast<ArrayAttr>(d);
+            dims.push_back(llvm::json::Array{
+                cast<IntegerAttr>(pair[0]).getInt(),
+                cast<IntegerAttr>(pair[1]).getInt()});
+          }
+          constraints.push_back(llvm::json::Object{
+              {"dims", std::move(dims)},
+              {"size", c.getAs<IntegerAttr>("size").getInt()}});
+        }
+      }
       entries.push_back(llvm::json::Object{
           {"name", func.getSymName().str()},
           {"symbol", "rlx_entry_" + func.getSymName().str()},
           {"inputs", toJSON(entry.getAs<ArrayAttr>("inputs"))},
           {"params", toJSON(params)},
           {"outputs", toJSON(entry.getAs<ArrayAttr>("outputs"))},
+          {"dim_constraints", std::move(constraints)},
           {"workspace_bytes", staticAllocBytes(func)}});
       func->setAttr("llvm.emit_c_interface", UnitAttr::get(&getContext()));
       stripRLXAttributes(func);

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/ABI/Passes.h"
+#include "codegen/ABI/DimConstraints.h"
 #include "dialects/RLX/IR/RLXDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -141,11 +142,25 @@ struct RLXExposeParamsPass
         return failure();
       outputs.push_back(*d);
     }
-    func->setAttr("rlx.entry",
-                  b.getDictionaryAttr(
-                      {b.getNamedAttr("inputs", b.getArrayAttr(inputs)),
-                       b.getNamedAttr("params", b.getArrayAttr(paramDescs)),
-                       b.getNamedAttr("outputs", b.getArrayAttr(outputs))}));
+    // Equalities among dynamic input dims that the runtime checks.
+    SmallVector<Attribute> constraints;
+    for (const DimConstraint &c : inferDimConstraints(func)) {
+      if (llvm::any_of(c.dims, [&](auto dim) { return dim.first >= numInputs; }))
+        continue;
+      SmallVector<Attribute> dims;
+      for (auto [input, dim] : c.dims)
+        dims.push_back(b.getI64ArrayAttr({input, dim}));
+      constraints.push_back(b.getDictionaryAttr(
+          {b.getNamedAttr("dims", b.getArrayAttr(dims)),
+           b.getNamedAttr("size", b.getI64IntegerAttr(c.size))}));
+    }
+    func->setAttr(
+        "rlx.entry",
+        b.getDictionaryAttr(
+            {b.getNamedAttr("inputs", b.getArrayAttr(inputs)),
+             b.getNamedAttr("params", b.getArrayAttr(paramDescs)),
+             b.getNamedAttr("outputs", b.getArrayAttr(outputs)),
+             b.getNamedAttr("dim_constraints", b.getArrayAttr(constraints))}));
     return success();
   }
 };

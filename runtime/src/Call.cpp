@@ -170,6 +170,33 @@ TensorRef adoptOutput(const rlx_entry_point_s &entry, size_t index,
   return tensor;
 }
 
+/// Throws unless the dynamic input dims agree as the compiled code assumes:
+/// a mismatch there would be an out-of-bounds access, not an error.
+void checkDimConstraints(const rlx_entry_point_s &entry,
+                         const rlx_tensor_t *const *inputs) {
+  auto describe = [&](std::pair<size_t, size_t> at) {
+    return "dim " + std::to_string(at.second) + " of input '" +
+           entry.inputs[at.first].name + "' (" +
+           std::to_string(inputs[at.first]->dims[at.second]) + ")";
+  };
+  for (const DimConstraint &constraint : entry.dimConstraints) {
+    auto first = constraint.dims.front();
+    int64_t expected = constraint.size >= 0
+                           ? constraint.size
+                           : inputs[first.first]->dims[first.second];
+    for (auto at : constraint.dims) {
+      if (inputs[at.first]->dims[at.second] == expected)
+        continue;
+      std::string reason =
+          constraint.size >= 0
+              ? "must be " + std::to_string(constraint.size)
+              : "must equal " + describe(first);
+      fail(RLX_STATUS_INVALID_ARGUMENT, "entry point '" + entry.name + "': " +
+                                            describe(at) + " " + reason);
+    }
+  }
+}
+
 std::unique_ptr<rlx_tensor_list_s> call(rlx_session_s &session,
                                         const std::string &name,
                                         rlx_tensor_t *const *inputs,
@@ -189,6 +216,7 @@ std::unique_ptr<rlx_tensor_list_s> call(rlx_session_s &session,
     fail(RLX_STATUS_INVALID_ARGUMENT, "inputs must not be NULL");
   for (size_t i = 0; i < inputCount; ++i)
     checkInput(entry, i, inputs[i]);
+  checkDimConstraints(entry, inputs);
 
   // Take references under the lock so a concurrent rebind cannot free a
   // weight this call is reading.

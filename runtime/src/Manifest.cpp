@@ -148,6 +148,8 @@ private:
     entry.inputs = parseSpecs(object, "inputs", where, /*optional=*/false);
     entry.params = parseSpecs(object, "params", where, /*optional=*/true);
     entry.outputs = parseSpecs(object, "outputs", where, /*optional=*/false);
+    if (object.contains("dim_constraints"))
+      entry.dimConstraints = parseDimConstraints(object, entry, where);
     if (object.contains("workspace_bytes")) {
       int64_t bytes = getInteger(object, "workspace_bytes", where);
       if (bytes < 0)
@@ -155,6 +157,37 @@ private:
       entry.workspaceBytes = static_cast<uint64_t>(bytes);
     }
     return entry;
+  }
+
+  /// Constraints name existing dynamic input dims; anything else is a
+  /// corrupt manifest, not a constraint to skip.
+  std::vector<DimConstraint> parseDimConstraints(const Json &object,
+                                                 const rlx_entry_point_s &entry,
+                                                 const std::string &where) {
+    std::vector<DimConstraint> constraints;
+    const Json &array = getArray(object, "dim_constraints", where);
+    for (size_t i = 0; i < array.size(); ++i) {
+      std::string at = join(where, "dim_constraints") + "[" +
+                       std::to_string(i) + "]";
+      if (!array[i].is_object())
+        error(at, "expected an object");
+      DimConstraint constraint;
+      constraint.size = getInteger(array[i], "size", at);
+      for (const Json &pair : getArray(array[i], "dims", at)) {
+        if (!pair.is_array() || pair.size() != 2 ||
+            !pair[0].is_number_unsigned() || !pair[1].is_number_unsigned())
+          error(join(at, "dims"), "expected [input, dim] pairs");
+        size_t input = pair[0].get<size_t>(), dim = pair[1].get<size_t>();
+        if (input >= entry.inputs.size() ||
+            dim >= entry.inputs[input].shape.size())
+          error(join(at, "dims"), "names no input dim");
+        constraint.dims.push_back({input, dim});
+      }
+      if (constraint.dims.empty())
+        error(join(at, "dims"), "expected at least one dim");
+      constraints.push_back(std::move(constraint));
+    }
+    return constraints;
   }
 
   void addParam(Manifest &manifest, const TensorSpec &param,

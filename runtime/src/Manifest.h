@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rlx {
@@ -30,6 +31,13 @@ struct TensorSpec {
   }
 };
 
+/// Input dims that must be equal at call time, and equal `size` when it is
+/// not negative (docs/abi.md, `dim_constraints`).
+struct DimConstraint {
+  std::vector<std::pair<size_t, size_t>> dims; ///< (input, dim)
+  int64_t size = -1;
+};
+
 /// The signature of an entry symbol (docs/abi.md).
 using EntryFunction = int32_t (*)(void **args);
 
@@ -41,6 +49,7 @@ struct rlx_entry_point_s {
   std::vector<rlx::TensorSpec> inputs;
   std::vector<rlx::TensorSpec> params;
   std::vector<rlx::TensorSpec> outputs;
+  std::vector<rlx::DimConstraint> dimConstraints;
   uint64_t workspaceBytes = 0;
   /// Resolved by the artifact loader.
   rlx::EntryFunction function = nullptr;

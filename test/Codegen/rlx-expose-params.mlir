@@ -4,7 +4,7 @@
 // the entry point records its manifest description.
 // CHECK-LABEL: func @forward
 // CHECK-SAME: (%[[X:.+]]: tensor<?x4xf32> {rlx.name = "x"}, %[[W:.+]]: tensor<4x3xf32> {rlx.param = "layers.0.weight"}, %[[B:.+]]: tensor<3xf32> {rlx.param = "layers.0.bias"})
-// CHECK-SAME: rlx.entry = {inputs = [{dtype = "f32", name = "x", shape = [-1, 4]}], outputs = [{dtype = "f32", name = "y", shape = [-1, 3]}], params = [{dtype = "f32", name = "layers.0.weight", shape = [4, 3]}, {dtype = "f32", name = "layers.0.bias", shape = [3]}]}
+// CHECK-SAME: rlx.entry = {dim_constraints = [], inputs = [{dtype = "f32", name = "x", shape = [-1, 4]}], outputs = [{dtype = "f32", name = "y", shape = [-1, 3]}], params = [{dtype = "f32", name = "layers.0.weight", shape = [4, 3]}, {dtype = "f32", name = "layers.0.bias", shape = [3]}]}
 // CHECK-NOT: rlx.param "
 // CHECK: %[[MM:.+]] = rlx.matmul %[[X]], %[[W]]
 // CHECK: rlx.add %[[MM]], %[[B]]
@@ -26,12 +26,36 @@ func.func @forward(%x: tensor<?x4xf32> {rlx.name = "x"}) -> (tensor<?x3xf32> {rl
 // CHECK-LABEL: func private @helper
 // CHECK-NOT: rlx.entry
 // CHECK-LABEL: func @unnamed
-// CHECK-SAME: rlx.entry = {inputs = [{dtype = "i32", name = "arg0", shape = [2]}], outputs = [{dtype = "i32", name = "out0", shape = [2]}], params = []}
+// CHECK-SAME: rlx.entry = {dim_constraints = [], inputs = [{dtype = "i32", name = "arg0", shape = [2]}], outputs = [{dtype = "i32", name = "out0", shape = [2]}], params = []}
 func.func private @helper(%x: tensor<2xi32>) -> tensor<2xi32> {
   return %x : tensor<2xi32>
 }
 func.func @unnamed(%x: tensor<2xi32>) -> tensor<2xi32> {
   return %x : tensor<2xi32>
+}
+
+// -----
+
+// Dynamic dims the ops assume equal become constraints on the inputs: a ? added
+// to a ?, a ? broadcast against a static 4, the K dims of a matmul.
+// CHECK-LABEL: func @constraints
+// CHECK-SAME: dim_constraints = [{dims = {{\[\[}}0, 0], [1, 0]], size = -1 : i64}, {dims = {{\[\[}}2, 0]], size = 4 : i64}, {dims = {{\[\[}}3, 1], [4, 0]], size = -1 : i64}]
+func.func @constraints(%x: tensor<?x4xf32>, %y: tensor<?x4xf32>, %z: tensor<?xf32>, %a: tensor<2x?xf32>, %b: tensor<?x3xf32>) -> (tensor<?x4xf32>, tensor<2x3xf32>) {
+  %0 = rlx.add %x, %y : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  %1 = rlx.matmul %a, %b : (tensor<2x?xf32>, tensor<?x3xf32>) -> tensor<2x3xf32>
+  %2 = rlx.add %0, %z : (tensor<?x4xf32>, tensor<?xf32>) -> tensor<?x4xf32>
+  return %2, %1 : tensor<?x4xf32>, tensor<2x3xf32>
+}
+
+// -----
+
+// Negative: a reshape that scales a dynamic dim ties nothing.
+// CHECK-LABEL: func @scaled
+// CHECK-SAME: dim_constraints = []
+func.func @scaled(%x: tensor<?x6xf32>, %y: tensor<?x3xf32>) -> tensor<?x3xf32> {
+  %r = rlx.reshape %x : (tensor<?x6xf32>) -> tensor<?x3xf32>
+  %0 = rlx.add %r, %y : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+  return %0 : tensor<?x3xf32>
 }
 
 // -----

@@ -1,0 +1,49 @@
+//===- rlx-testdata.cpp - Writes test inputs for the lit tests ------------===//
+///
+/// \file
+/// `rlx-testdata npy FILE DTYPE D0,D1,...` writes a .npy whose element i is
+/// (i % 7) - 3 (cast to DTYPE), so lit tests need neither Python nor numpy.
+///
+//===----------------------------------------------------------------------===//
+
+#include "rlx/runtime.hpp"
+
+#include <cstdio>
+#include <sstream>
+#include <string>
+
+int main(int argc, char **argv) {
+  if (argc != 5 || std::string(argv[1]) != "npy") {
+    std::fprintf(stderr, "usage: rlx-testdata npy FILE DTYPE D0,D1,...\n");
+    return 2;
+  }
+  rlx_dtype_t dtype;
+  if (rlx_status_t status = rlx_dtype_parse(argv[3], &dtype)) {
+    rlx_status_free(status);
+    std::fprintf(stderr, "rlx-testdata: unknown dtype '%s'\n", argv[3]);
+    return 2;
+  }
+  std::vector<int64_t> dims;
+  std::stringstream list(argv[4]);
+  for (std::string item; std::getline(list, item, ',');)
+    if (!item.empty())
+      dims.push_back(std::stoll(item));
+  try {
+    rlx::Tensor tensor = rlx::Tensor::allocate(dtype, dims);
+    for (size_t i = 0; i < tensor.elementCount(); ++i) {
+      double v = double(i % 7) - 3.0;
+      switch (dtype) {
+      case RLX_DTYPE_F32: tensor.data<float>()[i] = float(v); break;
+      case RLX_DTYPE_F64: tensor.data<double>()[i] = v; break;
+      case RLX_DTYPE_I32: tensor.data<int32_t>()[i] = int32_t(v); break;
+      case RLX_DTYPE_I64: tensor.data<int64_t>()[i] = int64_t(v); break;
+      default: break;
+      }
+    }
+    tensor.writeNpy(argv[2]);
+  } catch (const rlx::RuntimeError &e) {
+    std::fprintf(stderr, "rlx-testdata: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,1063 @@
+//===- Cases.cpp - The op cases of the rlx end-to-end tests ---------------===//
+
+#include "Cases.h"
+#include "Reference.h"
+
+#include <cmath>
+#include <functional>
+#include <stdexcept>
+
+namespace rlx::e2e {
+
+namespace {
+
+using In = std::vector<Arr>;
+using Outs = std::vector<Arr>;
+
+const Gen kAny = uniform(-2, 2);
+const Gen kPositive = uniform(0.1, 3);
+/// Small integers as floats: compares see ties.
+const Gen kTies = ints(-2, 2);
+
+struct Builder {
+  std::vector<Case> cases;
+
+  Case &add(std::string name, std::string mlir, std::vector<InSpec> inputs,
+            RefFn ref, Tol tol = Tol::Arith, unsigned variants = kAllVariants) {
+    Case c;
+    c.name = std::move(name);
+    c.mlir = std::move(mlir);
+    c.inputs = std::move(inputs);
+    c.ref = std::move(ref);
+    c.tol = tol;
+    c.variants = variants;
+    cases.push_back(std::move(c));
+    return cases.back();
+  }
+
+  /// `%r = rlx.<op> %x [attrs] : tensor<{B}x4x{F}>`.
+  void unaryCase(std::string name, std::string op, std::string attrs, Gen gen,
+                 std::function<double(double)> fn, Tol tol) {
+    add(name,
+        "func.func @{N}(%x: tensor<{B}x4x{F}>) -> tensor<{B}x4x{F}> {\n"
+        "  %r = rlx." + op + " %x " + attrs + (attrs.empty() ? "" : " ") +
+            ": tensor<{B}x4x{F}>\n"
+            "  return %r : tensor<{B}x4x{F}>\n"
+            "}\n",
+        {{"x", El::F, {kB, 4}, gen}},
+        [fn](const In &in, const Ctx &c) -> Outs {
+          return {ref::unary(c.F, in[0], fn)};
+        },
+        tol);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+void elementwiseCases(Builder &b) {
+  b.add("add", R"(
+func.func @{N}(%a: tensor<{B}x3x{F}>, %b: tensor<3x{F}>) -> tensor<{B}x3x{F}> {
+  %r = rlx.add %a, %b : (tensor<{B}x3x{F}>, tensor<3x{F}>) -> tensor<{B}x3x{F}>
+  return %r : tensor<{B}x3x{F}>
+}
+)",
+        {{"a", El::F, {kB, 3}, kAny}, {"b", El::F, {3}, kAny}},
+        [](const In &in, const Ctx &c) -> Outs {
+          return {ref::binary(c.F, in[0], in[1], std::plus<>())};
+        });
+
+  b.add("sub", R"(
+func.func @{N}(%a: tensor<{B}x3x{F}>, %b: tensor<{B}x1x{F}>) -> tensor<{B}x3x{F}> {
+  %r = rlx.sub %a, %b : (tensor<{B}x3x{F}>, tensor<{B}x1x{F}>) -> tensor<{B}x3x{F}>
+  return %r : tensor<{B}x3x{F}>
+}
+)",
+        {{"a", El::F, {kB, 3}, kAny}, {"b", El::F, {kB, 1}, kAny}},
+        [](const In &in, const Ctx &c) -> Outs {
+          return {ref::binary(c.F, in[0], in[1], std::minus<>())};
+        });
+
+  // Same shapes, and a rank-0 operand.
+  b.add("mul", R"(
+func.func @{N}(%a: tensor<{B}x3x{F}>, %b: tensor<{B}x3x{F}>, %s: tensor<{F}>)
+    -> (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) {
+  %r = rlx.mul %a, %b : (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}>
+  %t = rlx.mul %s, %a : (tensor<{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}>
+  return %r, %t : tensor<{B}x3x{F}>, tensor<{B}x3x{F}>
+}
+)",
+        {{"a", El::F, {kB, 3}, kAny},
+         {"b", El::F, {kB, 3}, kAny},
+         {"s", El::F, {}, kAny}},
+        [](const In &in, const Ctx &c) -> Outs {
+          return {ref::binary(c.F, in[0], in[1], std::multiplies<>()),
+                  ref::binary(c.F, in[2], in[0], std::multiplies<>())};
+        });
+
+  b.add("div", R"(
+func.func @{N}(%a: tensor<{B}x3x{F}>, %b: tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}> {
+  %r = rlx.div %a, %b : (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}>
+  return %r : tensor<{B}x3x{F}>
+}
+)",
+        {{"a", El::F, {kB, 3}, kAny},
+         {"b", El::F, {kB, 3}, signedMagnitude(0.5, 2)}},
+        [](const In &in, const Ctx &c) -> Outs {
+          return {ref::binary(c.F, in[0], in[1], std::divides<>())};
+        });
+
+  b.add("pow", R"(
+func.func @{N}(%a: tensor<{B}x3x{F}>, %b: tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}> {
+  %r = rlx.pow %a, %b : (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}>
+  return %r : tensor<{B}x3x{F}>
+}
+)",
+        {{"a", El::F, {kB, 3}, kPositive}, {"b", El::F, {kB, 3}, uniform(-2, 2)}},
+        [](const In &in, const Ctx &c) -> Outs {
+          return {ref::binary(c.F, in[0], in[1],
+                              [](double x, double y) { return std::pow(x, y); })};
+        },
+        Tol::Trans);
+
+  b.add("maximum", R"(
+func.func @{N}(%a: tensor<{B}x3x{F}>, %b: tensor<1x3x{F}>) -> tensor<{B}x3x{F}> {
+  %r = rlx.maximum %a, %b : (tensor<{B}x3x{F}>, tensor<1x3x{F}>) -> tensor<{B}x3x{F}>
+  return %r : tensor<{B}x3x{F}>
+}
+)",
+        {{"a", El::F, {kB, 3}, kAny}, {"b", El::F, {1, 3}, kAny}},
+        [](const In &in, const Ctx &c) -> Outs {
+          return {ref::binary(c.F, in[0], in[1],
+                              [](double x, double y) { return std::max(x, y); })};
+        });
+
+  b.add("minimum", R"(
+func.func @{N}(%a: tensor<{B}x3x{F}>, %b: tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}> {
+  %r = rlx.minimum %a, %b : (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}>
+  return %r : tensor<{B}x3x{F}>
+}
+)",
+        {{"a", El::F, {kB, 3}, kAny}, {"b", El::F, {kB, 3}, kAny}},
+        [](const In &in, const Ctx &c) -> Outs {
+          return {ref::binary(c.F, in[0], in[1],
+                              [](double x, double y) { return std::min(x, y); })};
+        });
+
+  b.unaryCase("neg", "neg", "", kAny, [](double x) { return -x; }, Tol::Arith);
+  b.unaryCase("abs", "abs", "", kAny, [](double x) { return std::fabs(x); },
+              Tol::Arith);
+  b.unaryCase("exp", "exp", "", uniform(-3, 3),
+              [](double x) { return std::exp(x); }, Tol::Trans);
+  b.unaryCase("log", "log", "", uniform(0.05, 10),
+              [](double x) { return std::log(x); }, Tol::Trans);
+  b.unaryCase("sqrt", "sqrt", "", uniform(0.01, 10),
+              [](double x) { return std::sqrt(x); }, Tol::Trans);
+  b.unaryCase("rsqrt", "rsqrt", "", uniform(0.01, 10),
+              [](double x) { return 1.0 / std::sqrt(x); }, Tol::Trans);
+  b.unaryCase("tanh", "tanh", "", uniform(-4, 4),
+              [](double x) { return std::tanh(x); }, Tol::Trans);
+  b.unaryCase("sigmoid", "sigmoid", "", uniform(-6, 6), ref::sigmoid,
+              Tol::Trans);
+  b.unaryCase("relu", "relu", "", kAny,
+              [](double x) { return x > 0 ? x : 0.0; }, Tol::Arith);
+  b.unaryCase("gelu_tanh", "gelu", "{approximate = \"tanh\"}", uniform(-4, 4),
+              ref::geluTanh, Tol::Trans);
+  b.unaryCase("gelu_default", "gelu", "", uniform(-4, 4), ref::geluTanh,
+              Tol::Trans);
+  b.unaryCase("gelu_erf", "gelu", "{approximate = \"erf\"}", uniform(-4, 4),
+              ref::geluErf, Tol::Trans);
+
+  b.add("compare", R"(
+func.func @{N}(%a: tensor<{B}x3x{F}>, %b: tensor<{B}x3x{F}>)
+    -> (tensor<{B}x3xi1>, tensor<{B}x3xi1>, tensor<{B}x3xi1>, tensor<{B}x3xi1>, tensor<{B}x3xi1>, tensor<{B}x3xi1>) {
+  %eq = rlx.compare "eq", %a, %b : (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3xi1>
+  %ne = rlx.compare "ne", %a, %b : (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3xi1>
+  %lt = rlx.compare "lt", %a, %b : (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3xi1>
+  %le = rlx.compare "le", %a, %b : (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3xi1>
+  %gt = rlx.compare "gt", %a, %b : (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3xi1>
+  %ge = rlx.compare "ge", %a, %b : (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3xi1>
+  return %eq, %ne, %lt, %le, %gt, %ge : tensor<{B}x3xi1>, tensor<{B}x3xi1>, tensor<{B}x3xi1>, tensor<{B}x3xi1>, tensor<{B}x3xi1>, tensor<{B}x3xi1>
+}
+)",
+        {{"a", El::F, {kB, 3}, kTies}, {"b", El::F, {kB, 3}, kTies}},
+        [](const In &in, const Ctx &) -> Outs {
+          auto cmp = [&](std::function<bool(double, double)> f) {
+            return ref::binary(RLX_DTYPE_I1, in[0], in[1],
+                               [f](double x, double y) { return f(x, y) ? 1.0 : 0.0; });
+          };
+          return {cmp(std::equal_to<>()), cmp(std::not_equal_to<>()),
+                  cmp(std::less<>()),     cmp(std::less_equal<>()),
+                  cmp(std::greater<>()),  cmp(std::greater_equal<>())};
+        },
+        Tol::Exact);
+
+  b.add("compare_broadcast", R"(
+func.func @{N}(%a: tensor<{B}x3x{F}>, %b: tensor<3x{F}>) -> (tensor<{B}x3xi1>, tensor<{B}x3xi1>) {
+  %lt = rlx.compare "lt", %a, %b : (tensor<{B}x3x{F}>, tensor<3x{F}>) -> tensor<{B}x3xi1>
+  %ge = rlx.compare "ge", %b, %a : (tensor<3x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3xi1>
+  return %lt, %ge : tensor<{B}x3xi1>, tensor<{B}x3xi1>
+}
+)",
+        {{"a", El::F, {kB, 3}, kTies}, {"b", El::F, {3}, kTies}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::binary(RLX_DTYPE_I1, in[0], in[1],
+                              [](double x, double y) { return x < y ? 1.0 : 0.0; }),
+                  ref::binary(RLX_DTYPE_I1, in[1], in[0],
+                              [](double x, double y) { return x >= y ? 1.0 : 0.0; })};
+        },
+        Tol::Exact);
+
+  b.add("select", R"(
+func.func @{N}(%a: tensor<{B}x3x{F}>, %b: tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}> {
+  %c = rlx.compare "gt", %a, %b : (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3xi1>
+  %r = rlx.select %c, %a, %b : (tensor<{B}x3xi1>, tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}>
+  return %r : tensor<{B}x3x{F}>
+}
+)",
+        {{"a", El::F, {kB, 3}, kAny}, {"b", El::F, {kB, 3}, kAny}},
+        [](const In &in, const Ctx &c) -> Outs {
+          return {ref::binary(c.F, in[0], in[1],
+                              [](double x, double y) { return x > y ? x : y; })};
+        },
+        Tol::Exact);
+
+  // The condition [B,1], on_true [B,3], on_false [3] and a rank-0 constant.
+  b.add("select_broadcast", R"(
+func.func @{N}(%u: tensor<{B}x1x{F}>, %v: tensor<{B}x1x{F}>, %x: tensor<{B}x3x{F}>, %y: tensor<3x{F}>)
+    -> (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) {
+  %c = rlx.compare "lt", %u, %v : (tensor<{B}x1x{F}>, tensor<{B}x1x{F}>) -> tensor<{B}x1xi1>
+  %r = rlx.select %c, %x, %y : (tensor<{B}x1xi1>, tensor<{B}x3x{F}>, tensor<3x{F}>) -> tensor<{B}x3x{F}>
+  %z = rlx.constant dense<-7.5> : tensor<{F}>
+  %s = rlx.select %c, %z, %x : (tensor<{B}x1xi1>, tensor<{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}>
+  return %r, %s : tensor<{B}x3x{F}>, tensor<{B}x3x{F}>
+}
+)",
+        {{"u", El::F, {kB, 1}, kAny},
+         {"v", El::F, {kB, 1}, kAny},
+         {"x", El::F, {kB, 3}, kAny},
+         {"y", El::F, {3}, kAny}},
+        [](const In &in, const Ctx &c) -> Outs {
+          Arr z(c.F, {});
+          z.v[0] = -7.5;
+          auto pick = [](const std::vector<double> &a) {
+            return a[0] < a[1] ? a[2] : a[3];
+          };
+          return {ref::map(c.F, {&in[0], &in[1], &in[2], &in[3]}, pick),
+                  ref::map(c.F, {&in[0], &in[1], &z, &in[2]}, pick)};
+        },
+        Tol::Exact);
+
+  b.add("select_i1_input", R"(
+func.func @{N}(%c: tensor<{B}x3xi1>, %x: tensor<{B}x3x{F}>, %y: tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}> {
+  %r = rlx.select %c, %x, %y : (tensor<{B}x3xi1>, tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}>
+  return %r : tensor<{B}x3x{F}>
+}
+)",
+        {{"c", El::I1, {kB, 3}, cycle({1, 0, 0, 1, 1})},
+         {"x", El::F, {kB, 3}, kAny},
+         {"y", El::F, {kB, 3}, kAny}},
+        [](const In &in, const Ctx &c) -> Outs {
+          return {ref::map(c.F, {&in[0], &in[1], &in[2]},
+                           [](const std::vector<double> &a) {
+                             return a[0] != 0 ? a[1] : a[2];
+                           })};
+        },
+        Tol::Exact);
+
+  // f32 -> f64 in the f32 modules, f64 -> f32 (round to nearest) in the f64
+  // ones.
+  b.add("cast_float", R"(
+func.func @{N}(%x: tensor<{B}x4x{F}>) -> tensor<{B}x4x{O}> {
+  %r = rlx.cast %x : tensor<{B}x4x{F}> -> tensor<{B}x4x{O}>
+  return %r : tensor<{B}x4x{O}>
+}
+)",
+        {{"x", El::F, {kB, 4}, uniform(-100, 100)}},
+        [](const In &in, const Ctx &c) -> Outs { return {ref::cast(in[0], c.O)}; },
+        Tol::Exact);
+
+  b.add("cast_to_i32", R"(
+func.func @{N}(%x: tensor<{B}x6x{F}>) -> tensor<{B}x6xi32> {
+  %r = rlx.cast %x : tensor<{B}x6x{F}> -> tensor<{B}x6xi32>
+  return %r : tensor<{B}x6xi32>
+}
+)",
+        {{"x", El::F, {kB, 6},
+          cycle({-2.5, 2.5, -0.75, 0.75, 3.96875, -3.96875, 0, 7, -7, 1.5,
+                 100.25, -100.75, 123456.5, -0.25})}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::cast(in[0], RLX_DTYPE_I32)};
+        },
+        Tol::Exact);
+
+  b.add("cast_from_i32", R"(
+func.func @{N}(%x: tensor<{B}x4xi32>) -> tensor<{B}x4x{F}> {
+  %r = rlx.cast %x : tensor<{B}x4xi32> -> tensor<{B}x4x{F}>
+  return %r : tensor<{B}x4x{F}>
+}
+)",
+        {{"x", El::I32, {kB, 4}, ints(-100000, 100000)}},
+        [](const In &in, const Ctx &c) -> Outs { return {ref::cast(in[0], c.F)}; },
+        Tol::Exact);
+
+  // Floats to i1 are `x != 0`; i1 to floats 0 or 1.
+  b.add("cast_i1", R"(
+func.func @{N}(%x: tensor<{B}x6x{F}>, %c: tensor<{B}x3xi1>) -> (tensor<{B}x6xi1>, tensor<{B}x3x{F}>) {
+  %r = rlx.cast %x : tensor<{B}x6x{F}> -> tensor<{B}x6xi1>
+  %s = rlx.cast %c : tensor<{B}x3xi1> -> tensor<{B}x3x{F}>
+  return %r, %s : tensor<{B}x6xi1>, tensor<{B}x3x{F}>
+}
+)",
+        {{"x", El::F, {kB, 6}, cycle({0, 0.5, -0.5, 2, -0.0, 1e-30, -3, 0, 0.25})},
+         {"c", El::I1, {kB, 3}, cycle({1, 1, 0, 1, 0})}},
+        [](const In &in, const Ctx &c) -> Outs {
+          return {ref::cast(in[0], RLX_DTYPE_I1), ref::cast(in[1], c.F)};
+        },
+        Tol::Exact);
+}
+
+//===----------------------------------------------------------------------===//
+// Contractions, convolution, pooling
+//===----------------------------------------------------------------------===//
+
+void structuredCases(Builder &b) {
+  auto matmulRef = [](const In &in, const Ctx &) -> Outs {
+    return {ref::matmul(in[0], in[1])};
+  };
+  b.add("matmul", R"(
+func.func @{N}(%a: tensor<{B}x4x{F}>, %b: tensor<4x5x{F}>) -> tensor<{B}x5x{F}> {
+  %r = rlx.matmul %a, %b : (tensor<{B}x4x{F}>, tensor<4x5x{F}>) -> tensor<{B}x5x{F}>
+  return %r : tensor<{B}x5x{F}>
+}
+)",
+        {{"a", El::F, {kB, 4}, kAny}, {"b", El::F, {4, 5}, kAny}}, matmulRef);
+
+  b.add("matmul_3d_2d", R"(
+func.func @{N}(%a: tensor<{B}x2x3x{F}>, %b: tensor<3x4x{F}>) -> tensor<{B}x2x4x{F}> {
+  %r = rlx.matmul %a, %b : (tensor<{B}x2x3x{F}>, tensor<3x4x{F}>) -> tensor<{B}x2x4x{F}>
+  return %r : tensor<{B}x2x4x{F}>
+}
+)",
+        {{"a", El::F, {kB, 2, 3}, kAny}, {"b", El::F, {3, 4}, kAny}}, matmulRef);
+
+  b.add("matmul_batched", R"(
+func.func @{N}(%a: tensor<{B}x2x3x{F}>, %b: tensor<{B}x3x4x{F}>) -> tensor<{B}x2x4x{F}> {
+  %r = rlx.matmul %a, %b : (tensor<{B}x2x3x{F}>, tensor<{B}x3x4x{F}>) -> tensor<{B}x2x4x{F}>
+  return %r : tensor<{B}x2x4x{F}>
+}
+)",
+        {{"a", El::F, {kB, 2, 3}, kAny}, {"b", El::F, {kB, 3, 4}, kAny}},
+        matmulRef);
+
+  b.add("matmul_broadcast_batch", R"(
+func.func @{N}(%a: tensor<{B}x2x3x{F}>, %b: tensor<1x3x4x{F}>) -> tensor<{B}x2x4x{F}> {
+  %r = rlx.matmul %a, %b : (tensor<{B}x2x3x{F}>, tensor<1x3x4x{F}>) -> tensor<{B}x2x4x{F}>
+  return %r : tensor<{B}x2x4x{F}>
+}
+)",
+        {{"a", El::F, {kB, 2, 3}, kAny}, {"b", El::F, {1, 3, 4}, kAny}},
+        matmulRef);
+
+  // A 2-D lhs against a batched rhs.
+  b.add("matmul_2d_3d", R"(
+func.func @{N}(%a: tensor<3x4x{F}>, %b: tensor<{B}x4x2x{F}>) -> tensor<{B}x3x2x{F}> {
+  %r = rlx.matmul %a, %b : (tensor<3x4x{F}>, tensor<{B}x4x2x{F}>) -> tensor<{B}x3x2x{F}>
+  return %r : tensor<{B}x3x2x{F}>
+}
+)",
+        {{"a", El::F, {3, 4}, kAny}, {"b", El::F, {kB, 4, 2}, kAny}}, matmulRef);
+
+  // Sizes off every vector width: the remainders of the tiled matmul.
+  b.add("matmul_odd_sizes", R"(
+func.func @{N}(%a: tensor<{B}x13x37x{F}>, %b: tensor<37x19x{F}>) -> tensor<{B}x13x19x{F}> {
+  %r = rlx.matmul %a, %b : (tensor<{B}x13x37x{F}>, tensor<37x19x{F}>) -> tensor<{B}x13x19x{F}>
+  return %r : tensor<{B}x13x19x{F}>
+}
+)",
+        {{"a", El::F, {kB, 13, 37}, kAny}, {"b", El::F, {37, 19}, kAny}},
+        matmulRef);
+
+  b.add("conv2d", R"(
+func.func @{N}(%x: tensor<{B}x5x5x2x{F}>, %w: tensor<3x3x2x4x{F}>) -> tensor<{B}x5x5x4x{F}> {
+  %r = rlx.conv2d %x, %w {strides = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>}
+      : (tensor<{B}x5x5x2x{F}>, tensor<3x3x2x4x{F}>) -> tensor<{B}x5x5x4x{F}>
+  return %r : tensor<{B}x5x5x4x{F}>
+}
+)",
+        {{"x", El::F, {kB, 5, 5, 2}, kAny}, {"w", El::F, {3, 3, 2, 4}, kAny}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::conv2d(in[0], in[1], {1, 1}, {1, 1, 1, 1}, {1, 1}, 1)};
+        });
+
+  // OH = (7 + 1 + 0 - 2*2 - 1) / 2 + 1 = 2, OW = (7 + 2 + 1 - 2*2 - 1) / 2 + 1 = 3.
+  b.add("conv2d_strided_dilated", R"(
+func.func @{N}(%x: tensor<{B}x7x7x2x{F}>, %w: tensor<3x3x2x3x{F}>) -> tensor<{B}x2x3x3x{F}> {
+  %r = rlx.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 0, 2, 1>, dilations = array<i64: 2, 2>}
+      : (tensor<{B}x7x7x2x{F}>, tensor<3x3x2x3x{F}>) -> tensor<{B}x2x3x3x{F}>
+  return %r : tensor<{B}x2x3x3x{F}>
+}
+)",
+        {{"x", El::F, {kB, 7, 7, 2}, kAny}, {"w", El::F, {3, 3, 2, 3}, kAny}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::conv2d(in[0], in[1], {2, 2}, {1, 0, 2, 1}, {2, 2}, 1)};
+        });
+
+  b.add("conv2d_groups", R"(
+func.func @{N}(%x: tensor<{B}x6x6x4x{F}>, %w: tensor<2x2x2x4x{F}>) -> tensor<{B}x5x5x4x{F}> {
+  %r = rlx.conv2d %x, %w {groups = 2 : i64}
+      : (tensor<{B}x6x6x4x{F}>, tensor<2x2x2x4x{F}>) -> tensor<{B}x5x5x4x{F}>
+  return %r : tensor<{B}x5x5x4x{F}>
+}
+)",
+        {{"x", El::F, {kB, 6, 6, 4}, kAny}, {"w", El::F, {2, 2, 2, 4}, kAny}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::conv2d(in[0], in[1], {1, 1}, {0, 0, 0, 0}, {1, 1}, 2)};
+        });
+
+  b.add("max_pool2d", R"(
+func.func @{N}(%x: tensor<{B}x4x5x3x{F}>) -> tensor<{B}x2x2x3x{F}> {
+  %r = rlx.max_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+      : (tensor<{B}x4x5x3x{F}>) -> tensor<{B}x2x2x3x{F}>
+  return %r : tensor<{B}x2x2x3x{F}>
+}
+)",
+        {{"x", El::F, {kB, 4, 5, 3}, kAny}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::maxPool2d(in[0], {2, 2}, {2, 2}, {0, 0, 0, 0})};
+        },
+        Tol::Exact);
+
+  // All inputs negative: a padded zero must never win.
+  b.add("max_pool2d_padded", R"(
+func.func @{N}(%x: tensor<{B}x3x3x2x{F}>) -> tensor<{B}x3x3x2x{F}> {
+  %r = rlx.max_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 1, 1>, padding = array<i64: 1, 0, 1, 0>}
+      : (tensor<{B}x3x3x2x{F}>) -> tensor<{B}x3x3x2x{F}>
+  return %r : tensor<{B}x3x3x2x{F}>
+}
+)",
+        {{"x", El::F, {kB, 3, 3, 2}, uniform(-5, -0.5)}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::maxPool2d(in[0], {2, 2}, {1, 1}, {1, 0, 1, 0})};
+        },
+        Tol::Exact);
+
+  b.add("avg_pool2d", R"(
+func.func @{N}(%x: tensor<{B}x4x4x2x{F}>) -> tensor<{B}x4x4x2x{F}> {
+  %r = rlx.avg_pool2d %x {window = array<i64: 3, 3>, strides = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>}
+      : (tensor<{B}x4x4x2x{F}>) -> tensor<{B}x4x4x2x{F}>
+  return %r : tensor<{B}x4x4x2x{F}>
+}
+)",
+        {{"x", El::F, {kB, 4, 4, 2}, kAny}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::avgPool2d(in[0], {3, 3}, {1, 1}, {1, 1, 1, 1})};
+        });
+
+  b.add("avg_pool2d_strided", R"(
+func.func @{N}(%x: tensor<{B}x5x5x1x{F}>) -> tensor<{B}x2x2x1x{F}> {
+  %r = rlx.avg_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>}
+      : (tensor<{B}x5x5x1x{F}>) -> tensor<{B}x2x2x1x{F}>
+  return %r : tensor<{B}x2x2x1x{F}>
+}
+)",
+        {{"x", El::F, {kB, 5, 5, 1}, kAny}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::avgPool2d(in[0], {2, 2}, {2, 2}, {0, 0, 0, 0})};
+        });
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+void reductionCases(Builder &b) {
+  using ref::Reduce;
+  b.add("sum", R"(
+func.func @{N}(%x: tensor<{B}x4x{F}>) -> tensor<{B}x{F}> {
+  %r = rlx.sum %x {axes = array<i64: 1>} : (tensor<{B}x4x{F}>) -> tensor<{B}x{F}>
+  return %r : tensor<{B}x{F}>
+}
+)",
+        {{"x", El::F, {kB, 4}, kAny}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::reduce(in[0], {1}, false, Reduce::Sum)};
+        });
+
+  b.add("sum_two_axes_keepdims", R"(
+func.func @{N}(%x: tensor<{B}x3x4x{F}>) -> (tensor<{B}x1x1x{F}>, tensor<1x3x1x{F}>) {
+  %r = rlx.sum %x {axes = array<i64: 1, 2>, keepdims = true} : (tensor<{B}x3x4x{F}>) -> tensor<{B}x1x1x{F}>
+  %s = rlx.sum %x {axes = array<i64: 2, 0>, keepdims = true} : (tensor<{B}x3x4x{F}>) -> tensor<1x3x1x{F}>
+  return %r, %s : tensor<{B}x1x1x{F}>, tensor<1x3x1x{F}>
+}
+)",
+        {{"x", El::F, {kB, 3, 4}, kAny}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::reduce(in[0], {1, 2}, true, Reduce::Sum),
+                  ref::reduce(in[0], {0, 2}, true, Reduce::Sum)};
+        });
+
+  // Over the batch dim, keepdims false.
+  b.add("sum_batch_axis", R"(
+func.func @{N}(%x: tensor<{B}x3x4x{F}>) -> tensor<3x{F}> {
+  %r = rlx.sum %x {axes = array<i64: 0, 2>} : (tensor<{B}x3x4x{F}>) -> tensor<3x{F}>
+  return %r : tensor<3x{F}>
+}
+)",
+        {{"x", El::F, {kB, 3, 4}, kAny}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::reduce(in[0], {0, 2}, false, Reduce::Sum)};
+        });
+
+  b.add("mean", R"(
+func.func @{N}(%x: tensor<{B}x3x4x{F}>) -> (tensor<{B}x4x{F}>, tensor<3x4x{F}>, tensor<{B}x1x1x{F}>) {
+  %r = rlx.mean %x {axes = array<i64: 1>} : (tensor<{B}x3x4x{F}>) -> tensor<{B}x4x{F}>
+  %s = rlx.mean %x {axes = array<i64: 0>} : (tensor<{B}x3x4x{F}>) -> tensor<3x4x{F}>
+  %t = rlx.mean %x {axes = array<i64: 1, 2>, keepdims = true} : (tensor<{B}x3x4x{F}>) -> tensor<{B}x1x1x{F}>
+  return %r, %s, %t : tensor<{B}x4x{F}>, tensor<3x4x{F}>, tensor<{B}x1x1x{F}>
+}
+)",
+        {{"x", El::F, {kB, 3, 4}, kAny}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::reduce(in[0], {1}, false, Reduce::Mean),
+                  ref::reduce(in[0], {0}, false, Reduce::Mean),
+                  ref::reduce(in[0], {1, 2}, true, Reduce::Mean)};
+        });
+
+  b.add("max", R"(
+func.func @{N}(%x: tensor<{B}x3x4x{F}>) -> (tensor<{B}x3x{F}>, tensor<{B}x3x1x{F}>, tensor<3x4x{F}>) {
+  %r = rlx.max %x {axes = array<i64: 2>} : (tensor<{B}x3x4x{F}>) -> tensor<{B}x3x{F}>
+  %s = rlx.max %x {axes = array<i64: 2>, keepdims = true} : (tensor<{B}x3x4x{F}>) -> tensor<{B}x3x1x{F}>
+  %t = rlx.max %x {axes = array<i64: 0>, keepdims = false} : (tensor<{B}x3x4x{F}>) -> tensor<3x4x{F}>
+  return %r, %s, %t : tensor<{B}x3x{F}>, tensor<{B}x3x1x{F}>, tensor<3x4x{F}>
+}
+)",
+        {{"x", El::F, {kB, 3, 4}, uniform(-5, -1)}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::reduce(in[0], {2}, false, Reduce::Max),
+                  ref::reduce(in[0], {2}, true, Reduce::Max),
+                  ref::reduce(in[0], {0}, false, Reduce::Max)};
+        },
+        Tol::Exact);
+
+  for (bool log : {false, true}) {
+    std::string op = log ? "log_softmax" : "softmax";
+    b.add(op, "\nfunc.func @{N}(%x: tensor<{B}x5x{F}>) -> tensor<{B}x5x{F}> {\n"
+              "  %r = rlx." + op + " %x {axis = 1 : i64} : tensor<{B}x5x{F}>\n"
+              "  return %r : tensor<{B}x5x{F}>\n}\n",
+          {{"x", El::F, {kB, 5}, uniform(-3, 3)}},
+          [log](const In &in, const Ctx &) -> Outs {
+            return {ref::softmax(in[0], 1, log)};
+          },
+          Tol::Trans);
+    // Along a static axis 0 with the batch as the other dim.
+    b.add(op + "_axis0",
+          "\nfunc.func @{N}(%x: tensor<4x{B}x{F}>) -> tensor<4x{B}x{F}> {\n"
+          "  %r = rlx." + op + " %x {axis = 0 : i64} : tensor<4x{B}x{F}>\n"
+          "  return %r : tensor<4x{B}x{F}>\n}\n",
+          {{"x", El::F, {4, kB}, uniform(-3, 3)}},
+          [log](const In &in, const Ctx &) -> Outs {
+            return {ref::softmax(in[0], 0, log)};
+          },
+          Tol::Trans);
+    // e^800 overflows f64: only a stable softmax gets these right.
+    b.add(op + "_large",
+          "\nfunc.func @{N}(%x: tensor<{B}x5x{F}>) -> tensor<{B}x5x{F}> {\n"
+          "  %r = rlx." + op + " %x {axis = 1 : i64} : tensor<{B}x5x{F}>\n"
+          "  return %r : tensor<{B}x5x{F}>\n}\n",
+          {{"x", El::F, {kB, 5}, uniform(800, 805)}},
+          [log](const In &in, const Ctx &) -> Outs {
+            return {ref::softmax(in[0], 1, log)};
+          },
+          Tol::Trans);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Shape ops, leaves
+//===----------------------------------------------------------------------===//
+
+void shapeCases(Builder &b) {
+  b.add("reshape", R"(
+func.func @{N}(%x: tensor<{B}x2x3x{F}>, %y: tensor<{B}x6x{F}>) -> (tensor<{B}x6x{F}>, tensor<{B}x3x2x{F}>) {
+  %r = rlx.reshape %x : (tensor<{B}x2x3x{F}>) -> tensor<{B}x6x{F}>
+  %s = rlx.reshape %y : (tensor<{B}x6x{F}>) -> tensor<{B}x3x2x{F}>
+  return %r, %s : tensor<{B}x6x{F}>, tensor<{B}x3x2x{F}>
+}
+)",
+        {{"x", El::F, {kB, 2, 3}, kAny}, {"y", El::F, {kB, 6}, kAny}},
+        [](const In &in, const Ctx &c) -> Outs {
+          return {ref::reshape(in[0], {c.batch, 6}),
+                  ref::reshape(in[1], {c.batch, 3, 2})};
+        },
+        Tol::Exact);
+
+  b.add("transpose", R"(
+func.func @{N}(%x: tensor<{B}x3x{F}>, %y: tensor<{B}x2x4x{F}>) -> (tensor<3x{B}x{F}>, tensor<4x{B}x2x{F}>) {
+  %r = rlx.transpose %x {permutation = array<i64: 1, 0>} : (tensor<{B}x3x{F}>) -> tensor<3x{B}x{F}>
+  %s = rlx.transpose %y {permutation = array<i64: 2, 0, 1>} : (tensor<{B}x2x4x{F}>) -> tensor<4x{B}x2x{F}>
+  return %r, %s : tensor<3x{B}x{F}>, tensor<4x{B}x2x{F}>
+}
+)",
+        {{"x", El::F, {kB, 3}, kAny}, {"y", El::F, {kB, 2, 4}, kAny}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::transpose(in[0], {1, 0}), ref::transpose(in[1], {2, 0, 1})};
+        },
+        Tol::Exact);
+
+  b.add("broadcast_in_dim", R"(
+func.func @{N}(%x: tensor<{B}x3x{F}>, %y: tensor<{B}x1x{F}>) -> (tensor<{B}x2x3x{F}>, tensor<{B}x4x{F}>) {
+  %r = rlx.broadcast_in_dim %x {broadcast_dimensions = array<i64: 0, 2>} : (tensor<{B}x3x{F}>) -> tensor<{B}x2x3x{F}>
+  %s = rlx.broadcast_in_dim %y {broadcast_dimensions = array<i64: 0, 1>} : (tensor<{B}x1x{F}>) -> tensor<{B}x4x{F}>
+  return %r, %s : tensor<{B}x2x3x{F}>, tensor<{B}x4x{F}>
+}
+)",
+        {{"x", El::F, {kB, 3}, kAny}, {"y", El::F, {kB, 1}, kAny}},
+        [](const In &in, const Ctx &c) -> Outs {
+          return {ref::broadcastInDim(in[0], {c.batch, 2, 3}, {0, 2}),
+                  ref::broadcastInDim(in[1], {c.batch, 4}, {0, 1})};
+        },
+        Tol::Exact);
+
+  b.add("slice", R"(
+func.func @{N}(%x: tensor<{B}x5x{F}>, %y: tensor<{B}x4x6x{F}>) -> (tensor<{B}x2x{F}>, tensor<{B}x2x2x{F}>) {
+  %r = rlx.slice %x {start = array<i64: 0, 1>, limit = array<i64: -1, 5>, strides = array<i64: 1, 2>}
+      : (tensor<{B}x5x{F}>) -> tensor<{B}x2x{F}>
+  %s = rlx.slice %y {start = array<i64: 0, 1, 0>, limit = array<i64: -1, 4, -1>, strides = array<i64: 1, 2, 4>}
+      : (tensor<{B}x4x6x{F}>) -> tensor<{B}x2x2x{F}>
+  return %r, %s : tensor<{B}x2x{F}>, tensor<{B}x2x2x{F}>
+}
+)",
+        {{"x", El::F, {kB, 5}, kAny}, {"y", El::F, {kB, 4, 6}, kAny}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::slice(in[0], {0, 1}, {-1, 5}, {1, 2}),
+                  ref::slice(in[1], {0, 1, 0}, {-1, 4, -1}, {1, 2, 4})};
+        },
+        Tol::Exact);
+
+  b.add("concat", R"(
+func.func @{N}(%a: tensor<{B}x2x{F}>, %b: tensor<{B}x3x{F}>, %c: tensor<{B}x1x{F}>)
+    -> (tensor<{B}x5x{F}>, tensor<{B}x4x{F}>) {
+  %r = rlx.concat %a, %b {axis = 1 : i64} : (tensor<{B}x2x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x5x{F}>
+  %s = rlx.concat %c, %a, %c {axis = 1 : i64} : (tensor<{B}x1x{F}>, tensor<{B}x2x{F}>, tensor<{B}x1x{F}>) -> tensor<{B}x4x{F}>
+  return %r, %s : tensor<{B}x5x{F}>, tensor<{B}x4x{F}>
+}
+)",
+        {{"a", El::F, {kB, 2}, kAny},
+         {"b", El::F, {kB, 3}, kAny},
+         {"c", El::F, {kB, 1}, kAny}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::concat({&in[0], &in[1]}, 1),
+                  ref::concat({&in[2], &in[0], &in[2]}, 1)};
+        },
+        Tol::Exact);
+
+  // Along the batch axis: static B + 2, or dynamic.
+  b.add("concat_axis0", R"(
+func.func @{N}(%a: tensor<{B}x3x{F}>, %b: tensor<2x3x{F}>) -> tensor<{B+2}x3x{F}> {
+  %r = rlx.concat %a, %b {axis = 0 : i64} : (tensor<{B}x3x{F}>, tensor<2x3x{F}>) -> tensor<{B+2}x3x{F}>
+  return %r : tensor<{B+2}x3x{F}>
+}
+)",
+        {{"a", El::F, {kB, 3}, kAny}, {"b", El::F, {2, 3}, kAny}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::concat({&in[0], &in[1]}, 0)};
+        },
+        Tol::Exact);
+
+  // Embedding lookup; -1, -5 clamp to 0 and 99, 5 to 4.
+  b.add("gather", R"(
+func.func @{N}(%t: tensor<5x3x{F}>, %i: tensor<{B}x2xi32>) -> tensor<{B}x2x3x{F}> {
+  %r = rlx.gather %t, %i {axis = 0 : i64} : (tensor<5x3x{F}>, tensor<{B}x2xi32>) -> tensor<{B}x2x3x{F}>
+  return %r : tensor<{B}x2x3x{F}>
+}
+)",
+        {{"t", El::F, {5, 3}, kAny},
+         {"i", El::I32, {kB, 2}, cycle({-1, 99, 2, 0, 4, -5, 5, 1, 3, 2})}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::gather(in[0], in[1], 0)};
+        },
+        Tol::Exact);
+
+  b.add("gather_axis1", R"(
+func.func @{N}(%x: tensor<{B}x4x2x{F}>, %i: tensor<2x3xi64>) -> tensor<{B}x2x3x2x{F}> {
+  %r = rlx.gather %x, %i {axis = 1 : i64} : (tensor<{B}x4x2x{F}>, tensor<2x3xi64>) -> tensor<{B}x2x3x2x{F}>
+  return %r : tensor<{B}x2x3x2x{F}>
+}
+)",
+        {{"x", El::F, {kB, 4, 2}, kAny},
+         {"i", El::I64, {2, 3}, cycle({3, 0, -2, 1, 7, 2})}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::gather(in[0], in[1], 1)};
+        },
+        Tol::Exact);
+
+  b.add("constant", R"(
+func.func @{N}(%x: tensor<{B}x3x{F}>) -> (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) {
+  %c = rlx.constant dense<[0.5, -1.25, 2.0]> : tensor<3x{F}>
+  %r = rlx.add %x, %c : (tensor<{B}x3x{F}>, tensor<3x{F}>) -> tensor<{B}x3x{F}>
+  %k = rlx.constant dense<[[1.5, -2.0, 0.25], [3.0, 0.0, -1.0]]> : tensor<2x3x{F}>
+  %l = rlx.slice %k {start = array<i64: 1, 0>, limit = array<i64: 2, 3>, strides = array<i64: 1, 1>}
+      : (tensor<2x3x{F}>) -> tensor<1x3x{F}>
+  %s = rlx.mul %x, %l : (tensor<{B}x3x{F}>, tensor<1x3x{F}>) -> tensor<{B}x3x{F}>
+  return %r, %s : tensor<{B}x3x{F}>, tensor<{B}x3x{F}>
+}
+)",
+        {{"x", El::F, {kB, 3}, kAny}},
+        [](const In &in, const Ctx &c) -> Outs {
+          Arr k(c.F, {3});
+          k.v = {0.5, -1.25, 2.0};
+          Arr l(c.F, {1, 3});
+          l.v = {3.0, 0.0, -1.0};
+          return {ref::binary(c.F, in[0], k, std::plus<>()),
+                  ref::binary(c.F, in[0], l, std::multiplies<>())};
+        });
+
+  Case &param = b.add("param", R"(
+func.func @{N}(%x: tensor<{B}x3x{F}> {rlx.name = "x"}) -> (tensor<{B}x4x{F}> {rlx.name = "y"}) {
+  %w = rlx.param "e2e.param.weight" : tensor<3x4x{F}>
+  %b = rlx.param "e2e.param.bias" : tensor<4x{F}>
+  %h = rlx.matmul %x, %w : (tensor<{B}x3x{F}>, tensor<3x4x{F}>) -> tensor<{B}x4x{F}>
+  %y = rlx.add %h, %b : (tensor<{B}x4x{F}>, tensor<4x{F}>) -> tensor<{B}x4x{F}>
+  return %y : tensor<{B}x4x{F}>
+}
+)",
+        {{"x", El::F, {kB, 3}, kAny}},
+        [](const In &in, const Ctx &c) -> Outs {
+          return {ref::binary(c.F, ref::matmul(in[0], in[1]), in[2],
+                              std::plus<>())};
+        });
+  param.params = {{"e2e.param.weight", El::F, {3, 4}, kAny},
+                  {"e2e.param.bias", El::F, {4}, kAny}};
+  param.outputNames = {"y"};
+}
+
+//===----------------------------------------------------------------------===//
+// Integer element types
+//===----------------------------------------------------------------------===//
+
+void integerCases(Builder &b) {
+  const Gen big = ints(-1000, 1000);
+  auto binaryI32 = [&](std::string name, std::string op, std::string rhsShape,
+                       std::vector<int64_t> rhsDims, Gen rhsGen,
+                       std::function<double(double, double)> fn) {
+    std::string rhs = "tensor<" + rhsShape + "xi32>";
+    b.add(name,
+          "\nfunc.func @{N}(%a: tensor<{B}x3xi32>, %b: " + rhs +
+              ") -> tensor<{B}x3xi32> {\n"
+              "  %r = rlx." + op + " %a, %b : (tensor<{B}x3xi32>, " + rhs +
+              ") -> tensor<{B}x3xi32>\n"
+              "  return %r : tensor<{B}x3xi32>\n}\n",
+          {{"a", El::I32, {kB, 3}, big}, {"b", El::I32, rhsDims, rhsGen}},
+          [fn](const In &in, const Ctx &) -> Outs {
+            return {ref::binary(RLX_DTYPE_I32, in[0], in[1], fn)};
+          },
+          Tol::Exact, kIntVariants);
+  };
+  binaryI32("add_i32", "add", "3", {3}, big, std::plus<>());
+  binaryI32("sub_i32", "sub", "{B}x1", {kB, 1}, big, std::minus<>());
+  binaryI32("mul_i32", "mul", "{B}x3", {kB, 3}, big, std::multiplies<>());
+  // Integer division truncates toward zero: -7 / 2 = -3.
+  binaryI32("div_i32", "div", "{B}x3", {kB, 3}, cycle({2, -2, 3, -3, 7, 1, -1, 5}),
+            [](double x, double y) { return std::trunc(x / y); });
+  binaryI32("maximum_i32", "maximum", "1x3", {1, 3}, big,
+            [](double x, double y) { return std::max(x, y); });
+  binaryI32("minimum_i32", "minimum", "3", {3}, big,
+            [](double x, double y) { return std::min(x, y); });
+
+  b.add("unary_i32", R"(
+func.func @{N}(%x: tensor<{B}x4xi32>) -> (tensor<{B}x4xi32>, tensor<{B}x4xi32>, tensor<{B}x4xi32>) {
+  %n = rlx.neg %x : tensor<{B}x4xi32>
+  %a = rlx.abs %x : tensor<{B}x4xi32>
+  %r = rlx.relu %x : tensor<{B}x4xi32>
+  return %n, %a, %r : tensor<{B}x4xi32>, tensor<{B}x4xi32>, tensor<{B}x4xi32>
+}
+)",
+        {{"x", El::I32, {kB, 4}, big}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::unary(RLX_DTYPE_I32, in[0], [](double x) { return -x; }),
+                  ref::unary(RLX_DTYPE_I32, in[0], [](double x) { return std::fabs(x); }),
+                  ref::unary(RLX_DTYPE_I32, in[0], [](double x) { return std::max(x, 0.0); })};
+        },
+        Tol::Exact, kIntVariants);
+
+  b.add("compare_i32", R"(
+func.func @{N}(%a: tensor<{B}x3xi32>, %b: tensor<{B}x3xi32>) -> (tensor<{B}x3xi1>, tensor<{B}x3xi1>, tensor<{B}x3xi1>) {
+  %eq = rlx.compare "eq", %a, %b : (tensor<{B}x3xi32>, tensor<{B}x3xi32>) -> tensor<{B}x3xi1>
+  %lt = rlx.compare "lt", %a, %b : (tensor<{B}x3xi32>, tensor<{B}x3xi32>) -> tensor<{B}x3xi1>
+  %ge = rlx.compare "ge", %a, %b : (tensor<{B}x3xi32>, tensor<{B}x3xi32>) -> tensor<{B}x3xi1>
+  return %eq, %lt, %ge : tensor<{B}x3xi1>, tensor<{B}x3xi1>, tensor<{B}x3xi1>
+}
+)",
+        {{"a", El::I32, {kB, 3}, ints(-2, 2)}, {"b", El::I32, {kB, 3}, ints(-2, 2)}},
+        [](const In &in, const Ctx &) -> Outs {
+          auto cmp = [&](std::function<bool(double, double)> f) {
+            return ref::binary(RLX_DTYPE_I1, in[0], in[1],
+                               [f](double x, double y) { return f(x, y) ? 1.0 : 0.0; });
+          };
+          return {cmp(std::equal_to<>()), cmp(std::less<>()),
+                  cmp(std::greater_equal<>())};
+        },
+        Tol::Exact, kIntVariants);
+
+  b.add("sum_i32", R"(
+func.func @{N}(%x: tensor<{B}x4xi32>) -> (tensor<{B}xi32>, tensor<4xi32>) {
+  %r = rlx.sum %x {axes = array<i64: 1>} : (tensor<{B}x4xi32>) -> tensor<{B}xi32>
+  %s = rlx.sum %x {axes = array<i64: 0>} : (tensor<{B}x4xi32>) -> tensor<4xi32>
+  return %r, %s : tensor<{B}xi32>, tensor<4xi32>
+}
+)",
+        {{"x", El::I32, {kB, 4}, big}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::reduce(in[0], {1}, false, ref::Reduce::Sum),
+                  ref::reduce(in[0], {0}, false, ref::Reduce::Sum)};
+        },
+        Tol::Exact, kIntVariants);
+
+  b.add("max_i32", R"(
+func.func @{N}(%x: tensor<{B}x3x4xi32>) -> tensor<{B}x3xi32> {
+  %r = rlx.max %x {axes = array<i64: 2>} : (tensor<{B}x3x4xi32>) -> tensor<{B}x3xi32>
+  return %r : tensor<{B}x3xi32>
+}
+)",
+        {{"x", El::I32, {kB, 3, 4}, ints(-1000, -1)}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::reduce(in[0], {2}, false, ref::Reduce::Max)};
+        },
+        Tol::Exact, kIntVariants);
+
+  b.add("matmul_i32", R"(
+func.func @{N}(%a: tensor<{B}x4xi32>, %b: tensor<4x5xi32>, %c: tensor<{B}x2x3xi32>, %d: tensor<{B}x3x4xi32>)
+    -> (tensor<{B}x5xi32>, tensor<{B}x2x4xi32>) {
+  %r = rlx.matmul %a, %b : (tensor<{B}x4xi32>, tensor<4x5xi32>) -> tensor<{B}x5xi32>
+  %s = rlx.matmul %c, %d : (tensor<{B}x2x3xi32>, tensor<{B}x3x4xi32>) -> tensor<{B}x2x4xi32>
+  return %r, %s : tensor<{B}x5xi32>, tensor<{B}x2x4xi32>
+}
+)",
+        {{"a", El::I32, {kB, 4}, ints(-20, 20)},
+         {"b", El::I32, {4, 5}, ints(-20, 20)},
+         {"c", El::I32, {kB, 2, 3}, ints(-20, 20)},
+         {"d", El::I32, {kB, 3, 4}, ints(-20, 20)}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::matmul(in[0], in[1]), ref::matmul(in[2], in[3])};
+        },
+        Tol::Exact, kIntVariants);
+
+  b.add("cast_int", R"(
+func.func @{N}(%x: tensor<{B}x4xi32>, %y: tensor<{B}x4xi64>) -> (tensor<{B}x4xi64>, tensor<{B}x4xi1>, tensor<{B}x4xi32>) {
+  %r = rlx.cast %x : tensor<{B}x4xi32> -> tensor<{B}x4xi64>
+  %c = rlx.cast %x : tensor<{B}x4xi32> -> tensor<{B}x4xi1>
+  %s = rlx.cast %y : tensor<{B}x4xi64> -> tensor<{B}x4xi32>
+  return %r, %c, %s : tensor<{B}x4xi64>, tensor<{B}x4xi1>, tensor<{B}x4xi32>
+}
+)",
+        {{"x", El::I32, {kB, 4}, cycle({0, 1, -1, 2, -100000, 0, 7})},
+         {"y", El::I64, {kB, 4}, ints(-100000, 100000)}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::cast(in[0], RLX_DTYPE_I64), ref::cast(in[0], RLX_DTYPE_I1),
+                  ref::cast(in[1], RLX_DTYPE_I32)};
+        },
+        Tol::Exact, kIntVariants);
+
+  b.add("shape_i32", R"(
+func.func @{N}(%x: tensor<{B}x2x3xi32>, %t: tensor<4x2xi32>, %i: tensor<{B}xi32>)
+    -> (tensor<3x{B}x2xi32>, tensor<{B}x6xi32>, tensor<{B}x2xi32>) {
+  %r = rlx.transpose %x {permutation = array<i64: 2, 0, 1>} : (tensor<{B}x2x3xi32>) -> tensor<3x{B}x2xi32>
+  %s = rlx.reshape %x : (tensor<{B}x2x3xi32>) -> tensor<{B}x6xi32>
+  %g = rlx.gather %t, %i {axis = 0 : i64} : (tensor<4x2xi32>, tensor<{B}xi32>) -> tensor<{B}x2xi32>
+  return %r, %s, %g : tensor<3x{B}x2xi32>, tensor<{B}x6xi32>, tensor<{B}x2xi32>
+}
+)",
+        {{"x", El::I32, {kB, 2, 3}, big},
+         {"t", El::I32, {4, 2}, big},
+         {"i", El::I32, {kB}, cycle({3, -1, 1, 9})}},
+        [](const In &in, const Ctx &c) -> Outs {
+          return {ref::transpose(in[0], {2, 0, 1}),
+                  ref::reshape(in[0], {c.batch, 6}), ref::gather(in[1], in[2], 0)};
+        },
+        Tol::Exact, kIntVariants);
+}
+
+//===----------------------------------------------------------------------===//
+// Artifact edge cases and whole models
+//===----------------------------------------------------------------------===//
+
+void edgeCases(Builder &b) {
+  // Outputs that are an input, one value twice, a constant twice: each must
+  // come back as its own fresh buffer (docs/abi.md).
+  b.add("return_aliases", R"(
+func.func @{N}(%x: tensor<{B}x3x{F}>)
+    -> (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>, tensor<{B}x3x{F}>, tensor<2x2x{F}>, tensor<2x2x{F}>) {
+  %n = rlx.neg %x : tensor<{B}x3x{F}>
+  %c = rlx.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2x{F}>
+  return %x, %n, %n, %c, %c : tensor<{B}x3x{F}>, tensor<{B}x3x{F}>, tensor<{B}x3x{F}>, tensor<2x2x{F}>, tensor<2x2x{F}>
+}
+)",
+        {{"x", El::F, {kB, 3}, kAny}},
+        [](const In &in, const Ctx &c) -> Outs {
+          Arr n = ref::unary(c.F, in[0], [](double x) { return -x; });
+          Arr k(c.F, {2, 2});
+          k.v = {1, 2, 3, 4};
+          return {in[0], n, n, k, k};
+        },
+        Tol::Exact);
+
+  Case &rp = b.add("return_param", R"(
+func.func @{N}(%x: tensor<{B}x2x{F}>) -> (tensor<2x2x{F}>, tensor<{B}x2x{F}>) {
+  %w = rlx.param "e2e.return_param.w" : tensor<2x2x{F}>
+  %y = rlx.matmul %x, %w : (tensor<{B}x2x{F}>, tensor<2x2x{F}>) -> tensor<{B}x2x{F}>
+  return %w, %y : tensor<2x2x{F}>, tensor<{B}x2x{F}>
+}
+)",
+        {{"x", El::F, {kB, 2}, kAny}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {in[1], ref::matmul(in[0], in[1])};
+        });
+  rp.params = {{"e2e.return_param.w", El::F, {2, 2}, kAny}};
+
+  // Patterns the folders rewrite: x + 0 and x * 1 through a broadcast,
+  // constant arithmetic, neg(neg x), transpose and reshape chains, identity
+  // cast, transpose and broadcast_in_dim.
+  b.add("folds", R"(
+func.func @{N}(%x: tensor<{B}x3x{F}>, %y: tensor<{B}x2x4x{F}>)
+    -> (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>, tensor<2x4x{B}x{F}>, tensor<{B}x4x2x{F}>, tensor<{B}x3x{F}>) {
+  %zero = rlx.constant dense<0.0> : tensor<3x{F}>
+  %one = rlx.constant dense<1.0> : tensor<3x{F}>
+  %c1 = rlx.constant dense<[1.0, 2.0, 3.0]> : tensor<3x{F}>
+  %c2 = rlx.constant dense<[0.5, 0.25, -4.0]> : tensor<3x{F}>
+  %c3 = rlx.add %c1, %c2 : (tensor<3x{F}>, tensor<3x{F}>) -> tensor<3x{F}>
+  %c4 = rlx.mul %c3, %c1 : (tensor<3x{F}>, tensor<3x{F}>) -> tensor<3x{F}>
+  %a0 = rlx.add %x, %zero : (tensor<{B}x3x{F}>, tensor<3x{F}>) -> tensor<{B}x3x{F}>
+  %a1 = rlx.mul %one, %a0 : (tensor<3x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}>
+  %a2 = rlx.sub %a1, %c4 : (tensor<{B}x3x{F}>, tensor<3x{F}>) -> tensor<{B}x3x{F}>
+  %n1 = rlx.neg %x : tensor<{B}x3x{F}>
+  %n2 = rlx.neg %n1 : tensor<{B}x3x{F}>
+  %n3 = rlx.cast %n2 : tensor<{B}x3x{F}> -> tensor<{B}x3x{F}>
+  %t1 = rlx.transpose %y {permutation = array<i64: 2, 0, 1>} : (tensor<{B}x2x4x{F}>) -> tensor<4x{B}x2x{F}>
+  %t2 = rlx.transpose %t1 {permutation = array<i64: 2, 0, 1>} : (tensor<4x{B}x2x{F}>) -> tensor<2x4x{B}x{F}>
+  %r1 = rlx.reshape %y : (tensor<{B}x2x4x{F}>) -> tensor<{B}x8x{F}>
+  %r2 = rlx.reshape %r1 : (tensor<{B}x8x{F}>) -> tensor<{B}x4x2x{F}>
+  %i1 = rlx.transpose %x {permutation = array<i64: 0, 1>} : (tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}>
+  %i2 = rlx.broadcast_in_dim %i1 {broadcast_dimensions = array<i64: 0, 1>} : (tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}>
+  %i3 = rlx.div %i2, %one : (tensor<{B}x3x{F}>, tensor<3x{F}>) -> tensor<{B}x3x{F}>
+  return %a2, %n3, %t2, %r2, %i3 : tensor<{B}x3x{F}>, tensor<{B}x3x{F}>, tensor<2x4x{B}x{F}>, tensor<{B}x4x2x{F}>, tensor<{B}x3x{F}>
+}
+)",
+        {{"x", El::F, {kB, 3}, kAny}, {"y", El::F, {kB, 2, 4}, kAny}},
+        [](const In &in, const Ctx &c) -> Outs {
+          Arr c4(c.F, {3});
+          c4.v = {1.5, 4.5, -3.0};
+          return {ref::binary(c.F, in[0], c4, std::minus<>()), in[0],
+                  ref::transpose(ref::transpose(in[1], {2, 0, 1}), {2, 0, 1}),
+                  ref::reshape(in[1], {c.batch, 4, 2}), in[0]};
+        });
+
+  // examples/mlp/model.mlir with F and B.
+  Case &mlp = b.add("mlp", R"(
+func.func @{N}(%x: tensor<{B}x4x{F}> {rlx.name = "x"})
+    -> (tensor<{B}x3x{F}> {rlx.name = "logits"}, tensor<{B}x3x{F}> {rlx.name = "probs"}) {
+  %w1 = rlx.param "mlp.fc1.weight" : tensor<4x8x{F}>
+  %b1 = rlx.param "mlp.fc1.bias" : tensor<8x{F}>
+  %w2 = rlx.param "mlp.head.weight" : tensor<8x3x{F}>
+  %b2 = rlx.param "mlp.head.bias" : tensor<3x{F}>
+  %h0 = rlx.matmul %x, %w1 : (tensor<{B}x4x{F}>, tensor<4x8x{F}>) -> tensor<{B}x8x{F}>
+  %h1 = rlx.add %h0, %b1 : (tensor<{B}x8x{F}>, tensor<8x{F}>) -> tensor<{B}x8x{F}>
+  %h2 = rlx.gelu %h1 : tensor<{B}x8x{F}>
+  %l0 = rlx.matmul %h2, %w2 : (tensor<{B}x8x{F}>, tensor<8x3x{F}>) -> tensor<{B}x3x{F}>
+  %l1 = rlx.add %l0, %b2 : (tensor<{B}x3x{F}>, tensor<3x{F}>) -> tensor<{B}x3x{F}>
+  %p = rlx.softmax %l1 {axis = 1 : i64} : tensor<{B}x3x{F}>
+  return %l1, %p : tensor<{B}x3x{F}>, tensor<{B}x3x{F}>
+}
+)",
+        {{"x", El::F, {kB, 4}, kAny}},
+        [](const In &in, const Ctx &c) -> Outs {
+          Arr h = ref::binary(c.F, ref::matmul(in[0], in[1]), in[2], std::plus<>());
+          h = ref::unary(c.F, h, ref::geluTanh);
+          Arr l = ref::binary(c.F, ref::matmul(h, in[3]), in[4], std::plus<>());
+          return {l, ref::softmax(l, 1, false)};
+        },
+        Tol::Trans);
+  mlp.params = {{"mlp.fc1.weight", El::F, {4, 8}, kAny},
+                {"mlp.fc1.bias", El::F, {8}, kAny},
+                {"mlp.head.weight", El::F, {8, 3}, kAny},
+                {"mlp.head.bias", El::F, {3}, kAny}};
+  mlp.outputNames = {"logits", "probs"};
+}
+
+std::string replaceAll(std::string text, const std::string &from,
+                       const std::string &to) {
+  for (size_t at = text.find(from); at != std::string::npos;
+       at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+} // namespace
+
+const std::vector<Case> &allCases() {
+  static const std::vector<Case> cases = [] {
+    Builder b;
+    elementwiseCases(b);
+    structuredCases(b);
+    reductionCases(b);
+    shapeCases(b);
+    integerCases(b);
+    edgeCases(b);
+    return std::move(b.cases);
+  }();
+  return cases;
+}
+
+const Case *findCase(const std::string &name) {
+  for (const Case &c : allCases())
+    if (c.name == name)
+      return &c;
+  return nullptr;
+}
+
+rlx_dtype_t resolve(El el, const Variant &v) {
+  switch (el) {
+  case El::F:
+    return v.floatType();
+  case El::O:
+    return v.otherFloatType();
+  case El::I1:
+    return RLX_DTYPE_I1;
+  case El::I32:
+    return RLX_DTYPE_I32;
+  case El::I64:
+    return RLX_DTYPE_I64;
+  }
+  return RLX_DTYPE_F32;
+}
+
+std::string instantiate(const Case &c, const Variant &v) {
+  int64_t b = Variant::kStaticBatch;
+  auto dim = [&](int64_t n) {
+    return v.dynamic ? std::string("?") : std::to_string(n);
+  };
+  std::string text = c.mlir;
+  text = replaceAll(text, "{N}", c.name);
+  text = replaceAll(text, "{F}", mlirTypeName(v.floatType()));
+  text = replaceAll(text, "{O}", mlirTypeName(v.otherFloatType()));
+  text = replaceAll(text, "{B+2}", dim(b + 2));
+  text = replaceAll(text, "{2B}", dim(2 * b));
+  text = replaceAll(text, "{B}", dim(b));
+  return text;
+}
+
+std::string moduleText(const Variant &v) {
+  std::string text = "// rlx end-to-end tests, variant " + v.name() + "\n";
+  for (const Case &c : allCases())
+    if (c.runsIn(v))
+      text += instantiate(c, v);
+  return text;
+}
+
+std::string moduleText(const Variant &v, const Case &only) {
+  return "// rlx end-to-end test " + only.name + ", variant " + v.name() +
+         "\n" + instantiate(only, v);
+}
+
+} // namespace rlx::e2e

@@ -1,0 +1,181 @@
+//===- OpTest.cpp - Every rlx op compiled by rlxc and run -----------------===//
+//
+/// \file
+/// One test per case and variant, named Variant/OpTest.Run/case. All cases of
+/// a variant are functions of one module, compiled once by the real rlxc
+/// (RLXC_PATH) on first use; should that module fail to compile, each case
+/// compiles alone so that the failure names the case at fault. Outputs are
+/// compared with the double-precision references of Cases.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Cases.h"
+
+#include <map>
+#include <memory>
+
+using namespace rlx::e2e;
+
+namespace {
+
+struct Compiled {
+  bool ok = false;
+  std::string mlirPath;
+  std::string error;
+  std::unique_ptr<rlx::Artifact> artifact;
+  std::unique_ptr<rlx::Session> session;
+};
+
+std::unique_ptr<Compiled> compileModule(const std::string &stem,
+                                        const std::string &text,
+                                        const Variant &v,
+                                        const std::vector<const Case *> &cases) {
+  auto result = std::make_unique<Compiled>();
+  std::string dir = makeScratchSubdir(stem);
+  result->mlirPath = dir + "/" + stem + ".mlir";
+  std::string so = dir + "/" + stem + ".so";
+  writeFile(result->mlirPath, text);
+  ProcessResult p = runProcess({RLXC_PATH, result->mlirPath, "-o", so});
+  if (p.exitCode != 0) {
+    result->error = "rlxc " + result->mlirPath + " failed (" +
+                    (p.signal ? "signal " + std::to_string(p.signal)
+                              : "exit " + std::to_string(p.exitCode)) +
+                    "):\n" + p.err + p.out;
+    return result;
+  }
+  try {
+    result->artifact = std::make_unique<rlx::Artifact>(rlx::Artifact::load(so));
+    result->session = std::make_unique<rlx::Session>(*result->artifact);
+    for (const Case *c : cases)
+      for (const InSpec &p : c->params)
+        result->session->bindTensor(
+            p.name, toTensor(generate(resolve(p.el, v), p.shape, p.gen,
+                                      c->name + "/" + p.name)));
+  } catch (const rlx::RuntimeError &e) {
+    result->error = "loading " + so + ": " + e.what();
+    return result;
+  }
+  result->ok = true;
+  return result;
+}
+
+/// The module of all cases of `v`, compiled once.
+Compiled &variantModule(const Variant &v) {
+  static std::map<std::string, std::unique_ptr<Compiled>> modules;
+  std::unique_ptr<Compiled> &slot = modules[v.name()];
+  if (!slot) {
+    std::vector<const Case *> cases;
+    for (const Case &c : allCases())
+      if (c.runsIn(v))
+        cases.push_back(&c);
+    slot = compileModule("module_" + v.name(), moduleText(v), v, cases);
+    if (!slot->ok)
+      std::fprintf(stderr,
+                   "rlx-e2e: the %s module did not compile; every case of it "
+                   "compiles alone instead.\n%s\n",
+                   v.name().c_str(), slot->error.c_str());
+  }
+  return *slot;
+}
+
+struct Param {
+  Variant variant;
+  const Case *c;
+};
+
+class OpTest : public ::testing::TestWithParam<Param> {};
+
+TEST_P(OpTest, Run) {
+  const Variant &v = GetParam().variant;
+  const Case &c = *GetParam().c;
+  Compiled *module = &variantModule(v);
+  std::unique_ptr<Compiled> alone;
+  if (!module->ok) {
+    alone = compileModule(c.name + "_" + v.name(), moduleText(v, c), v, {&c});
+    ASSERT_TRUE(alone->ok) << alone->error;
+    ADD_FAILURE() << "this case compiles alone, but the " << v.name()
+                  << " module of all cases failed to compile:\n"
+                  << module->error;
+    module = alone.get();
+  }
+  SCOPED_TRACE("module " + module->mlirPath + ", entry point '" + c.name +
+               "'");
+
+  for (int64_t batch : v.callBatches()) {
+    SCOPED_TRACE("batch " + std::to_string(batch));
+    Ctx ctx{batch, v.floatType(), v.otherFloatType()};
+    std::vector<Arr> values;
+    std::vector<rlx::Tensor> tensors;
+    for (const InSpec &in : c.inputs) {
+      std::vector<int64_t> shape = in.shape;
+      for (int64_t &d : shape)
+        if (d == kB)
+          d = batch;
+      values.push_back(generate(resolve(in.el, v), shape, in.gen,
+                                c.name + "/" + in.name + "/" +
+                                    std::to_string(batch)));
+      tensors.push_back(toTensor(values.back()));
+    }
+    for (const InSpec &p : c.params)
+      values.push_back(generate(resolve(p.el, v), p.shape, p.gen,
+                                c.name + "/" + p.name));
+    std::vector<Arr> expected = c.ref(values, ctx);
+
+    CallResult got = callIsolated(*module->session, c.name, tensors);
+    ASSERT_TRUE(got.ok) << got.error;
+    ASSERT_EQ(got.outputs.size(), expected.size()) << "number of outputs";
+    if (!c.outputNames.empty())
+      EXPECT_EQ(got.names, c.outputNames) << "output names";
+    for (size_t i = 0; i < expected.size(); ++i)
+      EXPECT_TRUE(matches(expected[i], got.outputs[i], c.tol))
+          << "output " << i << " ('" << got.names[i] << "')";
+  }
+}
+
+std::vector<Param> paramsFor(bool f64, bool dynamic) {
+  Variant v{f64, dynamic};
+  std::vector<Param> params;
+  for (const Case &c : allCases())
+    if (c.runsIn(v))
+      params.push_back({v, &c});
+  return params;
+}
+
+std::string caseName(const ::testing::TestParamInfo<Param> &info) {
+  return info.param.c->name;
+}
+
+INSTANTIATE_TEST_SUITE_P(F32Static, OpTest,
+                         ::testing::ValuesIn(paramsFor(false, false)), caseName);
+INSTANTIATE_TEST_SUITE_P(F32Dynamic, OpTest,
+                         ::testing::ValuesIn(paramsFor(false, true)), caseName);
+INSTANTIATE_TEST_SUITE_P(F64Static, OpTest,
+                         ::testing::ValuesIn(paramsFor(true, false)), caseName);
+INSTANTIATE_TEST_SUITE_P(F64Dynamic, OpTest,
+                         ::testing::ValuesIn(paramsFor(true, true)), caseName);
+
+/// Every op of the dialect appears in the cases of every variant where it
+/// applies (a guard against a case list that silently shrinks).
+TEST(OpCoverage, EveryOpInEveryVariant) {
+  const char *ops[] = {
+      "param",     "constant",   "add",         "sub",        "mul",
+      "div",       "pow",        "maximum",     "minimum",    "neg",
+      "abs",       "exp",        "log",         "sqrt",       "rsqrt",
+      "tanh",      "sigmoid",    "relu",        "gelu",       "compare",
+      "select",    "cast",       "matmul",      "conv2d",     "max_pool2d",
+      "avg_pool2d", "sum",       "mean",        "max",        "softmax",
+      "log_softmax", "reshape",  "transpose",   "broadcast_in_dim", "slice",
+      "concat",    "gather"};
+  for (bool f64 : {false, true})
+    for (bool dynamic : {false, true}) {
+      Variant v{f64, dynamic};
+      std::string text = moduleText(v);
+      for (const char *op : ops) {
+        std::string needle = std::string("rlx.") + op + " ";
+        EXPECT_NE(text.find(needle), std::string::npos)
+            << v.name() << " lacks " << needle;
+      }
+    }
+}
+
+} // namespace
