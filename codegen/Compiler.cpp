@@ -59,6 +59,7 @@ static void buildCPUCodegen(OpPassManager &pm, const CompileOptions &options) {
   matmul.tileM = options.matmulTileM;
   matmul.tileN = options.matmulTileN;
   pm.addPass(createRLXCPUVectorizeMatmul(matmul));
+  pm.addPass(createRLXCPULowerStridedCopies());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
   pm.addPass(createLowerAffinePass());

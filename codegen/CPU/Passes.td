@@ -26,4 +26,15 @@ def RLXCPUVectorizeMatmul : Pass<"rlx-cpu-vectorize-matmul", "mlir::ModuleOp"> {
   ];
 }
 
+def RLXCPULowerStridedCopies : Pass<"rlx-cpu-lower-strided-copies", "mlir::ModuleOp"> {
+  let summary = "Turns memref.copy between non-contiguous buffers into linalg.copy";
+  let description = [{
+    The LLVM lowering of a `memref.copy` whose operands are not both
+    contiguous calls `memrefCopy` from MLIR's C runner utilities, a library
+    an artifact must not depend on. Such copies become `linalg.copy`, which
+    lowers to loops; contiguous copies stay and become `memcpy`.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
 #endif // RLX_CODEGEN_CPU_PASSES_TD

@@ -186,7 +186,7 @@ def RLX_GeluOp : RLX_Op<"gelu", [Pure, SameOperandsAndResultType]> {
 }
 
 def RLX_CompareOp : RLX_Op<"compare",
-    [Pure, SameTypeOperands, RLX_BroadcastingShape]> {
+    [Pure, SameOperandsElementType, RLX_BroadcastingShape]> {
   let summary = "elementwise comparison with broadcasting";
   let description = [{
     Compares `lhs` and `rhs` elementwise with `direction`, one of `eq`, `ne`,

@@ -59,22 +59,48 @@ std::unique_ptr<Compiled> compileModule(const std::string &stem,
   return result;
 }
 
-/// The module of all cases of `v`, compiled once.
-Compiled &variantModule(const Variant &v) {
-  static std::map<std::string, std::unique_ptr<Compiled>> modules;
-  std::unique_ptr<Compiled> &slot = modules[v.name()];
-  if (!slot) {
-    std::vector<const Case *> cases;
-    for (const Case &c : allCases())
-      if (c.runsIn(v))
-        cases.push_back(&c);
-    slot = compileModule("module_" + v.name(), moduleText(v), v, cases);
-    if (!slot->ok)
-      std::fprintf(stderr,
-                   "rlx-e2e: the %s module did not compile; every case of it "
-                   "compiles alone instead.\n%s\n",
-                   v.name().c_str(), slot->error.c_str());
+/// The compiled code of one variant. Normally one module of all its cases;
+/// when that fails, each case is compiled alone to find the ones at fault,
+/// and the others share one module again.
+struct VariantBuild {
+  std::unique_ptr<Compiled> all;   // the module of every case
+  std::unique_ptr<Compiled> good;  // of the cases that compile alone
+  std::map<std::string, std::unique_ptr<Compiled>> alone;
+};
+
+VariantBuild &variantBuild(const Variant &v) {
+  static std::map<std::string, std::unique_ptr<VariantBuild>> builds;
+  std::unique_ptr<VariantBuild> &slot = builds[v.name()];
+  if (slot)
+    return *slot;
+  slot = std::make_unique<VariantBuild>();
+  std::vector<const Case *> cases;
+  for (const Case &c : allCases())
+    if (c.runsIn(v))
+      cases.push_back(&c);
+  slot->all = compileModule("module_" + v.name(), moduleText(v), v, cases);
+  if (slot->all->ok)
+    return *slot;
+  std::fprintf(stderr,
+               "rlx-e2e: the %s module did not compile; compiling each case "
+               "alone.\n%s\n",
+               v.name().c_str(), slot->all->error.c_str());
+  std::vector<const Case *> good;
+  std::string text = "// rlx end-to-end tests, variant " + v.name() +
+                     ", the cases that compile alone\n";
+  for (const Case *c : cases) {
+    auto single = compileModule(c->name + "_" + v.name(), moduleText(v, *c), v,
+                                {c});
+    if (single->ok) {
+      good.push_back(c);
+      text += instantiate(*c, v);
+    } else {
+      std::fprintf(stderr, "rlx-e2e: %s/%s does not compile or load alone.\n",
+                   v.name().c_str(), c->name.c_str());
+    }
+    slot->alone[c->name] = std::move(single);
   }
+  slot->good = compileModule("module_good_" + v.name(), text, v, good);
   return *slot;
 }
 
@@ -83,20 +109,27 @@ struct Param {
   const Case *c;
 };
 
+void PrintTo(const Param &p, std::ostream *os) {
+  *os << p.variant.name() << "/" << p.c->name;
+}
+
 class OpTest : public ::testing::TestWithParam<Param> {};
 
 TEST_P(OpTest, Run) {
   const Variant &v = GetParam().variant;
   const Case &c = *GetParam().c;
-  Compiled *module = &variantModule(v);
-  std::unique_ptr<Compiled> alone;
+  VariantBuild &build = variantBuild(v);
+  Compiled *module = build.all.get();
   if (!module->ok) {
-    alone = compileModule(c.name + "_" + v.name(), moduleText(v, c), v, {&c});
-    ASSERT_TRUE(alone->ok) << alone->error;
-    ADD_FAILURE() << "this case compiles alone, but the " << v.name()
-                  << " module of all cases failed to compile:\n"
-                  << module->error;
-    module = alone.get();
+    Compiled &alone = *build.alone.at(c.name);
+    ASSERT_TRUE(alone.ok) << alone.error;
+    module = build.good.get();
+    if (!module->ok) {
+      ADD_FAILURE() << "this case compiles alone, but not in one module with "
+                       "the other cases that do:\n"
+                    << module->error;
+      module = &alone;
+    }
   }
   SCOPED_TRACE("module " + module->mlirPath + ", entry point '" + c.name +
                "'");
