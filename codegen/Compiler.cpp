@@ -5,6 +5,7 @@
 #include "codegen/ABI/Passes.h"
 #include "codegen/CPU/Passes.h"
 #include "codegen/RLXToLinalg/RLXToLinalg.h"
+#include "dialects/RLX/IR/ExternalModels.h"
 #include "dialects/RLX/IR/RLXDialect.h"
 #include "passes/Passes.h"
 
@@ -47,6 +48,7 @@ void registerCompilerDialects(DialectRegistry &registry) {
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
   registry.insert<RLXDialect>();
+  registerExternalDifferentiationModels(registry);
 }
 
 static void addCleanup(OpPassManager &pm) {
@@ -82,9 +84,20 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
   case Phase::Import:
     pm.addPass(createConvertTosaToRLX());
     break;
-  case Phase::Transform:
-    // Transform markers arrive with the autodiff and vmap issues.
+  case Phase::Transform: {
+    if (!options.gradFunctions.empty() ||
+        !options.valueAndGradFunctions.empty()) {
+      RLXAddGradientEntriesOptions entries;
+      entries.gradFunctions.assign(options.gradFunctions.begin(),
+                                   options.gradFunctions.end());
+      entries.valueAndGradFunctions.assign(
+          options.valueAndGradFunctions.begin(),
+          options.valueAndGradFunctions.end());
+      pm.addPass(createRLXAddGradientEntries(entries));
+    }
+    pm.addPass(createRLXAutodiff());
     break;
+  }
   case Phase::Simplify:
     pm.addPass(createInlinerPass());
     addCleanup(pm);
@@ -141,6 +154,7 @@ void registerCompilerPassesAndPipelines() {
   registerRLXCPUPasses();
   static const std::pair<const char *, Phase> phases[] = {
       {"rlx-phase-import", Phase::Import},
+      {"rlx-phase-transform", Phase::Transform},
       {"rlx-phase-simplify", Phase::Simplify},
       {"rlx-phase-lower", Phase::Lower},
       {"rlx-phase-fuse", Phase::Fuse},

@@ -16,6 +16,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace rlx {
 
@@ -42,6 +43,8 @@ enum class EmitKind { MLIR, LLVMIR, Object, SharedLibrary };
 struct CompileOptions {
   std::string target = "cpu";
   unsigned optLevel = 2;
+  /// Functions to add `FN_grad` / `FN_value_and_grad` entry points for.
+  std::vector<std::string> gradFunctions, valueAndGradFunctions;
   /// Register tile of the CPU matmul schedule.
   int64_t matmulTileM = 8, matmulTileN = 32;
 };

@@ -21,4 +21,36 @@ def ConvertTosaToRLX : Pass<"convert-tosa-to-rlx", "mlir::ModuleOp"> {
   let dependentDialects = ["rlx::RLXDialect"];
 }
 
+def RLXAutodiff : Pass<"rlx-autodiff", "mlir::ModuleOp"> {
+  let summary = "Expands grad, value_and_grad, vjp, jvp and hvp markers";
+  let description = [{
+    Each marker is replaced by plain rlx ops computing what it asks for, at
+    its position: the callee (with its calls inlined and its own markers
+    expanded first, so markers compose) is cloned as a forward sweep, then
+    an adjoint sweep in reverse order asks each op for its VJP
+    (DifferentiableOpInterface), or a tangent sweep alongside the forward
+    one asks for JVPs. hvp is the JVP of the gradient. The pass never
+    switches on an op's kind; an op without rules is an error at its
+    location.
+  }];
+  let dependentDialects = ["rlx::RLXDialect", "mlir::tensor::TensorDialect"];
+}
+
+def RLXAddGradientEntries : Pass<"rlx-add-gradient-entries", "mlir::ModuleOp"> {
+  let summary = "Adds FN_grad / FN_value_and_grad entry points w.r.t. all params";
+  let description = [{
+    For each function named in `grad` (`value-and-grad`), adds a public
+    function `FN_grad` (`FN_value_and_grad`) with FN's inputs, returning
+    `value` (for value_and_grad) and `grad.<param name>` for every param FN
+    reads, through an `rlx.grad` (`rlx.value_and_grad`) marker.
+  }];
+  let options = [
+    ListOption<"gradFunctions", "grad", "std::string",
+               "functions to add FN_grad for">,
+    ListOption<"valueAndGradFunctions", "value-and-grad", "std::string",
+               "functions to add FN_value_and_grad for">
+  ];
+  let dependentDialects = ["rlx::RLXDialect"];
+}
+
 #endif // RLX_PASSES_PASSES_TD

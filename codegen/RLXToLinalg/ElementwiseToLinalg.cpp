@@ -205,6 +205,9 @@ void rlx::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
   add<TanhOp>(patterns, [](OpBuilder &b, Location l, Args a, TanhOp) -> Value {
     return math::TanhOp::create(b, l, a[0]);
   });
+  add<ErfOp>(patterns, [](OpBuilder &b, Location l, Args a, ErfOp) -> Value {
+    return math::ErfOp::create(b, l, a[0]);
+  });
   add<SigmoidOp>(patterns, [](OpBuilder &b, Location l, Args a, SigmoidOp) {
     return sigmoid(b, l, a[0]);
   });

@@ -217,10 +217,52 @@ struct GatherPattern : OpRewritePattern<GatherOp> {
   }
 };
 
+/// The padding value everywhere, then x inserted with strides.
+struct PadPattern : OpRewritePattern<PadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(PadOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = op.getType();
+    SmallVector<Value> dyn;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        dyn.push_back(dimValue(rewriter, loc, op.getX(), d));
+    Value empty = emptyTensor(rewriter, loc, type, dyn);
+    Value value = tensor::ExtractOp::create(rewriter, loc, op.getPaddingValue(),
+                                            ValueRange{});
+    Value filled =
+        linalg::FillOp::create(rewriter, loc, value, empty).getResult(0);
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    auto inType = op.getX().getType();
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      offsets.push_back(rewriter.getIndexAttr(op.getLow()[d]));
+      strides.push_back(rewriter.getIndexAttr(op.getInterior()[d] + 1));
+      sizes.push_back(inType.isDynamicDim(d)
+                          ? OpFoldResult(dimValue(rewriter, loc, op.getX(), d))
+                          : OpFoldResult(rewriter.getIndexAttr(inType.getDimSize(d))));
+    }
+    rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
+        op, op.getX(), filled, offsets, sizes, strides);
+    return success();
+  }
+};
+
+/// stop_gradient only matters to autodiff, which has run by now.
+struct StopGradientPattern : OpRewritePattern<StopGradientOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(StopGradientOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, op.getX());
+    return success();
+  }
+};
+
 } // namespace
 
 void rlx::populateShapeToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ConstantPattern, ReshapePattern, TransposePattern,
                BroadcastInDimPattern, SlicePattern, ConcatPattern,
-               GatherPattern>(patterns.getContext());
+               GatherPattern, PadPattern, StopGradientPattern>(
+      patterns.getContext());
 }

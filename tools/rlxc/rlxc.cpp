@@ -54,6 +54,13 @@ int main(int argc, char **argv) {
   app.add_option("--emit", emit, "mlir | llvm | obj | so (default so)")
       ->check(CLI::IsMember({"mlir", "llvm", "obj", "so"}));
   app.footer("-O0, -O1, -O2 (default), -O3: optimization level");
+  std::vector<std::string> gradFns, valueAndGradFns;
+  app.add_option("--grad", gradFns,
+                 "add an entry point FN_grad: the gradient of FN with respect "
+                 "to every param (outputs grad.<param>)");
+  app.add_option("--value-and-grad", valueAndGradFns,
+                 "add an entry point FN_value_and_grad (outputs value and "
+                 "grad.<param>)");
   app.add_flag("--mlir-print-ir-after-all", printAfterAll,
                "print the IR after every pass to stderr");
   app.add_flag("--version", version, "print the version");
@@ -118,6 +125,8 @@ int main(int argc, char **argv) {
   rlx::CompileOptions options;
   options.target = target;
   options.optLevel = optLevel;
+  options.gradFunctions = gradFns;
+  options.valueAndGradFunctions = valueAndGradFns;
   auto configure = [&](PassManager &pm) {
     if (printAfterAll) {
       context.disableMultithreading();

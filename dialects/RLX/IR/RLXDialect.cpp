@@ -6,6 +6,7 @@ using namespace mlir;
 using namespace rlx;
 
 #include "dialects/RLX/IR/RLXOpsDialect.cpp.inc"
+#include "dialects/RLX/IR/RLXInterfaces.cpp.inc"
 
 void RLXDialect::initialize() {
   addOperations<

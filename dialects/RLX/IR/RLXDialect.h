@@ -15,8 +15,12 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
 
 #include "dialects/RLX/IR/RLXTraits.h"
+
+#include "dialects/RLX/IR/RLXInterfaces.h.inc"
 
 #include "dialects/RLX/IR/RLXOpsDialect.h.inc"
 

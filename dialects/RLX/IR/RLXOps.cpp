@@ -433,6 +433,44 @@ LogicalResult SliceOp::verify() {
   return success();
 }
 
+LogicalResult PadOp::verify() {
+  auto in = getX().getType();
+  auto value = getPaddingValue().getType();
+  if (in.getElementType() != getType().getElementType() ||
+      value.getElementType() != in.getElementType())
+    return emitOpError("expects operand, padding value and result of one "
+                       "element type");
+  if (value.getRank() != 0)
+    return emitOpError("expects a rank-0 padding value, got ")
+           << formatShape(value.getShape());
+  int64_t rank = in.getRank();
+  if (static_cast<int64_t>(getLow().size()) != rank ||
+      static_cast<int64_t>(getHigh().size()) != rank ||
+      static_cast<int64_t>(getInterior().size()) != rank)
+    return emitOpError("expects low, high and interior with one entry per "
+                       "dim (")
+           << rank << ")";
+  SmallVector<int64_t> expected;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t lo = getLow()[d], hi = getHigh()[d], inner = getInterior()[d];
+    if (lo < 0 || hi < 0 || inner < 0)
+      return emitOpError("expects non-negative padding on dim ") << d;
+    int64_t size = in.getDimSize(d);
+    if (ShapedType::isDynamic(size)) {
+      if (lo || hi || inner)
+        return emitOpError("expects no padding on dynamic dim ") << d;
+      expected.push_back(size);
+      continue;
+    }
+    expected.push_back(lo + size + std::max<int64_t>(size - 1, 0) * inner + hi);
+  }
+  if (getType().getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError("expects result shape ")
+           << formatShape(expected) << ", got "
+           << formatShape(getType().getShape());
+  return success();
+}
+
 LogicalResult ConcatOp::verify() {
   int64_t rank = getType().getRank();
   if (failed(verifyAxis(*this, getAxis(), rank)))

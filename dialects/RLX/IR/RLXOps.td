@@ -14,6 +14,8 @@ include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "dialects/RLX/IR/RLXInterfaces.td"
 
 //===----------------------------------------------------------------------===//
 // Type constraints and traits
@@ -24,6 +26,11 @@ def RLX_NumericTensor : RankedTensorOf<[AnyFloat, AnySignlessInteger]>;
 def RLX_BoolTensor : RankedTensorOf<[I1]>;
 def RLX_IndexTensor : RankedTensorOf<[I32, I64]>;
 
+/// An op with differentiation rules (RLXInterfaces.td); every compute op.
+class RLX_DiffOp<string mnemonic, list<Trait> traits = []>
+    : RLX_Op<mnemonic, !listconcat(traits,
+        [DeclareOpInterfaceMethods<RLX_DifferentiableOpInterface>])>;
+
 /// Verifies that the result shape is the NumPy broadcast of the operand
 /// shapes (see BroadcastingShape in RLXTraits.h).
 def RLX_BroadcastingShape : NativeOpTrait<"rlx::BroadcastingShape">;
@@ -32,7 +39,7 @@ def RLX_BroadcastingShape : NativeOpTrait<"rlx::BroadcastingShape">;
 // Leaves
 //===----------------------------------------------------------------------===//
 
-def RLX_ParamOp : RLX_Op<"param", [Pure]> {
+def RLX_ParamOp : RLX_DiffOp<"param", [Pure]> {
   let summary = "a weight bound by name at run time";
   let description = [{
     Reads the weight named `name`. The runtime binds a tensor of exactly this
@@ -53,7 +60,7 @@ def RLX_ParamOp : RLX_Op<"param", [Pure]> {
   let hasVerifier = 1;
 }
 
-def RLX_ConstantOp : RLX_Op<"constant",
+def RLX_ConstantOp : RLX_DiffOp<"constant",
     [ConstantLike, Pure, AllTypesMatch<["value", "result"]>]> {
   let summary = "a constant tensor";
   let description = [{
@@ -76,7 +83,7 @@ def RLX_ConstantOp : RLX_Op<"constant",
 //===----------------------------------------------------------------------===//
 
 class RLX_BinaryOp<string mnemonic, Type operandType, list<Trait> traits = []>
-    : RLX_Op<mnemonic, !listconcat(traits,
+    : RLX_DiffOp<mnemonic, !listconcat(traits,
         [Pure, SameOperandsAndResultElementType, RLX_BroadcastingShape])> {
   let arguments = (ins operandType:$lhs, operandType:$rhs);
   let results = (outs operandType:$result);
@@ -121,7 +128,7 @@ def RLX_MinimumOp : RLX_BinaryOp<"minimum", RLX_NumericTensor, [Commutative]> {
 }
 
 class RLX_UnaryOp<string mnemonic, Type operandType, list<Trait> traits = []>
-    : RLX_Op<mnemonic, !listconcat(traits, [Pure, SameOperandsAndResultType])> {
+    : RLX_DiffOp<mnemonic, !listconcat(traits, [Pure, SameOperandsAndResultType])> {
   let arguments = (ins operandType:$x);
   let results = (outs operandType:$result);
   let assemblyFormat = "$x attr-dict `:` type($result)";
@@ -158,6 +165,9 @@ def RLX_RsqrtOp : RLX_UnaryOp<"rsqrt", RLX_FloatTensor> {
 def RLX_TanhOp : RLX_UnaryOp<"tanh", RLX_FloatTensor> {
   let summary = "elementwise hyperbolic tangent";
 }
+def RLX_ErfOp : RLX_UnaryOp<"erf", RLX_FloatTensor> {
+  let summary = "elementwise Gauss error function";
+}
 def RLX_SigmoidOp : RLX_UnaryOp<"sigmoid", RLX_FloatTensor> {
   let summary = "elementwise logistic sigmoid 1 / (1 + e^-x)";
 }
@@ -165,7 +175,7 @@ def RLX_ReluOp : RLX_UnaryOp<"relu", RLX_NumericTensor> {
   let summary = "elementwise max(x, 0)";
 }
 
-def RLX_GeluOp : RLX_Op<"gelu", [Pure, SameOperandsAndResultType]> {
+def RLX_GeluOp : RLX_DiffOp<"gelu", [Pure, SameOperandsAndResultType]> {
   let summary = "elementwise Gaussian error linear unit";
   let description = [{
     `approximate = "tanh"` (the default, JAX's default):
@@ -185,7 +195,7 @@ def RLX_GeluOp : RLX_Op<"gelu", [Pure, SameOperandsAndResultType]> {
   let hasVerifier = 1;
 }
 
-def RLX_CompareOp : RLX_Op<"compare",
+def RLX_CompareOp : RLX_DiffOp<"compare",
     [Pure, SameOperandsElementType, RLX_BroadcastingShape]> {
   let summary = "elementwise comparison with broadcasting";
   let description = [{
@@ -208,7 +218,7 @@ def RLX_CompareOp : RLX_Op<"compare",
   let hasVerifier = 1;
 }
 
-def RLX_SelectOp : RLX_Op<"select", [Pure, RLX_BroadcastingShape]> {
+def RLX_SelectOp : RLX_DiffOp<"select", [Pure, RLX_BroadcastingShape]> {
   let summary = "elementwise choice: cond ? on_true : on_false";
   let description = [{
     All three operands broadcast together.
@@ -227,7 +237,7 @@ def RLX_SelectOp : RLX_Op<"select", [Pure, RLX_BroadcastingShape]> {
   let hasVerifier = 1;
 }
 
-def RLX_CastOp : RLX_Op<"cast", [Pure]> {
+def RLX_CastOp : RLX_DiffOp<"cast", [Pure]> {
   let summary = "elementwise element type conversion";
   let description = [{
     Converts each element: float to float rounds to nearest, float to integer
@@ -250,7 +260,7 @@ def RLX_CastOp : RLX_Op<"cast", [Pure]> {
 // Contractions, convolution, pooling
 //===----------------------------------------------------------------------===//
 
-def RLX_MatmulOp : RLX_Op<"matmul", [Pure]> {
+def RLX_MatmulOp : RLX_DiffOp<"matmul", [Pure]> {
   let summary = "matrix product with broadcasting batch dims";
   let description = [{
     `lhs` is `[..., M, K]`, `rhs` is `[..., K, N]`, both of rank 2 or more; the
@@ -270,7 +280,7 @@ def RLX_MatmulOp : RLX_Op<"matmul", [Pure]> {
   let hasVerifier = 1;
 }
 
-def RLX_Conv2DOp : RLX_Op<"conv2d", [Pure]> {
+def RLX_Conv2DOp : RLX_DiffOp<"conv2d", [Pure]> {
   let summary = "2-D convolution, NHWC input and HWIO filter";
   let description = [{
     `input` is `[N, H, W, C]`, `filter` is `[KH, KW, C / groups, F]` with `F`
@@ -296,7 +306,7 @@ def RLX_Conv2DOp : RLX_Op<"conv2d", [Pure]> {
   let hasVerifier = 1;
 }
 
-class RLX_Pool2DOp<string mnemonic> : RLX_Op<mnemonic, [Pure]> {
+class RLX_Pool2DOp<string mnemonic> : RLX_DiffOp<mnemonic, [Pure]> {
   let arguments = (ins RLX_FloatTensor:$input,
       DenseI64ArrayAttr:$window,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
@@ -341,7 +351,7 @@ def RLX_AvgPool2DOp : RLX_Pool2DOp<"avg_pool2d"> {
 // Reductions
 //===----------------------------------------------------------------------===//
 
-class RLX_ReduceOp<string mnemonic> : RLX_Op<mnemonic, [Pure]> {
+class RLX_ReduceOp<string mnemonic> : RLX_DiffOp<mnemonic, [Pure]> {
   let arguments = (ins RLX_NumericTensor:$x, DenseI64ArrayAttr:$axes,
                        DefaultValuedAttr<BoolAttr, "false">:$keepdims);
   let results = (outs RLX_NumericTensor:$result);
@@ -364,7 +374,7 @@ def RLX_MeanOp : RLX_ReduceOp<"mean"> { let summary = "mean over axes"; }
 def RLX_MaxOp : RLX_ReduceOp<"max"> { let summary = "maximum over axes"; }
 
 class RLX_SoftmaxLikeOp<string mnemonic>
-    : RLX_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+    : RLX_DiffOp<mnemonic, [Pure, SameOperandsAndResultType]> {
   let arguments = (ins RLX_FloatTensor:$x, I64Attr:$axis);
   let results = (outs RLX_FloatTensor:$result);
   let assemblyFormat = "$x attr-dict `:` type($result)";
@@ -392,7 +402,7 @@ def RLX_LogSoftmaxOp : RLX_SoftmaxLikeOp<"log_softmax"> {
 // Shape ops
 //===----------------------------------------------------------------------===//
 
-def RLX_ReshapeOp : RLX_Op<"reshape", [Pure]> {
+def RLX_ReshapeOp : RLX_DiffOp<"reshape", [Pure]> {
   let summary = "row-major reshape to the result type";
   let description = [{
     Same elements, same row-major order, new shape. When the operand has
@@ -412,7 +422,7 @@ def RLX_ReshapeOp : RLX_Op<"reshape", [Pure]> {
   let hasFolder = 1;
 }
 
-def RLX_TransposeOp : RLX_Op<"transpose", [Pure]> {
+def RLX_TransposeOp : RLX_DiffOp<"transpose", [Pure]> {
   let summary = "permutes dims: result dim i is operand dim permutation[i]";
   let description = [{
     Example:
@@ -428,7 +438,7 @@ def RLX_TransposeOp : RLX_Op<"transpose", [Pure]> {
   let hasFolder = 1;
 }
 
-def RLX_BroadcastInDimOp : RLX_Op<"broadcast_in_dim", [Pure]> {
+def RLX_BroadcastInDimOp : RLX_DiffOp<"broadcast_in_dim", [Pure]> {
   let summary = "broadcasts to the result shape, operand dim i to result dim broadcast_dimensions[i]";
   let description = [{
     Each operand dim equals its result dim or is 1; result dims that no
@@ -448,7 +458,7 @@ def RLX_BroadcastInDimOp : RLX_Op<"broadcast_in_dim", [Pure]> {
   let hasFolder = 1;
 }
 
-def RLX_SliceOp : RLX_Op<"slice", [Pure]> {
+def RLX_SliceOp : RLX_DiffOp<"slice", [Pure]> {
   let summary = "strided slice start:limit:stride per dim";
   let description = [{
     Per dim `d`, takes `start[d], start[d] + strides[d], ...` below
@@ -469,7 +479,31 @@ def RLX_SliceOp : RLX_Op<"slice", [Pure]> {
   let hasVerifier = 1;
 }
 
-def RLX_ConcatOp : RLX_Op<"concat", [Pure, SameOperandsAndResultElementType]> {
+def RLX_PadOp : RLX_DiffOp<"pad", [Pure]> {
+  let summary = "pads with a scalar value: low, high and interior per dim";
+  let description = [{
+    Puts `padding_value` (a rank-0 tensor) before (`low`), after (`high`)
+    and between (`interior`) the elements of each dim; all non-negative, and
+    0 on dynamic dims. Result dim: `low + size + (size - 1) * interior +
+    high`. The adjoint of a strided slice.
+
+    Example:
+
+    ```mlir
+    %p = rlx.pad %x, %zero {low = array<i64: 0, 1>, high = array<i64: 0, 2>, interior = array<i64: 0, 1>}
+        : (tensor<?x3xf32>, tensor<f32>) -> tensor<?x8xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$padding_value,
+                       DenseI64ArrayAttr:$low, DenseI64ArrayAttr:$high,
+                       DenseI64ArrayAttr:$interior);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat =
+      "$x `,` $padding_value attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def RLX_ConcatOp : RLX_DiffOp<"concat", [Pure, SameOperandsAndResultElementType]> {
   let summary = "concatenation along an axis";
   let description = [{
     All inputs agree on every dim but `axis`.
@@ -486,7 +520,7 @@ def RLX_ConcatOp : RLX_Op<"concat", [Pure, SameOperandsAndResultElementType]> {
   let hasVerifier = 1;
 }
 
-def RLX_GatherOp : RLX_Op<"gather", [Pure]> {
+def RLX_GatherOp : RLX_DiffOp<"gather", [Pure]> {
   let summary = "takes slices of x along axis at the given indices";
   let description = [{
     NumPy's `take(x, indices, axis)`: the result shape is
@@ -506,5 +540,7 @@ def RLX_GatherOp : RLX_Op<"gather", [Pure]> {
   let assemblyFormat = "$x `,` $indices attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
 }
+
+include "dialects/RLX/IR/RLXMarkers.td"
 
 #endif // RLX_DIALECT_RLXOPS_TD

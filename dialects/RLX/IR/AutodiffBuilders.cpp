@@ -1,0 +1,161 @@
+//===- AutodiffBuilders.cpp - Building rlx ops in derivative rules --------===//
+
+#include "dialects/RLX/IR/AutodiffBuilders.h"
+#include "dialects/RLX/IR/ShapeUtils.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+namespace rlx::ad {
+
+RankedTensorType tensorType(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+
+Value scalar(RuleBuilder b, Type element, double value) {
+  auto type = RankedTensorType::get({}, element);
+  Attribute attr;
+  if (auto f = dyn_cast<FloatType>(element))
+    attr = FloatAttr::get(f, value);
+  else
+    attr = IntegerAttr::get(element, static_cast<int64_t>(value));
+  return ConstantOp::create(b.b, b.loc, DenseElementsAttr::get(type, attr));
+}
+
+Value scalarLike(RuleBuilder b, Value like, double value) {
+  return scalar(b, tensorType(like).getElementType(), value);
+}
+
+Value zerosLike(RuleBuilder b, Value like) {
+  RankedTensorType type = tensorType(like);
+  if (type.hasStaticShape()) {
+    Attribute zero = b.b.getZeroAttr(type.getElementType());
+    return ConstantOp::create(b.b, b.loc, DenseElementsAttr::get(type, zero));
+  }
+  // Dynamic: select(false, like, 0) has like's shape and is all zeros, even
+  // where like holds NaN or inf.
+  Value no = scalar(b, b.b.getI1Type(), 0);
+  return SelectOp::create(b.b, b.loc, type, no, like, scalarLike(b, like, 0));
+}
+
+static RankedTensorType broadcastType(Value x, Value y, Type element) {
+  auto shape = broadcastShapes(tensorType(x).getShape(), tensorType(y).getShape());
+  return RankedTensorType::get(*shape, element);
+}
+
+template <typename OpTy> static Value binary(RuleBuilder b, Value x, Value y) {
+  auto type = broadcastType(x, y, tensorType(x).getElementType());
+  return OpTy::create(b.b, b.loc, type, x, y);
+}
+
+Value add(RuleBuilder b, Value x, Value y) { return binary<AddOp>(b, x, y); }
+Value sub(RuleBuilder b, Value x, Value y) { return binary<SubOp>(b, x, y); }
+Value mul(RuleBuilder b, Value x, Value y) { return binary<MulOp>(b, x, y); }
+Value div(RuleBuilder b, Value x, Value y) { return binary<DivOp>(b, x, y); }
+Value neg(RuleBuilder b, Value x) { return NegOp::create(b.b, b.loc, x); }
+
+Value select(RuleBuilder b, Value cond, Value x, Value y) {
+  auto shape = broadcastShapes(tensorType(cond).getShape(),
+                               tensorType(x).getShape());
+  shape = broadcastShapes(*shape, tensorType(y).getShape());
+  auto type = RankedTensorType::get(*shape, tensorType(x).getElementType());
+  return SelectOp::create(b.b, b.loc, type, cond, x, y);
+}
+
+Value compare(RuleBuilder b, StringRef direction, Value x, Value y) {
+  auto type = broadcastType(x, y, b.b.getI1Type());
+  return CompareOp::create(b.b, b.loc, type, b.b.getStringAttr(direction), x,
+                           y);
+}
+
+Value castTo(RuleBuilder b, Value x, Type element) {
+  RankedTensorType type = tensorType(x);
+  if (type.getElementType() == element)
+    return x;
+  return CastOp::create(b.b, b.loc, type.clone(element), x);
+}
+
+Value sum(RuleBuilder b, Value x, ArrayRef<int64_t> axes, bool keepdims) {
+  if (axes.empty())
+    return x;
+  RankedTensorType type = tensorType(x);
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (!llvm::is_contained(axes, d))
+      shape.push_back(type.getDimSize(d));
+    else if (keepdims)
+      shape.push_back(1);
+  }
+  auto resultType = RankedTensorType::get(shape, type.getElementType());
+  return SumOp::create(b.b, b.loc, resultType, x,
+                       b.b.getDenseI64ArrayAttr(axes),
+                       b.b.getBoolAttr(keepdims));
+}
+
+Value reshapeTo(RuleBuilder b, Value x, RankedTensorType type) {
+  RankedTensorType from = tensorType(x);
+  if (from == type)
+    return x;
+  if (from.getShape().size() == type.getShape().size() &&
+      llvm::all_of(llvm::zip(from.getShape(), type.getShape()), [](auto p) {
+        auto [f, t] = p;
+        return f == t || ShapedType::isDynamic(f) || ShapedType::isDynamic(t);
+      }))
+    return tensor::CastOp::create(b.b, b.loc, type, x);
+  return ReshapeOp::create(b.b, b.loc, type, x);
+}
+
+Value sumToType(RuleBuilder b, Value g, RankedTensorType target) {
+  RankedTensorType type = tensorType(g);
+  int64_t lead = type.getRank() - target.getRank();
+  SmallVector<int64_t> leading;
+  for (int64_t d = 0; d < lead; ++d)
+    leading.push_back(d);
+  g = sum(b, g, leading, /*keepdims=*/false);
+  type = tensorType(g);
+  SmallVector<int64_t> stretched;
+  for (int64_t d = 0; d < target.getRank(); ++d)
+    if (target.getDimSize(d) == 1 && type.getDimSize(d) != 1)
+      stretched.push_back(d);
+  g = sum(b, g, stretched, /*keepdims=*/true);
+  return reshapeTo(b, g, target.clone(tensorType(g).getElementType()));
+}
+
+Value transpose(RuleBuilder b, Value x, ArrayRef<int64_t> perm) {
+  RankedTensorType type = tensorType(x);
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(type.getDimSize(p));
+  return TransposeOp::create(
+      b.b, b.loc, RankedTensorType::get(shape, type.getElementType()), x,
+      b.b.getDenseI64ArrayAttr(perm));
+}
+
+Value transposeLast2(RuleBuilder b, Value x) {
+  int64_t rank = tensorType(x).getRank();
+  SmallVector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d)
+    perm.push_back(d);
+  std::swap(perm[rank - 1], perm[rank - 2]);
+  return transpose(b, x, perm);
+}
+
+Value matmul(RuleBuilder b, Value x, Value y) {
+  ArrayRef<int64_t> xs = tensorType(x).getShape(), ys = tensorType(y).getShape();
+  auto batch = broadcastShapes(xs.drop_back(2), ys.drop_back(2));
+  SmallVector<int64_t> shape = *batch;
+  shape.push_back(xs[xs.size() - 2]);
+  shape.push_back(ys.back());
+  return MatmulOp::create(
+      b.b, b.loc, RankedTensorType::get(shape, tensorType(x).getElementType()),
+      x, y);
+}
+
+Value broadcastLike(RuleBuilder b, Value x, Value like) {
+  if (tensorType(x).getShape() == tensorType(like).getShape())
+    return x;
+  return add(b, zerosLike(b, like), x);
+}
+
+} // namespace rlx::ad

@@ -1,0 +1,165 @@
+//===- RLXMarkers.td - rlx transform marker ops -------------*- tablegen -*-===//
+//
+// Markers name a function by symbol and what to differentiate. The
+// rlx-autodiff pass expands them, innermost first, into plain rlx ops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_DIALECT_RLXMARKERS_TD
+#define RLX_DIALECT_RLXMARKERS_TD
+
+/// What a differentiating marker differentiates: inputs by position (`wrt`)
+/// and params by name (`wrt_params`, a list of names or the word "all").
+/// Leaves are ordered inputs first, then params (for "all", in order of
+/// first use in the callee).
+class RLX_MarkerOp<string mnemonic, list<Trait> traits = []>
+    : RLX_Op<mnemonic, !listconcat(traits,
+        [DeclareOpInterfaceMethods<SymbolUserOpInterface>])> {
+  let extraClassDeclaration = [{
+    /// The callee, resolved.
+    ::mlir::func::FuncOp resolveCallee(::mlir::SymbolTableCollection &symbols) {
+      return symbols.lookupNearestSymbolFrom<::mlir::func::FuncOp>(
+          *this, getCalleeAttr());
+    }
+  }];
+}
+
+def RLX_GradOp : RLX_MarkerOp<"grad"> {
+  let summary = "gradient of a function with a one-element result";
+  let description = [{
+    The gradient of `@callee(args)` with respect to its leaves, one result
+    per leaf with the leaf's type. The callee's single result must have
+    exactly one element (use `rlx.vjp` otherwise); leaves must be floats.
+    Leaves that do not contribute get zeros.
+
+    Example:
+
+    ```mlir
+    %gx, %gw = rlx.grad @loss(%x) {wrt = array<i64: 0>, wrt_params = ["fc.w"]}
+        : (tensor<?x4xf32>) -> (tensor<?x4xf32>, tensor<4x3xf32>)
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee,
+                       Variadic<AnyRankedTensor>:$args,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$wrt,
+                       OptionalAttr<AnyAttr>:$wrt_params);
+  let results = (outs Variadic<AnyRankedTensor>:$gradients);
+  let assemblyFormat =
+      "$callee `(` $args `)` attr-dict `:` functional-type($args, results)";
+}
+
+def RLX_ValueAndGradOp : RLX_MarkerOp<"value_and_grad"> {
+  let summary = "value and gradient in one forward and one backward sweep";
+  let description = [{
+    Like `rlx.grad`, with the callee's results first. With `has_aux`, the
+    callee's first result is differentiated and the others are auxiliary
+    outputs returned as they are, contributing nothing.
+
+    Example:
+
+    ```mlir
+    %l, %gw = rlx.value_and_grad @loss(%x) {wrt_params = "all"}
+        : (tensor<?x4xf32>) -> (tensor<f32>, tensor<4x3xf32>)
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee,
+                       Variadic<AnyRankedTensor>:$args,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$wrt,
+                       OptionalAttr<AnyAttr>:$wrt_params,
+                       UnitAttr:$has_aux);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat =
+      "$callee `(` $args `)` attr-dict `:` functional-type($args, results)";
+}
+
+def RLX_VJPOp : RLX_MarkerOp<"vjp", [AttrSizedOperandSegments]> {
+  let summary = "vector-Jacobian product against explicit cotangents";
+  let description = [{
+    Results: the callee's results, then one adjoint per leaf. One cotangent
+    per callee result, of that result's type.
+
+    Example:
+
+    ```mlir
+    %y, %gx = rlx.vjp @f(%x) cotangents(%ct) {wrt = array<i64: 0>}
+        : (tensor<3xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee,
+                       Variadic<AnyRankedTensor>:$args,
+                       Variadic<AnyRankedTensor>:$cotangents,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$wrt,
+                       OptionalAttr<AnyAttr>:$wrt_params);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat = [{
+    $callee `(` $args `)` `cotangents` `(` $cotangents `)` attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def RLX_JVPOp : RLX_MarkerOp<"jvp", [AttrSizedOperandSegments]> {
+  let summary = "Jacobian-vector product against tangents, in one forward sweep";
+  let description = [{
+    One tangent per leaf, of the leaf's type. Results: the callee's results,
+    then one tangent per callee result.
+
+    Example:
+
+    ```mlir
+    %y, %ty = rlx.jvp @f(%x) tangents(%tx) {wrt = array<i64: 0>}
+        : (tensor<3xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee,
+                       Variadic<AnyRankedTensor>:$args,
+                       Variadic<AnyRankedTensor>:$tangents,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$wrt,
+                       OptionalAttr<AnyAttr>:$wrt_params);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat = [{
+    $callee `(` $args `)` `tangents` `(` $tangents `)` attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def RLX_HVPOp : RLX_MarkerOp<"hvp", [AttrSizedOperandSegments]> {
+  let summary = "Hessian-vector product, forward over reverse";
+  let description = [{
+    The JVP of the gradient of `@callee` along `tangents` (one per leaf):
+    one result per leaf, without building the Hessian.
+
+    Example:
+
+    ```mlir
+    %hv = rlx.hvp @f(%x) tangents(%v) {wrt = array<i64: 0>}
+        : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee,
+                       Variadic<AnyRankedTensor>:$args,
+                       Variadic<AnyRankedTensor>:$tangents,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$wrt,
+                       OptionalAttr<AnyAttr>:$wrt_params);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat = [{
+    $callee `(` $args `)` `tangents` `(` $tangents `)` attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+def RLX_StopGradientOp : RLX_DiffOp<"stop_gradient",
+    [Pure, SameOperandsAndResultType]> {
+  let summary = "identity whose derivative is zero";
+  let description = [{
+    Example:
+
+    ```mlir
+    %c = rlx.stop_gradient %x : tensor<?x4xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$x);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($result)";
+}
+
+#endif // RLX_DIALECT_RLXMARKERS_TD

@@ -1,0 +1,419 @@
+//===- Autodiff.cpp - Expanding differentiation markers -------------------===//
+///
+/// \file
+/// rlx-autodiff: every grad, value_and_grad, vjp, jvp and hvp marker becomes
+/// plain rlx ops at its position. The callee is first flattened into a
+/// scratch function (calls inlined, its own markers expanded: innermost
+/// first, so markers compose), then cloned at the marker as the forward
+/// sweep. Reverse mode walks the clones backwards asking each op for its VJP;
+/// forward mode asks each clone for its JVP as it is made. Rules come from
+/// DifferentiableOpInterface; nothing here knows an op's kind.
+///
+//===----------------------------------------------------------------------===//
+
+#include "dialects/RLX/IR/AutodiffBuilders.h"
+#include "dialects/RLX/IR/MarkerUtils.h"
+#include "passes/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace rlx {
+#define GEN_PASS_DEF_RLXAUTODIFF
+#include "passes/Passes.h.inc"
+} // namespace rlx
+
+using namespace mlir;
+using namespace rlx;
+
+namespace {
+
+bool isMarker(Operation *op) {
+  return isa<GradOp, ValueAndGradOp, VJPOp, JVPOp, HVPOp>(op);
+}
+
+/// The common view of a differentiating marker.
+struct MarkerInfo {
+  Operation *op;
+  func::FuncOp callee;
+  ValueRange args;
+  ArrayRef<int64_t> wrt;
+  Attribute wrtParams;
+};
+
+MarkerInfo describe(Operation *op, SymbolTableCollection &symbols) {
+  MarkerInfo info{op, nullptr, {}, {}, {}};
+  auto fill = [&](auto marker) {
+    info.callee = marker.resolveCallee(symbols);
+    info.args = marker.getArgs();
+    info.wrt = marker.getWrt();
+    info.wrtParams = marker.getWrtParamsAttr();
+  };
+  if (auto m = dyn_cast<GradOp>(op))
+    fill(m);
+  else if (auto m = dyn_cast<ValueAndGradOp>(op))
+    fill(m);
+  else if (auto m = dyn_cast<VJPOp>(op))
+    fill(m);
+  else if (auto m = dyn_cast<JVPOp>(op))
+    fill(m);
+  else if (auto m = dyn_cast<HVPOp>(op))
+    fill(m);
+  return info;
+}
+
+class Expander {
+public:
+  Expander(ModuleOp module) : module(module) {}
+
+  /// Expands every marker in `func`, innermost first.
+  LogicalResult expandAllIn(func::FuncOp func) {
+    if (++depth > kMaxDepth)
+      return func.emitError("markers nest too deeply (recursive functions "
+                            "cannot be differentiated)");
+    SmallVector<Operation *> markers;
+    func.walk([&](Operation *op) {
+      if (isMarker(op))
+        markers.push_back(op);
+    });
+    for (Operation *marker : markers)
+      if (failed(expand(marker)))
+        return failure();
+    --depth;
+    return success();
+  }
+
+private:
+  static constexpr int kMaxDepth = 32;
+
+  /// A private copy of `callee` with every call inlined and every marker
+  /// expanded.
+  FailureOr<func::FuncOp> flatten(func::FuncOp callee) {
+    OpBuilder b(module.getBodyRegion());
+    b.setInsertionPointToEnd(module.getBody());
+    auto flat = cast<func::FuncOp>(b.clone(*callee));
+    flat.setPrivate();
+    flat.setSymName(
+        (callee.getSymName() + "__rlx_ad_" + Twine(counter++)).str());
+    scratch.push_back(flat);
+    for (int round = 0;; ++round) {
+      SmallVector<func::CallOp> calls;
+      flat.walk([&](func::CallOp call) { calls.push_back(call); });
+      if (calls.empty())
+        break;
+      if (round > kMaxDepth)
+        return callee.emitError("cannot differentiate @")
+               << callee.getSymName() << ": its calls recurse";
+      for (func::CallOp call : calls)
+        if (failed(inlineCall(call)))
+          return failure();
+    }
+    if (failed(expandAllIn(flat)))
+      return failure();
+    if (!flat.getBody().hasOneBlock())
+      return callee.emitError("cannot differentiate @")
+             << callee.getSymName() << ": control flow is not supported yet";
+    return flat;
+  }
+
+  LogicalResult inlineCall(func::CallOp call) {
+    auto target = symbols.lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    if (!target || target.isExternal() || !target.getBody().hasOneBlock())
+      return call.emitOpError("cannot be differentiated through: its callee "
+                              "needs a single-block body");
+    OpBuilder b(call);
+    IRMapping mapping;
+    Block &body = target.getBody().front();
+    mapping.map(body.getArguments(), call.getOperands());
+    for (Operation &op : body.without_terminator())
+      b.clone(op, mapping);
+    auto ret = cast<func::ReturnOp>(body.getTerminator());
+    for (auto [result, value] : llvm::zip(call.getResults(), ret.getOperands()))
+      result.replaceAllUsesWith(mapping.lookup(value));
+    call.erase();
+    return success();
+  }
+
+  /// The forward sweep: `flat`'s body cloned before `at`, its arguments
+  /// bound to `args`. Leaf inputs get a fresh identity (tensor.cast) so that
+  /// the same value passed twice keeps two adjoints.
+  struct Forward {
+    SmallVector<Operation *> ops;     ///< clones, in order
+    SmallVector<Value> inputs;        ///< per flat argument
+    SmallVector<Value> results;       ///< per flat result
+    llvm::StringMap<SmallVector<Value>> params; ///< per param name
+  };
+
+  Forward cloneForward(func::FuncOp flat, ValueRange args,
+                       ArrayRef<Leaf> leaves, OpBuilder &b,
+                       function_ref<LogicalResult(Operation *, Operation *)>
+                           onClone,
+                       LogicalResult &status) {
+    Forward fwd;
+    IRMapping mapping;
+    Block &body = flat.getBody().front();
+    for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+      Value v = args[i];
+      unsigned index = i;
+      bool isLeaf = llvm::any_of(leaves, [&](const Leaf &l) {
+        return !l.isParam && l.input == index;
+      });
+      if (isLeaf)
+        v = tensor::CastOp::create(b, v.getLoc(), v.getType(), v);
+      mapping.map(arg, v);
+      fwd.inputs.push_back(v);
+    }
+    status = success();
+    for (Operation &op : body.without_terminator()) {
+      Operation *clone = b.clone(op, mapping);
+      fwd.ops.push_back(clone);
+      if (auto param = dyn_cast<ParamOp>(clone))
+        fwd.params[param.getName()].push_back(param.getResult());
+      if (onClone && failed(onClone(&op, clone))) {
+        status = failure();
+        return fwd;
+      }
+    }
+    for (Value v : body.getTerminator()->getOperands())
+      fwd.results.push_back(mapping.lookupOrDefault(v));
+    return fwd;
+  }
+
+  /// Reverse mode: adjoints of the leaves given seeds on the results.
+  FailureOr<SmallVector<Value>>
+  reverse(const Forward &fwd, ArrayRef<Value> seeds, ArrayRef<Leaf> leaves,
+          OpBuilder &b, Location loc) {
+    llvm::DenseMap<Value, Value> adjoints;
+    ad::RuleBuilder rb{b, loc};
+    auto accumulate = [&](Value v, Value adj) {
+      Value &slot = adjoints[v];
+      slot = slot ? ad::add(rb, slot, adj) : adj;
+    };
+    for (auto [result, seed] : llvm::zip(fwd.results, seeds))
+      if (seed)
+        accumulate(result, seed);
+    for (Operation *op : llvm::reverse(fwd.ops)) {
+      SmallVector<Value> resultAdjoints;
+      bool any = false;
+      for (Value r : op->getResults()) {
+        resultAdjoints.push_back(adjoints.lookup(r));
+        any |= static_cast<bool>(resultAdjoints.back());
+      }
+      if (!any)
+        continue;
+      auto rule = dyn_cast<DifferentiableOpInterface>(op);
+      if (!rule)
+        return op->emitOpError("has no VJP rule: it cannot be differentiated");
+      for (Value &adj : resultAdjoints)
+        if (!adj)
+          adj = ad::zerosLike({b, op->getLoc()}, op->getResult(
+                                                     &adj - resultAdjoints.data()));
+      SmallVector<Value> operandAdjoints;
+      OpBuilder::InsertionGuard guard(b);
+      if (failed(rule.buildVJP(b, resultAdjoints, operandAdjoints)))
+        return failure();
+      for (auto [operand, adj] :
+           llvm::zip(op->getOperands(), operandAdjoints))
+        if (adj)
+          accumulate(operand, adj);
+    }
+    SmallVector<Value> out;
+    for (const Leaf &leaf : leaves) {
+      Value total;
+      if (leaf.isParam) {
+        for (Value p : fwd.params.lookup(leaf.paramName))
+          if (Value adj = adjoints.lookup(p))
+            total = total ? ad::add(rb, total, adj) : adj;
+        if (!total)
+          total = ad::zerosLike(rb, zerosSource(leaf, fwd, b, loc));
+      } else {
+        Value input = fwd.inputs[leaf.input];
+        total = adjoints.lookup(input);
+        if (!total)
+          total = ad::zerosLike(rb, input);
+      }
+      out.push_back(total);
+    }
+    return out;
+  }
+
+  /// A value of the leaf's (static) type to shape zeros after.
+  Value zerosSource(const Leaf &leaf, const Forward &fwd, OpBuilder &b,
+                    Location loc) {
+    auto params = fwd.params.lookup(leaf.paramName);
+    if (!params.empty())
+      return params.front();
+    return ParamOp::create(b, loc, leaf.type, b.getStringAttr(leaf.paramName));
+  }
+
+  LogicalResult expand(Operation *marker) {
+    MarkerInfo info = describe(marker, symbols);
+    if (!info.callee)
+      return marker->emitOpError("cannot resolve its callee");
+    if (auto hvp = dyn_cast<HVPOp>(marker))
+      return expandHVP(hvp, info);
+    FailureOr<SmallVector<Leaf>> leaves = resolveLeaves(
+        marker, info.callee, info.wrt, info.wrtParams, symbols);
+    if (failed(leaves))
+      return failure();
+    FailureOr<func::FuncOp> flat = flatten(info.callee);
+    if (failed(flat))
+      return failure();
+    OpBuilder b(marker);
+    Location loc = marker->getLoc();
+    ad::RuleBuilder rb{b, loc};
+
+    if (auto jvp = dyn_cast<JVPOp>(marker))
+      return expandJVP(jvp, *flat, *leaves);
+
+    LogicalResult status = success();
+    Forward fwd = cloneForward(*flat, info.args, *leaves, b, nullptr, status);
+    SmallVector<Value> seeds(fwd.results.size());
+    SmallVector<Value> replacements;
+    if (auto vjp = dyn_cast<VJPOp>(marker)) {
+      llvm::copy(vjp.getCotangents(), seeds.begin());
+      llvm::append_range(replacements, fwd.results);
+    } else {
+      seeds[0] = ad::add(rb, ad::zerosLike(rb, fwd.results[0]),
+                         ad::scalarLike(rb, fwd.results[0], 1));
+      if (isa<ValueAndGradOp>(marker))
+        llvm::append_range(replacements, fwd.results);
+    }
+    FailureOr<SmallVector<Value>> grads =
+        reverse(fwd, seeds, *leaves, b, loc);
+    if (failed(grads))
+      return failure();
+    llvm::append_range(replacements, *grads);
+    marker->replaceAllUsesWith(replacements);
+    marker->erase();
+    return success();
+  }
+
+  LogicalResult expandJVP(JVPOp jvp, func::FuncOp flat,
+                          ArrayRef<Leaf> leaves) {
+    OpBuilder b(jvp);
+    Location loc = jvp.getLoc();
+    llvm::DenseMap<Value, Value> tangents;
+    llvm::StringMap<Value> paramTangents;
+    // Input leaves: a fresh identity each, seeded before any op is cloned,
+    // so the same value passed twice keeps two tangents.
+    SmallVector<Value> args(jvp.getArgs().begin(), jvp.getArgs().end());
+    for (auto [leaf, t] : llvm::zip(leaves, jvp.getTangents())) {
+      if (leaf.isParam) {
+        paramTangents[leaf.paramName] = t;
+        continue;
+      }
+      Value identity = tensor::CastOp::create(
+          b, loc, args[leaf.input].getType(), args[leaf.input]);
+      args[leaf.input] = identity;
+      tangents[identity] = t;
+    }
+    auto onClone = [&](Operation *, Operation *clone) -> LogicalResult {
+      if (auto param = dyn_cast<ParamOp>(clone)) {
+        if (Value t = paramTangents.lookup(param.getName()))
+          tangents[param.getResult()] = t;
+        return success();
+      }
+      SmallVector<Value> operandTangents;
+      bool any = false;
+      for (Value operand : clone->getOperands()) {
+        operandTangents.push_back(tangents.lookup(operand));
+        any |= static_cast<bool>(operandTangents.back());
+      }
+      if (!any)
+        return success();
+      auto rule = dyn_cast<DifferentiableOpInterface>(clone);
+      if (!rule)
+        return clone->emitOpError(
+            "has no JVP rule: it cannot be differentiated");
+      SmallVector<Value> resultTangents;
+      if (failed(rule.buildJVP(b, operandTangents, resultTangents)))
+        return failure();
+      for (auto [r, t] : llvm::zip(clone->getResults(), resultTangents))
+        if (t)
+          tangents[r] = t;
+      return success();
+    };
+    LogicalResult status = success();
+    Forward fwd = cloneForward(flat, args, /*leaves=*/{}, b, onClone, status);
+    if (failed(status))
+      return failure();
+    SmallVector<Value> replacements(fwd.results);
+    ad::RuleBuilder rb{b, loc};
+    for (Value r : fwd.results) {
+      Value t = tangents.lookup(r);
+      replacements.push_back(t ? t : ad::zerosLike(rb, r));
+    }
+    jvp->replaceAllUsesWith(replacements);
+    jvp.erase();
+    return success();
+  }
+
+  /// hvp(f) = jvp(grad f): a scratch function returning the gradient, then
+  /// a jvp marker over it, expanded in place.
+  LogicalResult expandHVP(HVPOp hvp, MarkerInfo info) {
+    FailureOr<SmallVector<Leaf>> leaves = resolveLeaves(
+        hvp, info.callee, info.wrt, info.wrtParams, symbols);
+    if (failed(leaves))
+      return failure();
+    OpBuilder mb(module.getBodyRegion());
+    mb.setInsertionPointToEnd(module.getBody());
+    Location loc = hvp.getLoc();
+    SmallVector<Type> gradTypes(hvp.getResultTypes());
+    auto gradFn = func::FuncOp::create(
+        mb, loc, (info.callee.getSymName() + "__rlx_hvp_" + Twine(counter++)).str(),
+        mb.getFunctionType(info.callee.getArgumentTypes(), gradTypes));
+    gradFn.setPrivate();
+    scratch.push_back(gradFn);
+    Block *body = gradFn.addEntryBlock();
+    OpBuilder b(body, body->end());
+    auto grad = GradOp::create(b, loc, gradTypes,
+                               FlatSymbolRefAttr::get(info.callee),
+                               body->getArguments(), hvp.getWrtAttr(),
+                               hvp.getWrtParamsAttr());
+    func::ReturnOp::create(b, loc, grad.getResults());
+    // The jvp's results: the gradients, then their tangents.
+    SmallVector<Type> jvpTypes(gradTypes);
+    llvm::append_range(jvpTypes, gradTypes);
+    OpBuilder hb(hvp);
+    auto jvp = JVPOp::create(hb, loc, jvpTypes, FlatSymbolRefAttr::get(gradFn),
+                             hvp.getArgs(), hvp.getTangents(), hvp.getWrtAttr(),
+                             hvp.getWrtParamsAttr());
+    hvp->replaceAllUsesWith(jvp.getResults().drop_front(gradTypes.size()));
+    hvp.erase();
+    return expand(jvp);
+  }
+
+  ModuleOp module;
+  SymbolTableCollection symbols;
+  SmallVector<func::FuncOp> scratch;
+  int depth = 0;
+  unsigned counter = 0;
+
+public:
+  void eraseScratch() {
+    for (func::FuncOp f : llvm::reverse(scratch))
+      f.erase();
+    scratch.clear();
+  }
+};
+
+struct RLXAutodiffPass : rlx::impl::RLXAutodiffBase<RLXAutodiffPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    Expander expander(module);
+    SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
+    for (func::FuncOp func : funcs) {
+      if (failed(expander.expandAllIn(func))) {
+        expander.eraseScratch();
+        return signalPassFailure();
+      }
+    }
+    expander.eraseScratch();
+  }
+};
+
+} // namespace
