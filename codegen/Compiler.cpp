@@ -86,13 +86,16 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
     break;
   case Phase::Transform: {
     if (!options.gradFunctions.empty() ||
-        !options.valueAndGradFunctions.empty()) {
+        !options.valueAndGradFunctions.empty() ||
+        !options.checkGradFunctions.empty()) {
       RLXAddGradientEntriesOptions entries;
       entries.gradFunctions.assign(options.gradFunctions.begin(),
                                    options.gradFunctions.end());
       entries.valueAndGradFunctions.assign(
           options.valueAndGradFunctions.begin(),
           options.valueAndGradFunctions.end());
+      entries.checkGradFunctions.assign(options.checkGradFunctions.begin(),
+                                        options.checkGradFunctions.end());
       pm.addPass(createRLXAddGradientEntries(entries));
     }
     pm.addPass(createRLXAutodiff());

@@ -33,6 +33,120 @@ struct RLXAddGradientEntriesPass
     for (const std::string &name : valueAndGradFunctions)
       if (failed(addEntry(name, /*withValue=*/true)))
         return signalPassFailure();
+    for (const std::string &name : checkGradFunctions)
+      if (failed(addCheckEntries(name)))
+        return signalPassFailure();
+  }
+
+  /// The rlx.name of argument or result `i` of `fn`, or the ABI default.
+  static std::string argName(func::FuncOp fn, unsigned i) {
+    if (auto name = fn.getArgAttrOfType<StringAttr>(i, "rlx.name"))
+      return name.str();
+    return "arg" + std::to_string(i);
+  }
+  static std::string resultName(func::FuncOp fn, unsigned i) {
+    if (auto name = fn.getResultAttrOfType<StringAttr>(i, "rlx.name"))
+      return name.str();
+    return "out" + std::to_string(i);
+  }
+
+  LogicalResult addCheckEntries(StringRef name) {
+    ModuleOp module = getOperation();
+    SymbolTableCollection symbols;
+    auto fn = module.lookupSymbol<func::FuncOp>(name);
+    if (!fn || fn.isExternal())
+      return module.emitError("cannot check the gradients of '")
+             << name << "': no function with a body has that name";
+    // Leaves: every float input, then every param.
+    SmallVector<int64_t> wrt;
+    SmallVector<std::pair<std::string, Type>> leaves;
+    for (auto [i, type] : llvm::enumerate(fn.getArgumentTypes())) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (tensor && isa<FloatType>(tensor.getElementType())) {
+        wrt.push_back(i);
+        leaves.push_back({argName(fn, i), type});
+      }
+    }
+    auto params = collectParams(fn, symbols);
+    for (auto &[param, type] : params)
+      leaves.push_back({param.str(), type});
+    if (leaves.empty())
+      return fn.emitError("cannot check the gradients of '")
+             << name << "': it has no float input and reads no param";
+    for (StringRef suffix : {"_jvp", "_vjp"})
+      if (module.lookupSymbol((name + suffix).str()))
+        return fn.emitError("cannot add '")
+               << name << suffix << "': the name is taken";
+    Attribute wrtParams =
+        params.empty() ? Attribute() : StringAttr::get(&getContext(), "all");
+    OpBuilder b(module.getBodyRegion());
+    b.setInsertionPointAfter(fn);
+    Location loc = fn.getLoc();
+    auto named = [&](const std::string &text) {
+      return b.getDictionaryAttr(
+          b.getNamedAttr("rlx.name", b.getStringAttr(text)));
+    };
+    SmallVector<Attribute> inputAttrs;
+    for (unsigned i = 0; i < fn.getNumArguments(); ++i)
+      inputAttrs.push_back(named(argName(fn, i)));
+    SmallVector<Attribute> outputAttrs;
+    for (unsigned i = 0; i < fn.getNumResults(); ++i)
+      outputAttrs.push_back(named(resultName(fn, i)));
+
+    // FN_jvp(inputs, tangents) -> (outputs, output tangents).
+    {
+      SmallVector<Type> args(fn.getArgumentTypes());
+      SmallVector<Attribute> argAttrs(inputAttrs);
+      for (auto &[leaf, type] : leaves) {
+        args.push_back(type);
+        argAttrs.push_back(named("tangent." + leaf));
+      }
+      SmallVector<Type> results(fn.getResultTypes());
+      llvm::append_range(results, fn.getResultTypes());
+      SmallVector<Attribute> resultAttrs(outputAttrs);
+      for (unsigned i = 0; i < fn.getNumResults(); ++i)
+        resultAttrs.push_back(named("tangent." + resultName(fn, i)));
+      auto entry = func::FuncOp::create(b, loc, (name + "_jvp").str(),
+                                        b.getFunctionType(args, results));
+      entry.setAllArgAttrs(argAttrs);
+      entry.setAllResultAttrs(resultAttrs);
+      Block *body = entry.addEntryBlock();
+      OpBuilder eb(body, body->end());
+      unsigned n = fn.getNumArguments();
+      auto jvp = JVPOp::create(eb, loc, results, FlatSymbolRefAttr::get(fn),
+                               body->getArguments().take_front(n),
+                               body->getArguments().drop_front(n),
+                               eb.getDenseI64ArrayAttr(wrt), wrtParams);
+      func::ReturnOp::create(eb, loc, jvp.getResults());
+      b.setInsertionPointAfter(entry);
+    }
+    // FN_vjp(inputs, cotangents) -> (outputs, leaf adjoints).
+    {
+      SmallVector<Type> args(fn.getArgumentTypes());
+      llvm::append_range(args, fn.getResultTypes());
+      SmallVector<Attribute> argAttrs(inputAttrs);
+      for (unsigned i = 0; i < fn.getNumResults(); ++i)
+        argAttrs.push_back(named("cotangent." + resultName(fn, i)));
+      SmallVector<Type> results(fn.getResultTypes());
+      SmallVector<Attribute> resultAttrs(outputAttrs);
+      for (auto &[leaf, type] : leaves) {
+        results.push_back(type);
+        resultAttrs.push_back(named("grad." + leaf));
+      }
+      auto entry = func::FuncOp::create(b, loc, (name + "_vjp").str(),
+                                        b.getFunctionType(args, results));
+      entry.setAllArgAttrs(argAttrs);
+      entry.setAllResultAttrs(resultAttrs);
+      Block *body = entry.addEntryBlock();
+      OpBuilder eb(body, body->end());
+      unsigned n = fn.getNumArguments();
+      auto vjp = VJPOp::create(eb, loc, results, FlatSymbolRefAttr::get(fn),
+                               body->getArguments().take_front(n),
+                               body->getArguments().drop_front(n),
+                               eb.getDenseI64ArrayAttr(wrt), wrtParams);
+      func::ReturnOp::create(eb, loc, vjp.getResults());
+    }
+    return success();
   }
 
   LogicalResult addEntry(StringRef name, bool withValue) {

@@ -43,12 +43,21 @@ def RLXAddGradientEntries : Pass<"rlx-add-gradient-entries", "mlir::ModuleOp"> {
     function `FN_grad` (`FN_value_and_grad`) with FN's inputs, returning
     `value` (for value_and_grad) and `grad.<param name>` for every param FN
     reads, through an `rlx.grad` (`rlx.value_and_grad`) marker.
+
+    For each function in `check-grads`, adds `FN_jvp(inputs...,
+    tangent.<leaf>...)` returning FN's outputs then `tangent.<output>`, and
+    `FN_vjp(inputs..., cotangent.<output>...)` returning FN's outputs then
+    `grad.<leaf>`, where the leaves are every float input (by name) and
+    every param: what a directional finite-difference check needs.
   }];
   let options = [
     ListOption<"gradFunctions", "grad", "std::string",
                "functions to add FN_grad for">,
     ListOption<"valueAndGradFunctions", "value-and-grad", "std::string",
-               "functions to add FN_value_and_grad for">
+               "functions to add FN_value_and_grad for">,
+    ListOption<"checkGradFunctions", "check-grads", "std::string",
+               "functions to add FN_jvp and FN_vjp for (w.r.t. every float "
+               "input and every param), as gradient checks use">
   ];
   let dependentDialects = ["rlx::RLXDialect"];
 }

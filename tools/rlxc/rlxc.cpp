@@ -54,7 +54,10 @@ int main(int argc, char **argv) {
   app.add_option("--emit", emit, "mlir | llvm | obj | so (default so)")
       ->check(CLI::IsMember({"mlir", "llvm", "obj", "so"}));
   app.footer("-O0, -O1, -O2 (default), -O3: optimization level");
-  std::vector<std::string> gradFns, valueAndGradFns;
+  std::vector<std::string> gradFns, valueAndGradFns, checkGradFns;
+  app.add_option("--check-grads", checkGradFns,
+                 "add entry points FN_jvp and FN_vjp (w.r.t. every float input "
+                 "and param) for rlx-run --check-grads");
   app.add_option("--grad", gradFns,
                  "add an entry point FN_grad: the gradient of FN with respect "
                  "to every param (outputs grad.<param>)");
@@ -127,6 +130,7 @@ int main(int argc, char **argv) {
   options.optLevel = optLevel;
   options.gradFunctions = gradFns;
   options.valueAndGradFunctions = valueAndGradFns;
+  options.checkGradFunctions = checkGradFns;
   auto configure = [&](PassManager &pm) {
     if (printAfterAll) {
       context.disableMultithreading();
