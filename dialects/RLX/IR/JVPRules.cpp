@@ -256,15 +256,6 @@ LogicalResult Conv2DOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
   return success();
 }
 
-LogicalResult MaxPool2DOp::buildJVP(OpBuilder &, ArrayRef<Value> tan,
-                                    SmallVectorImpl<Value> &out) {
-  if (!tan[0]) {
-    out.push_back(Value());
-    return success();
-  }
-  return emitOpError("has no JVP rule yet");
-}
-
 LogicalResult MaxOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
                               SmallVectorImpl<Value> &out) {
   RuleBuilder b{builder, getLoc()};

@@ -236,21 +236,6 @@ LogicalResult MatmulOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
   return success();
 }
 
-LogicalResult Conv2DOp::buildVJP(OpBuilder &, ArrayRef<Value>,
-                                 SmallVectorImpl<Value> &) {
-  return emitOpError("has no VJP rule yet");
-}
-
-LogicalResult MaxPool2DOp::buildVJP(OpBuilder &, ArrayRef<Value>,
-                                    SmallVectorImpl<Value> &) {
-  return emitOpError("has no VJP rule yet");
-}
-
-LogicalResult AvgPool2DOp::buildVJP(OpBuilder &, ArrayRef<Value>,
-                                    SmallVectorImpl<Value> &) {
-  return emitOpError("has no VJP rule yet");
-}
-
 LogicalResult SumOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
                               SmallVectorImpl<Value> &out) {
   if (!isFloatTensor(getResult()))
