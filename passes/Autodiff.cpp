@@ -97,6 +97,7 @@ private:
     flat.setPrivate();
     flat.setSymName(
         (callee.getSymName() + "__rlx_ad_" + Twine(counter++)).str());
+    symbols.getSymbolTable(module).insert(flat);
     scratch.push_back(flat);
     for (int round = 0;; ++round) {
       SmallVector<func::CallOp> calls;
@@ -367,6 +368,7 @@ private:
         mb, loc, (info.callee.getSymName() + "__rlx_hvp_" + Twine(counter++)).str(),
         mb.getFunctionType(info.callee.getArgumentTypes(), gradTypes));
     gradFn.setPrivate();
+    symbols.getSymbolTable(module).insert(gradFn);
     scratch.push_back(gradFn);
     Block *body = gradFn.addEntryBlock();
     OpBuilder b(body, body->end());
@@ -396,7 +398,7 @@ private:
 public:
   void eraseScratch() {
     for (func::FuncOp f : llvm::reverse(scratch))
-      f.erase();
+      symbols.getSymbolTable(module).erase(f);
     scratch.clear();
   }
 };

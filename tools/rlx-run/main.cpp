@@ -2,7 +2,8 @@
 //
 /// \file
 /// `rlx-run model.so --fn NAME --weights W.safetensors --input [NAME=]X.npy
-/// [--output Y.npy | --outputs Y.safetensors] [--benchmark N] [--info]`.
+/// [--output Y.npy | --outputs Y.safetensors] [--benchmark N] [--info]
+/// [--check-grads [--eps E] [--rtol R] [--atol A] [--seed S]]`.
 /// Only flag parsing, printing and calls into the runtime live here. Every
 /// failure is one line `rlx-run: error: ...` on stderr and exit code 1; bad
 /// usage exits with 2.
@@ -19,6 +20,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <sys/stat.h>
 
 namespace {
@@ -33,12 +35,19 @@ struct Options {
   int benchmark = 0;
   bool info = false;
   bool allowUnusedWeights = false;
+  bool checkGrads = false;
+  std::optional<double> eps, rtol, atol;
+  uint64_t seed = 0;
+  unsigned directions = 1;
 };
 
 /// A failure to report as `rlx-run: error: ...`, exit code 1.
 struct ToolError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+/// --check-grads ran and printed FAIL: exit code 1, no further message.
+struct GradCheckFailed {};
 
 std::string joinNames(const std::vector<rlx::TensorSpec> &specs) {
   std::string names;
@@ -137,10 +146,37 @@ void checkNoOverwrite(const Options &options, const std::string &target) {
 }
 
 rlx::EntryPoint chooseEntryPoint(const rlx::Artifact &artifact,
-                                 const std::string &name) {
+                                 const std::string &name,
+                                 bool checkGrads = false) {
   if (!name.empty())
     return artifact.entryPoint(name);
   std::vector<rlx::EntryPoint> entries = artifact.entryPoints();
+  if (checkGrads) {
+    // The one FN with FN_jvp and FN_vjp beside it.
+    std::vector<std::string> checkable;
+    auto has = [&](const std::string &wanted) {
+      for (const rlx::EntryPoint &entry : entries)
+        if (entry.name() == wanted)
+          return true;
+      return false;
+    };
+    for (const rlx::EntryPoint &entry : entries)
+      if (has(entry.name() + "_jvp") && has(entry.name() + "_vjp"))
+        checkable.push_back(entry.name());
+    if (checkable.size() == 1)
+      return artifact.entryPoint(checkable.front());
+    std::string names;
+    for (const std::string &fn : checkable)
+      names += (names.empty() ? "" : ", ") + fn;
+    throw ToolError(
+        checkable.empty()
+            ? "'" + artifact.path() +
+                  "' has no entry point FN with FN_jvp and FN_vjp; compile "
+                  "it with rlxc --check-grads=FN"
+            : "'" + artifact.path() + "' has gradient entry points for " +
+                  std::to_string(checkable.size()) + " functions (" + names +
+                  "); choose one with --fn");
+  }
   if (entries.size() == 1)
     return entries.front();
   std::string names;
@@ -216,7 +252,8 @@ void run(const Options &options) {
     printInfo(artifact);
     return;
   }
-  rlx::EntryPoint entry = chooseEntryPoint(artifact, options.function);
+  rlx::EntryPoint entry =
+      chooseEntryPoint(artifact, options.function, options.checkGrads);
   std::string name = entry.name();
   size_t outputCount = entry.outputs().size();
   if (!options.output.empty()) {
@@ -235,6 +272,20 @@ void run(const Options &options) {
   for (const std::string &file : options.weights)
     session.bindSafetensors(file, options.allowUnusedWeights);
   std::vector<rlx::Tensor> inputs = readInputs(entry, options.inputs);
+
+  if (options.checkGrads) {
+    rlx::GradCheckOptions check;
+    check.eps = options.eps;
+    check.rtol = options.rtol;
+    check.atol = options.atol;
+    check.seed = options.seed;
+    check.directions = options.directions;
+    rlx::GradCheckResult result = rlx::checkGrads(session, name, inputs, check);
+    std::printf("%s", result.summary().c_str());
+    if (!result.passed())
+      throw GradCheckFailed();
+    return;
+  }
 
   rlx::TensorList outputs = session.call(name, inputs);
   for (size_t i = 0; i < outputs.size(); ++i)
@@ -268,13 +319,41 @@ int main(int argc, char **argv) {
       app.add_option("--outputs", options.outputs,
                      "Write every output, by name, to this safetensors file");
   output->excludes(outputs);
-  app.add_option("--benchmark", options.benchmark,
+  CLI::Option *benchmark = app.add_option("--benchmark", options.benchmark,
                  "Time N calls after one warm-up; print median/min/max ms")
       ->check(CLI::PositiveNumber);
   app.add_flag("--info", options.info,
                "Print the artifact's manifest and exit");
   app.add_flag("--allow-unused-weights", options.allowUnusedWeights,
                "Skip weights that no entry point uses instead of failing");
+  CLI::Option *checkGrads = app.add_flag(
+      "--check-grads", options.checkGrads,
+      "Check FN's derivatives (entry points FN_jvp and FN_vjp of rlxc "
+      "--check-grads=FN) against central differences at the inputs; print "
+      "the errors and PASS or FAIL (exit code 1)");
+  checkGrads->excludes(output)->excludes(outputs)->excludes(benchmark);
+  app.add_option("--eps", options.eps,
+                 "--check-grads: difference step (default 1e-6 for f64, "
+                 "1e-3 for f32)")
+      ->needs(checkGrads)
+      ->check(CLI::PositiveNumber);
+  app.add_option("--rtol", options.rtol,
+                 "--check-grads: relative tolerance (default 1e-5 for f64, "
+                 "1e-2 for f32)")
+      ->needs(checkGrads)
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--atol", options.atol,
+                 "--check-grads: absolute tolerance (default 1e-7 for f64, "
+                 "1e-3 for f32)")
+      ->needs(checkGrads)
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--seed", options.seed,
+                 "--check-grads: seed of the random directions (default 0)")
+      ->needs(checkGrads);
+  app.add_option("--directions", options.directions,
+                 "--check-grads: random directions to check (default 1)")
+      ->needs(checkGrads)
+      ->check(CLI::PositiveNumber);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &error) {
@@ -285,6 +364,8 @@ int main(int argc, char **argv) {
   try {
     run(options);
     return 0;
+  } catch (const GradCheckFailed &) {
+    return 1;
   } catch (const std::exception &error) {
     // rlx::RuntimeError, ToolError, or std::bad_alloc and kin.
     std::fprintf(stderr, "rlx-run: error: %s\n", error.what());

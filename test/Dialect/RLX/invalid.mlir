@@ -494,3 +494,425 @@ func.func @gather_result(%t: tensor<5x3xf32>, %i: tensor<2xi32>) {
   %0 = rlx.gather %t, %i {axis = 0 : i64} : (tensor<5x3xf32>, tensor<2xi32>) -> tensor<3x2xf32>
   return
 }
+
+// -----
+
+func.func @pad_types(%x: tensor<3xf32>, %z: tensor<f64>) {
+  // expected-error @+1 {{'rlx.pad' op expects operand, padding value and result of one element type}}
+  %0 = rlx.pad %x, %z {low = array<i64: 1>, high = array<i64: 0>, interior = array<i64: 0>} : (tensor<3xf32>, tensor<f64>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @pad_value_rank(%x: tensor<3xf32>, %z: tensor<1xf32>) {
+  // expected-error @+1 {{'rlx.pad' op expects a rank-0 padding value, got [1]}}
+  %0 = rlx.pad %x, %z {low = array<i64: 1>, high = array<i64: 0>, interior = array<i64: 0>} : (tensor<3xf32>, tensor<1xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @pad_count(%x: tensor<3xf32>, %z: tensor<f32>) {
+  // expected-error @+1 {{'rlx.pad' op expects low, high and interior with one entry per dim (1)}}
+  %0 = rlx.pad %x, %z {low = array<i64: 1, 0>, high = array<i64: 0>, interior = array<i64: 0>} : (tensor<3xf32>, tensor<f32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @pad_negative(%x: tensor<3xf32>, %z: tensor<f32>) {
+  // expected-error @+1 {{'rlx.pad' op expects non-negative padding on dim 0}}
+  %0 = rlx.pad %x, %z {low = array<i64: -1>, high = array<i64: 0>, interior = array<i64: 0>} : (tensor<3xf32>, tensor<f32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @pad_dynamic(%x: tensor<?xf32>, %z: tensor<f32>) {
+  // expected-error @+1 {{'rlx.pad' op expects no padding on dynamic dim 0}}
+  %0 = rlx.pad %x, %z {low = array<i64: 1>, high = array<i64: 0>, interior = array<i64: 0>} : (tensor<?xf32>, tensor<f32>) -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @pad_result(%x: tensor<3xf32>, %z: tensor<f32>) {
+  // expected-error @+1 {{'rlx.pad' op expects result shape [8], got [6]}}
+  %0 = rlx.pad %x, %z {low = array<i64: 1>, high = array<i64: 2>, interior = array<i64: 1>} : (tensor<3xf32>, tensor<f32>) -> tensor<6xf32>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>) -> tensor<f32> {
+  %w = rlx.param "w" : tensor<3xf32>
+  %m = rlx.mul %x, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %s = rlx.sum %m {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func private @vec(%x: tensor<3xf32>) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+func.func private @ints(%x: tensor<3xi32>) -> tensor<f32> {
+  %c = rlx.constant dense<1.0> : tensor<f32>
+  return %c : tensor<f32>
+}
+
+func.func @grad_no_callee(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.grad' op expects 'nowhere' to name a function with a body}}
+  %0 = rlx.grad @nowhere(%x) {wrt = array<i64: 0>} : (tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>) -> tensor<f32> {
+  %w = rlx.param "w" : tensor<3xf32>
+  %m = rlx.mul %x, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %s = rlx.sum %m {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func private @vec(%x: tensor<3xf32>) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+func.func private @ints(%x: tensor<3xi32>) -> tensor<f32> {
+  %c = rlx.constant dense<1.0> : tensor<f32>
+  return %c : tensor<f32>
+}
+
+func.func @grad_arg_count(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.grad' op expects 1 arguments for @sq, got 2}}
+  %0 = rlx.grad @sq(%x, %x) {wrt = array<i64: 0>} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>) -> tensor<f32> {
+  %w = rlx.param "w" : tensor<3xf32>
+  %m = rlx.mul %x, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %s = rlx.sum %m {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func private @vec(%x: tensor<3xf32>) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+func.func private @ints(%x: tensor<3xi32>) -> tensor<f32> {
+  %c = rlx.constant dense<1.0> : tensor<f32>
+  return %c : tensor<f32>
+}
+
+func.func @grad_arg_type(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'rlx.grad' op expects argument 0 of type 'tensor<3xf32>', got 'tensor<4xf32>'}}
+  %0 = rlx.grad @sq(%x) {wrt = array<i64: 0>} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>) -> tensor<f32> {
+  %w = rlx.param "w" : tensor<3xf32>
+  %m = rlx.mul %x, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %s = rlx.sum %m {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func private @vec(%x: tensor<3xf32>) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+func.func private @ints(%x: tensor<3xi32>) -> tensor<f32> {
+  %c = rlx.constant dense<1.0> : tensor<f32>
+  return %c : tensor<f32>
+}
+
+func.func @grad_non_scalar(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.grad' op expects @vec to return a one-element tensor, got 'tensor<3xf32>': differentiate a non-scalar function with rlx.vjp}}
+  %0 = rlx.grad @vec(%x) {wrt = array<i64: 0>} : (tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>) -> tensor<f32> {
+  %w = rlx.param "w" : tensor<3xf32>
+  %m = rlx.mul %x, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %s = rlx.sum %m {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func private @vec(%x: tensor<3xf32>) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+func.func private @ints(%x: tensor<3xi32>) -> tensor<f32> {
+  %c = rlx.constant dense<1.0> : tensor<f32>
+  return %c : tensor<f32>
+}
+
+func.func @grad_int_leaf(%x: tensor<3xi32>) {
+  // expected-error @+1 {{'rlx.grad' op cannot differentiate with respect to input 0 of type 'tensor<3xi32>': hold integer or boolean data as a constant (not a leaf)}}
+  %0 = rlx.grad @ints(%x) {wrt = array<i64: 0>} : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>) -> tensor<f32> {
+  %w = rlx.param "w" : tensor<3xf32>
+  %m = rlx.mul %x, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %s = rlx.sum %m {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func private @vec(%x: tensor<3xf32>) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+func.func private @ints(%x: tensor<3xi32>) -> tensor<f32> {
+  %c = rlx.constant dense<1.0> : tensor<f32>
+  return %c : tensor<f32>
+}
+
+func.func @grad_wrt_range(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.grad' op expects wrt positions in [0, 1), got 1}}
+  %0 = rlx.grad @sq(%x) {wrt = array<i64: 1>} : (tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>) -> tensor<f32> {
+  %w = rlx.param "w" : tensor<3xf32>
+  %m = rlx.mul %x, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %s = rlx.sum %m {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func private @vec(%x: tensor<3xf32>) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+func.func private @ints(%x: tensor<3xi32>) -> tensor<f32> {
+  %c = rlx.constant dense<1.0> : tensor<f32>
+  return %c : tensor<f32>
+}
+
+func.func @grad_unknown_param(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.grad' op expects param 'v' to be read by @sq}}
+  %0 = rlx.grad @sq(%x) {wrt_params = ["v"]} : (tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>) -> tensor<f32> {
+  %w = rlx.param "w" : tensor<3xf32>
+  %m = rlx.mul %x, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %s = rlx.sum %m {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func private @vec(%x: tensor<3xf32>) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+func.func private @ints(%x: tensor<3xi32>) -> tensor<f32> {
+  %c = rlx.constant dense<1.0> : tensor<f32>
+  return %c : tensor<f32>
+}
+
+func.func @grad_bad_word(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.grad' op expects wrt_params to be "all" or a list of param names, got "every"}}
+  %0 = rlx.grad @sq(%x) {wrt_params = "every"} : (tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>) -> tensor<f32> {
+  %w = rlx.param "w" : tensor<3xf32>
+  %m = rlx.mul %x, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %s = rlx.sum %m {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func private @vec(%x: tensor<3xf32>) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+func.func private @ints(%x: tensor<3xi32>) -> tensor<f32> {
+  %c = rlx.constant dense<1.0> : tensor<f32>
+  return %c : tensor<f32>
+}
+
+func.func @grad_bad_list(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.grad' op expects wrt_params to be "all" or a list of param names}}
+  %0 = rlx.grad @sq(%x) {wrt_params = [1]} : (tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>) -> tensor<f32> {
+  %w = rlx.param "w" : tensor<3xf32>
+  %m = rlx.mul %x, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %s = rlx.sum %m {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func private @vec(%x: tensor<3xf32>) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+func.func private @ints(%x: tensor<3xi32>) -> tensor<f32> {
+  %c = rlx.constant dense<1.0> : tensor<f32>
+  return %c : tensor<f32>
+}
+
+func.func @grad_bad_kind(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.grad' op expects wrt_params to be "all" or a list of param names}}
+  %0 = rlx.grad @sq(%x) {wrt_params = 1 : i64} : (tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>) -> tensor<f32> {
+  %w = rlx.param "w" : tensor<3xf32>
+  %m = rlx.mul %x, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %s = rlx.sum %m {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func private @vec(%x: tensor<3xf32>) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+func.func private @ints(%x: tensor<3xi32>) -> tensor<f32> {
+  %c = rlx.constant dense<1.0> : tensor<f32>
+  return %c : tensor<f32>
+}
+
+func.func @grad_no_leaves(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.grad' op expects something to differentiate: wrt positions or wrt_params}}
+  %0 = rlx.grad @sq(%x) : (tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>) -> tensor<f32> {
+  %w = rlx.param "w" : tensor<3xf32>
+  %m = rlx.mul %x, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %s = rlx.sum %m {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func private @vec(%x: tensor<3xf32>) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+func.func private @ints(%x: tensor<3xi32>) -> tensor<f32> {
+  %c = rlx.constant dense<1.0> : tensor<f32>
+  return %c : tensor<f32>
+}
+
+func.func @grad_result_types(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.grad' op expects results 0 of type 'tensor<3xf32>', got 'tensor<3xf64>'}}
+  %0 = rlx.grad @sq(%x) {wrt = array<i64: 0>} : (tensor<3xf32>) -> tensor<3xf64>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>) -> tensor<f32> {
+  %w = rlx.param "w" : tensor<3xf32>
+  %m = rlx.mul %x, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %s = rlx.sum %m {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func private @vec(%x: tensor<3xf32>) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+func.func private @ints(%x: tensor<3xi32>) -> tensor<f32> {
+  %c = rlx.constant dense<1.0> : tensor<f32>
+  return %c : tensor<f32>
+}
+
+func.func @grad_result_count(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.grad' op expects 2 results, got 1}}
+  %0 = rlx.grad @sq(%x) {wrt = array<i64: 0>, wrt_params = "all"} : (tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>) -> tensor<f32> {
+  %w = rlx.param "w" : tensor<3xf32>
+  %m = rlx.mul %x, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %s = rlx.sum %m {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func private @vec(%x: tensor<3xf32>) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+func.func private @ints(%x: tensor<3xi32>) -> tensor<f32> {
+  %c = rlx.constant dense<1.0> : tensor<f32>
+  return %c : tensor<f32>
+}
+
+func.func @vag_aux(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.value_and_grad' op expects @vec to return a one-element tensor}}
+  %0:2 = rlx.value_and_grad @vec(%x) {wrt = array<i64: 0>} : (tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>) -> tensor<f32> {
+  %w = rlx.param "w" : tensor<3xf32>
+  %m = rlx.mul %x, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %s = rlx.sum %m {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func private @vec(%x: tensor<3xf32>) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+func.func private @ints(%x: tensor<3xi32>) -> tensor<f32> {
+  %c = rlx.constant dense<1.0> : tensor<f32>
+  return %c : tensor<f32>
+}
+
+func.func @vjp_cotangents(%x: tensor<3xf32>, %c: tensor<4xf32>) {
+  // expected-error @+1 {{'rlx.vjp' op expects cotangents 0 of type 'tensor<3xf32>', got 'tensor<4xf32>'}}
+  %0:2 = rlx.vjp @vec(%x) cotangents(%c) {wrt = array<i64: 0>} : (tensor<3xf32>, tensor<4xf32>) -> (tensor<3xf32>, tensor<3xf32>)
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>) -> tensor<f32> {
+  %w = rlx.param "w" : tensor<3xf32>
+  %m = rlx.mul %x, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %s = rlx.sum %m {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func private @vec(%x: tensor<3xf32>) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+func.func private @ints(%x: tensor<3xi32>) -> tensor<f32> {
+  %c = rlx.constant dense<1.0> : tensor<f32>
+  return %c : tensor<f32>
+}
+
+func.func @jvp_tangents(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.jvp' op expects 1 tangents, got 0}}
+  %0:2 = rlx.jvp @vec(%x) tangents() {wrt = array<i64: 0>} : (tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>) -> tensor<f32> {
+  %w = rlx.param "w" : tensor<3xf32>
+  %m = rlx.mul %x, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %s = rlx.sum %m {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func private @vec(%x: tensor<3xf32>) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+func.func private @ints(%x: tensor<3xi32>) -> tensor<f32> {
+  %c = rlx.constant dense<1.0> : tensor<f32>
+  return %c : tensor<f32>
+}
+
+func.func @hvp_results(%x: tensor<3xf32>, %t: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.hvp' op expects results 0 of type 'tensor<3xf32>', got 'tensor<f32>'}}
+  %0 = rlx.hvp @sq(%x) tangents(%t) {wrt = array<i64: 0>} : (tensor<3xf32>, tensor<3xf32>) -> tensor<f32>
+  return
+}

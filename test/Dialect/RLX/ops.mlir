@@ -126,3 +126,37 @@ func.func @shapes(%x: tensor<?x28x28xf32>, %v: tensor<4xf32>, %t: tensor<1000x64
   %g = rlx.gather %t, %ids {axis = 0 : i64} : (tensor<1000x64xf32>, tensor<?x16xi32>) -> tensor<?x16x64xf32>
   return %r, %t0, %b, %s, %c, %g : tensor<?x784xf32>, tensor<28x?x28xf32>, tensor<3x4xf32>, tensor<?x14x28xf32>, tensor<?x56x28xf32>, tensor<?x16x64xf32>
 }
+
+// CHECK-LABEL: func @autodiff_ops
+func.func @autodiff_ops(%x: tensor<?x3xf32>, %z: tensor<f32>) -> (tensor<?x3xf32>, tensor<?x7xf32>, tensor<?x3xf32>) {
+  // CHECK: rlx.erf %{{.*}} : tensor<?x3xf32>
+  %e = rlx.erf %x : tensor<?x3xf32>
+  // CHECK: rlx.pad %{{.*}}, %{{.*}} {high = array<i64: 0, 1>, interior = array<i64: 0, 1>, low = array<i64: 0, 1>}
+  %p = rlx.pad %x, %z {low = array<i64: 0, 1>, high = array<i64: 0, 1>, interior = array<i64: 0, 1>}
+      : (tensor<?x3xf32>, tensor<f32>) -> tensor<?x7xf32>
+  // CHECK: rlx.stop_gradient %{{.*}} : tensor<?x3xf32>
+  %s = rlx.stop_gradient %e : tensor<?x3xf32>
+  return %e, %p, %s : tensor<?x3xf32>, tensor<?x7xf32>, tensor<?x3xf32>
+}
+
+func.func private @loss(%x: tensor<3xf32>) -> tensor<f32> {
+  %w = rlx.param "w" : tensor<3xf32>
+  %m = rlx.mul %x, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %s = rlx.sum %m {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+
+// CHECK-LABEL: func @markers
+func.func @markers(%x: tensor<3xf32>, %t: tensor<3xf32>, %c: tensor<f32>) -> tensor<3xf32> {
+  // CHECK: rlx.grad @loss(%{{.*}}) {wrt = array<i64: 0>, wrt_params = ["w"]} : (tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
+  %g:2 = rlx.grad @loss(%x) {wrt = array<i64: 0>, wrt_params = ["w"]} : (tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
+  // CHECK: rlx.value_and_grad @loss(%{{.*}}) {wrt_params = "all"} : (tensor<3xf32>) -> (tensor<f32>, tensor<3xf32>)
+  %v:2 = rlx.value_and_grad @loss(%x) {wrt_params = "all"} : (tensor<3xf32>) -> (tensor<f32>, tensor<3xf32>)
+  // CHECK: rlx.vjp @loss(%{{.*}}) cotangents(%{{.*}}) {wrt = array<i64: 0>}
+  %j:2 = rlx.vjp @loss(%x) cotangents(%c) {wrt = array<i64: 0>} : (tensor<3xf32>, tensor<f32>) -> (tensor<f32>, tensor<3xf32>)
+  // CHECK: rlx.jvp @loss(%{{.*}}) tangents(%{{.*}}) {wrt = array<i64: 0>}
+  %f:2 = rlx.jvp @loss(%x) tangents(%t) {wrt = array<i64: 0>} : (tensor<3xf32>, tensor<3xf32>) -> (tensor<f32>, tensor<f32>)
+  // CHECK: rlx.hvp @loss(%{{.*}}) tangents(%{{.*}}) {wrt = array<i64: 0>}
+  %h = rlx.hvp @loss(%x) tangents(%t) {wrt = array<i64: 0>} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %h : tensor<3xf32>
+}

@@ -1,0 +1,141 @@
+// RUN: rlx-opt %s -split-input-file -rlx-autodiff -verify-diagnostics | FileCheck %s
+
+// Reverse mode: the forward sweep is cloned at the marker, then each op's
+// VJP rule builds the adjoints in reverse order. Leaves are an input (behind
+// a fresh identity) and a param.
+// CHECK-LABEL: func @grad_input_and_param
+// CHECK-SAME: (%[[X:.+]]: tensor<3xf32>)
+// CHECK: %[[XI:.+]] = tensor.cast %[[X]]
+// CHECK: %[[W:.+]] = rlx.param "w"
+// CHECK: %[[M:.+]] = rlx.mul %[[XI]], %[[W]]
+// CHECK: rlx.sum %[[M]]
+// CHECK: %[[SEED:.+]] = rlx.add %[[ZERO:.+]], %[[ONE:.+]] : (tensor<f32>, tensor<f32>)
+// CHECK: %[[G:.+]] = rlx.add
+// CHECK-DAG: %[[GX:.+]] = rlx.mul %[[G]], %[[W]]
+// CHECK-DAG: %[[GW:.+]] = rlx.mul %[[G]], %[[XI]]
+// CHECK: return %[[GX]], %[[GW]]
+// CHECK-NOT: rlx.grad
+func.func private @f(%x: tensor<3xf32>) -> tensor<f32> {
+  %w = rlx.param "w" : tensor<3xf32>
+  %m = rlx.mul %x, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %s = rlx.sum %m {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @grad_input_and_param(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+  %g:2 = rlx.grad @f(%x) {wrt = array<i64: 0>, wrt_params = ["w"]} : (tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
+  return %g#0, %g#1 : tensor<3xf32>, tensor<3xf32>
+}
+
+// -----
+
+// Forward mode: one sweep, each op's JVP built right after its clone.
+// CHECK-LABEL: func @jvp
+// CHECK-SAME: (%[[X:.+]]: tensor<3xf32>, %[[T:.+]]: tensor<3xf32>)
+// CHECK: %[[W:.+]] = rlx.param "w"
+// CHECK: %[[M:.+]] = rlx.mul %{{.+}}, %[[W]]
+// CHECK: %[[TM:.+]] = rlx.mul %[[T]], %[[W]]
+// CHECK: %[[Y:.+]] = rlx.sum %[[M]]
+// CHECK: %[[TY:.+]] = rlx.sum %[[TM]]
+// CHECK: return %[[Y]], %[[TY]]
+func.func private @f(%x: tensor<3xf32>) -> tensor<f32> {
+  %w = rlx.param "w" : tensor<3xf32>
+  %m = rlx.mul %x, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %s = rlx.sum %m {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @jvp(%x: tensor<3xf32>, %t: tensor<3xf32>) -> (tensor<f32>, tensor<f32>) {
+  %r:2 = rlx.jvp @f(%x) tangents(%t) {wrt = array<i64: 0>} : (tensor<3xf32>, tensor<3xf32>) -> (tensor<f32>, tensor<f32>)
+  return %r#0, %r#1 : tensor<f32>, tensor<f32>
+}
+
+// -----
+
+// Markers compose: the grad of a function holding a grad expands the inner
+// one first. No marker and no scratch function is left.
+// CHECK-LABEL: func @second_derivative
+// CHECK-NOT: rlx.grad
+// CHECK-NOT: __rlx_ad
+// CHECK: return
+func.func private @cube(%x: tensor<f64>) -> tensor<f64> {
+  %x2 = rlx.mul %x, %x : (tensor<f64>, tensor<f64>) -> tensor<f64>
+  %x3 = rlx.mul %x2, %x : (tensor<f64>, tensor<f64>) -> tensor<f64>
+  return %x3 : tensor<f64>
+}
+func.func private @dcube(%x: tensor<f64>) -> tensor<f64> {
+  %g = rlx.grad @cube(%x) {wrt = array<i64: 0>} : (tensor<f64>) -> tensor<f64>
+  return %g : tensor<f64>
+}
+func.func @second_derivative(%x: tensor<f64>) -> tensor<f64> {
+  %g = rlx.grad @dcube(%x) {wrt = array<i64: 0>} : (tensor<f64>) -> tensor<f64>
+  return %g : tensor<f64>
+}
+
+// -----
+
+// value_and_grad returns the value of the same forward sweep.
+// CHECK-LABEL: func @value_and_grad
+// CHECK: %[[V:.+]] = rlx.sum
+// CHECK-NOT: rlx.sum %{{.+}} {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+// CHECK: return %[[V]]
+func.func private @f(%x: tensor<3xf32>) -> tensor<f32> {
+  %m = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %s = rlx.sum %m {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @value_and_grad(%x: tensor<3xf32>) -> (tensor<f32>, tensor<3xf32>) {
+  %r:2 = rlx.value_and_grad @f(%x) {wrt = array<i64: 0>} : (tensor<3xf32>) -> (tensor<f32>, tensor<3xf32>)
+  return %r#0, %r#1 : tensor<f32>, tensor<3xf32>
+}
+
+// -----
+
+// A leaf that does not contribute gets zeros of its type; stop_gradient
+// blocks the adjoint.
+// CHECK-LABEL: func @zeros
+// The adjoint reaching stop_gradient is dropped (dead ops stay until DCE).
+// CHECK: rlx.constant dense<0.000000e+00> : tensor<2xf32>
+// CHECK: %[[Z:.+]] = rlx.constant dense<0.000000e+00> : tensor<2xf32>
+// CHECK-NEXT: return %[[Z]]
+func.func private @f(%x: tensor<2xf32>, %y: tensor<f32>) -> tensor<f32> {
+  %s = rlx.stop_gradient %x : tensor<2xf32>
+  %t = rlx.sum %s {axes = array<i64: 0>} : (tensor<2xf32>) -> tensor<f32>
+  %r = rlx.mul %t, %y : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %r : tensor<f32>
+}
+func.func @zeros(%x: tensor<2xf32>, %y: tensor<f32>) -> tensor<2xf32> {
+  %g = rlx.grad @f(%x, %y) {wrt = array<i64: 0>} : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
+  return %g : tensor<2xf32>
+}
+
+// -----
+
+// hvp is the JVP of the gradient: forward over reverse, no Hessian.
+// CHECK-LABEL: func @hvp
+// CHECK-NOT: rlx.hvp
+// CHECK-NOT: rlx.jvp
+// CHECK-NOT: rlx.grad
+// CHECK: return
+func.func private @f(%x: tensor<3xf32>) -> tensor<f32> {
+  %m = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %e = rlx.exp %m : tensor<3xf32>
+  %s = rlx.sum %e {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @hvp(%x: tensor<3xf32>, %v: tensor<3xf32>) -> tensor<3xf32> {
+  %h = rlx.hvp @f(%x) tangents(%v) {wrt = array<i64: 0>} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %h : tensor<3xf32>
+}
+
+// -----
+
+// Negative: an op without rules is an error at its location.
+func.func private @f(%x: tensor<2x3xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'tensor.collapse_shape' op has no VJP rule: it cannot be differentiated}}
+  %c = tensor.collapse_shape %x [[0, 1]] : tensor<2x3xf32> into tensor<6xf32>
+  %s = rlx.sum %c {axes = array<i64: 0>} : (tensor<6xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @no_rule(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %g = rlx.grad @f(%x) {wrt = array<i64: 0>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %g : tensor<2x3xf32>
+}
