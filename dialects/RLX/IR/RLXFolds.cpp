@@ -31,6 +31,26 @@ static bool isSplatOf(Attribute attr, int64_t value) {
   return false;
 }
 
+/// True when `v` is all zeros: a splat-zero constant, or the zeros-like
+/// form autodiff builds for dynamic shapes, select(false, x, 0).
+static bool isZeroLike(Value v) {
+  Attribute attr;
+  if (matchPattern(v, m_Constant(&attr)))
+    return isSplatOf(attr, 0);
+  auto select = v.getDefiningOp<SelectOp>();
+  if (!select)
+    return false;
+  Attribute cond;
+  if (!matchPattern(select.getCond(), m_Constant(&cond)))
+    return false;
+  auto splat = dyn_cast<SplatElementsAttr>(cond);
+  if (!splat)
+    return false;
+  Value chosen =
+      splat.getSplatValue<bool>() ? select.getOnTrue() : select.getOnFalse();
+  return isZeroLike(chosen);
+}
+
 /// Folds `op(lhs, rhs)` elementwise when both are constants of one type.
 template <typename FloatFn, typename IntFn>
 static Attribute foldArithmetic(ArrayRef<Attribute> operands, Type resultType,
@@ -54,6 +74,20 @@ static Value foldNeutralRhs(Value lhs, Attribute rhs, Type resultType,
   return {};
 }
 
+static bool isFloatOrInt(RankedTensorType type) {
+  return type.getElementType().isIntOrFloat();
+}
+
+OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
+  auto cond = dyn_cast_or_null<SplatElementsAttr>(adaptor.getCond());
+  if (!cond)
+    return {};
+  Value chosen = cond.getSplatValue<bool>() ? getOnTrue() : getOnFalse();
+  if (chosen.getType() == getType())
+    return chosen;
+  return {};
+}
+
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 
 OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
@@ -61,6 +95,12 @@ OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
     return v;
   if (Value v = foldNeutralRhs(getRhs(), adaptor.getLhs(), getType(), 0))
     return v;
+  if (isFloatOrInt(getType()) && isZeroLike(getLhs()) &&
+      getRhs().getType() == getType())
+    return getRhs();
+  if (isFloatOrInt(getType()) && isZeroLike(getRhs()) &&
+      getLhs().getType() == getType())
+    return getLhs();
   return foldArithmetic(
       adaptor.getOperands(), getType(),
       [](const APFloat &a, const APFloat &b) { return a + b; },
@@ -70,6 +110,8 @@ OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
 OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
   if (Value v = foldNeutralRhs(getLhs(), adaptor.getRhs(), getType(), 0))
     return v;
+  if (isZeroLike(getRhs()) && getLhs().getType() == getType())
+    return getLhs();
   return foldArithmetic(
       adaptor.getOperands(), getType(),
       [](const APFloat &a, const APFloat &b) { return a - b; },

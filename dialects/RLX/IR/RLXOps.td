@@ -235,6 +235,7 @@ def RLX_SelectOp : RLX_DiffOp<"select", [Pure, RLX_BroadcastingShape]> {
   let assemblyFormat =
       "$cond `,` $on_true `,` $on_false attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def RLX_CastOp : RLX_DiffOp<"cast", [Pure]> {
