@@ -108,6 +108,16 @@ LogicalResult emitArtifact(ModuleOp module, const CompileOptions &options,
       translateModuleToLLVMIR(module, llvmContext, "rlx");
   if (!llvmModule)
     return fail(module, "translation to LLVM IR failed");
+  // Export only the artifact ABI (docs/abi.md): every other definition is
+  // hidden, so nothing inside an artifact interposes on or is interposed by
+  // another library in the process.
+  for (llvm::GlobalValue &value : llvmModule->global_values()) {
+    if (value.isDeclaration() || value.hasLocalLinkage())
+      continue;
+    llvm::StringRef name = value.getName();
+    if (!name.starts_with("rlx_artifact_") && !name.starts_with("rlx_entry_"))
+      value.setVisibility(llvm::GlobalValue::HiddenVisibility);
+  }
   llvmModule->setTargetTriple(machine->getTargetTriple());
   llvmModule->setDataLayout(machine->createDataLayout());
   auto optimize = makeOptimizingTransformer(options.optLevel, 0, machine.get());

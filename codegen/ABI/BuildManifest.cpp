@@ -74,10 +74,19 @@ struct RLXBuildManifestPass
     ModuleOp module = getOperation();
     llvm::json::Array entries, allParams;
     llvm::StringMap<DictionaryAttr> paramsByName;
-    for (auto func : module.getOps<func::FuncOp>()) {
+    SymbolTable symbolTable(module);
+    for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
       auto entry = func->getAttrOfType<DictionaryAttr>("rlx.entry");
       if (!entry)
         continue;
+      // The user's name stays in the manifest; the code gets a reserved one
+      // so that a model function called `exp` or `free` cannot collide with
+      // the C library the artifact links.
+      std::string userName = func.getSymName().str();
+      if (failed(symbolTable.rename(func, implSymbolName(userName)))) {
+        func.emitOpError("cannot be renamed for the artifact");
+        return signalPassFailure();
+      }
       auto params = entry.getAs<ArrayAttr>("params");
       for (Attribute a : params) {
         auto p = cast<DictionaryAttr>(a);
@@ -109,8 +118,8 @@ struct RLXBuildManifestPass
         }
       }
       entries.push_back(llvm::json::Object{
-          {"name", func.getSymName().str()},
-          {"symbol", "rlx_entry_" + func.getSymName().str()},
+          {"name", userName},
+          {"symbol", "rlx_entry_" + userName},
           {"inputs", toJSON(entry.getAs<ArrayAttr>("inputs"))},
           {"params", toJSON(params)},
           {"outputs", toJSON(entry.getAs<ArrayAttr>("outputs"))},

@@ -83,7 +83,8 @@ struct RLXEmitArtifactABIPass
       size_t numArgs = entry->getArray("inputs")->size() +
                        entry->getArray("params")->size();
       bool hasOutputs = !entry->getArray("outputs")->empty();
-      auto target = module.lookupSymbol<LLVM::LLVMFuncOp>("_mlir_ciface_" + name);
+      auto target = module.lookupSymbol<LLVM::LLVMFuncOp>(
+          "_mlir_ciface_" + implSymbolName(name));
       if (!target) {
         module.emitError("expects the C interface of entry point '")
             << name << "'";

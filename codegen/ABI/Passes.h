@@ -18,6 +18,12 @@ namespace rlx {
 /// The artifact ABI version; the runtime checks it (docs/abi.md).
 constexpr uint32_t kArtifactABIVersion = 1;
 
+/// The symbol an entry point's code gets inside the artifact: reserved, so
+/// it cannot collide with libc or libm.
+inline std::string implSymbolName(llvm::StringRef entryName) {
+  return ("rlx_impl_" + entryName).str();
+}
+
 /// The ABI name of a dtype (`f32`, `i1`, ...), or "" when unsupported.
 std::string dtypeName(mlir::Type elementType);
 
