@@ -109,11 +109,12 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
   case Phase::Lower:
     pm.addPass(createRLXExposeParams());
     pm.addPass(createConvertRLXToLinalg());
-    addCleanup(pm);
+    // No CSE from here on: it would merge what remat recomputes on purpose.
+    pm.addPass(createCanonicalizerPass());
     break;
   case Phase::Fuse:
     pm.addPass(createLinalgElementwiseOpFusionPass());
-    addCleanup(pm);
+    pm.addPass(createCanonicalizerPass());
     break;
   case Phase::Bufferize: {
     pm.addPass(bufferization::createEmptyTensorEliminationPass());

@@ -73,14 +73,22 @@ public:
     if (++depth > kMaxDepth)
       return func.emitError("markers nest too deeply (recursive functions "
                             "cannot be differentiated)");
-    SmallVector<Operation *> markers;
-    func.walk([&](Operation *op) {
-      if (isMarker(op))
-        markers.push_back(op);
-    });
-    for (Operation *marker : markers)
-      if (failed(expand(marker)))
-        return failure();
+    // Rules may emit markers (remat's VJP is a vjp marker): repeat until
+    // none is left.
+    for (int round = 0;; ++round) {
+      SmallVector<Operation *> markers;
+      func.walk([&](Operation *op) {
+        if (isMarker(op))
+          markers.push_back(op);
+      });
+      if (markers.empty())
+        break;
+      if (round > kMaxDepth)
+        return func.emitError("marker expansion does not terminate");
+      for (Operation *marker : markers)
+        if (failed(expand(marker)))
+          return failure();
+    }
     --depth;
     return success();
   }
@@ -403,6 +411,23 @@ public:
   }
 };
 
+/// Outside differentiation, custom_vjp, custom_jvp and remat are calls.
+void lowerCustomRuleOpsToCalls(ModuleOp module) {
+  SmallVector<Operation *> ops;
+  module.walk([&](Operation *op) {
+    if (isa<CustomVJPOp, CustomJVPOp, RematOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    OpBuilder b(op);
+    auto callee = op->getAttrOfType<FlatSymbolRefAttr>("callee");
+    auto call = func::CallOp::create(b, op->getLoc(), callee,
+                                     op->getResultTypes(), op->getOperands());
+    op->replaceAllUsesWith(call.getResults());
+    op->erase();
+  }
+}
+
 struct RLXAutodiffPass : rlx::impl::RLXAutodiffBase<RLXAutodiffPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -415,6 +440,7 @@ struct RLXAutodiffPass : rlx::impl::RLXAutodiffBase<RLXAutodiffPass> {
       }
     }
     expander.eraseScratch();
+    lowerCustomRuleOpsToCalls(module);
   }
 };
 

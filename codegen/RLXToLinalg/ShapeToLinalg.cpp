@@ -258,11 +258,22 @@ struct StopGradientPattern : OpRewritePattern<StopGradientOp> {
   }
 };
 
+/// The barrier has kept CSE from merging a recomputation; it goes now.
+struct OptimizationBarrierPattern : OpRewritePattern<OptimizationBarrierOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(OptimizationBarrierOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, op.getX());
+    return success();
+  }
+};
+
 } // namespace
 
 void rlx::populateShapeToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ConstantPattern, ReshapePattern, TransposePattern,
                BroadcastInDimPattern, SlicePattern, ConcatPattern,
-               GatherPattern, PadPattern, StopGradientPattern>(
+               GatherPattern, PadPattern, StopGradientPattern,
+               OptimizationBarrierPattern>(
       patterns.getContext());
 }

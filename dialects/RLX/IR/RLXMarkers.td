@@ -162,4 +162,96 @@ def RLX_StopGradientOp : RLX_DiffOp<"stop_gradient",
   let assemblyFormat = "$x attr-dict `:` type($result)";
 }
 
+class RLX_CustomRuleOp<string mnemonic> : RLX_DiffOp<mnemonic,
+    [DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let extraClassDeclaration = [{
+    ::mlir::func::FuncOp lookup(::mlir::SymbolTableCollection &symbols,
+                                ::mlir::FlatSymbolRefAttr name) {
+      return symbols.lookupNearestSymbolFrom<::mlir::func::FuncOp>(*this, name);
+    }
+  }];
+}
+
+def RLX_CustomVJPOp : RLX_CustomRuleOp<"custom_vjp"> {
+  let summary = "calls a function whose reverse-mode derivative is user-given";
+  let description = [{
+    Computes `@callee(args)`. Under reverse mode its internals are not
+    differentiated: `@fwd(args)` returns the callee's results followed by
+    residuals, and `@bwd(residuals..., cotangents...)` returns one adjoint
+    per argument. Differentiating it in forward mode is an error (give a
+    custom_jvp instead).
+
+    Example:
+
+    ```mlir
+    %y = rlx.custom_vjp @clip(%x) {fwd = @clip_fwd, bwd = @clip_bwd}
+        : (tensor<3xf32>) -> tensor<3xf32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyRankedTensor>:$args,
+                       FlatSymbolRefAttr:$fwd, FlatSymbolRefAttr:$bwd);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat =
+      "$callee `(` $args `)` attr-dict `:` functional-type($args, results)";
+}
+
+def RLX_CustomJVPOp : RLX_CustomRuleOp<"custom_jvp"> {
+  let summary = "calls a function whose forward-mode derivative is user-given";
+  let description = [{
+    Computes `@callee(args)`. Under forward mode `@jvp(args..., tangents...)`
+    returns the results followed by their tangents. Differentiating it in
+    reverse mode is an error (give a custom_vjp instead).
+
+    Example:
+
+    ```mlir
+    %y = rlx.custom_jvp @softplus(%x) {jvp = @softplus_jvp}
+        : (tensor<3xf32>) -> tensor<3xf32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyRankedTensor>:$args,
+                       FlatSymbolRefAttr:$jvp);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat =
+      "$callee `(` $args `)` attr-dict `:` functional-type($args, results)";
+}
+
+def RLX_RematOp : RLX_CustomRuleOp<"remat"> {
+  let summary = "calls a function whose intermediates are recomputed, not kept";
+  let description = [{
+    Computes `@callee(args)`. Under reverse mode the backward sweep
+    recomputes the callee's forward from its arguments instead of keeping
+    its intermediates alive from the forward sweep: less memory, more
+    compute, the same gradients (JAX's `checkpoint`).
+
+    Example:
+
+    ```mlir
+    %h = rlx.remat @block(%x) : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<AnyRankedTensor>:$args);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat =
+      "$callee `(` $args `)` attr-dict `:` functional-type($args, results)";
+}
+
+def RLX_OptimizationBarrierOp : RLX_DiffOp<"optimization_barrier",
+    [SameOperandsAndResultType, MemoryEffects<[MemWrite]>]> {
+  let summary = "identity that folding and CSE do not see through";
+  let description = [{
+    Keeps a recomputation (remat) from being merged with the computation it
+    repeats. Lowered to its operand.
+
+    Example:
+
+    ```mlir
+    %y = rlx.optimization_barrier %x : tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$x);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($result)";
+}
+
 #endif // RLX_DIALECT_RLXMARKERS_TD

@@ -916,3 +916,118 @@ func.func @hvp_results(%x: tensor<3xf32>, %t: tensor<3xf32>) {
   %0 = rlx.hvp @sq(%x) tangents(%t) {wrt = array<i64: 0>} : (tensor<3xf32>, tensor<3xf32>) -> tensor<f32>
   return
 }
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %y = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+func.func private @sq_fwd(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+  %y = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %y, %x : tensor<3xf32>, tensor<3xf32>
+}
+func.func private @bad_fwd(%x: tensor<3xf32>) -> tensor<4xf32> {
+  %c = rlx.constant dense<0.0> : tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+func.func private @sq_bwd(%x: tensor<3xf32>, %g: tensor<3xf32>) -> tensor<3xf32> {
+  return %g : tensor<3xf32>
+}
+func.func @custom_vjp_callee(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.custom_vjp' op expects callee 'nowhere' to name a function with a body}}
+  %0 = rlx.custom_vjp @nowhere(%x) {fwd = @sq_fwd, bwd = @sq_bwd} : (tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %y = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+func.func private @sq_fwd(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+  %y = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %y, %x : tensor<3xf32>, tensor<3xf32>
+}
+func.func private @bad_fwd(%x: tensor<3xf32>) -> tensor<4xf32> {
+  %c = rlx.constant dense<0.0> : tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+func.func private @sq_bwd(%x: tensor<3xf32>, %g: tensor<3xf32>) -> tensor<3xf32> {
+  return %g : tensor<3xf32>
+}
+func.func @custom_vjp_fwd(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.custom_vjp' op expects fwd @bad_fwd to return the expected types}}
+  %0 = rlx.custom_vjp @sq(%x) {fwd = @bad_fwd, bwd = @sq_bwd} : (tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %y = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+func.func private @sq_fwd(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+  %y = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %y, %x : tensor<3xf32>, tensor<3xf32>
+}
+func.func private @bad_fwd(%x: tensor<3xf32>) -> tensor<4xf32> {
+  %c = rlx.constant dense<0.0> : tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+func.func private @sq_bwd(%x: tensor<3xf32>, %g: tensor<3xf32>) -> tensor<3xf32> {
+  return %g : tensor<3xf32>
+}
+func.func @custom_vjp_bwd(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.custom_vjp' op expects bwd @sq to take 2 arguments of the expected types}}
+  %0 = rlx.custom_vjp @sq(%x) {fwd = @sq_fwd, bwd = @sq} : (tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %y = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+func.func private @sq_fwd(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+  %y = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %y, %x : tensor<3xf32>, tensor<3xf32>
+}
+func.func private @bad_fwd(%x: tensor<3xf32>) -> tensor<4xf32> {
+  %c = rlx.constant dense<0.0> : tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+func.func private @sq_bwd(%x: tensor<3xf32>, %g: tensor<3xf32>) -> tensor<3xf32> {
+  return %g : tensor<3xf32>
+}
+func.func @custom_jvp_rule(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.custom_jvp' op expects jvp @sq to take 2 arguments of the expected types}}
+  %0 = rlx.custom_jvp @sq(%x) {jvp = @sq} : (tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %y = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+func.func private @sq_fwd(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+  %y = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %y, %x : tensor<3xf32>, tensor<3xf32>
+}
+func.func private @bad_fwd(%x: tensor<3xf32>) -> tensor<4xf32> {
+  %c = rlx.constant dense<0.0> : tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+func.func private @sq_bwd(%x: tensor<3xf32>, %g: tensor<3xf32>) -> tensor<3xf32> {
+  return %g : tensor<3xf32>
+}
+func.func @remat_callee(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.remat' op expects callee @sq_fwd to return the expected types}}
+  %0 = rlx.remat @sq_fwd(%x) : (tensor<3xf32>) -> tensor<3xf32>
+  return
+}

@@ -160,3 +160,31 @@ func.func @markers(%x: tensor<3xf32>, %t: tensor<3xf32>, %c: tensor<f32>) -> ten
   %h = rlx.hvp @loss(%x) tangents(%t) {wrt = array<i64: 0>} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   return %h : tensor<3xf32>
 }
+
+func.func private @sq(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %y = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+func.func private @sq_fwd(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+  %y = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %y, %x : tensor<3xf32>, tensor<3xf32>
+}
+func.func private @sq_bwd(%x: tensor<3xf32>, %g: tensor<3xf32>) -> tensor<3xf32> {
+  return %g : tensor<3xf32>
+}
+func.func private @sq_jvp(%x: tensor<3xf32>, %t: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+  return %x, %t : tensor<3xf32>, tensor<3xf32>
+}
+
+// CHECK-LABEL: func @custom_rules
+func.func @custom_rules(%x: tensor<3xf32>) -> tensor<3xf32> {
+  // CHECK: rlx.custom_vjp @sq(%{{.*}}) {bwd = @sq_bwd, fwd = @sq_fwd} : (tensor<3xf32>) -> tensor<3xf32>
+  %a = rlx.custom_vjp @sq(%x) {fwd = @sq_fwd, bwd = @sq_bwd} : (tensor<3xf32>) -> tensor<3xf32>
+  // CHECK: rlx.custom_jvp @sq(%{{.*}}) {jvp = @sq_jvp} : (tensor<3xf32>) -> tensor<3xf32>
+  %b = rlx.custom_jvp @sq(%a) {jvp = @sq_jvp} : (tensor<3xf32>) -> tensor<3xf32>
+  // CHECK: rlx.remat @sq(%{{.*}}) : (tensor<3xf32>) -> tensor<3xf32>
+  %c = rlx.remat @sq(%b) : (tensor<3xf32>) -> tensor<3xf32>
+  // CHECK: rlx.optimization_barrier %{{.*}} : tensor<3xf32>
+  %d = rlx.optimization_barrier %c : tensor<3xf32>
+  return %d : tensor<3xf32>
+}
