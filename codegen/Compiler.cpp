@@ -10,6 +10,7 @@
 #include "passes/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -129,6 +130,7 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
     bufferization::buildBufferDeallocationPipeline(pm, dealloc);
     pm.addPass(bufferization::createLowerDeallocationsPass());
     addCleanup(pm);
+    pm.addNestedPass<func::FuncOp>(createRLXDeallocAtLastUse());
     RLXBuildManifestOptions manifest;
     manifest.target = options.target;
     pm.addPass(createRLXBuildManifest(manifest));

@@ -19,6 +19,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace rlx {
 #define GEN_PASS_DEF_RLXAUTODIFF
@@ -121,10 +123,55 @@ private:
     }
     if (failed(expandAllIn(flat)))
       return failure();
+    if (failed(makeRematParamsExplicit(flat)))
+      return failure();
     if (!flat.getBody().hasOneBlock())
       return callee.emitError("cannot differentiate @")
              << callee.getSymName() << ": control flow is not supported yet";
     return flat;
+  }
+
+  /// A remat's VJP differentiates its callee w.r.t. its operands; params the
+  /// callee reads must be operands too, or their adjoints would be lost.
+  /// Each such remat gets a flattened callee that takes them as arguments.
+  LogicalResult makeRematParamsExplicit(func::FuncOp func) {
+    SmallVector<RematOp> remats;
+    func.walk([&](RematOp op) { remats.push_back(op); });
+    for (RematOp remat : remats) {
+      auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
+          remat, remat.getCalleeAttr());
+      if (!callee || collectParams(callee, symbols).empty())
+        continue;
+      FailureOr<func::FuncOp> flat = flatten(callee);
+      if (failed(flat))
+        return failure();
+      // The remat (a call once expanded) refers to it: not scratch.
+      kept.insert(*flat);
+      // Param reads of the flat callee become trailing arguments.
+      llvm::MapVector<StringRef, SmallVector<ParamOp>> reads;
+      flat->walk([&](ParamOp op) { reads[op.getName()].push_back(op); });
+      OpBuilder b(remat);
+      SmallVector<Value> operands(remat.getArgs());
+      for (auto &[name, ops] : reads) {
+        unsigned index = flat->getNumArguments();
+        if (failed(flat->insertArgument(index, ops.front().getType(), {},
+                                        ops.front().getLoc())))
+          return remat.emitOpError("cannot pass param '") << name << "'";
+        for (ParamOp op : ops) {
+          op.getResult().replaceAllUsesWith(flat->getArgument(index));
+          op.erase();
+        }
+        operands.push_back(ParamOp::create(b, remat.getLoc(),
+                                           flat->getArgumentTypes()[index],
+                                           b.getStringAttr(name)));
+      }
+      auto explicitRemat =
+          RematOp::create(b, remat.getLoc(), remat.getResultTypes(),
+                          FlatSymbolRefAttr::get(*flat), operands);
+      remat->replaceAllUsesWith(explicitRemat.getResults());
+      remat.erase();
+    }
+    return success();
   }
 
   LogicalResult inlineCall(func::CallOp call) {
@@ -400,13 +447,15 @@ private:
   ModuleOp module;
   SymbolTableCollection symbols;
   SmallVector<func::FuncOp> scratch;
+  llvm::DenseSet<Operation *> kept;
   int depth = 0;
   unsigned counter = 0;
 
 public:
   void eraseScratch() {
     for (func::FuncOp f : llvm::reverse(scratch))
-      symbols.getSymbolTable(module).erase(f);
+      if (!kept.contains(f))
+        symbols.getSymbolTable(module).erase(f);
     scratch.clear();
   }
 };

@@ -11,6 +11,9 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
 
@@ -41,18 +44,60 @@ llvm::json::Array toJSON(ArrayAttr descs) {
   return array;
 }
 
-/// Bytes of the statically sized temporaries of `func`: an upper bound of
-/// its workspace, before any memory planning reuses buffers.
-int64_t staticAllocBytes(func::FuncOp func) {
-  int64_t bytes = 0;
-  func.walk([&](memref::AllocOp alloc) {
-    MemRefType type = alloc.getType();
-    if (!type.hasStaticShape())
-      return;
-    int64_t bits = type.getElementTypeBitWidth();
-    bytes += type.getNumElements() * std::max<int64_t>(1, bits / 8);
+/// Bytes of a statically shaped buffer, or 0 when dynamic.
+int64_t staticBytes(MemRefType type) {
+  if (!type.hasStaticShape())
+    return 0;
+  int64_t bits = type.getElementTypeBitWidth();
+  return type.getNumElements() * std::max<int64_t>(1, (bits + 7) / 8);
+}
+
+/// The buffer a chain of views and casts starts from.
+Value rootOf(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
+      v = view.getViewSource();
+      continue;
+    }
+    if (auto cast = dyn_cast<memref::CastOp>(def)) {
+      v = cast.getSource();
+      continue;
+    }
+    break;
+  }
+  return v;
+}
+
+/// The peak bytes of statically shaped temporaries live at once in `func`,
+/// walking its ops in order: an allocation is live until its dealloc (or to
+/// the end when it is returned). Dynamically shaped buffers are not counted
+/// (their size is known only at run time).
+int64_t peakWorkspaceBytes(func::FuncOp func) {
+  // Returned buffers belong to the caller: they are outputs, not workspace.
+  llvm::DenseSet<Value> outputs;
+  func.walk([&](func::ReturnOp ret) {
+    for (Value v : ret.getOperands())
+      outputs.insert(rootOf(v));
   });
-  return bytes;
+  llvm::DenseMap<Value, int64_t> live;
+  int64_t current = 0, peak = 0;
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      if (outputs.contains(alloc.getResult()))
+        return;
+      int64_t bytes = staticBytes(alloc.getType());
+      live[alloc.getResult()] = bytes;
+      current += bytes;
+      peak = std::max(peak, current);
+    } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+      auto it = live.find(rootOf(dealloc.getMemref()));
+      if (it != live.end()) {
+        current -= it->second;
+        live.erase(it);
+      }
+    }
+  });
+  return peak;
 }
 
 /// Drops the rlx.* attributes now recorded in the manifest, so that the
@@ -124,7 +169,7 @@ struct RLXBuildManifestPass
           {"params", toJSON(params)},
           {"outputs", toJSON(entry.getAs<ArrayAttr>("outputs"))},
           {"dim_constraints", std::move(constraints)},
-          {"workspace_bytes", staticAllocBytes(func)}});
+          {"workspace_bytes", peakWorkspaceBytes(func)}});
       func->setAttr("llvm.emit_c_interface", UnitAttr::get(&getContext()));
       stripRLXAttributes(func);
     }

@@ -31,6 +31,18 @@ def RLXEnsureFreshResults : Pass<"rlx-ensure-fresh-results", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
+def RLXDeallocAtLastUse : Pass<"rlx-dealloc-at-last-use", "mlir::func::FuncOp"> {
+  let summary = "Moves each memref.dealloc right after the buffer's last use";
+  let description = [{
+    The deallocation pipeline frees temporaries at the end of their block,
+    so every temporary of a training step is live at once. This moves each
+    `memref.dealloc` up to just after the last op of its block that uses the
+    buffer or a view of it, so peak memory follows liveness (and remat pays
+    off). Buffers used by ops with nested regions count as used by the whole
+    op.
+  }];
+}
+
 def RLXBuildManifest : Pass<"rlx-build-manifest", "mlir::ModuleOp"> {
   let summary = "Writes the artifact manifest into the module";
   let description = [{
