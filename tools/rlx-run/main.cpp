@@ -3,7 +3,7 @@
 /// \file
 /// `rlx-run model.so --fn NAME --weights W.safetensors --input [NAME=]X.npy
 /// [--output Y.npy | --outputs Y.safetensors] [--benchmark N] [--info]
-/// [--check-grads [--eps E] [--rtol R] [--atol A] [--seed S]]`.
+/// [--check-grads [--eps E] [--rtol R] [--atol A] [--seed S] [--directions N]]`.
 /// Only flag parsing, printing and calls into the runtime live here. Every
 /// failure is one line `rlx-run: error: ...` on stderr and exit code 1; bad
 /// usage exits with 2.

@@ -13,7 +13,12 @@
 
 #include "rlx/runtime.h"
 
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <optional>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -338,6 +343,537 @@ public:
     return call(entry, pointers);
   }
 };
+
+//===----------------------------------------------------------------------===//
+// Gradient checking
+//===----------------------------------------------------------------------===//
+
+/// Options of checkGrads. Unset values follow the precision of the check:
+/// f64 when every leaf and every float output of FN is f64, else f32.
+struct GradCheckOptions {
+  /// Step of the central differences: f64 1e-6, f32 1e-3.
+  std::optional<double> eps;
+  /// An element passes when |ad - fd| <= atol + rtol |fd| + roundoff, where
+  /// roundoff = 4 u max(|f(x+eps v)|, |f(x-eps v)|) / eps is the rounding
+  /// noise of the difference quotient (u: unit roundoff of the output dtype).
+  /// f64: rtol 1e-5, atol 1e-7; f32: rtol 1e-2, atol 1e-3.
+  std::optional<double> rtol;
+  std::optional<double> atol;
+  /// Seeds the random directions and cotangents (deterministic).
+  uint64_t seed = 0;
+  /// How many random (direction, cotangent) pairs to check.
+  unsigned directions = 1;
+};
+
+/// What checkGrads found. Errors are the worst over all directions.
+struct GradCheckResult {
+  std::string function;
+  /// Every leaf as `name: f64[3,4]`, inputs first, then params.
+  std::vector<std::string> leaves;
+  double eps = 0, rtol = 0, atol = 0;
+  unsigned directions = 0;
+
+  /// FN_jvp's output tangents against the central differences of FN,
+  /// elementwise. The relative error is |jvp - fd| / max(|fd|, atol / rtol).
+  bool forwardPassed = true;
+  double forwardMaxAbsError = 0, forwardMaxRelError = 0;
+  /// `tangent.y[1,2]: jvp 0.5, fd 0.49`, the worst element (empty if none).
+  std::string forwardWorst;
+  size_t forwardElements = 0;
+
+  /// The dot-product identity <ct, J v> = <vjp(ct), v>, J v by central
+  /// differences. Tolerance: sum_i |ct_i| (atol + rtol |fd_i| + roundoff_i);
+  /// the relative error is against max(|<ct, fd>|, sum_i |ct_i| atol / rtol).
+  bool reversePassed = true;
+  double reverseAbsError = 0, reverseRelError = 0;
+  /// The two sides in the worst direction.
+  double reverseFd = 0, reverseVjp = 0;
+  /// |<ct, jvp(v)> - <vjp(ct), v>|: the two AD modes against each other,
+  /// informative only (FD noise does not enter).
+  double modeMismatch = 0;
+
+  /// The primal outputs of FN_jvp and FN_vjp against FN's, elementwise with
+  /// the tolerances above (they should agree to rounding).
+  bool primalPassed = true;
+  double primalMaxAbsError = 0;
+
+  bool passed() const { return forwardPassed && reversePassed && primalPassed; }
+
+  /// A few lines for people; the last is PASS or FAIL.
+  std::string summary() const {
+    char line[512];
+    std::string text;
+    std::string leafList;
+    for (const std::string &leaf : leaves)
+      leafList += (leafList.empty() ? "" : ", ") + leaf;
+    std::snprintf(line, sizeof line,
+                  "check-grads '%s': eps %g, rtol %g, atol %g, %u "
+                  "direction%s\n",
+                  function.c_str(), eps, rtol, atol, directions,
+                  directions == 1 ? "" : "s");
+    text += line;
+    text += "  leaves: " + leafList + "\n";
+    std::snprintf(line, sizeof line,
+                  "  forward (jvp vs central differences, %zu elements): max "
+                  "abs error %.3g, max rel error %.3g%s%s: %s\n",
+                  forwardElements, forwardMaxAbsError, forwardMaxRelError,
+                  forwardWorst.empty() ? "" : ", worst ",
+                  forwardWorst.c_str(), forwardPassed ? "PASS" : "FAIL");
+    text += line;
+    std::snprintf(line, sizeof line,
+                  "  reverse (<ct, fd> = %.17g vs <vjp(ct), v> = %.17g): abs "
+                  "error %.3g, rel error %.3g (jvp/vjp mismatch %.3g): %s\n",
+                  reverseFd, reverseVjp, reverseAbsError, reverseRelError,
+                  modeMismatch, reversePassed ? "PASS" : "FAIL");
+    text += line;
+    if (!primalPassed) {
+      std::snprintf(line, sizeof line,
+                    "  primal outputs of the jvp/vjp entries differ from "
+                    "the function's by up to %.3g: FAIL\n",
+                    primalMaxAbsError);
+      text += line;
+    }
+    text += passed() ? "PASS\n" : "FAIL\n";
+    return text;
+  }
+};
+
+namespace detail {
+
+inline bool isFloatDtype(rlx_dtype_t dtype) {
+  return dtype == RLX_DTYPE_F16 || dtype == RLX_DTYPE_BF16 ||
+         dtype == RLX_DTYPE_F32 || dtype == RLX_DTYPE_F64;
+}
+
+/// A tensor of `dtype` (f32 or f64) holding `values`, rounded.
+inline Tensor floatTensor(rlx_dtype_t dtype, const std::vector<int64_t> &dims,
+                          const std::vector<double> &values) {
+  Tensor tensor = Tensor::allocate(dtype, dims);
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (dtype == RLX_DTYPE_F64)
+      tensor.data<double>()[i] = values[i];
+    else
+      tensor.data<float>()[i] = static_cast<float>(values[i]);
+  }
+  return tensor;
+}
+
+inline std::vector<double> readF64(const Tensor &tensor) {
+  std::vector<double> values(tensor.elementCount());
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = tensor.getF64(i);
+  return values;
+}
+
+inline double roundToDtype(rlx_dtype_t dtype, double value) {
+  return dtype == RLX_DTYPE_F64 ? value
+                                : static_cast<double>(static_cast<float>(value));
+}
+
+/// `[1,2]`: the row-major index of `flat` in `dims`.
+inline std::string formatIndex(const std::vector<int64_t> &dims, size_t flat) {
+  std::vector<int64_t> index(dims.size());
+  for (size_t d = dims.size(); d-- > 0;) {
+    int64_t size = dims[d] > 0 ? dims[d] : 1;
+    index[d] = static_cast<int64_t>(flat) % size;
+    flat /= static_cast<size_t>(size);
+  }
+  return formatShape(index);
+}
+
+/// Rebinds the weights it saved when it goes away, whatever happened.
+class WeightRestorer {
+public:
+  explicit WeightRestorer(rlx_session_t *session) : session(session) {}
+  WeightRestorer(const WeightRestorer &) = delete;
+  WeightRestorer &operator=(const WeightRestorer &) = delete;
+  void save(const std::string &name, Tensor original) {
+    saved.emplace_back(name, std::move(original));
+  }
+  ~WeightRestorer() {
+    for (auto &[name, tensor] : saved)
+      rlx_status_free(
+          rlx_session_bind_tensor(session, name.c_str(), tensor.get()));
+  }
+
+private:
+  rlx_session_t *session;
+  std::vector<std::pair<std::string, Tensor>> saved;
+};
+
+} // namespace detail
+
+/// Checks FN's derivatives as compiled by `rlxc --check-grads=FN`, like
+/// JAX's check_grads: the artifact must hold FN, FN_jvp and FN_vjp. Leaves
+/// are FN's float inputs (perturbed in `inputs`) and every param FN reads
+/// (perturbed by rebinding it; the bound weights are restored afterwards,
+/// also on an exception). Integer inputs are passed unchanged. For each
+/// seeded random direction v over the leaves:
+///  - forward: FN_jvp(x, v)'s output tangents against the central
+///    differences (FN(x + eps v) - FN(x - eps v)) / (2 eps), elementwise;
+///  - reverse: for a random cotangent ct of FN's float outputs,
+///    <ct, fd> against <FN_vjp(x, ct), v>.
+/// All arithmetic is in f64. Leaves must be f32 or f64. Not safe while other
+/// threads call into the same session (it rebinds weights).
+inline GradCheckResult checkGrads(const Session &session,
+                                  const std::string &fn,
+                                  const std::vector<Tensor> &inputs,
+                                  GradCheckOptions options = {}) {
+  const std::string jvpName = fn + "_jvp", vjpName = fn + "_vjp";
+  Artifact artifact(rlx_session_artifact(session.get()));
+  rlx_artifact_retain(artifact.get());
+
+  // The three entry points, or a clear error.
+  std::string missing;
+  int missingCount = 0;
+  for (const std::string &name : {fn, jvpName, vjpName}) {
+    const rlx_entry_point_t *entry = nullptr;
+    rlx_status_t status = rlx_artifact_find_entry_point(
+        artifact.get(), name.c_str(), &entry);
+    if (status) {
+      rlx_status_free(status);
+      missing += (missing.empty() ? "'" : ", '") + name + "'";
+      ++missingCount;
+    }
+  }
+  if (!missing.empty())
+    throw RuntimeError(RLX_STATUS_NOT_FOUND,
+                       "checkGrads: artifact '" + artifact.path() +
+                           "' lacks entry point" +
+                           (missingCount > 1 ? "s " : " ") + missing +
+                           "; compile it with rlxc --check-grads=" + fn);
+  EntryPoint fnEntry = artifact.entryPoint(fn);
+  EntryPoint jvpEntry = artifact.entryPoint(jvpName);
+  EntryPoint vjpEntry = artifact.entryPoint(vjpName);
+  std::vector<TensorSpec> inSpecs = fnEntry.inputs();
+  std::vector<TensorSpec> outSpecs = fnEntry.outputs();
+  std::vector<TensorSpec> paramSpecs = fnEntry.params();
+  const size_t nIn = inSpecs.size(), nOut = outSpecs.size();
+  if (inputs.size() != nIn)
+    throw RuntimeError(RLX_STATUS_INVALID_ARGUMENT,
+                       "checkGrads: '" + fn + "' takes " +
+                           std::to_string(nIn) + " inputs, got " +
+                           std::to_string(inputs.size()));
+  for (size_t i = 0; i < nIn; ++i)
+    if (!inputs[i])
+      throw RuntimeError(RLX_STATUS_INVALID_ARGUMENT,
+                         "checkGrads: input '" + inSpecs[i].name + "' is null");
+
+  // The leaves, as FN_jvp's tangent inputs name them.
+  struct Leaf {
+    std::string name;
+    bool isParam = false;
+    size_t input = 0;      // when an input
+    Tensor original;       // the bound weight, when a param
+    rlx_dtype_t dtype = RLX_DTYPE_F64;
+    std::vector<int64_t> dims;
+    std::vector<double> base;
+  };
+  std::vector<Leaf> leaves;
+  auto layoutError = [&](const std::string &what) {
+    return RuntimeError(RLX_STATUS_INVALID_ARGUMENT,
+                        "checkGrads: entry points '" + jvpName + "' and '" +
+                            vjpName + "' do not have the layout of rlxc "
+                            "--check-grads=" + fn + ": " + what);
+  };
+  std::vector<TensorSpec> jvpIn = jvpEntry.inputs();
+  std::vector<TensorSpec> jvpOut = jvpEntry.outputs();
+  std::vector<TensorSpec> vjpIn = vjpEntry.inputs();
+  std::vector<TensorSpec> vjpOut = vjpEntry.outputs();
+  if (jvpIn.size() < nIn || jvpOut.size() != 2 * nOut ||
+      vjpIn.size() != nIn + nOut || vjpOut.size() < nOut ||
+      vjpOut.size() - nOut != jvpIn.size() - nIn)
+    throw layoutError("unexpected number of inputs or outputs");
+  {
+    size_t k = nIn;
+    for (size_t i = 0; i < nIn; ++i) {
+      if (!detail::isFloatDtype(inSpecs[i].dtype))
+        continue;
+      if (k == jvpIn.size() || jvpIn[k].name != "tangent." + inSpecs[i].name)
+        throw layoutError("no tangent for float input '" + inSpecs[i].name +
+                          "'");
+      Leaf leaf;
+      leaf.name = inSpecs[i].name;
+      leaf.input = i;
+      leaves.push_back(std::move(leaf));
+      ++k;
+    }
+    for (; k < jvpIn.size(); ++k) {
+      const std::string prefix = "tangent.";
+      if (jvpIn[k].name.compare(0, prefix.size(), prefix) != 0)
+        throw layoutError("unexpected input '" + jvpIn[k].name + "'");
+      Leaf leaf;
+      leaf.name = jvpIn[k].name.substr(prefix.size());
+      leaf.isParam = true;
+      bool known = false;
+      for (const TensorSpec &param : paramSpecs)
+        known |= param.name == leaf.name;
+      if (!known)
+        throw layoutError("'" + leaf.name + "' is not a param of '" + fn +
+                          "'");
+      leaves.push_back(std::move(leaf));
+    }
+    for (size_t j = 0; j < leaves.size(); ++j)
+      if (vjpOut[nOut + j].name != "grad." + leaves[j].name)
+        throw layoutError("output '" + vjpOut[nOut + j].name +
+                          "' where 'grad." + leaves[j].name +
+                          "' was expected");
+  }
+  if (leaves.empty())
+    throw RuntimeError(RLX_STATUS_INVALID_ARGUMENT,
+                       "checkGrads: '" + fn +
+                           "' has no float input and reads no param");
+
+  detail::WeightRestorer restorer(session.get());
+  for (Leaf &leaf : leaves) {
+    Tensor value;
+    if (leaf.isParam) {
+      rlx_tensor_t *raw = nullptr;
+      rlx_status_t status =
+          rlx_session_lookup_weight(session.get(), leaf.name.c_str(), &raw);
+      if (status) {
+        std::string message = rlx_status_message(status);
+        rlx_status_free(status);
+        throw RuntimeError(RLX_STATUS_FAILED_PRECONDITION,
+                           "checkGrads: param '" + leaf.name + "' of '" + fn +
+                               "' is not bound (" + message + ")");
+      }
+      leaf.original = Tensor(raw);
+      value = leaf.original.share();
+    } else {
+      value = inputs[leaf.input].share();
+    }
+    leaf.dtype = value.dtype();
+    if (leaf.dtype != RLX_DTYPE_F32 && leaf.dtype != RLX_DTYPE_F64)
+      throw RuntimeError(RLX_STATUS_UNIMPLEMENTED,
+                         "checkGrads: leaf '" + leaf.name + "' is " +
+                             value.typeString() + "; only f32 and f64 leaves "
+                             "are supported");
+    leaf.dims = value.dims();
+    leaf.base = detail::readF64(value);
+    if (leaf.isParam)
+      restorer.save(leaf.name, leaf.original.share());
+  }
+
+  // Precision of the check.
+  bool low = false;
+  for (const Leaf &leaf : leaves)
+    low |= leaf.dtype != RLX_DTYPE_F64;
+  for (const TensorSpec &out : outSpecs)
+    low |= detail::isFloatDtype(out.dtype) && out.dtype != RLX_DTYPE_F64;
+  GradCheckResult result;
+  result.function = fn;
+  result.eps = options.eps.value_or(low ? 1e-3 : 1e-6);
+  result.rtol = options.rtol.value_or(low ? 1e-2 : 1e-5);
+  result.atol = options.atol.value_or(low ? 1e-3 : 1e-7);
+  result.directions = options.directions;
+  for (const Leaf &leaf : leaves)
+    result.leaves.push_back(leaf.name + ": " +
+                            formatType(leaf.dtype, leaf.dims));
+  if (!(result.eps > 0) || !(result.rtol >= 0) || !(result.atol >= 0))
+    throw RuntimeError(RLX_STATUS_INVALID_ARGUMENT,
+                       "checkGrads: eps must be positive, rtol and atol "
+                       "non-negative");
+  const double eps = result.eps, rtol = result.rtol, atol = result.atol;
+  const double relFloor = rtol > 0 ? atol / rtol : 0;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  // Keeps the larger; a NaN sticks.
+  auto worse = [](double &slot, double value) {
+    if (!std::isnan(slot) && (std::isnan(value) || value > slot))
+      slot = value;
+  };
+  auto bind = [&](const std::string &name, const Tensor &tensor) {
+    check(rlx_session_bind_tensor(session.get(), name.c_str(), tensor.get()));
+  };
+
+  // FN at the unperturbed point: the reference primal outputs.
+  std::vector<const Tensor *> baseArgs;
+  for (const Tensor &input : inputs)
+    baseArgs.push_back(&input);
+  std::vector<Tensor> primal;
+  {
+    TensorList outputs = session.call(fn, baseArgs);
+    for (size_t i = 0; i < nOut; ++i)
+      primal.push_back(outputs.at(i));
+  }
+  auto checkPrimal = [&](const TensorList &outputs) {
+    for (size_t i = 0; i < nOut; ++i) {
+      Tensor got = outputs.at(i);
+      if (got.dims() != primal[i].dims()) {
+        result.primalPassed = false;
+        result.primalMaxAbsError = nan;
+        continue;
+      }
+      for (size_t e = 0; e < got.elementCount(); ++e) {
+        double want = primal[i].getF64(e), have = got.getF64(e);
+        if (std::isnan(want) && std::isnan(have))
+          continue;
+        double error = std::fabs(have - want);
+        worse(result.primalMaxAbsError, error);
+        if (!(error <= atol + rtol * std::fabs(want)))
+          result.primalPassed = false;
+      }
+    }
+  };
+
+  std::mt19937_64 rng(options.seed * 0x9E3779B97F4A7C15ull + 0x5EED);
+  auto uniform = [&] {
+    return static_cast<double>(rng() >> 11) * 0x1.0p-53 * 2.0 - 1.0;
+  };
+  double worstReverseRatio = -1;
+  for (unsigned d = 0; d < options.directions; ++d) {
+    // x +- eps v, rounded to each leaf's dtype; the direction actually
+    // taken is (x+ - x-) / (2 eps), which is what the jvp gets too.
+    std::vector<std::vector<double>> plus(leaves.size()),
+        minus(leaves.size()), dir(leaves.size());
+    std::vector<Tensor> tangents;
+    for (size_t j = 0; j < leaves.size(); ++j) {
+      const Leaf &leaf = leaves[j];
+      for (double x : leaf.base) {
+        double v = uniform();
+        double xp = detail::roundToDtype(leaf.dtype, x + eps * v);
+        double xm = detail::roundToDtype(leaf.dtype, x - eps * v);
+        double taken = detail::roundToDtype(leaf.dtype, (xp - xm) / (2 * eps));
+        plus[j].push_back(xp);
+        minus[j].push_back(xm);
+        dir[j].push_back(taken);
+      }
+      tangents.push_back(detail::floatTensor(leaf.dtype, leaf.dims, dir[j]));
+    }
+
+    // FN at x + eps v and x - eps v.
+    auto evaluate = [&](const std::vector<std::vector<double>> &at) {
+      std::vector<Tensor> perturbed(nIn);
+      std::vector<const Tensor *> args = baseArgs;
+      for (size_t j = 0; j < leaves.size(); ++j) {
+        Tensor tensor =
+            detail::floatTensor(leaves[j].dtype, leaves[j].dims, at[j]);
+        if (leaves[j].isParam) {
+          bind(leaves[j].name, tensor);
+        } else {
+          perturbed[leaves[j].input] = std::move(tensor);
+          args[leaves[j].input] = &perturbed[leaves[j].input];
+        }
+      }
+      TensorList outputs = session.call(fn, args);
+      std::vector<std::vector<double>> values;
+      for (size_t i = 0; i < nOut; ++i)
+        values.push_back(detail::readF64(outputs.at(i)));
+      return values;
+    };
+    std::vector<std::vector<double>> yPlus = evaluate(plus);
+    std::vector<std::vector<double>> yMinus = evaluate(minus);
+    for (const Leaf &leaf : leaves)
+      if (leaf.isParam)
+        bind(leaf.name, leaf.original);
+
+    // Forward: FN_jvp(x, v).
+    std::vector<const Tensor *> jvpArgs = baseArgs;
+    for (const Tensor &tangent : tangents)
+      jvpArgs.push_back(&tangent);
+    TensorList jvpOutputs = session.call(jvpName, jvpArgs);
+    checkPrimal(jvpOutputs);
+    std::vector<std::vector<double>> fd(nOut), tol(nOut), jv(nOut);
+    for (size_t i = 0; i < nOut; ++i) {
+      if (!detail::isFloatDtype(outSpecs[i].dtype))
+        continue;
+      Tensor tangent = jvpOutputs.at(nOut + i);
+      std::vector<int64_t> dims = primal[i].dims();
+      if (tangent.dims() != dims || yPlus[i].size() != primal[i].elementCount() ||
+          yMinus[i].size() != primal[i].elementCount())
+        throw RuntimeError(RLX_STATUS_INTERNAL,
+                           "checkGrads: output '" + outSpecs[i].name +
+                               "' and its tangent differ in shape: " +
+                               formatShape(dims) + " vs " +
+                               formatShape(tangent.dims()));
+      double unit = outSpecs[i].dtype == RLX_DTYPE_F64 ? 0x1.0p-53
+                    : outSpecs[i].dtype == RLX_DTYPE_F32 ? 0x1.0p-24
+                                                         : 0x1.0p-8;
+      jv[i] = detail::readF64(tangent);
+      for (size_t e = 0; e < jv[i].size(); ++e) {
+        double f = (yPlus[i][e] - yMinus[i][e]) / (2 * eps);
+        double roundoff = 4 * unit *
+                          std::max(std::fabs(yPlus[i][e]),
+                                   std::fabs(yMinus[i][e])) /
+                          eps;
+        double t = atol + rtol * std::fabs(f) + roundoff;
+        fd[i].push_back(f);
+        tol[i].push_back(t);
+        double error = std::fabs(jv[i][e] - f);
+        double rel =
+            error == 0 ? 0 : error / std::max(std::fabs(f), relFloor);
+        ++result.forwardElements;
+        bool worst = std::isnan(error) ? !std::isnan(result.forwardMaxAbsError)
+                                       : error > result.forwardMaxAbsError;
+        worse(result.forwardMaxAbsError, error);
+        worse(result.forwardMaxRelError, rel);
+        if (worst) {
+          char text[256];
+          std::snprintf(text, sizeof text, "%s%s: jvp %.17g, fd %.17g",
+                        jvpOut[nOut + i].name.c_str(),
+                        detail::formatIndex(dims, e).c_str(), jv[i][e], f);
+          result.forwardWorst = text;
+        }
+        if (!(error <= t))
+          result.forwardPassed = false;
+      }
+    }
+
+    // Reverse: FN_vjp(x, ct) against <ct, fd>.
+    std::vector<Tensor> cotangents;
+    double lhs = 0, lhsJvp = 0, budget = 0, scale = 0;
+    for (size_t i = 0; i < nOut; ++i) {
+      std::vector<int64_t> dims = primal[i].dims();
+      if (!detail::isFloatDtype(outSpecs[i].dtype) ||
+          (outSpecs[i].dtype != RLX_DTYPE_F32 &&
+           outSpecs[i].dtype != RLX_DTYPE_F64)) {
+        cotangents.push_back(Tensor::allocate(outSpecs[i].dtype, dims));
+        continue;
+      }
+      std::vector<double> ct;
+      for (size_t e = 0; e < fd[i].size(); ++e) {
+        double c = detail::roundToDtype(outSpecs[i].dtype, uniform());
+        ct.push_back(c);
+        lhs += c * fd[i][e];
+        lhsJvp += c * jv[i][e];
+        budget += std::fabs(c) * tol[i][e];
+        scale += std::fabs(c) * relFloor;
+      }
+      cotangents.push_back(detail::floatTensor(outSpecs[i].dtype, dims, ct));
+    }
+    std::vector<const Tensor *> vjpArgs = baseArgs;
+    for (const Tensor &ct : cotangents)
+      vjpArgs.push_back(&ct);
+    TensorList vjpOutputs = session.call(vjpName, vjpArgs);
+    checkPrimal(vjpOutputs);
+    double rhs = 0;
+    for (size_t j = 0; j < leaves.size(); ++j) {
+      Tensor grad = vjpOutputs.at(nOut + j);
+      if (grad.dims() != leaves[j].dims)
+        throw RuntimeError(RLX_STATUS_INTERNAL,
+                           "checkGrads: gradient '" + vjpOut[nOut + j].name +
+                               "' is " + grad.typeString() + ", its leaf " +
+                               formatType(leaves[j].dtype, leaves[j].dims));
+      for (size_t e = 0; e < dir[j].size(); ++e)
+        rhs += grad.getF64(e) * dir[j][e];
+    }
+    double error = std::fabs(lhs - rhs);
+    double rel = error == 0 ? 0 : error / std::max(std::fabs(lhs), scale);
+    double ratio = error == 0 ? 0 : budget > 0 ? error / budget : inf;
+    if (std::isnan(error) || ratio > worstReverseRatio) {
+      worstReverseRatio = std::isnan(error) ? inf : ratio;
+      result.reverseFd = lhs;
+      result.reverseVjp = rhs;
+    }
+    worse(result.reverseAbsError, error);
+    worse(result.reverseRelError, rel);
+    worse(result.modeMismatch, std::fabs(lhsJvp - rhs));
+    if (!(error <= budget))
+      result.reversePassed = false;
+  }
+  return result;
+}
 
 } // namespace rlx
 

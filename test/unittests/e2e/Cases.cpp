@@ -160,6 +160,11 @@ func.func @{N}(%a: tensor<{B}x3x{F}>, %b: tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}
               [](double x) { return std::tanh(x); }, Tol::Trans);
   b.unaryCase("sigmoid", "sigmoid", "", uniform(-6, 6), ref::sigmoid,
               Tol::Trans);
+  // The function is named @erf like libm's erf, which rlx.erf lowers to.
+  b.unaryCase("erf", "erf", "", uniform(-3, 3),
+              [](double x) { return std::erf(x); }, Tol::Trans);
+  b.unaryCase("erf_tails", "erf", "", signedMagnitude(1.5, 6),
+              [](double x) { return std::erf(x); }, Tol::Trans);
   b.unaryCase("relu", "relu", "", kAny,
               [](double x) { return x > 0 ? x : 0.0; }, Tol::Arith);
   b.unaryCase("gelu_tanh", "gelu", "{approximate = \"tanh\"}", uniform(-4, 4),
@@ -666,6 +671,57 @@ func.func @{N}(%a: tensor<{B}x3x{F}>, %b: tensor<2x3x{F}>) -> tensor<{B+2}x3x{F}
         },
         Tol::Exact);
 
+  // Low, high and interior padding with a padding value that is an input,
+  // and on three dims with a constant one.
+  b.add("pad", R"(
+func.func @{N}(%x: tensor<{B}x3x{F}>, %p: tensor<{F}>, %y: tensor<{B}x2x3x{F}>)
+    -> (tensor<{B}x8x{F}>, tensor<{B}x5x8x{F}>) {
+  %r = rlx.pad %x, %p {low = array<i64: 0, 1>, high = array<i64: 0, 2>, interior = array<i64: 0, 1>}
+      : (tensor<{B}x3x{F}>, tensor<{F}>) -> tensor<{B}x8x{F}>
+  %c = rlx.constant dense<-1.5> : tensor<{F}>
+  %s = rlx.pad %y, %c {low = array<i64: 0, 2, 0>, high = array<i64: 0, 1, 1>, interior = array<i64: 0, 0, 2>}
+      : (tensor<{B}x2x3x{F}>, tensor<{F}>) -> tensor<{B}x5x8x{F}>
+  return %r, %s : tensor<{B}x8x{F}>, tensor<{B}x5x8x{F}>
+}
+)",
+        {{"x", El::F, {kB, 3}, kAny},
+         {"p", El::F, {}, kAny},
+         {"y", El::F, {kB, 2, 3}, kAny}},
+        [](const In &in, const Ctx &c) -> Outs {
+          Arr k(c.F, {});
+          k.v[0] = -1.5;
+          return {ref::pad(in[0], in[1], {0, 1}, {0, 2}, {0, 1}),
+                  ref::pad(in[2], k, {0, 2, 0}, {0, 1, 1}, {0, 0, 2})};
+        },
+        Tol::Exact);
+
+  // Padding the batch dim, which must be static: 1 + 2 + 1 + 2 = 6 rows.
+  b.add("pad_batch", R"(
+func.func @{N}(%x: tensor<{B}x2x{F}>, %p: tensor<{F}>) -> tensor<6x3x{F}> {
+  %r = rlx.pad %x, %p {low = array<i64: 1, 0>, high = array<i64: 2, 1>, interior = array<i64: 1, 0>}
+      : (tensor<{B}x2x{F}>, tensor<{F}>) -> tensor<6x3x{F}>
+  return %r : tensor<6x3x{F}>
+}
+)",
+        {{"x", El::F, {kB, 2}, kAny}, {"p", El::F, {}, kAny}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::pad(in[0], in[1], {1, 0}, {2, 1}, {1, 0})};
+        },
+        Tol::Exact, kF32 | kF64 | kStatic);
+
+  // The identity on values (its derivative is zero: see the autodiff tests).
+  b.add("stop_gradient", R"(
+func.func @{N}(%x: tensor<{B}x3x{F}>) -> (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) {
+  %s = rlx.stop_gradient %x : tensor<{B}x3x{F}>
+  %r = rlx.mul %s, %x : (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}>
+  return %s, %r : tensor<{B}x3x{F}>, tensor<{B}x3x{F}>
+}
+)",
+        {{"x", El::F, {kB, 3}, kAny}},
+        [](const In &in, const Ctx &c) -> Outs {
+          return {in[0], ref::binary(c.F, in[0], in[0], std::multiplies<>())};
+        });
+
   // Embedding lookup; -1, -5 clamp to 0 and 99, 5 to 4.
   b.add("gather", R"(
 func.func @{N}(%t: tensor<5x3x{F}>, %i: tensor<{B}x2xi32>) -> tensor<{B}x2x3x{F}> {
@@ -779,6 +835,23 @@ func.func @{N}(%x: tensor<{B}x4xi32>) -> (tensor<{B}x4xi32>, tensor<{B}x4xi32>, 
           return {ref::unary(RLX_DTYPE_I32, in[0], [](double x) { return -x; }),
                   ref::unary(RLX_DTYPE_I32, in[0], [](double x) { return std::fabs(x); }),
                   ref::unary(RLX_DTYPE_I32, in[0], [](double x) { return std::max(x, 0.0); })};
+        },
+        Tol::Exact, kIntVariants);
+
+  b.add("pad_i32", R"(
+func.func @{N}(%x: tensor<{B}x3xi32>) -> (tensor<{B}x11xi32>, tensor<{B}x3xi32>) {
+  %p = rlx.constant dense<-7> : tensor<i32>
+  %r = rlx.pad %x, %p {low = array<i64: 0, 2>, high = array<i64: 0, 0>, interior = array<i64: 0, 3>}
+      : (tensor<{B}x3xi32>, tensor<i32>) -> tensor<{B}x11xi32>
+  %s = rlx.stop_gradient %x : tensor<{B}x3xi32>
+  return %r, %s : tensor<{B}x11xi32>, tensor<{B}x3xi32>
+}
+)",
+        {{"x", El::I32, {kB, 3}, big}},
+        [](const In &in, const Ctx &) -> Outs {
+          Arr p(RLX_DTYPE_I32, {});
+          p.v[0] = -7;
+          return {ref::pad(in[0], p, {0, 2}, {0, 0}, {0, 3}), in[0]};
         },
         Tol::Exact, kIntVariants);
 
@@ -985,6 +1058,91 @@ func.func @{N}(%x: tensor<{B}x4x{F}> {rlx.name = "x"})
   mlp.outputNames = {"logits", "probs"};
 }
 
+//===----------------------------------------------------------------------===//
+// Calls with user derivative rules, and the optimization barrier
+//===----------------------------------------------------------------------===//
+
+void customRuleCases(Builder &b) {
+  b.add("optimization_barrier", R"(
+func.func @{N}(%x: tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}> {
+  %b = rlx.optimization_barrier %x : tensor<{B}x3x{F}>
+  %r = rlx.mul %b, %x : (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}>
+  return %r : tensor<{B}x3x{F}>
+}
+)",
+        {{"x", El::F, {kB, 3}, kAny}},
+        [](const In &in, const Ctx &c) -> Outs {
+          return {ref::binary(c.F, in[0], in[0], std::multiplies<>())};
+        });
+
+  b.add("remat", R"(
+func.func private @{N}_block(%x: tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}> {
+  %a = rlx.tanh %x : tensor<{B}x3x{F}>
+  %b = rlx.mul %a, %x : (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}>
+  return %b : tensor<{B}x3x{F}>
+}
+func.func @{N}(%x: tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}> {
+  %h = rlx.remat @{N}_block(%x) : (tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}>
+  %r = rlx.exp %h : tensor<{B}x3x{F}>
+  return %r : tensor<{B}x3x{F}>
+}
+)",
+        {{"x", El::F, {kB, 3}, kAny}},
+        [](const In &in, const Ctx &c) -> Outs {
+          return {ref::unary(c.F, in[0], [](double x) {
+            return std::exp(std::tanh(x) * x);
+          })};
+        },
+        Tol::Trans);
+
+  // Values only; the rules are checked by the autodiff tests.
+  b.add("custom_vjp", R"(
+func.func private @{N}_f(%x: tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}> {
+  %y = rlx.mul %x, %x : (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}>
+  return %y : tensor<{B}x3x{F}>
+}
+func.func private @{N}_fwd(%x: tensor<{B}x3x{F}>) -> (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) {
+  %y = rlx.mul %x, %x : (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}>
+  return %y, %x : tensor<{B}x3x{F}>, tensor<{B}x3x{F}>
+}
+func.func private @{N}_bwd(%x: tensor<{B}x3x{F}>, %g: tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}> {
+  %r = rlx.mul %g, %x : (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}>
+  return %r : tensor<{B}x3x{F}>
+}
+func.func @{N}(%x: tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}> {
+  %y = rlx.custom_vjp @{N}_f(%x) {fwd = @{N}_fwd, bwd = @{N}_bwd} : (tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}>
+  %r = rlx.neg %y : tensor<{B}x3x{F}>
+  return %r : tensor<{B}x3x{F}>
+}
+)",
+        {{"x", El::F, {kB, 3}, kAny}},
+        [](const In &in, const Ctx &c) -> Outs {
+          return {ref::unary(c.F, in[0], [](double x) { return -(x * x); })};
+        });
+
+  b.add("custom_jvp", R"(
+func.func private @{N}_f(%x: tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}> {
+  %y = rlx.exp %x : tensor<{B}x3x{F}>
+  return %y : tensor<{B}x3x{F}>
+}
+func.func private @{N}_jvp(%x: tensor<{B}x3x{F}>, %t: tensor<{B}x3x{F}>) -> (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) {
+  %y = rlx.exp %x : tensor<{B}x3x{F}>
+  %ty = rlx.mul %y, %t : (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}>
+  return %y, %ty : tensor<{B}x3x{F}>, tensor<{B}x3x{F}>
+}
+func.func @{N}(%x: tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}> {
+  %y = rlx.custom_jvp @{N}_f(%x) {jvp = @{N}_jvp} : (tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}>
+  %r = rlx.add %y, %x : (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}>
+  return %r : tensor<{B}x3x{F}>
+}
+)",
+        {{"x", El::F, {kB, 3}, kAny}},
+        [](const In &in, const Ctx &c) -> Outs {
+          return {ref::unary(c.F, in[0], [](double x) { return std::exp(x) + x; })};
+        },
+        Tol::Trans);
+}
+
 std::string replaceAll(std::string text, const std::string &from,
                        const std::string &to) {
   for (size_t at = text.find(from); at != std::string::npos;
@@ -1004,6 +1162,7 @@ const std::vector<Case> &allCases() {
     shapeCases(b);
     integerCases(b);
     edgeCases(b);
+    customRuleCases(b);
     return std::move(b.cases);
   }();
   return cases;

@@ -305,6 +305,26 @@ Arr slice(const Arr &x, std::vector<int64_t> start, std::vector<int64_t> limit,
   return out;
 }
 
+Arr pad(const Arr &x, const Arr &value, std::vector<int64_t> low,
+        std::vector<int64_t> high, std::vector<int64_t> interior) {
+  std::vector<int64_t> shape;
+  for (size_t d = 0; d < x.shape.size(); ++d) {
+    int64_t size = x.shape[d];
+    shape.push_back(low[d] + size + (size > 0 ? (size - 1) * interior[d] : 0) +
+                    high[d]);
+  }
+  Arr out(x.dtype, shape);
+  for (double &e : out.v)
+    e = value.v.at(0);
+  std::vector<int64_t> to(x.shape.size());
+  forEachIndex(x.shape, [&](const std::vector<int64_t> &index, int64_t i) {
+    for (size_t d = 0; d < index.size(); ++d)
+      to[d] = low[d] + index[d] * (interior[d] + 1);
+    out.v[flatten(shape, to)] = x.v[i];
+  });
+  return out;
+}
+
 Arr concat(const std::vector<const Arr *> &xs, int64_t axis) {
   std::vector<int64_t> shape = xs[0]->shape;
   shape[axis] = 0;

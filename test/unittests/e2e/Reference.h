@@ -66,6 +66,10 @@ Arr broadcastInDim(const Arr &x, std::vector<int64_t> shape,
 /// A limit of -1 is the whole dim.
 Arr slice(const Arr &x, std::vector<int64_t> start, std::vector<int64_t> limit,
           std::vector<int64_t> strides);
+/// `value` (a rank-0 array) before (low), after (high) and between
+/// (interior) the elements of each dim.
+Arr pad(const Arr &x, const Arr &value, std::vector<int64_t> low,
+        std::vector<int64_t> high, std::vector<int64_t> interior);
 Arr concat(const std::vector<const Arr *> &xs, int64_t axis);
 /// numpy.take with indices clamped into range.
 Arr gather(const Arr &x, const Arr &indices, int64_t axis);

@@ -1,0 +1,60 @@
+//===- AutodiffUtil.h - Plumbing of the rlx autodiff tests ------*- C++ -*-===//
+//
+/// \file
+/// Compiling a module with the real rlxc (and --check-grads flags), running
+/// rlx::checkGrads in a forked child so that a crashing derivative fails one
+/// test and not the run, and small helpers over e2e::Arr.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_TEST_UNITTESTS_AUTODIFF_AUTODIFFUTIL_H
+#define RLX_TEST_UNITTESTS_AUTODIFF_AUTODIFFUTIL_H
+
+#include "Harness.h"
+
+#include <memory>
+
+namespace rlx::autodiff {
+
+using e2e::Arr;
+
+/// A module compiled by rlxc and loaded, or why not.
+struct Compiled {
+  bool ok = false;
+  std::string mlirPath;
+  std::string error; // rlxc's stderr, or the load error
+  std::unique_ptr<rlx::Artifact> artifact;
+  std::unique_ptr<rlx::Session> session;
+};
+
+/// Writes `text` to a scratch file `stem.mlir` and runs
+/// `rlxc FILE extraArgs... -o stem.so`, killed after `timeoutSeconds` (a
+/// compile that hangs is a failure, not a stuck test run).
+std::unique_ptr<Compiled> compile(const std::string &stem,
+                                  const std::string &text,
+                                  const std::vector<std::string> &extraArgs = {},
+                                  unsigned timeoutSeconds = 60);
+
+/// What a checkGrads run in a child process gave.
+struct IsolatedCheck {
+  bool ran = false;    // false: it threw or crashed; see `error`
+  bool passed = false; // result.passed()
+  std::string summary; // result.summary()
+  std::string error;
+};
+IsolatedCheck checkGradsIsolated(const rlx::Session &session,
+                                 const std::string &fn,
+                                 const std::vector<rlx::Tensor> &inputs,
+                                 const rlx::GradCheckOptions &options);
+
+/// Calls `entry` (not isolated) and returns its outputs; ADD_FAILURE and
+/// an empty vector when the call throws.
+std::vector<Arr> call(const rlx::Session &session, const std::string &entry,
+                      const std::vector<Arr> &inputs);
+
+/// An f64 array of `shape` holding `values` (row-major).
+Arr f64(std::vector<int64_t> shape, std::vector<double> values);
+
+} // namespace rlx::autodiff
+
+#endif // RLX_TEST_UNITTESTS_AUTODIFF_AUTODIFFUTIL_H
