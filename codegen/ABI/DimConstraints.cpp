@@ -184,7 +184,8 @@ void relate(Operation *op, DimRelations &rel) {
       .Case<SliceOp>([&](SliceOp s) {
         auto in = s.getX().getType();
         for (unsigned d = 0; d < in.getRank(); ++d)
-          if (in.isDynamicDim(d))
+          if (in.isDynamicDim(d) && s.getStart()[d] == 0 &&
+              s.getLimit()[d] == -1)
             rel.equate(result, d, s.getX(), d);
       })
       .Case<ConcatOp>([&](ConcatOp c) {

@@ -57,6 +57,35 @@ module attributes {{transform.with_named_sequence} {
 }
 )mlir";
 
+/// Copies matmul inputs that are memref.expand_shape views into their own
+/// buffers. Folding memref aliases (which the schedule needs to hoist the C
+/// tile) does not terminate on transfers through an expand_shape in MLIR
+/// 22; an O(n^2) copy in front of an O(n^3) matmul is the cheap way out.
+void copyExpandedInputs(ModuleOp module) {
+  SmallVector<linalg::MatmulOp> matmuls;
+  module.walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
+  for (linalg::MatmulOp matmul : matmuls) {
+    for (OpOperand *input : matmul.getDpsInputOperands()) {
+      Value view = input->get();
+      if (!view.getDefiningOp<memref::ExpandShapeOp>())
+        continue;
+      auto type = cast<MemRefType>(view.getType());
+      OpBuilder b(matmul);
+      Location loc = matmul.getLoc();
+      SmallVector<Value> sizes;
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        if (type.isDynamicDim(d))
+          sizes.push_back(memref::DimOp::create(b, loc, view, d));
+      auto bufferType = MemRefType::get(type.getShape(), type.getElementType());
+      Value buffer = memref::AllocOp::create(b, loc, bufferType, sizes);
+      memref::CopyOp::create(b, loc, view, buffer);
+      input->set(buffer);
+      b.setInsertionPointAfter(matmul);
+      memref::DeallocOp::create(b, loc, buffer);
+    }
+  }
+}
+
 struct RLXCPUVectorizeMatmulPass
     : rlx::impl::RLXCPUVectorizeMatmulBase<RLXCPUVectorizeMatmulPass> {
   using Base::Base;
@@ -66,6 +95,7 @@ struct RLXCPUVectorizeMatmulPass
     module.walk([&](linalg::MatmulOp) { hasMatmul = true; });
     if (!hasMatmul)
       return;
+    copyExpandedInputs(module);
     std::string script =
         llvm::formatv(kScheduleTemplate, tileM.getValue(), tileN.getValue())
             .str();

@@ -105,12 +105,36 @@ struct SlicePattern : OpRewritePattern<SliceOp> {
     auto inType = op.getX().getType();
     SmallVector<OpFoldResult> offsets, sizes, strides;
     for (int64_t d = 0; d < inType.getRank(); ++d) {
-      offsets.push_back(rewriter.getIndexAttr(op.getStart()[d]));
       strides.push_back(rewriter.getIndexAttr(op.getStrides()[d]));
-      if (inType.isDynamicDim(d))
-        sizes.push_back(dimValue(rewriter, loc, op.getX(), d));
-      else
+      if (!inType.isDynamicDim(d)) {
+        offsets.push_back(rewriter.getIndexAttr(op.getStart()[d]));
         sizes.push_back(rewriter.getIndexAttr(op.getType().getDimSize(d)));
+        continue;
+      }
+      // Bounds relative to the run-time size, clamped into [0, size].
+      auto c = [&](int64_t v) {
+        return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
+      };
+      Value size = dimValue(rewriter, loc, op.getX(), d);
+      int64_t start = op.getStart()[d], limit = op.getLimit()[d];
+      Value begin = start >= 0 ? c(start)
+                               : arith::AddIOp::create(rewriter, loc, size,
+                                                       c(start))
+                                     .getResult();
+      Value end = limit >= 0 ? c(limit)
+                             : arith::AddIOp::create(rewriter, loc, size,
+                                                     c(limit + 1))
+                                   .getResult();
+      Value zero = c(0);
+      begin = arith::MinSIOp::create(
+          rewriter, loc, arith::MaxSIOp::create(rewriter, loc, begin, zero),
+          size);
+      end = arith::MinSIOp::create(
+          rewriter, loc, arith::MaxSIOp::create(rewriter, loc, end, begin),
+          size);
+      offsets.push_back(begin);
+      sizes.push_back(
+          arith::SubIOp::create(rewriter, loc, end, begin).getResult());
     }
     rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
         op, op.getType(), op.getX(), offsets, sizes, strides);

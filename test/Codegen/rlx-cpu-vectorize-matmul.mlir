@@ -41,3 +41,18 @@ func.func @no_matmul(%c: memref<4xf32>) {
   linalg.fill ins(%z : f32) outs(%c : memref<4xf32>)
   return
 }
+
+// -----
+
+// An input seen through memref.expand_shape is copied to its own buffer
+// first (alias folding does not terminate through it); the rest as above.
+// CHECK-LABEL: func @matmul_expanded_input
+// CHECK: %[[BUF:.+]] = memref.alloc() : memref<8x32xf32>
+// CHECK: memref.copy %{{.+}}, %[[BUF]]
+// CHECK: vector.fma
+// CHECK: memref.dealloc %[[BUF]]
+func.func @matmul_expanded_input(%a: memref<8x8xf32>, %b: memref<256xf32>, %c: memref<8x32xf32>) {
+  %e = memref.expand_shape %b [[0, 1]] output_shape [8, 32] : memref<256xf32> into memref<8x32xf32>
+  linalg.matmul ins(%a, %e : memref<8x8xf32>, memref<8x32xf32>) outs(%c : memref<8x32xf32>)
+  return
+}

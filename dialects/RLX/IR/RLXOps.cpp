@@ -297,14 +297,6 @@ LogicalResult LogSoftmaxOp::verify() {
 // Shape ops
 //===----------------------------------------------------------------------===//
 
-static int64_t staticProduct(ArrayRef<int64_t> shape) {
-  int64_t product = 1;
-  for (int64_t d : shape)
-    if (!ShapedType::isDynamic(d))
-      product *= d;
-  return product;
-}
-
 LogicalResult ReshapeOp::verify() {
   auto in = getX().getType(), out = getType();
   if (in.getElementType() != out.getElementType())
@@ -325,12 +317,6 @@ LogicalResult ReshapeOp::verify() {
     return emitOpError("expects exactly one dynamic result dim for a dynamic "
                        "operand, got ")
            << formatShape(out.getShape());
-  int64_t inStatic = staticProduct(in.getShape());
-  int64_t outStatic = staticProduct(out.getShape());
-  if (outStatic == 0 || inStatic % outStatic != 0)
-    return emitOpError("expects the static dims of ")
-           << formatShape(out.getShape()) << " to divide those of "
-           << formatShape(in.getShape());
   return success();
 }
 
@@ -412,9 +398,8 @@ LogicalResult SliceOp::verify() {
       return emitOpError("expects positive strides, got ")
              << formatArray(getStrides());
     if (ShapedType::isDynamic(size)) {
-      if (start != 0 || limit != -1 || stride != 1)
-        return emitOpError("expects dynamic dim ")
-               << d << " to be taken whole (start 0, limit -1, stride 1)";
+      if (stride != 1)
+        return emitOpError("expects stride 1 on dynamic dim ") << d;
       expected.push_back(ShapedType::kDynamic);
       continue;
     }

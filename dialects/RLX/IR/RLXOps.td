@@ -407,8 +407,9 @@ def RLX_ReshapeOp : RLX_DiffOp<"reshape", [Pure]> {
   let summary = "row-major reshape to the result type";
   let description = [{
     Same elements, same row-major order, new shape. When the operand has
-    dynamic dims the result has exactly one, sized so the element count is
-    kept.
+    dynamic dims the result has exactly one, sized at run time so the
+    element count is kept (the element count must then be divisible by the
+    result's static dims).
 
     Example:
 
@@ -463,8 +464,10 @@ def RLX_SliceOp : RLX_DiffOp<"slice", [Pure]> {
   let summary = "strided slice start:limit:stride per dim";
   let description = [{
     Per dim `d`, takes `start[d], start[d] + strides[d], ...` below
-    `limit[d]`. A `limit` of -1 means the whole dim (the only choice on a
-    dynamic dim, with start 0 and stride 1).
+    `limit[d]`; a `limit` of -1 means the end of the dim. On a dynamic dim
+    the stride is 1, a negative `start` counts from the end, a `limit` below
+    -1 counts from the end too (-2 drops the last element); the result dim
+    is dynamic and the bounds are clamped into the dim at run time.
 
     Example:
 

@@ -346,6 +346,8 @@ LogicalResult SliceOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
   SmallVector<int64_t> low, high, interior;
   for (int64_t d = 0; d < in.getRank(); ++d) {
     if (in.isDynamicDim(d)) {
+      if (getStart()[d] != 0 || getLimit()[d] != -1)
+        return emitOpError("has no VJP for a partial slice of a dynamic dim");
       low.push_back(0);
       high.push_back(0);
       interior.push_back(0);
@@ -400,21 +402,56 @@ LogicalResult ConcatOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
                                  SmallVectorImpl<Value> &out) {
   RuleBuilder b{builder, getLoc()};
   int64_t axis = static_cast<int64_t>(getAxis());
-  int64_t offset = 0;
+  auto resultType = getType();
+  // One input may be dynamic along the axis: inputs before it are sliced
+  // from the front, inputs after it counting from the end.
+  int64_t dynamicInputs = llvm::count_if(getInputs(), [&](Value v) {
+    return cast<RankedTensorType>(v.getType()).isDynamicDim(axis);
+  });
+  if (dynamicInputs > 1)
+    return emitOpError("has no VJP with several inputs of dynamic size along "
+                       "the axis");
+  int64_t before = 0, after = 0;
+  bool seenDynamic = false;
   for (Value input : getInputs()) {
     auto type = cast<RankedTensorType>(input.getType());
     if (type.isDynamicDim(axis))
-      return emitOpError("has no VJP along a dynamic axis");
-    SmallVector<int64_t> start(type.getRank(), 0), limit, strides(type.getRank(), 1);
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      limit.push_back(d == axis ? offset + type.getDimSize(d)
-                                : (type.isDynamicDim(d) ? -1 : type.getDimSize(d)));
-    start[axis] = offset;
-    offset += type.getDimSize(axis);
-    out.push_back(SliceOp::create(b.b, b.loc, type, adj[0],
-                                  b.b.getDenseI64ArrayAttr(start),
-                                  b.b.getDenseI64ArrayAttr(limit),
-                                  b.b.getDenseI64ArrayAttr(strides)));
+      seenDynamic = true;
+    else if (seenDynamic)
+      after += type.getDimSize(axis);
+  }
+  seenDynamic = false;
+  int64_t fromEnd = after; // elements of the later inputs, counted from end
+  for (Value input : getInputs()) {
+    auto type = cast<RankedTensorType>(input.getType());
+    int64_t rank = type.getRank();
+    SmallVector<int64_t> start(rank, 0), limit, strides(rank, 1);
+    SmallVector<int64_t> shape(resultType.getShape());
+    for (int64_t d = 0; d < rank; ++d)
+      limit.push_back(resultType.isDynamicDim(d) ? -1 : resultType.getDimSize(d));
+    bool dynamicAxis = resultType.isDynamicDim(axis);
+    if (type.isDynamicDim(axis)) {
+      seenDynamic = true;
+      start[axis] = before;
+      limit[axis] = -1 - after;
+      shape[axis] = ShapedType::kDynamic;
+    } else if (seenDynamic) {
+      start[axis] = -fromEnd;
+      limit[axis] = -1 - (fromEnd - type.getDimSize(axis));
+      fromEnd -= type.getDimSize(axis);
+      shape[axis] = ShapedType::kDynamic;
+    } else {
+      start[axis] = before;
+      limit[axis] = before + type.getDimSize(axis);
+      before += type.getDimSize(axis);
+      shape[axis] = dynamicAxis ? ShapedType::kDynamic : type.getDimSize(axis);
+    }
+    auto sliceType = RankedTensorType::get(shape, type.getElementType());
+    Value part = SliceOp::create(b.b, b.loc, sliceType, adj[0],
+                                 b.b.getDenseI64ArrayAttr(start),
+                                 b.b.getDenseI64ArrayAttr(limit),
+                                 b.b.getDenseI64ArrayAttr(strides));
+    out.push_back(reshapeTo(b, part, type));
   }
   return success();
 }
