@@ -88,7 +88,8 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
   case Phase::Transform: {
     if (!options.gradFunctions.empty() ||
         !options.valueAndGradFunctions.empty() ||
-        !options.checkGradFunctions.empty()) {
+        !options.checkGradFunctions.empty() ||
+        !options.perExampleGradFunctions.empty()) {
       RLXAddGradientEntriesOptions entries;
       entries.gradFunctions.assign(options.gradFunctions.begin(),
                                    options.gradFunctions.end());
@@ -97,6 +98,9 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
           options.valueAndGradFunctions.end());
       entries.checkGradFunctions.assign(options.checkGradFunctions.begin(),
                                         options.checkGradFunctions.end());
+      entries.perExampleGradFunctions.assign(
+          options.perExampleGradFunctions.begin(),
+          options.perExampleGradFunctions.end());
       pm.addPass(createRLXAddGradientEntries(entries));
     }
     pm.addPass(createRLXAutodiff());

@@ -45,6 +45,8 @@ struct CompileOptions {
   unsigned optLevel = 2;
   /// Functions to add `FN_grad` / `FN_value_and_grad` entry points for.
   std::vector<std::string> gradFunctions, valueAndGradFunctions;
+  /// Functions to add `FN_per_example_grad` entry points for.
+  std::vector<std::string> perExampleGradFunctions;
   /// Functions to add `FN_jvp` and `FN_vjp` entry points for.
   std::vector<std::string> checkGradFunctions;
   /// Register tile of the CPU matmul schedule.

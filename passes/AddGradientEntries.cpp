@@ -33,9 +33,81 @@ struct RLXAddGradientEntriesPass
     for (const std::string &name : valueAndGradFunctions)
       if (failed(addEntry(name, /*withValue=*/true)))
         return signalPassFailure();
+    for (const std::string &name : perExampleGradFunctions)
+      if (failed(addPerExampleEntry(name)))
+        return signalPassFailure();
     for (const std::string &name : checkGradFunctions)
       if (failed(addCheckEntries(name)))
         return signalPassFailure();
+  }
+
+  LogicalResult addPerExampleEntry(StringRef name) {
+    ModuleOp module = getOperation();
+    SymbolTableCollection symbols;
+    auto fn = module.lookupSymbol<func::FuncOp>(name);
+    if (!fn || fn.isExternal())
+      return module.emitError("cannot differentiate '")
+             << name << "': no function with a body has that name";
+    auto params = collectParams(fn, symbols);
+    if (params.empty())
+      return fn.emitError("cannot differentiate '")
+             << name << "' with respect to its params: it reads none";
+    std::string entryName = (name + "_per_example_grad").str();
+    if (module.lookupSymbol(entryName))
+      return fn.emitError("cannot add '") << entryName
+                                          << "': the name is taken";
+    OpBuilder b(module.getBodyRegion());
+    b.setInsertionPointAfter(fn);
+    Location loc = fn.getLoc();
+    // The gradient for one example.
+    SmallVector<Type> gradTypes;
+    for (auto &[param, type] : params)
+      gradTypes.push_back(type);
+    auto gradFn = func::FuncOp::create(
+        b, loc, (name + "__grad_all").str(),
+        b.getFunctionType(fn.getArgumentTypes(), gradTypes));
+    gradFn.setPrivate();
+    {
+      Block *body = gradFn.addEntryBlock();
+      OpBuilder gb(body, body->end());
+      auto grad = GradOp::create(gb, loc, gradTypes, FlatSymbolRefAttr::get(fn),
+                                 body->getArguments(),
+                                 gb.getDenseI64ArrayAttr({}),
+                                 gb.getStringAttr("all"));
+      func::ReturnOp::create(gb, loc, grad.getResults());
+    }
+    // Mapped over a leading batch axis of every input.
+    SmallVector<Type> inputs, results;
+    SmallVector<Attribute> inAxes, resultAttrs;
+    for (Type t : fn.getArgumentTypes()) {
+      auto tensor = cast<RankedTensorType>(t);
+      SmallVector<int64_t> shape = {ShapedType::kDynamic};
+      llvm::append_range(shape, tensor.getShape());
+      inputs.push_back(tensor.clone(shape));
+      inAxes.push_back(b.getI64IntegerAttr(0));
+    }
+    for (auto &[param, type] : params) {
+      SmallVector<int64_t> shape = {ShapedType::kDynamic};
+      llvm::append_range(shape, type.getShape());
+      results.push_back(type.clone(shape));
+      resultAttrs.push_back(b.getDictionaryAttr(b.getNamedAttr(
+          "rlx.name", b.getStringAttr("grad." + param.str()))));
+    }
+    if (inputs.empty())
+      return fn.emitError("cannot map '") << name << "': it has no inputs";
+    auto entry = func::FuncOp::create(b, loc, entryName,
+                                      b.getFunctionType(inputs, results));
+    if (ArrayAttr argAttrs = fn.getAllArgAttrs())
+      entry.setAllArgAttrs(argAttrs);
+    entry.setAllResultAttrs(resultAttrs);
+    Block *body = entry.addEntryBlock();
+    OpBuilder eb(body, body->end());
+    auto vmap = VmapOp::create(
+        eb, loc, results, FlatSymbolRefAttr::get(gradFn), body->getArguments(),
+        eb.getArrayAttr(inAxes),
+        eb.getDenseI64ArrayAttr(SmallVector<int64_t>(results.size(), 0)));
+    func::ReturnOp::create(eb, loc, vmap.getResults());
+    return success();
   }
 
   /// The rlx.name of argument or result `i` of `fn`, or the ABI default.

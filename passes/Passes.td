@@ -44,6 +44,11 @@ def RLXAddGradientEntries : Pass<"rlx-add-gradient-entries", "mlir::ModuleOp"> {
     `value` (for value_and_grad) and `grad.<param name>` for every param FN
     reads, through an `rlx.grad` (`rlx.value_and_grad`) marker.
 
+    For each function in `per-example-grad`, adds `FN_per_example_grad`:
+    every input of FN gets a leading batch axis of dynamic size, params stay
+    shared, and the results `grad.<param>` hold one gradient per example
+    (batch axis in front): a vmap of the gradient.
+
     For each function in `check-grads`, adds `FN_jvp(inputs...,
     tangent.<leaf>...)` returning FN's outputs then `tangent.<output>`, and
     `FN_vjp(inputs..., cotangent.<output>...)` returning FN's outputs then
@@ -55,6 +60,8 @@ def RLXAddGradientEntries : Pass<"rlx-add-gradient-entries", "mlir::ModuleOp"> {
                "functions to add FN_grad for">,
     ListOption<"valueAndGradFunctions", "value-and-grad", "std::string",
                "functions to add FN_value_and_grad for">,
+    ListOption<"perExampleGradFunctions", "per-example-grad", "std::string",
+               "functions to add FN_per_example_grad for">,
     ListOption<"checkGradFunctions", "check-grads", "std::string",
                "functions to add FN_jvp and FN_vjp for (w.r.t. every float "
                "input and every param), as gradient checks use">

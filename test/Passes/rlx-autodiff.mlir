@@ -139,3 +139,25 @@ func.func @no_rule(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %g = rlx.grad @f(%x) {wrt = array<i64: 0>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return %g : tensor<2x3xf32>
 }
+
+// -----
+
+// vmap of a per-example matmul is one batched contraction, not a loop; the
+// unmapped weight stays whole.
+// CHECK-LABEL: func @vmap_matmul
+// CHECK-SAME: (%[[XS:.+]]: tensor<?x4xf32>, %[[W:.+]]: tensor<4x3xf32>)
+// CHECK: %[[X3:.+]] = rlx.reshape %[[XS]] : (tensor<?x4xf32>) -> tensor<?x1x4xf32>
+// CHECK: %[[Y:.+]] = rlx.matmul %[[X3]], %[[W]] : (tensor<?x1x4xf32>, tensor<4x3xf32>) -> tensor<?x1x3xf32>
+// CHECK-NOT: rlx.matmul
+// CHECK-NOT: scf.for
+// CHECK-NOT: rlx.vmap
+func.func private @f(%x: tensor<4xf32>, %w: tensor<4x3xf32>) -> tensor<3xf32> {
+  %x2 = rlx.reshape %x : (tensor<4xf32>) -> tensor<1x4xf32>
+  %y = rlx.matmul %x2, %w : (tensor<1x4xf32>, tensor<4x3xf32>) -> tensor<1x3xf32>
+  %r = rlx.reshape %y : (tensor<1x3xf32>) -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}
+func.func @vmap_matmul(%xs: tensor<?x4xf32>, %w: tensor<4x3xf32>) -> tensor<?x3xf32> {
+  %ys = rlx.vmap @f(%xs, %w) {in_axes = [0, unit], out_axes = array<i64: 0>} : (tensor<?x4xf32>, tensor<4x3xf32>) -> tensor<?x3xf32>
+  return %ys : tensor<?x3xf32>
+}

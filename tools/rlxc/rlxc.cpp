@@ -54,7 +54,12 @@ int main(int argc, char **argv) {
   app.add_option("--emit", emit, "mlir | llvm | obj | so (default so)")
       ->check(CLI::IsMember({"mlir", "llvm", "obj", "so"}));
   app.footer("-O0, -O1, -O2 (default), -O3: optimization level");
-  std::vector<std::string> gradFns, valueAndGradFns, checkGradFns;
+  std::vector<std::string> gradFns, valueAndGradFns, checkGradFns,
+      perExampleFns;
+  app.add_option("--per-example-grad", perExampleFns,
+                 "add an entry point FN_per_example_grad: FN's inputs with a "
+                 "leading batch axis, one gradient per example and param "
+                 "(outputs grad.<param>)");
   app.add_option("--check-grads", checkGradFns,
                  "add entry points FN_jvp and FN_vjp (w.r.t. every float input "
                  "and param) for rlx-run --check-grads");
@@ -131,6 +136,7 @@ int main(int argc, char **argv) {
   options.gradFunctions = gradFns;
   options.valueAndGradFunctions = valueAndGradFns;
   options.checkGradFunctions = checkGradFns;
+  options.perExampleGradFunctions = perExampleFns;
   auto configure = [&](PassManager &pm) {
     if (printAfterAll) {
       context.disableMultithreading();

@@ -158,4 +158,36 @@ Value broadcastLike(RuleBuilder b, Value x, Value like) {
   return add(b, zerosLike(b, like), x);
 }
 
+/// Gives a batched value of original rank `rank` the rank `target` by
+/// inserting unit dims right after the batch dim.
+Value alignBatched(RuleBuilder b, Value v, int64_t target) {
+  RankedTensorType type = tensorType(v);
+  int64_t missing = target + 1 - type.getRank();
+  if (missing <= 0)
+    return v;
+  SmallVector<int64_t> shape = {type.getDimSize(0)};
+  shape.append(missing, 1);
+  llvm::append_range(shape, type.getShape().drop_front());
+  SmallVector<int64_t> dims = {0};
+  for (int64_t d = 1; d < type.getRank(); ++d)
+    dims.push_back(d + missing);
+  return BroadcastInDimOp::create(b.b, b.loc, type.clone(shape), v,
+                                  b.b.getDenseI64ArrayAttr(dims));
+}
+
+/// Broadcasts unbatched `v` along a new leading batch dim taken from
+/// `batchedLike` (works for a dynamic batch: zeros shaped [B, 1, ...]).
+Value broadcastToBatch(RuleBuilder b, Value v, Value batchedLike) {
+  RankedTensorType like = tensorType(batchedLike);
+  SmallVector<int64_t> rest;
+  for (int64_t d = 1; d < like.getRank(); ++d)
+    rest.push_back(d);
+  Value zeros = sum(b, zerosLike(b, batchedLike), rest, /*keepdims=*/false);
+  // zeros: [B]; lift to [B, 1, ..., 1] of v's rank + 1.
+  int64_t rank = tensorType(v).getRank();
+  Value column = alignBatched(b, zeros, rank);
+  Value cast = castTo(b, column, tensorType(v).getElementType());
+  return add(b, cast, v);
+}
+
 } // namespace rlx::ad

@@ -57,6 +57,14 @@ mlir::Value reshapeTo(RuleBuilder b, mlir::Value x, mlir::RankedTensorType type)
 /// Broadcasts `x` to the shape of `like` (NumPy rules), via x + 0.
 mlir::Value broadcastLike(RuleBuilder b, mlir::Value x, mlir::Value like);
 
+/// Inserts unit dims after the batch dim (dim 0) of batched `v` so that it
+/// has `target` dims besides the batch dim.
+mlir::Value alignBatched(RuleBuilder b, mlir::Value v, int64_t target);
+/// Broadcasts unbatched `v` along a new leading batch dim, sized like dim 0
+/// of `batchedLike` (static or dynamic).
+mlir::Value broadcastToBatch(RuleBuilder b, mlir::Value v,
+                             mlir::Value batchedLike);
+
 } // namespace rlx::ad
 
 #endif // RLX_DIALECTS_RLX_IR_AUTODIFFBUILDERS_H

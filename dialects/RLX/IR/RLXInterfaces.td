@@ -39,4 +39,23 @@ def RLX_DifferentiableOpInterface : OpInterface<"DifferentiableOpInterface"> {
   ];
 }
 
+def RLX_BatchableOpInterface : OpInterface<"BatchableOpInterface"> {
+  let cppNamespace = "::rlx";
+  let description = [{
+    An op that knows its batching rule for vmap. Batched values carry the
+    batch dim in front (dim 0); `batched[i]` says whether operand i does.
+    `buildBatched` appends the op's results computed for every example at
+    once, each batched (batch dim in front). Called only when at least one
+    operand is batched.
+  }];
+  let methods = [
+    InterfaceMethod<"Builds the batched results from (partly) batched operands.",
+      "::mlir::LogicalResult", "buildBatched",
+      (ins "::mlir::OpBuilder &":$builder,
+           "::mlir::ArrayRef<::mlir::Value>":$operands,
+           "::mlir::ArrayRef<bool>":$batched,
+           "::llvm::SmallVectorImpl<::mlir::Value> &":$results)>
+  ];
+}
+
 #endif // RLX_DIALECT_RLXINTERFACES_TD

@@ -150,3 +150,86 @@ LogicalResult HVPOp::verifySymbolUses(SymbolTableCollection &symbols) {
     return failure();
   return checkTypes(*this, "results", getResultTypes(), leafTypes(*leaves));
 }
+
+LogicalResult VmapOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(*this,
+                                                              getCalleeAttr());
+  if (!callee || callee.isExternal())
+    return emitOpError("expects '")
+           << getCallee() << "' to name a function with a body";
+  if (callee.getNumArguments() != getArgs().size())
+    return emitOpError("expects ")
+           << callee.getNumArguments() << " arguments for @" << getCallee()
+           << ", got " << getArgs().size();
+  if (getInAxes().size() != getArgs().size())
+    return emitOpError("expects one in_axes entry per argument (")
+           << getArgs().size() << "), got " << getInAxes().size();
+  int64_t batch = 0; // 0: none seen yet
+  bool mapped = false;
+  for (auto [i, entry, arg] : llvm::enumerate(getInAxes(), getArgs())) {
+    if (isa<UnitAttr>(entry)) {
+      if (arg.getType() != callee.getArgumentTypes()[i])
+        return emitOpError("expects unmapped input ")
+               << i << " of type " << callee.getArgumentTypes()[i] << ", got "
+               << arg.getType();
+      continue;
+    }
+    auto axisAttr = dyn_cast<IntegerAttr>(entry);
+    if (!axisAttr)
+      return emitOpError("expects in_axes entries to be an axis or unit, "
+                         "input ")
+             << i << " has " << entry;
+    auto type = cast<RankedTensorType>(arg.getType());
+    int64_t axis = axisAttr.getInt();
+    if (axis < -type.getRank() || axis >= type.getRank())
+      return emitOpError("expects the in_axes of input ")
+             << i << " in [" << -type.getRank() << ", " << type.getRank()
+             << "), got " << axis;
+    if (axis < 0)
+      axis += type.getRank();
+    mapped = true;
+    SmallVector<int64_t> perExample(type.getShape());
+    perExample.erase(perExample.begin() + axis);
+    if (type.clone(perExample) != callee.getArgumentTypes()[i])
+      return emitOpError("expects input ")
+             << i << " without its mapped axis " << axis << " to have type "
+             << callee.getArgumentTypes()[i] << ", got " << type;
+    int64_t size = type.getDimSize(axis);
+    if (!ShapedType::isDynamic(size)) {
+      if (batch > 0 && size != batch)
+        return emitOpError("expects mapped sizes to agree, input ")
+               << i << " maps " << size << " but an earlier input maps "
+               << batch;
+      batch = size;
+    }
+  }
+  if (!mapped)
+    return emitOpError("expects at least one mapped input");
+  if (getOutAxes().size() != callee.getNumResults())
+    return emitOpError("expects one out_axes entry per result (")
+           << callee.getNumResults() << "), got " << getOutAxes().size();
+  if (getNumResults() != callee.getNumResults())
+    return emitOpError("expects ")
+           << callee.getNumResults() << " results, got " << getNumResults();
+  for (auto [i, type, axis] :
+       llvm::enumerate(callee.getResultTypes(), getOutAxes())) {
+    auto t = cast<RankedTensorType>(type);
+    int64_t rank = t.getRank() + 1;
+    if (axis < -rank || axis >= rank)
+      return emitOpError("expects the out_axes of result ")
+             << i << " in [" << -rank << ", " << rank << "), got " << axis;
+    int64_t at = axis < 0 ? axis + rank : axis;
+    auto got = cast<RankedTensorType>(getResult(i).getType());
+    SmallVector<int64_t> shape(t.getShape());
+    shape.insert(shape.begin() + at, batch > 0 ? batch : ShapedType::kDynamic);
+    bool ok = got.getElementType() == t.getElementType() &&
+              got.getRank() == rank;
+    for (int64_t d = 0; ok && d < rank; ++d)
+      ok = got.getDimSize(d) == shape[d] ||
+           (d == at && ShapedType::isDynamic(got.getDimSize(d)));
+    if (!ok)
+      return emitOpError("expects result ")
+             << i << " of type " << t.clone(shape) << ", got " << got;
+  }
+  return success();
+}

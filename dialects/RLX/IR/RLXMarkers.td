@@ -147,6 +147,31 @@ def RLX_HVPOp : RLX_MarkerOp<"hvp", [AttrSizedOperandSegments]> {
   }];
 }
 
+def RLX_VmapOp : RLX_MarkerOp<"vmap"> {
+  let summary = "maps a function written for one example over a batch";
+  let description = [{
+    `in_axes` has one entry per argument: the axis of the batch in that
+    argument (negative counts from the end) or `unit` for an argument passed
+    whole to every example. `out_axes` has one axis per result (where the
+    batch goes). Mapped sizes must agree. Expanded by rlx-autodiff with each
+    op's batching rule into one batched program (a batched matmul, not a
+    loop).
+
+    Example:
+
+    ```mlir
+    %ys = rlx.vmap @f(%xs, %w) {in_axes = [0, unit], out_axes = [0]}
+        : (tensor<?x4xf32>, tensor<4x3xf32>) -> tensor<?x3xf32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee,
+                       Variadic<AnyRankedTensor>:$args,
+                       ArrayAttr:$in_axes, DenseI64ArrayAttr:$out_axes);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat =
+      "$callee `(` $args `)` attr-dict `:` functional-type($args, results)";
+}
+
 def RLX_StopGradientOp : RLX_DiffOp<"stop_gradient",
     [Pure, SameOperandsAndResultType]> {
   let summary = "identity whose derivative is zero";

@@ -29,7 +29,8 @@ def RLX_IndexTensor : RankedTensorOf<[I32, I64]>;
 /// An op with differentiation rules (RLXInterfaces.td); every compute op.
 class RLX_DiffOp<string mnemonic, list<Trait> traits = []>
     : RLX_Op<mnemonic, !listconcat(traits,
-        [DeclareOpInterfaceMethods<RLX_DifferentiableOpInterface>])>;
+        [DeclareOpInterfaceMethods<RLX_DifferentiableOpInterface>,
+         DeclareOpInterfaceMethods<RLX_BatchableOpInterface>])>;
 
 /// Verifies that the result shape is the NumPy broadcast of the operand
 /// shapes (see BroadcastingShape in RLXTraits.h).

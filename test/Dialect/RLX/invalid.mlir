@@ -1023,3 +1023,111 @@ func.func @remat_callee(%x: tensor<3xf32>) {
   %0 = rlx.remat @sq_fwd(%x) : (tensor<3xf32>) -> tensor<3xf32>
   return
 }
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>, %w: tensor<2xf32>) -> tensor<3xf32> {
+  %y = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+func.func @vmap_count(%x: tensor<4x3xf32>, %w: tensor<2xf32>, %w5: tensor<5x2xf32>, %y: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.vmap' op expects one in_axes entry per argument (2), got 1}}
+  %0 = rlx.vmap @sq(%x, %w) {in_axes = [0], out_axes = array<i64: 0>} : (tensor<4x3xf32>, tensor<2xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>, %w: tensor<2xf32>) -> tensor<3xf32> {
+  %y = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+func.func @vmap_axis_range(%x: tensor<4x3xf32>, %w: tensor<2xf32>, %w5: tensor<5x2xf32>, %y: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.vmap' op expects the in_axes of input 0 in [-2, 2), got 2}}
+  %0 = rlx.vmap @sq(%x, %w) {in_axes = [2, unit], out_axes = array<i64: 0>} : (tensor<4x3xf32>, tensor<2xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>, %w: tensor<2xf32>) -> tensor<3xf32> {
+  %y = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+func.func @vmap_entry_kind(%x: tensor<4x3xf32>, %w: tensor<2xf32>, %w5: tensor<5x2xf32>, %y: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.vmap' op expects in_axes entries to be an axis or unit, input 1 has "x"}}
+  %0 = rlx.vmap @sq(%x, %w) {in_axes = [0, "x"], out_axes = array<i64: 0>} : (tensor<4x3xf32>, tensor<2xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>, %w: tensor<2xf32>) -> tensor<3xf32> {
+  %y = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+func.func @vmap_none_mapped(%x: tensor<4x3xf32>, %w: tensor<2xf32>, %w5: tensor<5x2xf32>, %y: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.vmap' op expects at least one mapped input}}
+  %0 = rlx.vmap @sq(%y, %w) {in_axes = [unit, unit], out_axes = array<i64: 0>} : (tensor<3xf32>, tensor<2xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>, %w: tensor<2xf32>) -> tensor<3xf32> {
+  %y = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+func.func @vmap_sizes(%x: tensor<4x3xf32>, %w: tensor<2xf32>, %w5: tensor<5x2xf32>, %y: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.vmap' op expects mapped sizes to agree, input 1 maps 5 but an earlier input maps 4}}
+  %0 = rlx.vmap @sq(%x, %w5) {in_axes = [0, 0], out_axes = array<i64: 0>} : (tensor<4x3xf32>, tensor<5x2xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>, %w: tensor<2xf32>) -> tensor<3xf32> {
+  %y = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+func.func @vmap_per_example_type(%x: tensor<4x3xf32>, %w: tensor<2xf32>, %w5: tensor<5x2xf32>, %y: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.vmap' op expects input 0 without its mapped axis 1 to have type 'tensor<3xf32>', got 'tensor<4x3xf32>'}}
+  %0 = rlx.vmap @sq(%x, %w) {in_axes = [1, unit], out_axes = array<i64: 0>} : (tensor<4x3xf32>, tensor<2xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>, %w: tensor<2xf32>) -> tensor<3xf32> {
+  %y = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+func.func @vmap_unmapped_type(%x: tensor<4x3xf32>, %w: tensor<2xf32>, %w5: tensor<5x2xf32>, %y: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.vmap' op expects unmapped input 1 of type 'tensor<2xf32>', got 'tensor<5x2xf32>'}}
+  %0 = rlx.vmap @sq(%x, %w5) {in_axes = [0, unit], out_axes = array<i64: 0>} : (tensor<4x3xf32>, tensor<5x2xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>, %w: tensor<2xf32>) -> tensor<3xf32> {
+  %y = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+func.func @vmap_out_range(%x: tensor<4x3xf32>, %w: tensor<2xf32>, %w5: tensor<5x2xf32>, %y: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.vmap' op expects the out_axes of result 0 in [-2, 2), got 3}}
+  %0 = rlx.vmap @sq(%x, %w) {in_axes = [0, unit], out_axes = array<i64: 3>} : (tensor<4x3xf32>, tensor<2xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func private @sq(%x: tensor<3xf32>, %w: tensor<2xf32>) -> tensor<3xf32> {
+  %y = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+func.func @vmap_result_type(%x: tensor<4x3xf32>, %w: tensor<2xf32>, %w5: tensor<5x2xf32>, %y: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.vmap' op expects result 0 of type 'tensor<3x4xf32>', got 'tensor<4x3xf32>'}}
+  %0 = rlx.vmap @sq(%x, %w) {in_axes = [0, unit], out_axes = array<i64: 1>} : (tensor<4x3xf32>, tensor<2xf32>) -> tensor<4x3xf32>
+  return
+}

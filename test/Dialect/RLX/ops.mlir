@@ -188,3 +188,10 @@ func.func @custom_rules(%x: tensor<3xf32>) -> tensor<3xf32> {
   %d = rlx.optimization_barrier %c : tensor<3xf32>
   return %d : tensor<3xf32>
 }
+
+// CHECK-LABEL: func @vmap_marker
+func.func @vmap_marker(%xs: tensor<?x3xf32>) -> tensor<3x?xf32> {
+  // CHECK: rlx.vmap @sq(%{{.*}}) {in_axes = [0], out_axes = array<i64: 1>} : (tensor<?x3xf32>) -> tensor<3x?xf32>
+  %ys = rlx.vmap @sq(%xs) {in_axes = [0], out_axes = array<i64: 1>} : (tensor<?x3xf32>) -> tensor<3x?xf32>
+  return %ys : tensor<3x?xf32>
+}

@@ -355,6 +355,38 @@ func.func @hvp_remat(%x: tensor<?x3xf64>, %v: tensor<?x3xf64>) -> tensor<?x3xf64
   return %hv : tensor<?x3xf64>
 }
 )"},
+      {"vmap", R"(
+func.func @one(%x: tensor<4xf64>, %w: tensor<4x3xf64>) -> tensor<3xf64> {
+  %x2 = rlx.reshape %x : (tensor<4xf64>) -> tensor<1x4xf64>
+  %y = rlx.matmul %x2, %w : (tensor<1x4xf64>, tensor<4x3xf64>) -> tensor<1x3xf64>
+  %r = rlx.reshape %y : (tensor<1x3xf64>) -> tensor<3xf64>
+  %t = rlx.tanh %r : tensor<3xf64>
+  %s = rlx.softmax %t {axis = 0 : i64} : tensor<3xf64>
+  return %s : tensor<3xf64>
+}
+func.func @rows(%xs: tensor<?x4xf64>, %w: tensor<4x3xf64>) -> tensor<?x3xf64> {
+  %ys = rlx.vmap @one(%xs, %w) {in_axes = [0, unit], out_axes = array<i64: 0>} : (tensor<?x4xf64>, tensor<4x3xf64>) -> tensor<?x3xf64>
+  return %ys : tensor<?x3xf64>
+}
+func.func @cols(%xs: tensor<4x5xf64>, %w: tensor<4x3xf64>) -> tensor<3x5xf64> {
+  %ys = rlx.vmap @one(%xs, %w) {in_axes = [-1, unit], out_axes = array<i64: 1>} : (tensor<4x5xf64>, tensor<4x3xf64>) -> tensor<3x5xf64>
+  return %ys : tensor<3x5xf64>
+}
+func.func private @loss(%x: tensor<4xf64>, %w: tensor<4x3xf64>) -> tensor<f64> {
+  %s = func.call @one(%x, %w) : (tensor<4xf64>, tensor<4x3xf64>) -> tensor<3xf64>
+  %l = rlx.log %s : tensor<3xf64>
+  %m = rlx.sum %l {axes = array<i64: 0>} : (tensor<3xf64>) -> tensor<f64>
+  return %m : tensor<f64>
+}
+func.func @grad_one(%x: tensor<4xf64>, %w: tensor<4x3xf64>) -> tensor<4x3xf64> {
+  %g = rlx.grad @loss(%x, %w) {wrt = array<i64: 1>} : (tensor<4xf64>, tensor<4x3xf64>) -> tensor<4x3xf64>
+  return %g : tensor<4x3xf64>
+}
+func.func @per_example(%xs: tensor<?x4xf64>, %w: tensor<4x3xf64>) -> tensor<?x4x3xf64> {
+  %gs = rlx.vmap @grad_one(%xs, %w) {in_axes = [0, unit], out_axes = array<i64: 0>} : (tensor<?x4xf64>, tensor<4x3xf64>) -> tensor<?x4x3xf64>
+  return %gs : tensor<?x4x3xf64>
+}
+)"},
   };
   return list;
 }
@@ -759,3 +791,48 @@ TEST(Identity, RematKeepsTheGradient) {
 }
 
 } // namespace
+
+/// vmap(f)(xs) equals f applied to each example (a loop of unbatched calls),
+/// for a batch in front, a batch along the last axis, and for
+/// vmap(grad(f)): per-example gradients equal the loop of gradients.
+TEST(Identity, VmapEqualsLoopOfCalls) {
+  IDENTITY_MODULE(m, "vmap");
+  Arr w = draw({4, 3}, "vmap/w");
+  auto row = [](const Arr &x, int64_t i) {
+    return f64({x.shape[1]}, std::vector<double>(x.v.begin() + i * x.shape[1],
+                                                 x.v.begin() + (i + 1) * x.shape[1]));
+  };
+  for (int64_t batch : {3, 1}) {
+    SCOPED_TRACE("batch " + std::to_string(batch));
+    Arr xs = draw({batch, 4}, "vmap/xs" + std::to_string(batch));
+    std::vector<Arr> ys = call(session, "rows", {xs, w});
+    std::vector<Arr> gs = call(session, "per_example", {xs, w});
+    ASSERT_EQ(ys.size(), 1u);
+    ASSERT_EQ(gs.size(), 1u);
+    for (int64_t i = 0; i < batch; ++i) {
+      Arr y = call(session, "one", {row(xs, i), w})[0];
+      Arr yi = f64({3}, std::vector<double>(ys[0].v.begin() + 3 * i,
+                                            ys[0].v.begin() + 3 * (i + 1)));
+      EXPECT_TRUE(matches(y, yi, Tol::Arith));
+      Arr g = call(session, "grad_one", {row(xs, i), w})[0];
+      Arr gi = f64({4, 3}, std::vector<double>(gs[0].v.begin() + 12 * i,
+                                               gs[0].v.begin() + 12 * (i + 1)));
+      EXPECT_TRUE(matches(g, gi, Tol::Arith));
+    }
+  }
+  // Batch along the last input axis, placed at result axis 1.
+  Arr xt = draw({4, 5}, "vmap/xt");
+  Arr yt = call(session, "cols", {xt, w})[0];
+  ASSERT_EQ(yt.shape, (std::vector<int64_t>{3, 5}));
+  for (int64_t j = 0; j < 5; ++j) {
+    std::vector<double> col;
+    for (int64_t k = 0; k < 4; ++k)
+      col.push_back(xt.v[k * 5 + j]);
+    Arr y = call(session, "one", {f64({4}, col), w})[0];
+    std::vector<double> got;
+    for (int64_t k = 0; k < 3; ++k)
+      got.push_back(yt.v[k * 5 + j]);
+    EXPECT_TRUE(matches(y, f64({3}, got), Tol::Arith));
+  }
+}
+

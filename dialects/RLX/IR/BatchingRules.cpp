@@ -1,0 +1,363 @@
+//===- BatchingRules.cpp - vmap rules of rlx ops --------------------------===//
+///
+/// \file
+/// BatchableOpInterface::buildBatched for every rlx op. Batched values
+/// carry the batch dim in front. Most rules align ranks (a batched operand
+/// gets unit dims after its batch dim so NumPy broadcasting lines it up with
+/// the unbatched ones) and then rebuild the same op with a batched result
+/// type, shifting axis attributes by one.
+///
+//===----------------------------------------------------------------------===//
+
+#include "dialects/RLX/IR/AutodiffBuilders.h"
+#include "dialects/RLX/IR/RLXDialect.h"
+
+#include "mlir/IR/Verifier.h"
+
+using namespace mlir;
+using namespace rlx;
+using namespace rlx::ad;
+
+namespace {
+
+/// The batch size: dim 0 of the first batched operand.
+int64_t batchSize(ArrayRef<Value> operands, ArrayRef<bool> batched) {
+  for (auto [v, b] : llvm::zip(operands, batched))
+    if (b)
+      return tensorType(v).getDimSize(0);
+  return ShapedType::kDynamic;
+}
+
+Value firstBatched(ArrayRef<Value> operands, ArrayRef<bool> batched) {
+  for (auto [v, b] : llvm::zip(operands, batched))
+    if (b)
+      return v;
+  return {};
+}
+
+RankedTensorType withBatch(Type type, int64_t batch) {
+  auto t = cast<RankedTensorType>(type);
+  SmallVector<int64_t> shape = {batch};
+  llvm::append_range(shape, t.getShape());
+  return t.clone(shape);
+}
+
+/// Rebuilds `op` with `operands` and one batched result per result.
+Operation *rebuild(OpBuilder &builder, Operation *op, ValueRange operands,
+                   int64_t batch,
+                   ArrayRef<NamedAttribute> attrs = {}) {
+  OperationState state(op->getLoc(), op->getName());
+  state.addOperands(operands);
+  for (Type t : op->getResultTypes())
+    state.addTypes(withBatch(t, batch));
+  NamedAttrList merged(op->getAttrs());
+  for (const NamedAttribute &a : attrs)
+    merged.set(a.getName(), a.getValue());
+  state.addAttributes(merged.getAttrs());
+  return builder.create(state);
+}
+
+/// Elementwise and broadcasting ops: align ranks, rebuild.
+LogicalResult batchElementwise(Operation *op, OpBuilder &builder,
+                               ArrayRef<Value> operands, ArrayRef<bool> batched,
+                               SmallVectorImpl<Value> &results) {
+  RuleBuilder b{builder, op->getLoc()};
+  int64_t rank = tensorType(op->getResult(0)).getRank();
+  SmallVector<Value> aligned;
+  for (auto [v, isBatched] : llvm::zip(operands, batched))
+    aligned.push_back(isBatched ? alignBatched(b, v, rank) : v);
+  Operation *batchedOp =
+      rebuild(builder, op, aligned, batchSize(operands, batched));
+  if (failed(mlir::verify(batchedOp)))
+    return failure();
+  llvm::append_range(results, batchedOp->getResults());
+  return success();
+}
+
+/// Single-operand ops whose integer attributes name axes (shifted by one).
+LogicalResult batchShifted(Operation *op, OpBuilder &builder, Value x,
+                           ArrayRef<NamedAttribute> attrs,
+                           SmallVectorImpl<Value> &results) {
+  SmallVector<Value> operands = {x};
+  llvm::append_range(operands, op->getOperands().drop_front());
+  Operation *batchedOp = rebuild(builder, op, operands,
+                                 tensorType(x).getDimSize(0), attrs);
+  if (failed(mlir::verify(batchedOp)))
+    return failure();
+  llvm::append_range(results, batchedOp->getResults());
+  return success();
+}
+
+SmallVector<int64_t> shifted(ArrayRef<int64_t> axes) {
+  SmallVector<int64_t> out;
+  for (int64_t a : axes)
+    out.push_back(a + 1);
+  return out;
+}
+
+/// Folds the batch into N of an NHWC op: [B, N, ...] → [B*N, ...], runs
+/// `op`, unfolds. Only for batched inputs; other operands stay whole.
+LogicalResult batchIntoN(Operation *op, OpBuilder &builder,
+                         ArrayRef<Value> operands, ArrayRef<bool> batched,
+                         SmallVectorImpl<Value> &results) {
+  for (size_t i = 1; i < batched.size(); ++i)
+    if (batched[i])
+      return op->emitOpError("cannot be batched over its filter yet");
+  RuleBuilder b{builder, op->getLoc()};
+  RankedTensorType in = tensorType(operands[0]);
+  int64_t batch = in.getDimSize(0), n = in.getDimSize(1);
+  if (ShapedType::isDynamic(batch) && ShapedType::isDynamic(n))
+    return op->emitOpError("cannot be batched with a dynamic batch and N");
+  int64_t merged = ShapedType::isDynamic(batch) || ShapedType::isDynamic(n)
+                       ? ShapedType::kDynamic
+                       : batch * n;
+  SmallVector<int64_t> flat = {merged};
+  llvm::append_range(flat, in.getShape().drop_front(2));
+  Value x = reshapeTo(b, operands[0], in.clone(flat));
+  SmallVector<Value> ops = {x};
+  llvm::append_range(ops, operands.drop_front());
+  OperationState state(op->getLoc(), op->getName());
+  state.addOperands(ops);
+  RankedTensorType out = tensorType(op->getResult(0));
+  SmallVector<int64_t> outFlat = {merged};
+  llvm::append_range(outFlat, out.getShape().drop_front());
+  state.addTypes(out.clone(outFlat));
+  state.addAttributes(op->getAttrs());
+  Operation *flatOp = builder.create(state);
+  if (failed(mlir::verify(flatOp)))
+    return failure();
+  SmallVector<int64_t> unflat = {batch};
+  llvm::append_range(unflat, out.getShape());
+  results.push_back(reshapeTo(b, flatOp->getResult(0), out.clone(unflat)));
+  return success();
+}
+
+} // namespace
+
+#define RLX_ELEMENTWISE_BATCH(OpTy)                                           \
+  LogicalResult OpTy::buildBatched(OpBuilder &b, ArrayRef<Value> operands,    \
+                                   ArrayRef<bool> batched,                    \
+                                   SmallVectorImpl<Value> &results) {         \
+    return batchElementwise(*this, b, operands, batched, results);           \
+  }
+RLX_ELEMENTWISE_BATCH(AddOp)
+RLX_ELEMENTWISE_BATCH(SubOp)
+RLX_ELEMENTWISE_BATCH(MulOp)
+RLX_ELEMENTWISE_BATCH(DivOp)
+RLX_ELEMENTWISE_BATCH(PowOp)
+RLX_ELEMENTWISE_BATCH(MaximumOp)
+RLX_ELEMENTWISE_BATCH(MinimumOp)
+RLX_ELEMENTWISE_BATCH(NegOp)
+RLX_ELEMENTWISE_BATCH(AbsOp)
+RLX_ELEMENTWISE_BATCH(ExpOp)
+RLX_ELEMENTWISE_BATCH(LogOp)
+RLX_ELEMENTWISE_BATCH(SqrtOp)
+RLX_ELEMENTWISE_BATCH(RsqrtOp)
+RLX_ELEMENTWISE_BATCH(TanhOp)
+RLX_ELEMENTWISE_BATCH(ErfOp)
+RLX_ELEMENTWISE_BATCH(SigmoidOp)
+RLX_ELEMENTWISE_BATCH(ReluOp)
+RLX_ELEMENTWISE_BATCH(GeluOp)
+RLX_ELEMENTWISE_BATCH(CompareOp)
+RLX_ELEMENTWISE_BATCH(SelectOp)
+RLX_ELEMENTWISE_BATCH(CastOp)
+RLX_ELEMENTWISE_BATCH(StopGradientOp)
+RLX_ELEMENTWISE_BATCH(OptimizationBarrierOp)
+RLX_ELEMENTWISE_BATCH(MatmulOp)
+#undef RLX_ELEMENTWISE_BATCH
+
+LogicalResult ParamOp::buildBatched(OpBuilder &, ArrayRef<Value>,
+                                    ArrayRef<bool>, SmallVectorImpl<Value> &) {
+  return emitOpError("has no operands to batch");
+}
+
+LogicalResult ConstantOp::buildBatched(OpBuilder &, ArrayRef<Value>,
+                                       ArrayRef<bool>,
+                                       SmallVectorImpl<Value> &) {
+  return emitOpError("has no operands to batch");
+}
+
+LogicalResult Conv2DOp::buildBatched(OpBuilder &b, ArrayRef<Value> operands,
+                                     ArrayRef<bool> batched,
+                                     SmallVectorImpl<Value> &results) {
+  return batchIntoN(*this, b, operands, batched, results);
+}
+
+LogicalResult MaxPool2DOp::buildBatched(OpBuilder &b, ArrayRef<Value> operands,
+                                        ArrayRef<bool> batched,
+                                        SmallVectorImpl<Value> &results) {
+  return batchIntoN(*this, b, operands, batched, results);
+}
+
+LogicalResult AvgPool2DOp::buildBatched(OpBuilder &b, ArrayRef<Value> operands,
+                                        ArrayRef<bool> batched,
+                                        SmallVectorImpl<Value> &results) {
+  return batchIntoN(*this, b, operands, batched, results);
+}
+
+#define RLX_REDUCE_BATCH(OpTy)                                                \
+  LogicalResult OpTy::buildBatched(OpBuilder &b, ArrayRef<Value> operands,    \
+                                   ArrayRef<bool>,                            \
+                                   SmallVectorImpl<Value> &results) {         \
+    return batchShifted(                                                      \
+        *this, b, operands[0],                                                \
+        {b.getNamedAttr("axes", b.getDenseI64ArrayAttr(shifted(getAxes())))}, \
+        results);                                                             \
+  }
+RLX_REDUCE_BATCH(SumOp)
+RLX_REDUCE_BATCH(MeanOp)
+RLX_REDUCE_BATCH(MaxOp)
+#undef RLX_REDUCE_BATCH
+
+#define RLX_SOFTMAX_BATCH(OpTy)                                               \
+  LogicalResult OpTy::buildBatched(OpBuilder &b, ArrayRef<Value> operands,    \
+                                   ArrayRef<bool>,                            \
+                                   SmallVectorImpl<Value> &results) {         \
+    return batchShifted(                                                      \
+        *this, b, operands[0],                                                \
+        {b.getNamedAttr("axis", b.getI64IntegerAttr(getAxis() + 1))},         \
+        results);                                                             \
+  }
+RLX_SOFTMAX_BATCH(SoftmaxOp)
+RLX_SOFTMAX_BATCH(LogSoftmaxOp)
+#undef RLX_SOFTMAX_BATCH
+
+LogicalResult ReshapeOp::buildBatched(OpBuilder &b, ArrayRef<Value> operands,
+                                      ArrayRef<bool>,
+                                      SmallVectorImpl<Value> &results) {
+  return batchShifted(*this, b, operands[0], {}, results);
+}
+
+LogicalResult TransposeOp::buildBatched(OpBuilder &b, ArrayRef<Value> operands,
+                                        ArrayRef<bool>,
+                                        SmallVectorImpl<Value> &results) {
+  SmallVector<int64_t> perm = {0};
+  llvm::append_range(perm, shifted(getPermutation()));
+  return batchShifted(
+      *this, b, operands[0],
+      {b.getNamedAttr("permutation", b.getDenseI64ArrayAttr(perm))}, results);
+}
+
+LogicalResult BroadcastInDimOp::buildBatched(OpBuilder &b,
+                                             ArrayRef<Value> operands,
+                                             ArrayRef<bool>,
+                                             SmallVectorImpl<Value> &results) {
+  SmallVector<int64_t> dims = {0};
+  llvm::append_range(dims, shifted(getBroadcastDimensions()));
+  return batchShifted(
+      *this, b, operands[0],
+      {b.getNamedAttr("broadcast_dimensions", b.getDenseI64ArrayAttr(dims))},
+      results);
+}
+
+LogicalResult SliceOp::buildBatched(OpBuilder &b, ArrayRef<Value> operands,
+                                    ArrayRef<bool>,
+                                    SmallVectorImpl<Value> &results) {
+  int64_t batch = tensorType(operands[0]).getDimSize(0);
+  SmallVector<int64_t> start = {0}, limit = {ShapedType::isDynamic(batch) ? -1 : batch},
+                       strides = {1};
+  llvm::append_range(start, getStart());
+  llvm::append_range(limit, getLimit());
+  llvm::append_range(strides, getStrides());
+  return batchShifted(*this, b, operands[0],
+                      {b.getNamedAttr("start", b.getDenseI64ArrayAttr(start)),
+                       b.getNamedAttr("limit", b.getDenseI64ArrayAttr(limit)),
+                       b.getNamedAttr("strides", b.getDenseI64ArrayAttr(strides))},
+                      results);
+}
+
+LogicalResult PadOp::buildBatched(OpBuilder &builder, ArrayRef<Value> operands,
+                                  ArrayRef<bool> batched,
+                                  SmallVectorImpl<Value> &results) {
+  if (batched[1])
+    return emitOpError("cannot be batched over its padding value yet");
+  SmallVector<int64_t> low = {0}, high = {0}, interior = {0};
+  llvm::append_range(low, getLow());
+  llvm::append_range(high, getHigh());
+  llvm::append_range(interior, getInterior());
+  return batchShifted(
+      *this, builder, operands[0],
+      {builder.getNamedAttr("low", builder.getDenseI64ArrayAttr(low)),
+       builder.getNamedAttr("high", builder.getDenseI64ArrayAttr(high)),
+       builder.getNamedAttr("interior", builder.getDenseI64ArrayAttr(interior))},
+      results);
+}
+
+LogicalResult ConcatOp::buildBatched(OpBuilder &builder,
+                                     ArrayRef<Value> operands,
+                                     ArrayRef<bool> batched,
+                                     SmallVectorImpl<Value> &results) {
+  RuleBuilder b{builder, getLoc()};
+  Value like = firstBatched(operands, batched);
+  SmallVector<Value> inputs;
+  for (auto [v, isBatched] : llvm::zip(operands, batched))
+    inputs.push_back(isBatched ? v : broadcastToBatch(b, v, like));
+  Operation *op = rebuild(
+      builder, *this, inputs, batchSize(operands, batched),
+      {builder.getNamedAttr("axis", builder.getI64IntegerAttr(getAxis() + 1))});
+  if (failed(mlir::verify(op)))
+    return failure();
+  llvm::append_range(results, op->getResults());
+  return success();
+}
+
+LogicalResult GatherOp::buildBatched(OpBuilder &builder,
+                                     ArrayRef<Value> operands,
+                                     ArrayRef<bool> batched,
+                                     SmallVectorImpl<Value> &results) {
+  RuleBuilder b{builder, getLoc()};
+  int64_t axis = static_cast<int64_t>(getAxis());
+  if (batched[0] && !batched[1])
+    return batchShifted(
+        *this, builder, operands[0],
+        {builder.getNamedAttr("axis", builder.getI64IntegerAttr(axis + 1))},
+        results);
+  if (batched[0])
+    return emitOpError("cannot be batched over both the table and the "
+                       "indices yet");
+  // Batched indices [B, I...] into an unbatched table: the batch lands at
+  // `axis` of the result; move it to the front.
+  auto x = getX().getType();
+  auto idx = tensorType(operands[1]);
+  SmallVector<int64_t> shape(x.getShape().take_front(axis));
+  llvm::append_range(shape, idx.getShape());
+  llvm::append_range(shape, x.getShape().drop_front(axis + 1));
+  Value gathered = GatherOp::create(builder, getLoc(), x.clone(shape),
+                                    operands[0], operands[1], getAxisAttr());
+  SmallVector<int64_t> perm = {axis};
+  for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d)
+    if (d != axis)
+      perm.push_back(d);
+  results.push_back(transpose(b, gathered, perm));
+  return success();
+}
+
+#define RLX_UNBATCHABLE(OpTy)                                                 \
+  LogicalResult OpTy::buildBatched(OpBuilder &, ArrayRef<Value>,              \
+                                   ArrayRef<bool>, SmallVectorImpl<Value> &) { \
+    return emitOpError("cannot be batched by vmap yet");                      \
+  }
+RLX_UNBATCHABLE(CustomVJPOp)
+RLX_UNBATCHABLE(CustomJVPOp)
+#undef RLX_UNBATCHABLE
+
+LogicalResult RematOp::buildBatched(OpBuilder &builder,
+                                    ArrayRef<Value> operands,
+                                    ArrayRef<bool> batched,
+                                    SmallVectorImpl<Value> &results) {
+  // Batching keeps the values; a vmap of the callee computes them.
+  SmallVector<Attribute> inAxes;
+  for (bool isBatched : batched)
+    inAxes.push_back(isBatched ? Attribute(builder.getI64IntegerAttr(0))
+                               : Attribute(builder.getUnitAttr()));
+  int64_t batch = batchSize(operands, batched);
+  SmallVector<Type> types;
+  for (Type t : getResultTypes())
+    types.push_back(withBatch(t, batch));
+  SmallVector<int64_t> outAxes(getNumResults(), 0);
+  auto vmap = VmapOp::create(builder, getLoc(), types, getCalleeAttr(),
+                             operands, builder.getArrayAttr(inAxes),
+                             builder.getDenseI64ArrayAttr(outAxes));
+  llvm::append_range(results, vmap.getResults());
+  return success();
+}
