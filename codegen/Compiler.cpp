@@ -118,7 +118,7 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
     pm.addPass(createCanonicalizerPass());
     break;
   case Phase::Fuse:
-    pm.addPass(createLinalgElementwiseOpFusionPass());
+    pm.addPass(createRLXFuseElementwise());
     pm.addPass(createCanonicalizerPass());
     break;
   case Phase::Bufferize: {

@@ -37,4 +37,15 @@ def RLXCPULowerStridedCopies : Pass<"rlx-cpu-lower-strided-copies", "mlir::Modul
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def RLXFuseElementwise : Pass<"rlx-fuse-elementwise"> {
+  let summary = "Fuses elementwise linalg producers into their consumers";
+  let description = [{
+    linalg's elementwise fusion without the reshape propagation of
+    `linalg-fuse-elementwise-ops`: propagating collapse/expand shapes through
+    a named matmul turns it into a generic contraction that no longer gets
+    the vectorized matmul schedule.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
 #endif // RLX_CODEGEN_CPU_PASSES_TD

@@ -35,6 +35,12 @@ module attributes {{transform.with_named_sequence} {
         tile_sizes [{0}, {1}, 1]
         : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
     transform.structured.vectorize %tiled vector_sizes [{0}, {1}, 1] {{create_named_contraction} : !transform.any_op
+    %bmm = transform.structured.match ops{{["linalg.batch_matmul"]} in %root
+        : (!transform.any_op) -> !transform.any_op
+    %btiled, %b0, %b1, %b2, %b3 = transform.structured.tile_using_for %bmm
+        tile_sizes [1, {0}, {1}, 1]
+        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
+    transform.structured.vectorize %btiled vector_sizes [1, {0}, {1}, 1] {{create_named_contraction} : !transform.any_op
     %funcs = transform.structured.match ops{{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %funcs {{
@@ -62,9 +68,12 @@ module attributes {{transform.with_named_sequence} {
 /// tile) does not terminate on transfers through an expand_shape in MLIR
 /// 22; an O(n^2) copy in front of an O(n^3) matmul is the cheap way out.
 void copyExpandedInputs(ModuleOp module) {
-  SmallVector<linalg::MatmulOp> matmuls;
-  module.walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
-  for (linalg::MatmulOp matmul : matmuls) {
+  SmallVector<linalg::LinalgOp> matmuls;
+  module.walk([&](Operation *op) {
+    if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+      matmuls.push_back(cast<linalg::LinalgOp>(op));
+  });
+  for (linalg::LinalgOp matmul : matmuls) {
     for (OpOperand *input : matmul.getDpsInputOperands()) {
       Value view = input->get();
       if (!view.getDefiningOp<memref::ExpandShapeOp>())
@@ -92,7 +101,9 @@ struct RLXCPUVectorizeMatmulPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     bool hasMatmul = false;
-    module.walk([&](linalg::MatmulOp) { hasMatmul = true; });
+    module.walk([&](Operation *op) {
+      hasMatmul |= isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
+    });
     if (!hasMatmul)
       return;
     copyExpandedInputs(module);

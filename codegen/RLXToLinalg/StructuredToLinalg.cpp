@@ -93,6 +93,27 @@ struct MatmulPattern : OpRewritePattern<MatmulOp> {
       rewriter.replaceOp(op, product);
       return success();
     }
+    // Both operands batched alike, [B, M, K] x [B, K, N]: linalg's own
+    // batch_matmul, which the CPU pipeline vectorizes like a matmul.
+    if (lhsType.getRank() == 3 && rhsType.getRank() == 3 &&
+        lhsType.getDimSize(0) == rhsType.getDimSize(0) &&
+        (lhsType.getDimSize(0) != 1 || rhsType.getDimSize(0) == 1)) {
+      SmallVector<Value> dyn;
+      for (int64_t d = 0; d < 3; ++d) {
+        if (!resultType.isDynamicDim(d))
+          continue;
+        dyn.push_back(d == 2 ? dimValue(rewriter, loc, rhs, 2)
+                             : dimValue(rewriter, loc, lhs, d));
+      }
+      Value acc =
+          filledTensor(rewriter, loc, resultType, dyn, zeroAttr(element));
+      Value product =
+          linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{resultType},
+                                        ValueRange{lhs, rhs}, ValueRange{acc})
+              .getResult(0);
+      rewriter.replaceOp(op, product);
+      return success();
+    }
     // General batched product: one generic contraction with broadcasting
     // batch dims. Loops: batch..., m, n, k.
     int64_t rank = resultType.getRank();
