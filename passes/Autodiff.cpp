@@ -33,7 +33,8 @@ using namespace rlx;
 namespace {
 
 bool isMarker(Operation *op) {
-  return isa<GradOp, ValueAndGradOp, VJPOp, JVPOp, HVPOp, VmapOp>(op);
+  return isa<GradOp, ValueAndGradOp, VJPOp, JVPOp, HVPOp, VmapOp, JacfwdOp,
+             JacrevOp, HessianOp>(op);
 }
 
 /// The common view of a differentiating marker.
@@ -387,9 +388,124 @@ private:
     return success();
   }
 
+  /// A private scratch function `name(types) -> results` whose body `build`
+  /// fills (given the entry block arguments) and returns.
+  func::FuncOp scratchFunction(StringRef name, TypeRange inputs,
+                               TypeRange results, Location loc,
+                               function_ref<SmallVector<Value>(
+                                   OpBuilder &, ValueRange)> build) {
+    OpBuilder mb(module.getBodyRegion());
+    mb.setInsertionPointToEnd(module.getBody());
+    auto fn = func::FuncOp::create(
+        mb, loc, (name + "__rlx_" + Twine(counter++)).str(),
+        mb.getFunctionType(inputs, results));
+    fn.setPrivate();
+    symbols.getSymbolTable(module).insert(fn);
+    scratch.push_back(fn);
+    Block *body = fn.addEntryBlock();
+    OpBuilder b(body, body->end());
+    func::ReturnOp::create(b, loc, build(b, body->getArguments()));
+    return fn;
+  }
+
+  /// Identity basis: `count` one-hot tensors of `shape`, stacked in front.
+  Value basis(OpBuilder &b, Location loc, RankedTensorType shape) {
+    int64_t n = shape.getNumElements();
+    auto type = cast<FloatType>(shape.getElementType());
+    SmallVector<APFloat> values(n * n, APFloat::getZero(type.getFloatSemantics()));
+    for (int64_t i = 0; i < n; ++i)
+      values[i * n + i] = APFloat::getOne(type.getFloatSemantics());
+    SmallVector<int64_t> stacked = {n};
+    llvm::append_range(stacked, shape.getShape());
+    auto stackedType = shape.clone(stacked);
+    return ConstantOp::create(b, loc, DenseElementsAttr::get(stackedType, values));
+  }
+
+  /// jacfwd = vmap of jvp over a basis of the input; jacrev = vmap of vjp
+  /// over a basis of the output; hessian = jacfwd of the gradient (jacrev).
+  LogicalResult expandJacobian(Operation *op) {
+    Location loc = op->getLoc();
+    auto calleeName = op->getAttrOfType<FlatSymbolRefAttr>("callee");
+    auto callee =
+        symbols.lookupNearestSymbolFrom<func::FuncOp>(op, calleeName);
+    int64_t wrt = op->getAttrOfType<IntegerAttr>("wrt").getInt();
+    ValueRange args = op->getOperands();
+    auto in = cast<RankedTensorType>(args[wrt].getType());
+    auto out = cast<RankedTensorType>(callee.getResultTypes()[0]);
+    OpBuilder b(op);
+    ad::RuleBuilder rb{b, loc};
+    SmallVector<Type> argTypes(callee.getArgumentTypes());
+    SmallVector<Attribute> inAxes(args.size(), b.getUnitAttr());
+    inAxes.push_back(b.getI64IntegerAttr(0));
+    SmallVector<Value> vmapArgs(args.begin(), args.end());
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    Value jac;
+    if (isa<HessianOp>(op)) {
+      // The gradient as a function, then its forward-mode Jacobian.
+      func::FuncOp gradFn = scratchFunction(
+          callee.getSymName(), argTypes, {in}, loc,
+          [&](OpBuilder &fb, ValueRange a) -> SmallVector<Value> {
+            SmallVector<int64_t> shape(out.getShape());
+            llvm::append_range(shape, in.getShape());
+            Value j = JacrevOp::create(fb, loc, in.clone(shape),
+                                       FlatSymbolRefAttr::get(callee), a,
+                                       fb.getI64IntegerAttr(wrt));
+            return {ad::reshapeTo({fb, loc}, j, in)};
+          });
+      jac = JacfwdOp::create(b, loc, resultType, FlatSymbolRefAttr::get(gradFn),
+                             args, b.getI64IntegerAttr(wrt));
+    } else if (isa<JacfwdOp>(op)) {
+      SmallVector<Type> types(argTypes);
+      types.push_back(in);
+      func::FuncOp jvpFn = scratchFunction(
+          callee.getSymName(), types, {out}, loc,
+          [&](OpBuilder &fb, ValueRange a) -> SmallVector<Value> {
+            auto jvp = JVPOp::create(
+                fb, loc, TypeRange{out, out}, FlatSymbolRefAttr::get(callee),
+                a.drop_back(), a.take_back(), fb.getDenseI64ArrayAttr({wrt}),
+                Attribute());
+            return {jvp.getResult(1)};
+          });
+      vmapArgs.push_back(basis(b, loc, in));
+      SmallVector<int64_t> stacked(out.getShape());
+      stacked.push_back(in.getNumElements());
+      Value columns = VmapOp::create(
+          b, loc, TypeRange{out.clone(stacked)}, FlatSymbolRefAttr::get(jvpFn),
+          vmapArgs, b.getArrayAttr(inAxes),
+          b.getDenseI64ArrayAttr({out.getRank()}))
+                          .getResult(0);
+      jac = ad::reshapeTo(rb, columns, resultType);
+    } else {
+      SmallVector<Type> types(argTypes);
+      types.push_back(out);
+      func::FuncOp vjpFn = scratchFunction(
+          callee.getSymName(), types, {in}, loc,
+          [&](OpBuilder &fb, ValueRange a) -> SmallVector<Value> {
+            auto vjp = VJPOp::create(
+                fb, loc, TypeRange{out, in}, FlatSymbolRefAttr::get(callee),
+                a.drop_back(), a.take_back(), fb.getDenseI64ArrayAttr({wrt}),
+                Attribute());
+            return {vjp.getResult(1)};
+          });
+      vmapArgs.push_back(basis(b, loc, out));
+      SmallVector<int64_t> stacked = {out.getNumElements()};
+      llvm::append_range(stacked, in.getShape());
+      Value rows = VmapOp::create(
+          b, loc, TypeRange{in.clone(stacked)}, FlatSymbolRefAttr::get(vjpFn),
+          vmapArgs, b.getArrayAttr(inAxes), b.getDenseI64ArrayAttr({0}))
+                       .getResult(0);
+      jac = ad::reshapeTo(rb, rows, resultType);
+    }
+    op->getResult(0).replaceAllUsesWith(jac);
+    op->erase();
+    return success();
+  }
+
   LogicalResult expand(Operation *marker) {
     if (auto vmap = dyn_cast<VmapOp>(marker))
       return expandVmap(vmap);
+    if (isa<JacfwdOp, JacrevOp, HessianOp>(marker))
+      return expandJacobian(marker);
     MarkerInfo info = describe(marker, symbols);
     if (!info.callee)
       return marker->emitOpError("cannot resolve its callee");

@@ -32,10 +32,28 @@ struct TensorCastModel
   }
 };
 
+/// tensor.cast batches to the same cast with the batch dim in front.
+struct TensorCastBatchModel
+    : rlx::BatchableOpInterface::ExternalModel<TensorCastBatchModel,
+                                               tensor::CastOp> {
+  LogicalResult buildBatched(Operation *op, OpBuilder &b,
+                             ArrayRef<Value> operands, ArrayRef<bool>,
+                             SmallVectorImpl<Value> &results) const {
+    auto from = cast<RankedTensorType>(operands[0].getType());
+    auto to = cast<RankedTensorType>(op->getResult(0).getType());
+    SmallVector<int64_t> shape = {from.getDimSize(0)};
+    llvm::append_range(shape, to.getShape());
+    results.push_back(
+        tensor::CastOp::create(b, op->getLoc(), to.clone(shape), operands[0]));
+    return success();
+  }
+};
+
 } // namespace
 
 void rlx::registerExternalDifferentiationModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
-    tensor::CastOp::attachInterface<TensorCastModel>(*ctx);
+    tensor::CastOp::attachInterface<TensorCastModel, TensorCastBatchModel>(
+        *ctx);
   });
 }

@@ -233,3 +233,51 @@ LogicalResult VmapOp::verifySymbolUses(SymbolTableCollection &symbols) {
   }
   return success();
 }
+
+/// Checks a Jacobian marker: one static float result, a static float input
+/// at `wrt`, and the result type `prefix ++ shape(input)`.
+static LogicalResult verifyJacobian(Operation *op, FlatSymbolRefAttr name,
+                                    ValueRange args, int64_t wrt,
+                                    Type resultType, bool hessian,
+                                    SymbolTableCollection &symbols) {
+  FailureOr<func::FuncOp> callee = checkCallee(op, name, args, symbols);
+  if (failed(callee))
+    return failure();
+  if (callee->getNumResults() != 1)
+    return op->emitOpError("expects @") << name.getValue()
+                                        << " to return one value";
+  if (wrt < 0 || wrt >= static_cast<int64_t>(args.size()))
+    return op->emitOpError("expects wrt in [0, ")
+           << args.size() << "), got " << wrt;
+  auto in = cast<RankedTensorType>(args[wrt].getType());
+  auto out = cast<RankedTensorType>(callee->getResultTypes()[0]);
+  if (!in.hasStaticShape() || !out.hasStaticShape())
+    return op->emitOpError("expects static shapes for a Jacobian, got ")
+           << in << " and " << out;
+  if (!isa<FloatType>(in.getElementType()) ||
+      !isa<FloatType>(out.getElementType()))
+    return op->emitOpError("expects a float input and result");
+  if (hessian && out.getNumElements() != 1)
+    return op->emitOpError("expects a one-element result for a Hessian, got ")
+           << out;
+  SmallVector<int64_t> shape(hessian ? in.getShape() : out.getShape());
+  llvm::append_range(shape, in.getShape());
+  auto expected = RankedTensorType::get(shape, out.getElementType());
+  if (resultType != expected)
+    return op->emitOpError("expects result type ")
+           << expected << ", got " << resultType;
+  return success();
+}
+
+LogicalResult JacfwdOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return verifyJacobian(*this, getCalleeAttr(), getArgs(), getWrt(),
+                        getType(), false, symbols);
+}
+LogicalResult JacrevOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return verifyJacobian(*this, getCalleeAttr(), getArgs(), getWrt(),
+                        getType(), false, symbols);
+}
+LogicalResult HessianOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  return verifyJacobian(*this, getCalleeAttr(), getArgs(), getWrt(),
+                        getType(), true, symbols);
+}

@@ -172,6 +172,55 @@ def RLX_VmapOp : RLX_MarkerOp<"vmap"> {
       "$callee `(` $args `)` attr-dict `:` functional-type($args, results)";
 }
 
+class RLX_JacobianOp<string mnemonic> : RLX_MarkerOp<mnemonic> {
+  let arguments = (ins FlatSymbolRefAttr:$callee,
+                       Variadic<AnyRankedTensor>:$args, I64Attr:$wrt);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat =
+      "$callee `(` $args `)` attr-dict `:` functional-type($args, results)";
+}
+
+def RLX_JacfwdOp : RLX_JacobianOp<"jacfwd"> {
+  let summary = "Jacobian by forward mode: a vmap of jvp over a basis";
+  let description = [{
+    The Jacobian of the single result of `@callee` with respect to input
+    `wrt`, of shape `shape(result) ++ shape(input)` (static shapes).
+
+    Example:
+
+    ```mlir
+    %j = rlx.jacfwd @f(%x) {wrt = 0 : i64} : (tensor<3xf64>) -> tensor<2x3xf64>
+    ```
+  }];
+}
+
+def RLX_JacrevOp : RLX_JacobianOp<"jacrev"> {
+  let summary = "Jacobian by reverse mode: a vmap of vjp over a basis";
+  let description = [{
+    Same result as `rlx.jacfwd`, built from one VJP per output element.
+
+    Example:
+
+    ```mlir
+    %j = rlx.jacrev @f(%x) {wrt = 0 : i64} : (tensor<3xf64>) -> tensor<2x3xf64>
+    ```
+  }];
+}
+
+def RLX_HessianOp : RLX_JacobianOp<"hessian"> {
+  let summary = "Hessian: jacfwd of jacrev";
+  let description = [{
+    For a one-element result, the matrix of second derivatives with respect
+    to input `wrt`, of shape `shape(input) ++ shape(input)`.
+
+    Example:
+
+    ```mlir
+    %h = rlx.hessian @f(%x) {wrt = 0 : i64} : (tensor<3xf64>) -> tensor<3x3xf64>
+    ```
+  }];
+}
+
 def RLX_StopGradientOp : RLX_DiffOp<"stop_gradient",
     [Pure, SameOperandsAndResultType]> {
   let summary = "identity whose derivative is zero";

@@ -1131,3 +1131,63 @@ func.func @vmap_result_type(%x: tensor<4x3xf32>, %w: tensor<2xf32>, %w5: tensor<
   %0 = rlx.vmap @sq(%x, %w) {in_axes = [0, unit], out_axes = array<i64: 1>} : (tensor<4x3xf32>, tensor<2xf32>) -> tensor<4x3xf32>
   return
 }
+
+// -----
+
+func.func private @vec2(%x: tensor<3xf64>) -> tensor<2xf64> {
+  %s = rlx.slice %x {start = array<i64: 0>, limit = array<i64: 2>, strides = array<i64: 1>} : (tensor<3xf64>) -> tensor<2xf64>
+  return %s : tensor<2xf64>
+}
+func.func private @dyn(%x: tensor<?xf64>) -> tensor<?xf64> {
+  return %x : tensor<?xf64>
+}
+func.func @jac_wrt(%x: tensor<3xf64>, %d: tensor<?xf64>) {
+  // expected-error @+1 {{'rlx.jacfwd' op expects wrt in [0, 1), got 1}}
+  %0 = rlx.jacfwd @vec2(%x) {wrt = 1 : i64} : (tensor<3xf64>) -> tensor<2x3xf64>
+  return
+}
+
+// -----
+
+func.func private @vec2(%x: tensor<3xf64>) -> tensor<2xf64> {
+  %s = rlx.slice %x {start = array<i64: 0>, limit = array<i64: 2>, strides = array<i64: 1>} : (tensor<3xf64>) -> tensor<2xf64>
+  return %s : tensor<2xf64>
+}
+func.func private @dyn(%x: tensor<?xf64>) -> tensor<?xf64> {
+  return %x : tensor<?xf64>
+}
+func.func @jac_static(%x: tensor<3xf64>, %d: tensor<?xf64>) {
+  // expected-error @+1 {{'rlx.jacrev' op expects static shapes for a Jacobian, got 'tensor<?xf64>' and 'tensor<?xf64>'}}
+  %0 = rlx.jacrev @dyn(%d) {wrt = 0 : i64} : (tensor<?xf64>) -> tensor<?x?xf64>
+  return
+}
+
+// -----
+
+func.func private @vec2(%x: tensor<3xf64>) -> tensor<2xf64> {
+  %s = rlx.slice %x {start = array<i64: 0>, limit = array<i64: 2>, strides = array<i64: 1>} : (tensor<3xf64>) -> tensor<2xf64>
+  return %s : tensor<2xf64>
+}
+func.func private @dyn(%x: tensor<?xf64>) -> tensor<?xf64> {
+  return %x : tensor<?xf64>
+}
+func.func @jac_type(%x: tensor<3xf64>, %d: tensor<?xf64>) {
+  // expected-error @+1 {{'rlx.jacfwd' op expects result type 'tensor<2x3xf64>', got 'tensor<3x2xf64>'}}
+  %0 = rlx.jacfwd @vec2(%x) {wrt = 0 : i64} : (tensor<3xf64>) -> tensor<3x2xf64>
+  return
+}
+
+// -----
+
+func.func private @vec2(%x: tensor<3xf64>) -> tensor<2xf64> {
+  %s = rlx.slice %x {start = array<i64: 0>, limit = array<i64: 2>, strides = array<i64: 1>} : (tensor<3xf64>) -> tensor<2xf64>
+  return %s : tensor<2xf64>
+}
+func.func private @dyn(%x: tensor<?xf64>) -> tensor<?xf64> {
+  return %x : tensor<?xf64>
+}
+func.func @hessian_scalar(%x: tensor<3xf64>, %d: tensor<?xf64>) {
+  // expected-error @+1 {{'rlx.hessian' op expects a one-element result for a Hessian, got 'tensor<2xf64>'}}
+  %0 = rlx.hessian @vec2(%x) {wrt = 0 : i64} : (tensor<3xf64>) -> tensor<3x3xf64>
+  return
+}

@@ -195,3 +195,23 @@ func.func @vmap_marker(%xs: tensor<?x3xf32>) -> tensor<3x?xf32> {
   %ys = rlx.vmap @sq(%xs) {in_axes = [0], out_axes = array<i64: 1>} : (tensor<?x3xf32>) -> tensor<3x?xf32>
   return %ys : tensor<3x?xf32>
 }
+
+func.func private @vec2(%x: tensor<3xf64>) -> tensor<2xf64> {
+  %s = rlx.slice %x {start = array<i64: 0>, limit = array<i64: 2>, strides = array<i64: 1>} : (tensor<3xf64>) -> tensor<2xf64>
+  return %s : tensor<2xf64>
+}
+func.func private @scal(%x: tensor<3xf64>) -> tensor<f64> {
+  %s = rlx.sum %x {axes = array<i64: 0>} : (tensor<3xf64>) -> tensor<f64>
+  return %s : tensor<f64>
+}
+
+// CHECK-LABEL: func @jacobian_markers
+func.func @jacobian_markers(%x: tensor<3xf64>) -> (tensor<2x3xf64>, tensor<2x3xf64>, tensor<3x3xf64>) {
+  // CHECK: rlx.jacfwd @vec2(%{{.*}}) {wrt = 0 : i64} : (tensor<3xf64>) -> tensor<2x3xf64>
+  %a = rlx.jacfwd @vec2(%x) {wrt = 0 : i64} : (tensor<3xf64>) -> tensor<2x3xf64>
+  // CHECK: rlx.jacrev @vec2(%{{.*}}) {wrt = 0 : i64} : (tensor<3xf64>) -> tensor<2x3xf64>
+  %b = rlx.jacrev @vec2(%x) {wrt = 0 : i64} : (tensor<3xf64>) -> tensor<2x3xf64>
+  // CHECK: rlx.hessian @scal(%{{.*}}) {wrt = 0 : i64} : (tensor<3xf64>) -> tensor<3x3xf64>
+  %h = rlx.hessian @scal(%x) {wrt = 0 : i64} : (tensor<3xf64>) -> tensor<3x3xf64>
+  return %a, %b, %h : tensor<2x3xf64>, tensor<2x3xf64>, tensor<3x3xf64>
+}

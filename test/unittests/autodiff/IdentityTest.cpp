@@ -355,6 +355,29 @@ func.func @hvp_remat(%x: tensor<?x3xf64>, %v: tensor<?x3xf64>) -> tensor<?x3xf64
   return %hv : tensor<?x3xf64>
 }
 )"},
+      {"jacobians", R"(
+func.func @jf(%x: tensor<3xf64>) -> tensor<2xf64> {
+  %w = rlx.constant dense<[[1.0, 2.0, -1.0], [0.5, -1.5, 3.0]]> : tensor<2x3xf64>
+  %x2 = rlx.reshape %x : (tensor<3xf64>) -> tensor<3x1xf64>
+  %y = rlx.matmul %w, %x2 : (tensor<2x3xf64>, tensor<3x1xf64>) -> tensor<2x1xf64>
+  %r = rlx.reshape %y : (tensor<2x1xf64>) -> tensor<2xf64>
+  %t = rlx.tanh %r : tensor<2xf64>
+  return %t : tensor<2xf64>
+}
+func.func @js(%x: tensor<3xf64>) -> tensor<f64> {
+  %e = rlx.exp %x : tensor<3xf64>
+  %m = rlx.mul %e, %x : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+  %p = rlx.sum %m {axes = array<i64: 0>} : (tensor<3xf64>) -> tensor<f64>
+  %q = rlx.mul %p, %p : (tensor<f64>, tensor<f64>) -> tensor<f64>
+  return %q : tensor<f64>
+}
+func.func @jacs(%x: tensor<3xf64>) -> (tensor<2x3xf64>, tensor<2x3xf64>, tensor<3x3xf64>) {
+  %a = rlx.jacfwd @jf(%x) {wrt = 0 : i64} : (tensor<3xf64>) -> tensor<2x3xf64>
+  %b = rlx.jacrev @jf(%x) {wrt = 0 : i64} : (tensor<3xf64>) -> tensor<2x3xf64>
+  %h = rlx.hessian @js(%x) {wrt = 0 : i64} : (tensor<3xf64>) -> tensor<3x3xf64>
+  return %a, %b, %h : tensor<2x3xf64>, tensor<2x3xf64>, tensor<3x3xf64>
+}
+)"},
       {"vmap", R"(
 func.func @one(%x: tensor<4xf64>, %w: tensor<4x3xf64>) -> tensor<3xf64> {
   %x2 = rlx.reshape %x : (tensor<4xf64>) -> tensor<1x4xf64>
@@ -834,5 +857,57 @@ TEST(Identity, VmapEqualsLoopOfCalls) {
       got.push_back(yt.v[k * 5 + j]);
     EXPECT_TRUE(matches(y, f64({3}, got), Tol::Arith));
   }
+}
+
+/// jacfwd and jacrev against central finite differences of the function,
+/// hessian against second-order central differences, all in f64.
+/// Finite differences are good to about 1e-6 here (truncation h^2 and
+/// rounding eps/h^2 for the second differences).
+::testing::AssertionResult nearFD(const Arr &fd, const Arr &got) {
+  if (fd.shape != got.shape)
+    return ::testing::AssertionFailure() << "shape " << shapeString(got.shape)
+                                         << " vs " << shapeString(fd.shape);
+  for (size_t i = 0; i < fd.v.size(); ++i)
+    if (std::fabs(fd.v[i] - got.v[i]) > 1e-6 * std::max(1.0, std::fabs(fd.v[i])))
+      return ::testing::AssertionFailure()
+             << "element " << i << ": finite differences " << fd.v[i]
+             << ", got " << got.v[i];
+  return ::testing::AssertionSuccess();
+}
+
+TEST(Identity, JacobiansAndHessianMatchFiniteDifferences) {
+  IDENTITY_MODULE(m, "jacobians");
+  Arr x = draw({3}, "jac/x", -1, 1);
+  std::vector<Arr> got = call(session, "jacs", {x});
+  ASSERT_EQ(got.size(), 3u);
+  auto at = [&](const std::string &fn, std::vector<double> v) {
+    return call(session, fn, {f64({3}, v)})[0];
+  };
+  const double e = 1e-5;
+  std::vector<double> jac(6);
+  for (int i = 0; i < 3; ++i) {
+    std::vector<double> p = x.v, q = x.v;
+    p[i] += e;
+    q[i] -= e;
+    Arr fp = at("jf", p), fq = at("jf", q);
+    for (int o = 0; o < 2; ++o)
+      jac[o * 3 + i] = (fp.v[o] - fq.v[o]) / (2 * e);
+  }
+  EXPECT_TRUE(nearFD(f64({2, 3}, jac), got[0]));
+  EXPECT_TRUE(nearFD(f64({2, 3}, jac), got[1]));
+  const double h = 1e-4;
+  std::vector<double> hess(9);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      auto s = [&](double di, double dj) {
+        std::vector<double> v = x.v;
+        v[i] += di;
+        v[j] += dj;
+        return at("js", v).v[0];
+      };
+      hess[i * 3 + j] =
+          (s(h, h) - s(h, -h) - s(-h, h) + s(-h, -h)) / (4 * h * h);
+    }
+  EXPECT_TRUE(nearFD(f64({3, 3}, hess), got[2]));
 }
 
