@@ -207,3 +207,26 @@ OpFoldResult BroadcastInDimOp::fold(FoldAdaptor adaptor) {
                                     splat.getSplatValue<Attribute>());
   return {};
 }
+
+namespace {
+/// A product over K = 1 is an outer product: one broadcasting multiply,
+/// without the zero fill and accumulation of a contraction (per-example
+/// weight gradients are exactly this).
+struct OuterProductMatmul : OpRewritePattern<MatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    auto lhs = op.getLhs().getType();
+    if (lhs.getDimSize(lhs.getRank() - 1) != 1)
+      return failure();
+    rewriter.replaceOpWithNewOp<MulOp>(op, op.getType(), op.getLhs(),
+                                       op.getRhs());
+    return success();
+  }
+};
+} // namespace
+
+void MatmulOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                           MLIRContext *context) {
+  results.add<OuterProductMatmul>(context);
+}

@@ -280,6 +280,7 @@ def RLX_MatmulOp : RLX_DiffOp<"matmul", [Pure]> {
   let assemblyFormat =
       "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def RLX_Conv2DOp : RLX_DiffOp<"conv2d", [Pure]> {
