@@ -74,14 +74,14 @@ LogicalResult batchElementwise(Operation *op, OpBuilder &builder,
   return success();
 }
 
-/// Single-operand ops whose integer attributes name axes (shifted by one).
-LogicalResult batchShifted(Operation *op, OpBuilder &builder, Value x,
+/// Ops whose first operand (batched) carries the data and whose integer
+/// attributes name its axes (shifted by one); other operands are unbatched.
+LogicalResult batchShifted(Operation *op, OpBuilder &builder,
+                           ArrayRef<Value> operands,
                            ArrayRef<NamedAttribute> attrs,
                            SmallVectorImpl<Value> &results) {
-  SmallVector<Value> operands = {x};
-  llvm::append_range(operands, op->getOperands().drop_front());
   Operation *batchedOp = rebuild(builder, op, operands,
-                                 tensorType(x).getDimSize(0), attrs);
+                                 tensorType(operands[0]).getDimSize(0), attrs);
   if (failed(mlir::verify(batchedOp)))
     return failure();
   llvm::append_range(results, batchedOp->getResults());
@@ -200,7 +200,7 @@ LogicalResult AvgPool2DOp::buildBatched(OpBuilder &b, ArrayRef<Value> operands,
                                    ArrayRef<bool>,                            \
                                    SmallVectorImpl<Value> &results) {         \
     return batchShifted(                                                      \
-        *this, b, operands[0],                                                \
+        *this, b, operands,                                                \
         {b.getNamedAttr("axes", b.getDenseI64ArrayAttr(shifted(getAxes())))}, \
         results);                                                             \
   }
@@ -214,7 +214,7 @@ RLX_REDUCE_BATCH(MaxOp)
                                    ArrayRef<bool>,                            \
                                    SmallVectorImpl<Value> &results) {         \
     return batchShifted(                                                      \
-        *this, b, operands[0],                                                \
+        *this, b, operands,                                                \
         {b.getNamedAttr("axis", b.getI64IntegerAttr(getAxis() + 1))},         \
         results);                                                             \
   }
@@ -225,7 +225,7 @@ RLX_SOFTMAX_BATCH(LogSoftmaxOp)
 LogicalResult ReshapeOp::buildBatched(OpBuilder &b, ArrayRef<Value> operands,
                                       ArrayRef<bool>,
                                       SmallVectorImpl<Value> &results) {
-  return batchShifted(*this, b, operands[0], {}, results);
+  return batchShifted(*this, b, operands, {}, results);
 }
 
 LogicalResult TransposeOp::buildBatched(OpBuilder &b, ArrayRef<Value> operands,
@@ -234,7 +234,7 @@ LogicalResult TransposeOp::buildBatched(OpBuilder &b, ArrayRef<Value> operands,
   SmallVector<int64_t> perm = {0};
   llvm::append_range(perm, shifted(getPermutation()));
   return batchShifted(
-      *this, b, operands[0],
+      *this, b, operands,
       {b.getNamedAttr("permutation", b.getDenseI64ArrayAttr(perm))}, results);
 }
 
@@ -245,7 +245,7 @@ LogicalResult BroadcastInDimOp::buildBatched(OpBuilder &b,
   SmallVector<int64_t> dims = {0};
   llvm::append_range(dims, shifted(getBroadcastDimensions()));
   return batchShifted(
-      *this, b, operands[0],
+      *this, b, operands,
       {b.getNamedAttr("broadcast_dimensions", b.getDenseI64ArrayAttr(dims))},
       results);
 }
@@ -259,7 +259,7 @@ LogicalResult SliceOp::buildBatched(OpBuilder &b, ArrayRef<Value> operands,
   llvm::append_range(start, getStart());
   llvm::append_range(limit, getLimit());
   llvm::append_range(strides, getStrides());
-  return batchShifted(*this, b, operands[0],
+  return batchShifted(*this, b, operands,
                       {b.getNamedAttr("start", b.getDenseI64ArrayAttr(start)),
                        b.getNamedAttr("limit", b.getDenseI64ArrayAttr(limit)),
                        b.getNamedAttr("strides", b.getDenseI64ArrayAttr(strides))},
@@ -276,7 +276,7 @@ LogicalResult PadOp::buildBatched(OpBuilder &builder, ArrayRef<Value> operands,
   llvm::append_range(high, getHigh());
   llvm::append_range(interior, getInterior());
   return batchShifted(
-      *this, builder, operands[0],
+      *this, builder, operands,
       {builder.getNamedAttr("low", builder.getDenseI64ArrayAttr(low)),
        builder.getNamedAttr("high", builder.getDenseI64ArrayAttr(high)),
        builder.getNamedAttr("interior", builder.getDenseI64ArrayAttr(interior))},
@@ -309,7 +309,7 @@ LogicalResult GatherOp::buildBatched(OpBuilder &builder,
   int64_t axis = static_cast<int64_t>(getAxis());
   if (batched[0] && !batched[1])
     return batchShifted(
-        *this, builder, operands[0],
+        *this, builder, operands,
         {builder.getNamedAttr("axis", builder.getI64IntegerAttr(axis + 1))},
         results);
   if (batched[0])
