@@ -681,11 +681,27 @@ struct RLXAutodiffPass : rlx::impl::RLXAutodiffBase<RLXAutodiffPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Expander expander(module);
-    SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
-    for (func::FuncOp func : funcs) {
-      if (failed(expander.expandAllIn(func))) {
+    // Rules may add functions holding markers (a batched custom_vjp maps
+    // its fwd and bwd): repeat over the module until no marker is left.
+    for (int round = 0;; ++round) {
+      SmallVector<func::FuncOp> funcs;
+      bool anyMarker = false;
+      for (func::FuncOp func : module.getOps<func::FuncOp>()) {
+        funcs.push_back(func);
+        func.walk([&](Operation *op) { anyMarker |= isMarker(op); });
+      }
+      if (!anyMarker)
+        break;
+      if (round > 8) {
+        module.emitError("marker expansion does not terminate");
         expander.eraseScratch();
         return signalPassFailure();
+      }
+      for (func::FuncOp func : funcs) {
+        if (failed(expander.expandAllIn(func))) {
+          expander.eraseScratch();
+          return signalPassFailure();
+        }
       }
     }
     expander.eraseScratch();

@@ -332,14 +332,110 @@ LogicalResult GatherOp::buildBatched(OpBuilder &builder,
   return success();
 }
 
-#define RLX_UNBATCHABLE(OpTy)                                                 \
-  LogicalResult OpTy::buildBatched(OpBuilder &, ArrayRef<Value>,              \
-                                   ArrayRef<bool>, SmallVectorImpl<Value> &) { \
-    return emitOpError("cannot be batched by vmap yet");                      \
+namespace {
+
+/// A new private function in `op`'s module that maps `fn` over a batch:
+/// inputs batched where `batched` says (batch in front), every result
+/// batched in front. Inputs that stay unbatched but whose adjoint comes out
+/// batched are summed over the batch when `sumUnbatched` names them (by
+/// result index).
+func::FuncOp vmappedFunction(Operation *op, func::FuncOp fn,
+                             ArrayRef<bool> batched, int64_t batch,
+                             ArrayRef<int64_t> sumResults = {}) {
+  auto module = op->getParentOfType<ModuleOp>();
+  OpBuilder mb(module.getBodyRegion());
+  mb.setInsertionPointToEnd(module.getBody());
+  Location loc = op->getLoc();
+  SmallVector<Type> inputs, mapped, results;
+  SmallVector<Attribute> inAxes;
+  for (auto [t, b] : llvm::zip(fn.getArgumentTypes(), batched)) {
+    inputs.push_back(b ? Type(withBatch(t, batch)) : t);
+    inAxes.push_back(b ? Attribute(mb.getI64IntegerAttr(0))
+                       : Attribute(mb.getUnitAttr()));
   }
-RLX_UNBATCHABLE(CustomVJPOp)
-RLX_UNBATCHABLE(CustomJVPOp)
-#undef RLX_UNBATCHABLE
+  for (Type t : fn.getResultTypes())
+    mapped.push_back(withBatch(t, batch));
+  for (auto [i, t] : llvm::enumerate(mapped))
+    results.push_back(llvm::is_contained(sumResults, int64_t(i))
+                          ? fn.getResultTypes()[i]
+                          : t);
+  auto wrapper = func::FuncOp::create(
+      mb, loc, (fn.getSymName() + "__vmap").str(),
+      mb.getFunctionType(inputs, results));
+  wrapper.setPrivate();
+  SymbolTable(module).insert(wrapper);
+  Block *body = wrapper.addEntryBlock();
+  OpBuilder b(body, body->end());
+  auto vmap = VmapOp::create(
+      b, loc, mapped, FlatSymbolRefAttr::get(fn), body->getArguments(),
+      b.getArrayAttr(inAxes),
+      b.getDenseI64ArrayAttr(SmallVector<int64_t>(mapped.size(), 0)));
+  SmallVector<Value> out;
+  for (auto [i, v] : llvm::enumerate(vmap.getResults()))
+    out.push_back(llvm::is_contained(sumResults, int64_t(i))
+                      ? sum({b, loc}, v, {0}, /*keepdims=*/false)
+                      : Value(v));
+  func::ReturnOp::create(b, loc, out);
+  return wrapper;
+}
+
+} // namespace
+
+/// A batched custom_vjp keeps its custom rule: callee, fwd and bwd are each
+/// mapped over the batch; adjoints of unbatched operands are summed.
+LogicalResult CustomVJPOp::buildBatched(OpBuilder &builder,
+                                        ArrayRef<Value> operands,
+                                        ArrayRef<bool> batched,
+                                        SmallVectorImpl<Value> &results) {
+  SymbolTableCollection symbols;
+  int64_t batch = batchSize(operands, batched);
+  func::FuncOp callee = lookup(symbols, getCalleeAttr());
+  func::FuncOp fwd = lookup(symbols, getFwdAttr());
+  func::FuncOp bwd = lookup(symbols, getBwdAttr());
+  func::FuncOp calleeV = vmappedFunction(*this, callee, batched, batch);
+  func::FuncOp fwdV = vmappedFunction(*this, fwd, batched, batch);
+  // bwd takes residuals and cotangents, all batched now.
+  SmallVector<bool> allBatched(bwd.getNumArguments(), true);
+  SmallVector<int64_t> sums;
+  for (auto [i, b] : llvm::enumerate(batched))
+    if (!b)
+      sums.push_back(i);
+  func::FuncOp bwdV = vmappedFunction(*this, bwd, allBatched, batch, sums);
+  SmallVector<Type> types;
+  for (Type t : getResultTypes())
+    types.push_back(withBatch(t, batch));
+  auto op = CustomVJPOp::create(builder, getLoc(), types,
+                                FlatSymbolRefAttr::get(calleeV), operands,
+                                FlatSymbolRefAttr::get(fwdV),
+                                FlatSymbolRefAttr::get(bwdV));
+  llvm::append_range(results, op.getResults());
+  return success();
+}
+
+/// A batched custom_jvp keeps its custom rule: callee and jvp are mapped;
+/// tangents of unbatched operands are broadcast like their primals.
+LogicalResult CustomJVPOp::buildBatched(OpBuilder &builder,
+                                        ArrayRef<Value> operands,
+                                        ArrayRef<bool> batched,
+                                        SmallVectorImpl<Value> &results) {
+  SymbolTableCollection symbols;
+  int64_t batch = batchSize(operands, batched);
+  func::FuncOp callee = lookup(symbols, getCalleeAttr());
+  func::FuncOp jvp = lookup(symbols, getJvpAttr());
+  func::FuncOp calleeV = vmappedFunction(*this, callee, batched, batch);
+  // jvp(args, tangents): tangents batched alike their primals.
+  SmallVector<bool> jvpBatched(batched.begin(), batched.end());
+  jvpBatched.append(batched.begin(), batched.end());
+  func::FuncOp jvpV = vmappedFunction(*this, jvp, jvpBatched, batch);
+  SmallVector<Type> types;
+  for (Type t : getResultTypes())
+    types.push_back(withBatch(t, batch));
+  auto op = CustomJVPOp::create(builder, getLoc(), types,
+                                FlatSymbolRefAttr::get(calleeV), operands,
+                                FlatSymbolRefAttr::get(jvpV));
+  llvm::append_range(results, op.getResults());
+  return success();
+}
 
 LogicalResult RematOp::buildBatched(OpBuilder &builder,
                                     ArrayRef<Value> operands,

@@ -60,10 +60,6 @@ bool anyBatched(const std::vector<bool> &b) {
 }
 
 const std::vector<KnownUnbatchable> kKnownUnbatchable = {
-    {"custom_vjp", "any batched operand", "cannot be batched by vmap yet",
-     anyBatched},
-    {"custom_jvp", "any batched operand", "cannot be batched by vmap yet",
-     anyBatched},
     {"conv2d", "a batched filter (batching the input works)",
      "cannot be batched over its filter yet",
      [](const std::vector<bool> &b) { return b.size() > 1 && b[1]; }},
