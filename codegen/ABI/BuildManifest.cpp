@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/ABI/Passes.h"
+#include "codegen/ABI/BufferAliases.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -52,21 +53,6 @@ int64_t staticBytes(MemRefType type) {
   return type.getNumElements() * std::max<int64_t>(1, (bits + 7) / 8);
 }
 
-/// The buffer a chain of views and casts starts from.
-Value rootOf(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
-      v = view.getViewSource();
-      continue;
-    }
-    if (auto cast = dyn_cast<memref::CastOp>(def)) {
-      v = cast.getSource();
-      continue;
-    }
-    break;
-  }
-  return v;
-}
 
 /// The peak bytes of statically shaped temporaries live at once in `func`,
 /// walking its ops in order: an allocation is live until its dealloc (or to
@@ -77,7 +63,7 @@ int64_t peakWorkspaceBytes(func::FuncOp func) {
   llvm::DenseSet<Value> outputs;
   func.walk([&](func::ReturnOp ret) {
     for (Value v : ret.getOperands())
-      outputs.insert(rootOf(v));
+      outputs.insert(rootBuffer(v));
   });
   llvm::DenseMap<Value, int64_t> live;
   int64_t current = 0, peak = 0;
@@ -90,7 +76,7 @@ int64_t peakWorkspaceBytes(func::FuncOp func) {
       current += bytes;
       peak = std::max(peak, current);
     } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
-      auto it = live.find(rootOf(dealloc.getMemref()));
+      auto it = live.find(rootBuffer(dealloc.getMemref()));
       if (it != live.end()) {
         current -= it->second;
         live.erase(it);

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/ABI/Passes.h"
+#include "codegen/ABI/BufferAliases.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -24,21 +25,6 @@ using namespace rlx;
 
 namespace {
 
-/// The buffer a view-like chain starts from.
-Value rootBuffer(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
-      v = view.getViewSource();
-      continue;
-    }
-    if (auto cast = dyn_cast<memref::CastOp>(def)) {
-      v = cast.getSource();
-      continue;
-    }
-    break;
-  }
-  return v;
-}
 
 struct RLXEnsureFreshResultsPass
     : rlx::impl::RLXEnsureFreshResultsBase<RLXEnsureFreshResultsPass> {

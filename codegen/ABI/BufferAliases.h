@@ -1,0 +1,35 @@
+//===- BufferAliases.h - The buffer behind a memref view --------*- C++ -*-===//
+///
+/// \file
+/// Result ownership, deallocation placement and workspace accounting all
+/// ask which allocation a memref value is a view of.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_CODEGEN_ABI_BUFFERALIASES_H
+#define RLX_CODEGEN_ABI_BUFFERALIASES_H
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
+namespace rlx {
+
+/// The buffer a chain of views and casts starts from.
+inline mlir::Value rootBuffer(mlir::Value v) {
+  while (mlir::Operation *def = v.getDefiningOp()) {
+    if (auto view = llvm::dyn_cast<mlir::ViewLikeOpInterface>(def)) {
+      v = view.getViewSource();
+      continue;
+    }
+    if (auto cast = llvm::dyn_cast<mlir::memref::CastOp>(def)) {
+      v = cast.getSource();
+      continue;
+    }
+    break;
+  }
+  return v;
+}
+
+} // namespace rlx
+
+#endif // RLX_CODEGEN_ABI_BUFFERALIASES_H
