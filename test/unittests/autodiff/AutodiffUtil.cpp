@@ -11,55 +11,7 @@
 
 namespace rlx::autodiff {
 
-std::unique_ptr<Compiled> compile(const std::string &stem,
-                                  const std::string &text,
-                                  const std::vector<std::string> &extraArgs,
-                                  unsigned timeoutSeconds) {
-  auto result = std::make_unique<Compiled>();
-  std::string dir = e2e::makeScratchSubdir(stem);
-  result->mlirPath = dir + "/" + stem + ".mlir";
-  std::string so = dir + "/" + stem + ".so";
-  e2e::writeFile(result->mlirPath, text);
-  std::vector<std::string> argv = {RLXC_PATH, result->mlirPath};
-  argv.insert(argv.end(), extraArgs.begin(), extraArgs.end());
-  argv.insert(argv.end(), {"-o", so});
-  e2e::ProcessResult p = e2e::runProcess(argv, timeoutSeconds);
-  if (p.exitCode != 0) {
-    result->error = "rlxc " + result->mlirPath + " failed (" +
-                    (p.signal == SIGALRM
-                         ? "killed after " + std::to_string(timeoutSeconds) +
-                               " s: it hangs or is far too slow"
-                     : p.signal ? "signal " + std::to_string(p.signal)
-                                : "exit " + std::to_string(p.exitCode)) +
-                    "):\n" + p.err + p.out;
-    return result;
-  }
-  try {
-    result->artifact = std::make_unique<rlx::Artifact>(rlx::Artifact::load(so));
-    result->session = std::make_unique<rlx::Session>(*result->artifact);
-  } catch (const rlx::RuntimeError &e) {
-    result->error = "loading " + so + ": " + e.what();
-    return result;
-  }
-  result->ok = true;
-  return result;
-}
 
-namespace {
-std::string readAll(int fd) {
-  std::string data;
-  char buffer[65536];
-  while (true) {
-    ssize_t n = read(fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      break;
-    data.append(buffer, static_cast<size_t>(n));
-  }
-  return data;
-}
-} // namespace
 
 IsolatedCheck checkGradsIsolated(const rlx::Session &session,
                                  const std::string &fn,
@@ -107,7 +59,7 @@ IsolatedCheck checkGradsIsolated(const rlx::Session &session,
     _exit(0);
   }
   close(fds[1]);
-  std::string data = readAll(fds[0]);
+  std::string data = e2e::readAllFd(fds[0]);
   close(fds[0]);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {

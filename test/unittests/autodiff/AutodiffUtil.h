@@ -18,22 +18,17 @@ namespace rlx::autodiff {
 
 using e2e::Arr;
 
-/// A module compiled by rlxc and loaded, or why not.
-struct Compiled {
-  bool ok = false;
-  std::string mlirPath;
-  std::string error; // rlxc's stderr, or the load error
-  std::unique_ptr<rlx::Artifact> artifact;
-  std::unique_ptr<rlx::Session> session;
-};
+/// A module compiled by rlxc and loaded (the e2e harness's).
+using Compiled = e2e::CompiledModule;
 
-/// Writes `text` to a scratch file `stem.mlir` and runs
-/// `rlxc FILE extraArgs... -o stem.so`, killed after `timeoutSeconds` (a
-/// compile that hangs is a failure, not a stuck test run).
-std::unique_ptr<Compiled> compile(const std::string &stem,
-                                  const std::string &text,
-                                  const std::vector<std::string> &extraArgs = {},
-                                  unsigned timeoutSeconds = 60);
+/// rlxc with `extraArgs` on `text`, loaded; a compile is killed after
+/// `timeoutSeconds`.
+inline std::unique_ptr<Compiled>
+compile(const std::string &stem, const std::string &text,
+        const std::vector<std::string> &extraArgs = {},
+        unsigned timeoutSeconds = 60) {
+  return e2e::compileAndLoad(stem, text, extraArgs, timeoutSeconds);
+}
 
 /// What a checkGrads run in a child process gave.
 struct IsolatedCheck {

@@ -2,6 +2,10 @@
 
 #include "Harness.h"
 
+#include <csignal>
+
+#include <chrono>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -130,7 +134,6 @@ std::vector<int64_t> Variant::callBatches() const {
 // Files and processes
 //===----------------------------------------------------------------------===//
 
-namespace {
 std::string readAllFd(int fd) {
   std::string data;
   char buffer[65536];
@@ -144,6 +147,8 @@ std::string readAllFd(int fd) {
   }
   return data;
 }
+
+namespace {
 
 bool writeAllFd(int fd, const std::string &data) {
   size_t done = 0;
@@ -182,6 +187,44 @@ struct ScratchRoot {
   }
 };
 } // namespace
+
+std::unique_ptr<CompiledModule>
+compileAndLoad(const std::string &stem, const std::string &text,
+               const std::vector<std::string> &extraArgs,
+               unsigned timeoutSeconds) {
+  auto result = std::make_unique<CompiledModule>();
+  auto start = std::chrono::steady_clock::now();
+  std::string dir = makeScratchSubdir(stem);
+  result->mlirPath = dir + "/" + stem + ".mlir";
+  std::string so = dir + "/" + stem + ".so";
+  writeFile(result->mlirPath, text);
+  std::vector<std::string> argv = {RLXC_PATH, result->mlirPath};
+  argv.insert(argv.end(), extraArgs.begin(), extraArgs.end());
+  argv.insert(argv.end(), {"-o", so});
+  ProcessResult p = runProcess(argv, timeoutSeconds);
+  result->seconds = std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
+  if (p.exitCode != 0) {
+    result->error = "rlxc " + result->mlirPath + " failed (" +
+                    (p.signal == SIGALRM
+                         ? "killed after " + std::to_string(timeoutSeconds) +
+                               " s: it hangs or is far too slow"
+                     : p.signal ? "signal " + std::to_string(p.signal)
+                                : "exit " + std::to_string(p.exitCode)) +
+                    "):\n" + p.err + p.out;
+    return result;
+  }
+  try {
+    result->artifact = std::make_unique<rlx::Artifact>(rlx::Artifact::load(so));
+    result->session = std::make_unique<rlx::Session>(*result->artifact);
+  } catch (const rlx::RuntimeError &e) {
+    result->error = "loading " + so + ": " + e.what();
+    return result;
+  }
+  result->ok = true;
+  return result;
+}
 
 ProcessResult runProcess(const std::vector<std::string> &argv,
                          unsigned timeoutSeconds) {

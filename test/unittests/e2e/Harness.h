@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,27 @@ struct ProcessResult {
 /// after `timeoutSeconds`.
 ProcessResult runProcess(const std::vector<std::string> &argv,
                          unsigned timeoutSeconds = 300);
+
+/// Reads a file descriptor to its end.
+std::string readAllFd(int fd);
+
+/// A module compiled by rlxc and loaded, or why not.
+struct CompiledModule {
+  bool ok = false;
+  std::string mlirPath;
+  std::string error; // rlxc's stderr, or the load error
+  double seconds = 0; // compile time
+  std::unique_ptr<rlx::Artifact> artifact;
+  std::unique_ptr<rlx::Session> session;
+};
+
+/// Writes `text` to `stem.mlir` in a fresh scratch directory, runs
+/// `rlxc FILE extraArgs... -o stem.so` (killed after `timeoutSeconds`: a
+/// compile that hangs is a failure, not a stuck test run) and loads it.
+std::unique_ptr<CompiledModule>
+compileAndLoad(const std::string &stem, const std::string &text,
+               const std::vector<std::string> &extraArgs = {},
+               unsigned timeoutSeconds = 300);
 
 /// The scratch directory of this test process, created on first use and
 /// removed at exit unless RLX_E2E_KEEP is set.

@@ -21,44 +21,25 @@ using namespace rlx::e2e;
 
 namespace {
 
-struct Compiled {
-  bool ok = false;
-  std::string mlirPath;
-  std::string error;
-  std::unique_ptr<rlx::Artifact> artifact;
-  std::unique_ptr<rlx::Session> session;
-};
+using Compiled = CompiledModule;
 
 std::unique_ptr<Compiled> compileModule(const std::string &stem,
                                         const std::string &text,
                                         const Variant &v,
                                         const std::vector<const Case *> &cases) {
-  auto result = std::make_unique<Compiled>();
-  std::string dir = makeScratchSubdir(stem);
-  result->mlirPath = dir + "/" + stem + ".mlir";
-  std::string so = dir + "/" + stem + ".so";
-  writeFile(result->mlirPath, text);
-  ProcessResult p = runProcess({RLXC_PATH, result->mlirPath, "-o", so});
-  if (p.exitCode != 0) {
-    result->error = "rlxc " + result->mlirPath + " failed (" +
-                    (p.signal ? "signal " + std::to_string(p.signal)
-                              : "exit " + std::to_string(p.exitCode)) +
-                    "):\n" + p.err + p.out;
+  std::unique_ptr<Compiled> result = compileAndLoad(stem, text);
+  if (!result->ok)
     return result;
-  }
   try {
-    result->artifact = std::make_unique<rlx::Artifact>(rlx::Artifact::load(so));
-    result->session = std::make_unique<rlx::Session>(*result->artifact);
     for (const Case *c : cases)
       for (const InSpec &p : c->params)
         result->session->bindTensor(
             p.name, toTensor(generate(resolve(p.el, v), p.shape, p.gen,
                                       c->name + "/" + p.name)));
   } catch (const rlx::RuntimeError &e) {
-    result->error = "loading " + so + ": " + e.what();
-    return result;
+    result->ok = false;
+    result->error = "binding params of " + result->mlirPath + ": " + e.what();
   }
-  result->ok = true;
   return result;
 }
 

@@ -10,40 +10,6 @@
 
 namespace rlx::vmap {
 
-std::unique_ptr<Compiled> compile(const std::string &stem,
-                                  const std::string &text,
-                                  unsigned timeoutSeconds) {
-  auto result = std::make_unique<Compiled>();
-  auto start = std::chrono::steady_clock::now();
-  std::string dir = e2e::makeScratchSubdir(stem);
-  result->mlirPath = dir + "/" + stem + ".mlir";
-  std::string so = dir + "/" + stem + ".so";
-  e2e::writeFile(result->mlirPath, text);
-  e2e::ProcessResult p =
-      e2e::runProcess({RLXC_PATH, result->mlirPath, "-o", so}, timeoutSeconds);
-  result->seconds = std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - start)
-                        .count();
-  if (p.exitCode != 0) {
-    result->error = "rlxc " + result->mlirPath + " failed (" +
-                    (p.signal == SIGALRM
-                         ? "killed after " + std::to_string(timeoutSeconds) +
-                               " s: it hangs or is far too slow"
-                     : p.signal ? "signal " + std::to_string(p.signal)
-                                : "exit " + std::to_string(p.exitCode)) +
-                    "):\n" + p.err + p.out;
-    return result;
-  }
-  try {
-    result->artifact = std::make_unique<rlx::Artifact>(rlx::Artifact::load(so));
-    result->session = std::make_unique<rlx::Session>(*result->artifact);
-  } catch (const rlx::RuntimeError &e) {
-    result->error = "loading " + so + ": " + e.what();
-    return result;
-  }
-  result->ok = true;
-  return result;
-}
 
 std::string TensorType::str() const {
   std::string s = "tensor<";

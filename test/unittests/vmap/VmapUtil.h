@@ -20,21 +20,15 @@ namespace rlx::vmap {
 
 using e2e::Arr;
 
-/// A module compiled by rlxc and loaded, or why not.
-struct Compiled {
-  bool ok = false;
-  std::string mlirPath;
-  std::string error; // rlxc's stderr, or the load error
-  double seconds = 0;
-  std::unique_ptr<rlx::Artifact> artifact;
-  std::unique_ptr<rlx::Session> session;
-};
+/// A module compiled by rlxc and loaded (the e2e harness's).
+using Compiled = e2e::CompiledModule;
 
-/// Writes `text` to `stem.mlir` in a fresh scratch directory and runs
-/// `rlxc FILE -o stem.so` (killed after `timeoutSeconds`), then loads it.
-std::unique_ptr<Compiled> compile(const std::string &stem,
-                                  const std::string &text,
-                                  unsigned timeoutSeconds = 120);
+/// rlxc on `text`, loaded; a compile is killed after `timeoutSeconds`.
+inline std::unique_ptr<Compiled> compile(const std::string &stem,
+                                         const std::string &text,
+                                         unsigned timeoutSeconds = 120) {
+  return e2e::compileAndLoad(stem, text, {}, timeoutSeconds);
+}
 
 /// A static ranked tensor type: `tensor<2x3xf64>`.
 struct TensorType {
