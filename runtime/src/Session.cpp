@@ -12,8 +12,11 @@
 #include "Status.h"
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <malloc.h>
 #include <mutex>
+#include <string>
 
 using namespace rlx;
 
@@ -55,11 +58,33 @@ void rlx_bind_options_initialize(rlx_bind_options_t *out_options) {
     out_options->allow_unused = 0;
 }
 
+namespace {
+
+/// Compiled code allocates tensors with malloc. By default glibc maps every
+/// block above its mmap threshold (at most 32 MiB) fresh and unmaps it on
+/// free, so a call with large tensors pays a page fault per 4 KiB on every
+/// call. Raising the thresholds keeps freed blocks in the heap for reuse,
+/// as framework caching allocators do. Once per process; RLX_MALLOC_TUNING=0
+/// leaves malloc as the application configured it.
+void tuneMallocOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const char *setting = std::getenv("RLX_MALLOC_TUNING");
+    if (setting && std::string(setting) == "0")
+      return;
+    mallopt(M_MMAP_THRESHOLD, 1 << 30);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  });
+}
+
+} // namespace
+
 rlx_status_t rlx_session_create(rlx_artifact_t *artifact,
                                 rlx_session_t **out_session) {
   return guard([&] {
     requireArg(artifact, "artifact");
     requireArg(out_session, "out_session");
+    tuneMallocOnce();
     *out_session = new rlx_session_s(artifact);
   });
 }

@@ -308,7 +308,10 @@ typedef struct rlx_bind_options_t {
 RLX_API void rlx_bind_options_initialize(rlx_bind_options_t *out_options);
 
 /** Creates a session with no weights bound; it retains `artifact`. The caller
-    owns one reference. */
+    owns one reference. The first session of a process raises glibc's mmap
+    and trim thresholds (mallopt) so that large tensors freed after a call
+    are reused by the next instead of being unmapped and faulted in again;
+    set RLX_MALLOC_TUNING=0 to leave malloc untouched. */
 RLX_API rlx_status_t rlx_session_create(rlx_artifact_t *artifact,
                                         rlx_session_t **out_session);
 RLX_API void rlx_session_retain(rlx_session_t *session);
