@@ -50,6 +50,23 @@ Value sumTerms(RuleBuilder b, ArrayRef<Value> terms, Value like) {
   return total ? broadcastLike(b, total, like) : Value();
 }
 
+/// The JVP of a two-operand op: one term per non-null tangent (`lhsTerm`
+/// and `rhsTerm` map that tangent to the result), summed.
+using TermFn = function_ref<Value(RuleBuilder, Value)>;
+LogicalResult binaryJVP(Operation *op, OpBuilder &builder,
+                        ArrayRef<Value> tan, SmallVectorImpl<Value> &out,
+                        TermFn lhsTerm, TermFn rhsTerm) {
+  if (allNull(tan) || !isFloatTensor(op->getResult(0))) {
+    out.push_back(Value());
+    return success();
+  }
+  RuleBuilder b{builder, op->getLoc()};
+  Value t0 = tan[0] ? lhsTerm(b, tan[0]) : Value();
+  Value t1 = tan[1] ? rhsTerm(b, tan[1]) : Value();
+  out.push_back(sumTerms(b, {t0, t1}, op->getResult(0)));
+  return success();
+}
+
 LogicalResult unaryJVP(Operation *op, OpBuilder &builder, ArrayRef<Value> tan,
                        SmallVectorImpl<Value> &out) {
   if (!tan[0] || !isFloatTensor(op->getResult(0))) {
@@ -136,30 +153,19 @@ LogicalResult CompareOp::buildJVP(OpBuilder &, ArrayRef<Value>,
 
 LogicalResult MulOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
                               SmallVectorImpl<Value> &out) {
-  RuleBuilder b{builder, getLoc()};
-  if (allNull(tan) || !isFloatTensor(getResult())) {
-    out.push_back(Value());
-    return success();
-  }
-  Value t0 = tan[0] ? mul(b, tan[0], getRhs()) : Value();
-  Value t1 = tan[1] ? mul(b, getLhs(), tan[1]) : Value();
-  out.push_back(sumTerms(b, {t0, t1}, getResult()));
-  return success();
+  return binaryJVP(
+      *this, builder, tan, out,
+      [&](RuleBuilder b, Value t) -> Value { return mul(b, t, getRhs()); },
+      [&](RuleBuilder b, Value t) -> Value { return mul(b, getLhs(), t); });
 }
 
 LogicalResult DivOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
                               SmallVectorImpl<Value> &out) {
-  RuleBuilder b{builder, getLoc()};
-  if (allNull(tan) || !isFloatTensor(getResult())) {
-    out.push_back(Value());
-    return success();
-  }
   // (ta - r tb) / b.
-  Value t0 = tan[0] ? div(b, tan[0], getRhs()) : Value();
-  Value t1 = tan[1] ? neg(b, div(b, mul(b, getResult(), tan[1]), getRhs()))
-                    : Value();
-  out.push_back(sumTerms(b, {t0, t1}, getResult()));
-  return success();
+  return binaryJVP(
+      *this, builder, tan, out,
+      [&](RuleBuilder b, Value t) -> Value { return div(b, t, getRhs()); },
+      [&](RuleBuilder b, Value t) -> Value { return neg(b, div(b, mul(b, getResult(), t), getRhs())); });
 }
 
 LogicalResult PowOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
@@ -225,15 +231,10 @@ LogicalResult CastOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
 
 LogicalResult MatmulOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
                                  SmallVectorImpl<Value> &out) {
-  RuleBuilder b{builder, getLoc()};
-  if (allNull(tan) || !isFloatTensor(getResult())) {
-    out.push_back(Value());
-    return success();
-  }
-  Value t0 = tan[0] ? matmul(b, tan[0], getRhs()) : Value();
-  Value t1 = tan[1] ? matmul(b, getLhs(), tan[1]) : Value();
-  out.push_back(sumTerms(b, {t0, t1}, getResult()));
-  return success();
+  return binaryJVP(
+      *this, builder, tan, out,
+      [&](RuleBuilder b, Value t) -> Value { return matmul(b, t, getRhs()); },
+      [&](RuleBuilder b, Value t) -> Value { return matmul(b, getLhs(), t); });
 }
 
 LogicalResult Conv2DOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
