@@ -97,6 +97,15 @@ FailureOr<Window> windowOf(Operation *op, RankedTensorType input,
   return w;
 }
 
+/// The window of a pooling op (dilation 1).
+template <typename PoolOp>
+FailureOr<Window> poolWindow(PoolOp op) {
+  ArrayRef<int64_t> win = op.getWindow();
+  SmallVector<int64_t> ones = {1, 1};
+  return windowOf(op, op.getInput().getType(), op.getType(), win[0], win[1],
+                  op.getStrides(), ones, op.getPadding());
+}
+
 /// [rows..., k] → [prod rows, k] (one dynamic dim at most).
 Value flattenRows(RuleBuilder b, Value x) {
   RankedTensorType type = tensorType(x);
@@ -184,9 +193,7 @@ LogicalResult AvgPool2DOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
   RuleBuilder b{builder, getLoc()};
   auto inType = getInput().getType();
   ArrayRef<int64_t> win = getWindow();
-  SmallVector<int64_t> ones = {1, 1};
-  FailureOr<Window> window = windowOf(*this, inType, getType(), win[0], win[1],
-                                      getStrides(), ones, getPadding());
+  FailureOr<Window> window = poolWindow(*this);
   if (failed(window))
     return failure();
   Value share = div(b, adj[0], scalarLike(b, adj[0], double(win[0] * win[1])));
@@ -244,9 +251,7 @@ LogicalResult MaxPool2DOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
   RuleBuilder b{builder, getLoc()};
   auto inType = getInput().getType();
   ArrayRef<int64_t> win = getWindow();
-  SmallVector<int64_t> ones = {1, 1};
-  FailureOr<Window> window = windowOf(*this, inType, getType(), win[0], win[1],
-                                      getStrides(), ones, getPadding());
+  FailureOr<Window> window = poolWindow(*this);
   if (failed(window))
     return failure();
   FailureOr<MaxPoolMasks> masks = maxPoolMasks(b, *this, *window);
@@ -275,9 +280,7 @@ LogicalResult MaxPool2DOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
   RuleBuilder b{builder, getLoc()};
   auto inType = getInput().getType();
   ArrayRef<int64_t> win = getWindow();
-  SmallVector<int64_t> ones = {1, 1};
-  FailureOr<Window> window = windowOf(*this, inType, getType(), win[0], win[1],
-                                      getStrides(), ones, getPadding());
+  FailureOr<Window> window = poolWindow(*this);
   if (failed(window))
     return failure();
   FailureOr<MaxPoolMasks> masks = maxPoolMasks(b, *this, *window);
