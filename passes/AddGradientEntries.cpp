@@ -22,6 +22,25 @@ using namespace rlx;
 
 namespace {
 
+/// Adds the public function `name(args) -> results` at `b`'s point, with
+/// argument and result attributes, whose body returns what `build` makes
+/// from the arguments (one marker op).
+func::FuncOp addMarkerEntry(
+    OpBuilder &b, Location loc, StringRef name, ArrayRef<Type> args,
+    ArrayRef<Attribute> argAttrs, ArrayRef<Type> results,
+    ArrayRef<Attribute> resultAttrs,
+    function_ref<Operation *(OpBuilder &, ValueRange)> build) {
+  auto entry =
+      func::FuncOp::create(b, loc, name, b.getFunctionType(args, results));
+  entry.setAllArgAttrs(argAttrs);
+  entry.setAllResultAttrs(resultAttrs);
+  Block *body = entry.addEntryBlock();
+  OpBuilder eb(body, body->end());
+  Operation *marker = build(eb, body->getArguments());
+  func::ReturnOp::create(eb, loc, marker->getResults());
+  return entry;
+}
+
 struct RLXAddGradientEntriesPass
     : rlx::impl::RLXAddGradientEntriesBase<RLXAddGradientEntriesPass> {
   using Base::Base;
@@ -178,18 +197,14 @@ struct RLXAddGradientEntriesPass
       SmallVector<Attribute> resultAttrs(outputAttrs);
       for (unsigned i = 0; i < fn.getNumResults(); ++i)
         resultAttrs.push_back(named("tangent." + resultName(fn, i)));
-      auto entry = func::FuncOp::create(b, loc, (name + "_jvp").str(),
-                                        b.getFunctionType(args, results));
-      entry.setAllArgAttrs(argAttrs);
-      entry.setAllResultAttrs(resultAttrs);
-      Block *body = entry.addEntryBlock();
-      OpBuilder eb(body, body->end());
       unsigned n = fn.getNumArguments();
-      auto jvp = JVPOp::create(eb, loc, results, FlatSymbolRefAttr::get(fn),
-                               body->getArguments().take_front(n),
-                               body->getArguments().drop_front(n),
-                               eb.getDenseI64ArrayAttr(wrt), wrtParams);
-      func::ReturnOp::create(eb, loc, jvp.getResults());
+      func::FuncOp entry = addMarkerEntry(
+          b, loc, (name + "_jvp").str(), args, argAttrs, results, resultAttrs,
+          [&](OpBuilder &eb, ValueRange a) -> Operation * {
+            return JVPOp::create(eb, loc, results, FlatSymbolRefAttr::get(fn),
+                                 a.take_front(n), a.drop_front(n),
+                                 eb.getDenseI64ArrayAttr(wrt), wrtParams);
+          });
       b.setInsertionPointAfter(entry);
     }
     // FN_vjp(inputs, cotangents) -> (outputs, leaf adjoints).
@@ -205,18 +220,14 @@ struct RLXAddGradientEntriesPass
         results.push_back(type);
         resultAttrs.push_back(named("grad." + leaf));
       }
-      auto entry = func::FuncOp::create(b, loc, (name + "_vjp").str(),
-                                        b.getFunctionType(args, results));
-      entry.setAllArgAttrs(argAttrs);
-      entry.setAllResultAttrs(resultAttrs);
-      Block *body = entry.addEntryBlock();
-      OpBuilder eb(body, body->end());
       unsigned n = fn.getNumArguments();
-      auto vjp = VJPOp::create(eb, loc, results, FlatSymbolRefAttr::get(fn),
-                               body->getArguments().take_front(n),
-                               body->getArguments().drop_front(n),
-                               eb.getDenseI64ArrayAttr(wrt), wrtParams);
-      func::ReturnOp::create(eb, loc, vjp.getResults());
+      addMarkerEntry(
+          b, loc, (name + "_vjp").str(), args, argAttrs, results, resultAttrs,
+          [&](OpBuilder &eb, ValueRange a) -> Operation * {
+            return VJPOp::create(eb, loc, results, FlatSymbolRefAttr::get(fn),
+                                 a.take_front(n), a.drop_front(n),
+                                 eb.getDenseI64ArrayAttr(wrt), wrtParams);
+          });
     }
     return success();
   }
