@@ -84,7 +84,9 @@ struct RLXExposeParamsPass
     Builder b(func.getContext());
     WalkResult calls = func.walk([&](func::CallOp call) {
       call.emitOpError("expects calls inside entry point '")
-          << func.getSymName() << "' to be inlined before params are exposed";
+          << func.getSymName()
+          << "' to be inlined before params are exposed (recursive calls "
+             "cannot be)";
       return WalkResult::interrupt();
     });
     if (calls.wasInterrupted())
