@@ -2,7 +2,7 @@
 // (exp, erf, free, malloc): their code gets reserved symbols and only the
 // artifact ABI is exported.
 // RUN: rlxc %s -o %t.so
-// RUN: nm -D --defined-only %t.so | FileCheck %s --check-prefix=SYMS
+// RUN: llvm-nm -D --defined-only %t.so | FileCheck %s --check-prefix=SYMS
 // SYMS-NOT: {{ (exp|erf|free|malloc)$}}
 // SYMS: rlx_artifact_abi_version
 // SYMS: rlx_artifact_manifest
