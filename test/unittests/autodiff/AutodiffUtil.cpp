@@ -32,51 +32,21 @@ IsolatedCheck checkGradsIsolated(const rlx::Session &session,
   };
   if (std::getenv("RLX_E2E_NO_FORK"))
     return direct();
-  int fds[2];
-  if (pipe(fds) != 0)
-    throw std::runtime_error("pipe failed");
-  std::fflush(nullptr);
-  pid_t pid = fork();
-  if (pid < 0)
-    throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    close(fds[0]);
-    alarm(120);
-    IsolatedCheck check = direct();
-    // One byte of flags, then the text (summary or error).
-    std::string data(1, static_cast<char>((check.ran ? 1 : 0) |
-                                          (check.passed ? 2 : 0)));
-    data += check.ran ? check.summary : check.error;
-    size_t done = 0;
-    while (done < data.size()) {
-      ssize_t n = write(fds[1], data.data() + done, data.size() - done);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        _exit(3);
-      done += static_cast<size_t>(n);
-    }
-    _exit(0);
-  }
-  close(fds[1]);
-  std::string data = e2e::readAllFd(fds[0]);
-  close(fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  e2e::ChildResult child = e2e::runInChild(
+      [&] {
+        IsolatedCheck check = direct();
+        // One byte of flags, then the text (summary or error).
+        std::string data(1, static_cast<char>((check.ran ? 1 : 0) |
+                                              (check.passed ? 2 : 0)));
+        return data + (check.ran ? check.summary : check.error);
+      },
+      120, "checkGrads of '" + fn + "'");
   IsolatedCheck check;
-  if (WIFSIGNALED(status)) {
-    int sig = WTERMSIG(status);
-    check.error = "checkGrads of '" + fn + "' crashed: signal " +
-                  std::to_string(sig) + " (" + strsignal(sig) + ")" +
-                  (sig == SIGALRM ? ", it ran over 120 s" : "");
+  if (!child.ok || child.data.empty()) {
+    check.error = child.ok ? "the checking child sent nothing" : child.error;
     return check;
   }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || data.empty()) {
-    check.error = "the checking child exited with status " +
-                  std::to_string(WEXITSTATUS(status));
-    return check;
-  }
+  const std::string &data = child.data;
   check.ran = data[0] & 1;
   check.passed = data[0] & 2;
   (check.ran ? check.summary : check.error) = data.substr(1);

@@ -427,10 +427,8 @@ bool deserialize(const std::string &s, CallResult &r) {
 }
 } // namespace
 
-CallResult callIsolated(const rlx::Session &session, const std::string &entry,
-                        const std::vector<rlx::Tensor> &inputs) {
-  if (std::getenv("RLX_E2E_NO_FORK"))
-    return callDirect(session, entry, inputs);
+ChildResult runInChild(const std::function<std::string()> &produce,
+                       unsigned timeoutSeconds, const std::string &what) {
   int fds[2];
   if (pipe(fds) != 0)
     throw std::runtime_error("pipe failed");
@@ -440,29 +438,49 @@ CallResult callIsolated(const rlx::Session &session, const std::string &entry,
     throw std::runtime_error("fork failed");
   if (pid == 0) {
     close(fds[0]);
-    alarm(60);
-    std::string data = serialize(callDirect(session, entry, inputs));
+    alarm(timeoutSeconds);
+    std::string data = produce();
     _exit(writeAllFd(fds[1], data) ? 0 : 3);
   }
   close(fds[1]);
-  std::string data = readAllFd(fds[0]);
+  ChildResult result;
+  result.data = readAllFd(fds[0]);
   close(fds[0]);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  CallResult result;
   if (WIFSIGNALED(status)) {
     int sig = WTERMSIG(status);
-    result.error = "the call of '" + entry + "' crashed: signal " +
-                   std::to_string(sig) + " (" + strsignal(sig) + ")" +
-                   (sig == SIGALRM ? ", it ran over 60 s" : "");
+    result.error = what + " crashed: signal " + std::to_string(sig) + " (" +
+                   strsignal(sig) + ")" +
+                   (sig == SIGALRM
+                        ? ", it ran over " + std::to_string(timeoutSeconds) +
+                              " s"
+                        : "");
     return result;
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    result.error = "the calling child exited with status " +
+    result.error = what + ": the child exited with status " +
                    std::to_string(WEXITSTATUS(status));
     return result;
   }
+  result.ok = true;
+  return result;
+}
+
+CallResult callIsolated(const rlx::Session &session, const std::string &entry,
+                        const std::vector<rlx::Tensor> &inputs) {
+  if (std::getenv("RLX_E2E_NO_FORK"))
+    return callDirect(session, entry, inputs);
+  ChildResult child = runInChild(
+      [&] { return serialize(callDirect(session, entry, inputs)); }, 60,
+      "the call of '" + entry + "'");
+  CallResult result;
+  if (!child.ok) {
+    result.error = child.error;
+    return result;
+  }
+  const std::string &data = child.data;
   if (!deserialize(data, result)) {
     CallResult bad;
     bad.error = "garbled result from the calling child";

@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -76,6 +77,19 @@ struct ProcessResult {
 /// after `timeoutSeconds`.
 ProcessResult runProcess(const std::vector<std::string> &argv,
                          unsigned timeoutSeconds = 300);
+
+/// What `runInChild` gave: the child's bytes, or why there are none.
+struct ChildResult {
+  bool ok = false;
+  std::string data;  // what the child produced
+  std::string error; // a crash (signal), a timeout or a bad exit
+};
+
+/// Runs `produce` in a forked child (killed after `timeoutSeconds`) and
+/// returns what it produced, so a crash or hang in compiled code fails one
+/// test instead of the whole run. `what` names the work in messages.
+ChildResult runInChild(const std::function<std::string()> &produce,
+                       unsigned timeoutSeconds, const std::string &what);
 
 /// Reads a file descriptor to its end.
 std::string readAllFd(int fd);
