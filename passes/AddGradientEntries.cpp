@@ -62,15 +62,10 @@ struct RLXAddGradientEntriesPass
 
   LogicalResult addPerExampleEntry(StringRef name) {
     ModuleOp module = getOperation();
-    SymbolTableCollection symbols;
-    auto fn = module.lookupSymbol<func::FuncOp>(name);
-    if (!fn || fn.isExternal())
-      return module.emitError("cannot differentiate '")
-             << name << "': no function with a body has that name";
-    auto params = collectParams(fn, symbols);
-    if (params.empty())
-      return fn.emitError("cannot differentiate '")
-             << name << "' with respect to its params: it reads none";
+    func::FuncOp fn;
+    llvm::MapVector<StringRef, RankedTensorType> params;
+    if (failed(lookupWithParams(name, fn, params)))
+      return failure();
     std::string entryName = (name + "_per_example_grad").str();
     if (module.lookupSymbol(entryName))
       return fn.emitError("cannot add '") << entryName
@@ -232,17 +227,30 @@ struct RLXAddGradientEntriesPass
     return success();
   }
 
-  LogicalResult addEntry(StringRef name, bool withValue) {
+  /// The function `name` and the params it reads; an error when there is
+  /// no such function or it reads no param.
+  LogicalResult
+  lookupWithParams(StringRef name, func::FuncOp &fn,
+                   llvm::MapVector<StringRef, RankedTensorType> &params) {
     ModuleOp module = getOperation();
     SymbolTableCollection symbols;
-    auto fn = module.lookupSymbol<func::FuncOp>(name);
+    fn = module.lookupSymbol<func::FuncOp>(name);
     if (!fn || fn.isExternal())
       return module.emitError("cannot differentiate '")
              << name << "': no function with a body has that name";
-    auto params = collectParams(fn, symbols);
+    params = collectParams(fn, symbols);
     if (params.empty())
       return fn.emitError("cannot differentiate '")
              << name << "' with respect to its params: it reads none";
+    return success();
+  }
+
+  LogicalResult addEntry(StringRef name, bool withValue) {
+    ModuleOp module = getOperation();
+    func::FuncOp fn;
+    llvm::MapVector<StringRef, RankedTensorType> params;
+    if (failed(lookupWithParams(name, fn, params)))
+      return failure();
     std::string entryName =
         (name + (withValue ? "_value_and_grad" : "_grad")).str();
     if (module.lookupSymbol(entryName))
