@@ -13,6 +13,8 @@
 
 #include "mlir/IR/IRMapping.h"
 
+#include <optional>
+
 using namespace mlir;
 using namespace rlx;
 using namespace rlx::ad;
@@ -170,32 +172,35 @@ LogicalResult DivOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
 
 LogicalResult PowOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
                               SmallVectorImpl<Value> &out) {
-  RuleBuilder b{builder, getLoc()};
-  if (allNull(tan)) {
-    out.push_back(Value());
-    return success();
-  }
-  auto [da, db] = powPartials(b, *this);
-  Value t0 = tan[0] ? mul(b, tan[0], da) : Value();
-  Value t1 = tan[1] ? mul(b, tan[1], db) : Value();
-  out.push_back(sumTerms(b, {t0, t1}, getResult()));
-  return success();
+  // Both partials come from one builder call, made once and only if needed.
+  std::optional<std::pair<Value, Value>> partials;
+  auto get = [&](RuleBuilder b) {
+    if (!partials)
+      partials = powPartials(b, *this);
+    return *partials;
+  };
+  return binaryJVP(
+      *this, builder, tan, out,
+      [&](RuleBuilder b, Value t) -> Value { return mul(b, t, get(b).first); },
+      [&](RuleBuilder b, Value t) -> Value { return mul(b, t, get(b).second); });
 }
 
 static LogicalResult chooserJVP(Operation *op, OpBuilder &builder,
                                 ArrayRef<Value> tan,
                                 SmallVectorImpl<Value> &out) {
-  RuleBuilder b{builder, op->getLoc()};
-  if (allNull(tan) || !isFloatTensor(op->getResult(0))) {
-    out.push_back(Value());
-    return success();
-  }
-  Value share = chooserShare(b, op);
-  Value one = scalarLike(b, share, 1);
-  Value t0 = tan[0] ? mul(b, tan[0], share) : Value();
-  Value t1 = tan[1] ? mul(b, tan[1], sub(b, one, share)) : Value();
-  out.push_back(sumTerms(b, {t0, t1}, op->getResult(0)));
-  return success();
+  Value share;
+  auto get = [&](RuleBuilder b) {
+    if (!share)
+      share = chooserShare(b, op);
+    return share;
+  };
+  return binaryJVP(
+      op, builder, tan, out,
+      [&](RuleBuilder b, Value t) -> Value { return mul(b, t, get(b)); },
+      [&](RuleBuilder b, Value t) -> Value {
+        Value s = get(b);
+        return mul(b, t, sub(b, scalarLike(b, s, 1), s));
+      });
 }
 
 LogicalResult MaximumOp::buildJVP(OpBuilder &b, ArrayRef<Value> tan,
@@ -239,11 +244,6 @@ LogicalResult MatmulOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
 
 LogicalResult Conv2DOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
                                  SmallVectorImpl<Value> &out) {
-  RuleBuilder b{builder, getLoc()};
-  if (allNull(tan)) {
-    out.push_back(Value());
-    return success();
-  }
   // Bilinear: conv(tx, w) + conv(x, tw).
   auto withOperands = [&](Value input, Value filter) {
     IRMapping mapping;
@@ -251,10 +251,10 @@ LogicalResult Conv2DOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
     mapping.map(getFilter(), filter);
     return builder.clone(*getOperation(), mapping)->getResult(0);
   };
-  Value t0 = tan[0] ? withOperands(tan[0], getFilter()) : Value();
-  Value t1 = tan[1] ? withOperands(getInput(), tan[1]) : Value();
-  out.push_back(sumTerms(b, {t0, t1}, getResult()));
-  return success();
+  return binaryJVP(
+      *this, builder, tan, out,
+      [&](RuleBuilder, Value t) { return withOperands(t, getFilter()); },
+      [&](RuleBuilder, Value t) { return withOperands(getInput(), t); });
 }
 
 LogicalResult MaxOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
