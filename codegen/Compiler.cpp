@@ -63,6 +63,7 @@ static void buildCPUCodegen(OpPassManager &pm, const CompileOptions &options) {
   matmul.tileN = options.matmulTileN;
   pm.addPass(createRLXCPUVectorizeMatmul(matmul));
   pm.addPass(createRLXCPULowerStridedCopies());
+  pm.addPass(createRLXCPUVectorizeLoops());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
   pm.addPass(createLowerAffinePass());

@@ -48,4 +48,23 @@ def RLXFuseElementwise : Pass<"rlx-fuse-elementwise"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def RLXCPUVectorizeLoops : Pass<"rlx-cpu-vectorize-loops", "mlir::ModuleOp"> {
+  let summary = "Vectorizes elementwise, broadcast, transpose and reduction loops";
+  let description = [{
+    Tiles every linalg op on buffers other than matmuls and convolutions to
+    1 x ... x 1 x W, W one 512-bit vector of its widest element, and
+    vectorizes the tiles with masks (partial tiles and dynamic sizes need no
+    remainder loop). Lowers masks, permuted transfers and multi-reductions
+    and replaces f32 transcendental functions by polynomial approximations
+    so the loop bodies stay vector code. Ops whose bodies read other buffers
+    (gathers) or hold i1 buffers stay scalar loops.
+  }];
+  let dependentDialects = [
+    "mlir::linalg::LinalgDialect", "mlir::vector::VectorDialect",
+    "mlir::scf::SCFDialect", "mlir::memref::MemRefDialect",
+    "mlir::affine::AffineDialect", "mlir::arith::ArithDialect",
+    "mlir::math::MathDialect"
+  ];
+}
+
 #endif // RLX_CODEGEN_CPU_PASSES_TD

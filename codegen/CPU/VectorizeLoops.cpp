@@ -1,0 +1,197 @@
+//===- VectorizeLoops.cpp - Vector code for elementwise and reductions -----===//
+///
+/// \file
+/// Every linalg op on buffers that is not a matmul (fused elementwise
+/// chains, broadcasts, transposes, reductions, fills) becomes a loop nest
+/// whose innermost loop walks one 512-bit vector at a time: outer loops are
+/// tiled by 1, the innermost by the vector width, and the tile is
+/// vectorized with masks so partial tiles and dynamic sizes need no scalar
+/// remainder loop. Transcendental functions in the vector bodies are then
+/// replaced by MLIR's polynomial approximations, which stay vectors, instead
+/// of being scalarized into libm calls.
+///
+//===----------------------------------------------------------------------===//
+
+#include "codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace rlx {
+#define GEN_PASS_DEF_RLXCPUVECTORIZELOOPS
+#include "codegen/CPU/Passes.h.inc"
+} // namespace rlx
+
+using namespace mlir;
+
+namespace {
+
+/// The widest element of the op's operands, in bits; 0 when one of them is
+/// not an int or float (or is i1: a vector of i1 is bit-packed in memory
+/// while scalar code stores one byte per element).
+unsigned widestElementBits(linalg::LinalgOp op) {
+  unsigned widest = 0;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<MemRefType>(operand.get().getType());
+    if (!type)
+      continue;
+    Type element = type.getElementType();
+    if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() < 8)
+      return 0;
+    widest = std::max(widest, element.getIntOrFloatBitWidth());
+  }
+  return widest;
+}
+
+/// Whether the op's body only holds operations the vectorizer turns into
+/// plain vector arithmetic (no loads from other buffers, as a gather has).
+bool hasVectorizableBody(linalg::LinalgOp op) {
+  for (Operation &inner : op->getRegion(0).front()) {
+    if (isa<linalg::YieldOp, linalg::IndexOp>(inner))
+      continue;
+    Dialect *dialect = inner.getDialect();
+    if (!dialect || !isa<arith::ArithDialect, math::MathDialect>(dialect))
+      return false;
+  }
+  return true;
+}
+
+bool isCandidate(linalg::LinalgOp op) {
+  if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) ||
+      isa<linalg::ConvolutionOpInterface>(op.getOperation()))
+    return false;
+  if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
+      op->getNumRegions() != 1 || op->getRegion(0).empty())
+    return false;
+  return widestElementBits(op) != 0 && hasVectorizableBody(op);
+}
+
+/// Tiles `op` to 1 x ... x 1 x width and vectorizes the tile. Leaves the op
+/// untouched when the vectorizer would refuse the tile.
+void tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op) {
+  unsigned loops = op.getNumLoops();
+  int64_t width = 512 / widestElementBits(op);
+  SmallVector<int64_t> vectorSizes(loops, 1);
+  vectorSizes.back() = width;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  // A static innermost extent below one vector needs no innermost loop.
+  if (!ShapedType::isDynamic(ranges.back()) && ranges.back() < width)
+    vectorSizes.back() = std::max<int64_t>(ranges.back(), 1);
+
+  SmallVector<OpFoldResult> tileSizes;
+  for (int64_t size : vectorSizes)
+    tileSizes.push_back(rewriter.getIndexAttr(size));
+  scf::SCFTilingOptions options;
+  options.setTileSizes(tileSizes);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled) || tiled->tiledOps.size() != 1)
+    return;
+  rewriter.eraseOp(op);
+  Operation *tile = tiled->tiledOps.front();
+  // The vectorizer reads one scalable flag per vector dim.
+  SmallVector<bool> scalable(loops, false);
+  if (failed(linalg::vectorizeOpPrecondition(tile, vectorSizes, scalable)))
+    return;
+  FailureOr<linalg::VectorizationResult> vectorized =
+      linalg::vectorize(rewriter, tile, vectorSizes, scalable);
+  if (succeeded(vectorized))
+    rewriter.replaceOp(tile, vectorized->replacements);
+}
+
+/// Lowers vector.multi_reduction ops, each the way its layout wants: a
+/// reduction over the innermost dim (softmax's row max) reduces each vector
+/// horizontally; over outer dims (a bias gradient) it stays lane-parallel
+/// elementwise arithmetic. One strategy for both would shuffle lanes one by
+/// one for the other kind.
+LogicalResult lowerMultiReductions(ModuleOp module) {
+  SmallVector<Operation *> innerReduced, outerReduced;
+  module.walk([&](vector::MultiDimReductionOp op) {
+    ArrayRef<bool> reduced = op.getReductionMask();
+    (reduced.back() ? innerReduced : outerReduced).push_back(op);
+  });
+  auto lower = [&](ArrayRef<Operation *> ops,
+                   vector::VectorMultiReductionLowering strategy) {
+    if (ops.empty())
+      return success();
+    RewritePatternSet patterns(module.getContext());
+    vector::populateVectorMultiReductionLoweringPatterns(patterns, strategy);
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    return applyOpPatternsGreedily(ops, std::move(patterns), config);
+  };
+  return success(
+      succeeded(lower(innerReduced,
+                      vector::VectorMultiReductionLowering::InnerReduction)) &&
+      succeeded(lower(outerReduced,
+                      vector::VectorMultiReductionLowering::InnerParallel)));
+}
+
+struct RLXCPUVectorizeLoopsPass
+    : rlx::impl::RLXCPUVectorizeLoopsBase<RLXCPUVectorizeLoopsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    SmallVector<linalg::LinalgOp> candidates;
+    module.walk([&](linalg::LinalgOp op) {
+      if (isCandidate(op))
+        candidates.push_back(op);
+    });
+    IRRewriter rewriter(context);
+    for (linalg::LinalgOp op : candidates)
+      tileAndVectorize(rewriter, op);
+
+    // Each stage its own greedy run: the unit-dim patterns and the transfer
+    // lowerings undo each other when mixed.
+    auto applyStage = [&](function_ref<void(RewritePatternSet &)> populate) {
+      RewritePatternSet patterns(context);
+      populate(patterns);
+      return applyPatternsGreedily(module, std::move(patterns));
+    };
+    // Unit dims away, then masks and permuted transfers lowered and
+    // reductions made horizontal: what the LLVM lowering of vectors expects.
+    if (failed(applyStage([](RewritePatternSet &patterns) {
+          vector::populateVectorMaskLoweringPatternsForSideEffectingOps(
+              patterns);
+        })) ||
+        failed(applyStage([](RewritePatternSet &patterns) {
+          vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+        })) ||
+        failed(lowerMultiReductions(module)) ||
+        failed(applyStage([](RewritePatternSet &patterns) {
+          vector::populateVectorTransferPermutationMapLoweringPatterns(
+              patterns);
+          vector::populateVectorBroadcastLoweringPatterns(patterns);
+          vector::populateVectorShapeCastLoweringPatterns(patterns);
+          vector::populateVectorMaskOpLoweringPatterns(patterns);
+          vector::populateVectorTransposeLoweringPatterns(
+              patterns, vector::VectorTransposeLowering::EltWise);
+        })) ||
+        // f32 vector math as polynomials; f64 keeps libm.
+        failed(applyStage([](RewritePatternSet &patterns) {
+          populateMathPolynomialApproximationPatterns(
+              patterns, [](StringRef name) {
+                name.consume_front("math.");
+                return name == "tanh" || name == "erf" || name == "exp" ||
+                       name == "expm1" || name == "log" || name == "log1p" ||
+                       name == "log2";
+              });
+        })))
+      return signalPassFailure();
+    module.walk(
+        [](func::FuncOp func) { linalg::hoistRedundantVectorTransfers(func); });
+  }
+};
+
+} // namespace

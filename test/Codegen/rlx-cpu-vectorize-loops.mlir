@@ -1,0 +1,114 @@
+// RUN: rlx-opt %s -split-input-file -rlx-cpu-vectorize-loops | FileCheck %s
+
+// A fused elementwise chain over a dynamic size walks 16 f32 lanes at a
+// time with a mask for the last partial tile (no scalar remainder loop),
+// and tanh becomes a polynomial on vectors instead of 16 libm calls.
+// CHECK-LABEL: func @elementwise_dynamic
+// CHECK: scf.for {{.*}} step %c16
+// CHECK: vector.create_mask {{.*}} : vector<16xi1>
+// CHECK: vector.transfer_read {{.*}} : memref<?xf32, {{.*}}>, vector<16xf32>
+// CHECK: arith.mulf {{.*}} : vector<16xf32>
+// CHECK-NOT: math.tanh
+// CHECK: vector.transfer_write {{.*}} : vector<16xf32>, memref<?xf32
+// CHECK-NOT: linalg.generic
+#id = affine_map<(d0) -> (d0)>
+func.func @elementwise_dynamic(%x: memref<?xf32>, %y: memref<?xf32>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %c = arith.constant 1.5 : f32
+    %m = arith.mulf %in, %c : f32
+    %t = math.tanh %m : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+
+// -----
+
+// f64 takes 8 lanes; its tanh keeps libm (the approximations are f32-only).
+// CHECK-LABEL: func @elementwise_f64
+// CHECK: scf.for {{.*}} step %c8
+// CHECK: math.tanh {{.*}} : vector<8xf64>
+#id = affine_map<(d0) -> (d0)>
+func.func @elementwise_f64(%x: memref<100xf64>, %y: memref<100xf64>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : memref<100xf64>) outs(%y : memref<100xf64>) {
+  ^bb0(%in: f64, %out: f64):
+    %t = math.tanh %in : f64
+    linalg.yield %t : f64
+  }
+  return
+}
+
+// -----
+
+// A reduction over the outer axis (a bias gradient) is vector-wide along
+// the kept axis: one vector add per row, no horizontal reduction.
+// CHECK-LABEL: func @column_sum
+// CHECK: scf.for
+// CHECK: scf.for {{.*}} step %c16
+// CHECK: vector.transfer_read
+// CHECK: vector.transfer_read
+// CHECK: arith.addf {{.*}} : vector<16xf32>
+// CHECK-NOT: vector.reduction
+// CHECK: vector.transfer_write
+#in = affine_map<(d0, d1) -> (d0, d1)>
+#out = affine_map<(d0, d1) -> (d1)>
+func.func @column_sum(%x: memref<?x100xf32>, %y: memref<100xf32>) {
+  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<?x100xf32>) outs(%y : memref<100xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A reduction over the inner axis (softmax's row max) reduces each vector
+// horizontally into the row's accumulator.
+// CHECK-LABEL: func @row_max
+// CHECK: scf.for
+// CHECK: scf.for {{.*}} step %c16
+// CHECK: vector.reduction <maximumf>
+#in = affine_map<(d0, d1) -> (d0, d1)>
+#out = affine_map<(d0, d1) -> (d0)>
+func.func @row_max(%x: memref<?x100xf32>, %y: memref<?xf32>) {
+  linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<?x100xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.maximumf %in, %out : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A gather reads another buffer inside its body and i1 buffers pack bits in
+// vectors: both stay scalar loops (later lowered by linalg-to-loops).
+// CHECK-LABEL: func @stays_scalar
+// CHECK: linalg.generic
+// CHECK: memref.load
+// CHECK: linalg.generic
+// CHECK-SAME: memref<8xi1>
+#id = affine_map<(d0) -> (d0)>
+func.func @stays_scalar(%table: memref<10xf32>, %idx: memref<8xindex>, %y: memref<8xf32>,
+                        %a: memref<8xf32>, %m: memref<8xi1>) {
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%idx : memref<8xindex>) outs(%y : memref<8xf32>) {
+  ^bb0(%i: index, %out: f32):
+    %v = memref.load %table[%i] : memref<10xf32>
+    linalg.yield %v : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%a : memref<8xf32>) outs(%m : memref<8xi1>) {
+  ^bb0(%in: f32, %out: i1):
+    %z = arith.constant 0.0 : f32
+    %c = arith.cmpf ogt, %in, %z : f32
+    linalg.yield %c : i1
+  }
+  return
+}
