@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/CPU/Passes.h"
+#include "codegen/CPU/VectorAccumulators.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -26,6 +27,7 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace rlx {
 #define GEN_PASS_DEF_RLXCPUVECTORIZELOOPS
@@ -118,7 +120,7 @@ void tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op) {
 LogicalResult lowerMultiReductions(ModuleOp module) {
   SmallVector<Operation *> innerReduced, outerReduced;
   module.walk([&](vector::MultiDimReductionOp op) {
-    ArrayRef<bool> reduced = op.getReductionMask();
+    SmallVector<bool> reduced = op.getReductionMask();
     (reduced.back() ? innerReduced : outerReduced).push_back(op);
   });
   auto lower = [&](ArrayRef<Operation *> ops,
@@ -189,6 +191,10 @@ struct RLXCPUVectorizeLoopsPass
               });
         })))
       return signalPassFailure();
+    // Views and indices that tiling put inside loops move out first, so
+    // accumulators are seen to be loop-invariant.
+    module.walk([](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
+    rlx::promoteReductionAccumulators(module);
     module.walk(
         [](func::FuncOp func) { linalg::hoistRedundantVectorTransfers(func); });
   }

@@ -67,12 +67,18 @@ func.func @column_sum(%x: memref<?x100xf32>, %y: memref<100xf32>) {
 
 // -----
 
-// A reduction over the inner axis (softmax's row max) reduces each vector
-// horizontally into the row's accumulator.
+// A reduction over the inner axis (softmax's row max) carries 16 partial
+// maxima through the row (masked lanes contribute -inf) and reduces them
+// horizontally once per row, into the row's accumulator.
 // CHECK-LABEL: func @row_max
 // CHECK: scf.for
-// CHECK: scf.for {{.*}} step %c16
-// CHECK: vector.reduction <maximumf>
+// CHECK: %[[INIT:.+]] = vector.extract
+// CHECK: %[[PARTIAL:.+]] = scf.for {{.*}} step %c16 iter_args(%[[ACC:.+]] = %{{.+}}) -> (vector<16xf32>)
+// CHECK: %[[LANES:.+]] = arith.select %{{.+}}, %{{.+}}, %{{.+}} : vector<16xi1>, vector<16xf32>
+// CHECK: %[[NEXT:.+]] = arith.maximumf %[[LANES]], %[[ACC]] : vector<16xf32>
+// CHECK: scf.yield %[[NEXT]]
+// CHECK: vector.reduction <maximumf>, %[[PARTIAL]], %[[INIT]]
+// CHECK: vector.transfer_write
 #in = affine_map<(d0, d1) -> (d0, d1)>
 #out = affine_map<(d0, d1) -> (d0)>
 func.func @row_max(%x: memref<?x100xf32>, %y: memref<?xf32>) {
