@@ -81,7 +81,9 @@ LogicalResult linkSharedLibrary(ModuleOp module, llvm::StringRef objectPath,
     lld = env;
   llvm::SmallVector<llvm::StringRef> args = {
       lld, "-shared", "--as-needed", "-o", outputPath, objectPath,
-      "-L/usr/lib/x86_64-linux-gnu", "-L/lib/x86_64-linux-gnu", "-lm", "-lc"};
+      "-L/usr/lib/x86_64-linux-gnu", "-L/lib/x86_64-linux-gnu", "-lm", "-lc",
+      // Parallel kernels call libomp; --as-needed drops it elsewhere.
+      "-L" RLX_OPENMP_LIBDIR, "-rpath", RLX_OPENMP_LIBDIR, "-lomp"};
   std::string builtins = RLX_CLANG_RT_BUILTINS;
   if (!builtins.empty() && llvm::sys::fs::exists(builtins))
     args.push_back(builtins);

@@ -64,7 +64,13 @@ static void buildCPUCodegen(OpPassManager &pm, const CompileOptions &options) {
   pm.addPass(createRLXCPUVectorizeMatmul(matmul));
   pm.addPass(createRLXCPULowerStridedCopies());
   pm.addPass(createRLXCPUVectorizeLoops());
+  pm.addPass(createRLXCPUParallelize());
   pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createConvertSCFToOpenMPPass());
+  // Inlines the memref.alloca_scope the conversion wraps loop bodies in
+  // (they allocate nothing); lowering SCF inside one would give it blocks.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createRLXCPUThreadCount());
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertVectorToSCFPass());

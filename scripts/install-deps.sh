@@ -8,6 +8,8 @@ packages=(
   cmake ninja-build ccache git pkg-config
   # LLVM/MLIR 22.1 (bookworm-security)
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22 lld-22 libclang-rt-22-dev
+  # the thread pool of parallel kernels
+  libomp-22-dev
   # C++ libraries
   libcli11-dev nlohmann-json3-dev libgtest-dev
   # benchmark reference

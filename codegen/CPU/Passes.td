@@ -67,4 +67,28 @@ def RLXCPUVectorizeLoops : Pass<"rlx-cpu-vectorize-loops", "mlir::ModuleOp"> {
   ];
 }
 
+def RLXCPUParallelize : Pass<"rlx-cpu-parallelize", "mlir::ModuleOp"> {
+  let summary = "Turns loops marked rlx.parallel into scf.parallel where it pays";
+  let description = [{
+    Each outermost `scf.for` marked `rlx.parallel` by the vectorizing passes
+    (it walks a parallel dimension) becomes an `scf.parallel` when its
+    estimated work (element operations, vector width times nested static
+    trip counts) reaches about 32K: decided at compile time for static trip
+    counts, else by a run-time test choosing between a parallel and a serial
+    copy of the loop. Other marks are dropped.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::arith::ArithDialect"];
+}
+
+def RLXCPUThreadCount : Pass<"rlx-cpu-thread-count", "mlir::ModuleOp"> {
+  let summary = "Reads each parallel region's thread count from the artifact";
+  let description = [{
+    Declares the exported global `rlx_artifact_num_threads` (i32, 0 until the
+    runtime sets it) and gives every `omp.parallel` the thread count
+    max(rlx_artifact_num_threads, 1), read when the region starts.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::omp::OpenMPDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 #endif // RLX_CODEGEN_CPU_PASSES_TD

@@ -100,6 +100,11 @@ void tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op) {
       rewriter, cast<TilingInterface>(op.getOperation()), options);
   if (failed(tiled) || tiled->tiledOps.size() != 1)
     return;
+  // The outer loop may run on several cores when it walks a parallel dim
+  // (rlx-cpu-parallelize decides).
+  if (!tiled->loops.empty() &&
+      op.getIteratorTypesArray().front() == utils::IteratorType::parallel)
+    tiled->loops.front()->setAttr("rlx.parallel", rewriter.getUnitAttr());
   rewriter.eraseOp(op);
   Operation *tile = tiled->tiledOps.front();
   // The vectorizer reads one scalable flag per vector dim.

@@ -2,7 +2,7 @@
 ///
 /// \file
 /// The schedule that shared/TOOLCHAIN.md measured at ~115 GFLOP/s on 512^3
-/// f32 (one core): tile m x n x 1, vectorize, outer products, fold memref
+/// f32 (one core): tile m x n x 1 and peel partial tiles (C++), vectorize, outer products, fold memref
 /// aliases (the hoisting refuses subview users), hoist the C tile out of the
 /// k loop. It is written as a transform-dialect script so every step is an
 /// upstream, tested transformation.
@@ -11,6 +11,8 @@
 
 #include "codegen/CPU/Passes.h"
 
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
 #include "mlir/Parser/Parser.h"
@@ -29,18 +31,12 @@ namespace {
 constexpr const char *kScheduleTemplate = R"mlir(
 module attributes {{transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}) {
-    %mm = transform.structured.match ops{{["linalg.matmul"]} in %root
+    %tiles = transform.structured.match ops{{["linalg.matmul"]} in %root
         : (!transform.any_op) -> !transform.any_op
-    %tiled, %l0, %l1, %l2 = transform.structured.tile_using_for %mm
-        tile_sizes [{0}, {1}, 1]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    transform.structured.vectorize %tiled vector_sizes [{0}, {1}, 1] {{create_named_contraction} : !transform.any_op
-    %bmm = transform.structured.match ops{{["linalg.batch_matmul"]} in %root
+    transform.structured.vectorize %tiles vector_sizes [{0}, {1}, 1] {{create_named_contraction} : !transform.any_op
+    %btiles = transform.structured.match ops{{["linalg.batch_matmul"]} in %root
         : (!transform.any_op) -> !transform.any_op
-    %btiled, %b0, %b1, %b2, %b3 = transform.structured.tile_using_for %bmm
-        tile_sizes [1, {0}, {1}, 1]
-        : (!transform.any_op) -> (!transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op, !transform.any_op)
-    transform.structured.vectorize %btiled vector_sizes [1, {0}, {1}, 1] {{create_named_contraction} : !transform.any_op
+    transform.structured.vectorize %btiles vector_sizes [1, {0}, {1}, 1] {{create_named_contraction} : !transform.any_op
     %funcs = transform.structured.match ops{{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %funcs {{
@@ -67,6 +63,48 @@ module attributes {{transform.with_named_sequence} {
 /// buffers. Folding memref aliases (which the schedule needs to hoist the C
 /// tile) does not terminate on transfers through an expand_shape in MLIR
 /// 22; an O(n^2) copy in front of an O(n^3) matmul is the cheap way out.
+void copyExpandedInputs(ModuleOp module);
+
+/// Tiles every matmul (m x n x 1) and batch matmul (1 x m x n x 1) into
+/// register tiles and peels the n and m loops, so that full tiles, the
+/// common case, are vectorized without masks and only the last partial
+/// tile of each dim pays for them. The outer loop is marked for
+/// rlx-cpu-parallelize.
+LogicalResult tileAndPeel(ModuleOp module, int64_t tileM, int64_t tileN) {
+  SmallVector<linalg::LinalgOp> matmuls;
+  module.walk([&](Operation *op) {
+    if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+      matmuls.push_back(cast<linalg::LinalgOp>(op));
+  });
+  IRRewriter rewriter(module.getContext());
+  for (linalg::LinalgOp matmul : matmuls) {
+    bool batched = isa<linalg::BatchMatmulOp>(matmul);
+    SmallVector<int64_t> sizes = {tileM, tileN, 1};
+    if (batched)
+      sizes.insert(sizes.begin(), 1);
+    SmallVector<OpFoldResult> tileSizes;
+    for (int64_t size : sizes)
+      tileSizes.push_back(rewriter.getIndexAttr(size));
+    scf::SCFTilingOptions options;
+    options.setTileSizes(tileSizes);
+    rewriter.setInsertionPoint(matmul);
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(matmul.getOperation()), options);
+    if (failed(tiled))
+      return matmul.emitError("failed to tile the matmul");
+    rewriter.eraseOp(matmul);
+    unsigned m = batched ? 1 : 0;
+    auto mLoop = cast<scf::ForOp>(tiled->loops[m].getOperation());
+    auto nLoop = cast<scf::ForOp>(tiled->loops[m + 1].getOperation());
+    scf::ForOp partial;
+    // Failure means the loop has no partial tile: nothing to peel.
+    (void)scf::peelForLoopAndSimplifyBounds(rewriter, nLoop, partial);
+    (void)scf::peelForLoopAndSimplifyBounds(rewriter, mLoop, partial);
+    tiled->loops.front()->setAttr("rlx.parallel", rewriter.getUnitAttr());
+  }
+  return success();
+}
+
 void copyExpandedInputs(ModuleOp module) {
   SmallVector<linalg::LinalgOp> matmuls;
   module.walk([&](Operation *op) {
@@ -107,6 +145,8 @@ struct RLXCPUVectorizeMatmulPass
     if (!hasMatmul)
       return;
     copyExpandedInputs(module);
+    if (failed(tileAndPeel(module, tileM, tileN)))
+      return signalPassFailure();
     std::string script =
         llvm::formatv(kScheduleTemplate, tileM.getValue(), tileN.getValue())
             .str();

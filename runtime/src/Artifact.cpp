@@ -89,6 +89,8 @@ std::unique_ptr<rlx_artifact_s> loadArtifact(const std::string &path) {
              " disagrees with rlx_artifact_abi_version() = " +
              std::to_string(abiVersion));
 
+  artifact->numThreads = static_cast<int32_t *>(
+      dlsym(artifact->library, "rlx_artifact_num_threads"));
   for (rlx_entry_point_s &entry : artifact->manifest.entryPoints) {
     dlerror();
     entry.function = reinterpret_cast<EntryFunction>(

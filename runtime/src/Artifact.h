@@ -22,6 +22,9 @@ struct rlx_artifact_s {
   std::atomic<int> refCount{1};
   std::string path;
   void *library = nullptr;
+  /// The artifact's `rlx_artifact_num_threads` (null when it has no
+  /// parallel kernels), set before every call.
+  int32_t *numThreads = nullptr;
   std::string manifestJson;
   rlx::Manifest manifest;
 };

@@ -11,6 +11,7 @@
 #include "DType.h"
 #include "Session.h"
 #include "Status.h"
+#include "Threads.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -263,6 +264,8 @@ std::unique_ptr<rlx_tensor_list_s> call(rlx_session_s &session,
   std::vector<int64_t> results(outputWords + 1, 0);
   args[argCount] = results.data();
 
+  if (int32_t *numThreads = session.artifact->numThreads)
+    __atomic_store_n(numThreads, rlx::currentThreadCount(), __ATOMIC_RELAXED);
   int32_t code = entry.function(args.data());
 
   OutputBlocks blocks;

@@ -21,10 +21,17 @@ func.func @matmul_static(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memre
 
 // -----
 
-// A dynamic M is vectorized with masks at the partial tile.
+// A dynamic M is peeled: full 8-row tiles up to the last multiple of 8 (their
+// masks are constant all-true, which LLVM drops), then at most one partial
+// tile with real masks; the outer loop is marked for parallelization.
 // CHECK-LABEL: func @matmul_dynamic
-// CHECK: affine.min
-// CHECK: vector.transfer_read
+// CHECK: %[[DIM:.+]] = memref.dim
+// CHECK: %[[FULL:.+]] = affine.apply #{{.+}}()[%[[DIM]]]
+// CHECK: scf.for %{{.+}} = %c0 to %[[FULL]] step %c8
+// CHECK: vector.fma
+// CHECK: } {rlx.parallel}
+// CHECK: scf.for %{{.+}} = %[[FULL]] to %[[DIM]] step %c8
+// CHECK: vector.fma
 // CHECK-NOT: linalg.matmul
 func.func @matmul_dynamic(%a: memref<?x64xf32>, %b: memref<64x64xf32>, %c: memref<?x64xf32>) {
   linalg.matmul ins(%a, %b : memref<?x64xf32>, memref<64x64xf32>) outs(%c : memref<?x64xf32>)

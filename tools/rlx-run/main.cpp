@@ -2,7 +2,8 @@
 //
 /// \file
 /// `rlx-run model.so --fn NAME --weights W.safetensors --input [NAME=]X.npy
-/// [--output Y.npy | --outputs Y.safetensors] [--benchmark N] [--info]
+/// [--output Y.npy | --outputs Y.safetensors] [--benchmark N] [--threads N]
+/// [--info]
 /// [--check-grads [--eps E] [--rtol R] [--atol A] [--seed S] [--directions N]]`.
 /// Only flag parsing, printing and calls into the runtime live here. Every
 /// failure is one line `rlx-run: error: ...` on stderr and exit code 1; bad
@@ -33,6 +34,7 @@ struct Options {
   std::string output;
   std::string outputs;
   int benchmark = 0;
+  int threads = 0;
   bool info = false;
   bool allowUnusedWeights = false;
   bool checkGrads = false;
@@ -268,6 +270,8 @@ void run(const Options &options) {
   if (!options.outputs.empty())
     checkNoOverwrite(options, options.outputs);
 
+  if (options.threads > 0)
+    rlx_set_num_threads(options.threads);
   rlx::Session session(artifact);
   for (const std::string &file : options.weights)
     session.bindSafetensors(file, options.allowUnusedWeights);
@@ -321,6 +325,10 @@ int main(int argc, char **argv) {
   output->excludes(outputs);
   CLI::Option *benchmark = app.add_option("--benchmark", options.benchmark,
                  "Time N calls after one warm-up; print median/min/max ms")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--threads", options.threads,
+                 "Threads for the artifact's parallel kernels (default: every "
+                 "core, or RLX_NUM_THREADS)")
       ->check(CLI::PositiveNumber);
   app.add_flag("--info", options.info,
                "Print the artifact's manifest and exit");

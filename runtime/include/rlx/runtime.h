@@ -75,6 +75,16 @@ RLX_API void rlx_status_free(rlx_status_t status);
 /** A static name such as "INVALID_ARGUMENT". */
 RLX_API const char *rlx_status_code_string(rlx_status_code_t code);
 
+/* ---- Threads ------------------------------------------------------------ */
+
+/** Sets how many threads the parallel kernels of every artifact in this
+    process use from the next call on; 0 or less means every core the
+    process may run on (the default, unless RLX_NUM_THREADS is set at
+    start-up). All artifacts share one OpenMP thread pool. Thread-safe. */
+RLX_API void rlx_set_num_threads(int32_t count);
+/** The current thread count (at least 1). */
+RLX_API int32_t rlx_get_num_threads(void);
+
 /*===----------------------------------------------------------------------===*
  * Element types
  *===----------------------------------------------------------------------===*/
