@@ -22,6 +22,8 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <chrono>
+
 using namespace mlir;
 
 namespace rlx {
@@ -155,7 +157,30 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
 
 LogicalResult runPhases(ModuleOp module, Phase last,
                         const CompileOptions &options,
-                        llvm::function_ref<void(PassManager &)> configure) {
+                        llvm::function_ref<void(PassManager &)> configure,
+                        CompileStats *stats) {
+  if (stats) {
+    static const char *names[] = {"import", "transform", "simplify", "lower",
+                                  "fuse",   "bufferize", "codegen"};
+    for (int p = 0; p <= static_cast<int>(last); ++p) {
+      PassManager pm(module->getName());
+      if (configure)
+        configure(pm);
+      buildPhasePipeline(pm, static_cast<Phase>(p), options);
+      auto start = std::chrono::steady_clock::now();
+      if (failed(pm.run(module)))
+        return failure();
+      stats->phases.push_back(
+          {names[p], std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - start)
+                         .count()});
+      if (static_cast<Phase>(p) == Phase::Fuse)
+        stats->collectKernels(module);
+      if (static_cast<Phase>(p) == Phase::Bufferize)
+        stats->collectWorkspaces(module);
+    }
+    return success();
+  }
   PassManager pm(module->getName());
   if (configure)
     configure(pm);

@@ -10,6 +10,8 @@
 #ifndef RLX_CODEGEN_COMPILER_H
 #define RLX_CODEGEN_COMPILER_H
 
+#include "codegen/CompileStats.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
@@ -66,9 +68,12 @@ void buildPhasePipeline(mlir::OpPassManager &pm, Phase phase,
 
 /// Runs the phases up to and including `last`. Diagnostics go to the
 /// context's handler; `configure` may set up IR printing on the manager.
+/// With `stats`, each phase runs and is timed on its own and the kernels
+/// and workspaces are recorded.
 mlir::LogicalResult
 runPhases(mlir::ModuleOp module, Phase last, const CompileOptions &options,
-          llvm::function_ref<void(mlir::PassManager &)> configure = nullptr);
+          llvm::function_ref<void(mlir::PassManager &)> configure = nullptr,
+          CompileStats *stats = nullptr);
 
 /// Translates a module at the Codegen phase to LLVM IR, optimized at
 /// options.optLevel for the host CPU, and writes `kind` to `outputPath`

@@ -12,12 +12,14 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 
 using namespace mlir;
 
@@ -41,7 +43,7 @@ int main(int argc, char **argv) {
                "artifact"};
   std::string input, output, target = "cpu", compileTo, emit;
   int optLevel = 2;
-  bool printAfterAll = false, version = false;
+  bool printAfterAll = false, version = false, printStats = false;
   app.add_option("input", input, "the model (.mlir)");
   app.add_option("-o,--output", output, "the output file ('-' for stdout "
                                         "with --emit=mlir|llvm)");
@@ -69,6 +71,9 @@ int main(int argc, char **argv) {
   app.add_option("--value-and-grad", valueAndGradFns,
                  "add an entry point FN_value_and_grad (outputs value and "
                  "grad.<param>)");
+  app.add_flag("--stats", printStats,
+               "print time per phase, the kernels of each entry point with "
+               "the ops fused into each, and workspace bytes to stderr");
   app.add_flag("--mlir-print-ir-after-all", printAfterAll,
                "print the IR after every pass to stderr");
   app.add_flag("--version", version, "print the version");
@@ -146,8 +151,15 @@ int main(int argc, char **argv) {
           /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false);
     }
   };
-  if (failed(rlx::runPhases(*module, last, options, configure)))
+  rlx::CompileStats stats;
+  if (failed(rlx::runPhases(*module, last, options, configure,
+                            printStats ? &stats : nullptr)))
     return 1;
+  // Printed however the compile ends from here on.
+  auto report = llvm::make_scope_exit([&] {
+    if (printStats)
+      stats.print(llvm::errs());
+  });
 
   if (emit == "mlir") {
     std::unique_ptr<llvm::ToolOutputFile> out = openOutputFile(output, &error);
@@ -176,7 +188,12 @@ int main(int argc, char **argv) {
     llvm::outs() << (*buffer)->getBuffer();
     return 0;
   }
+  auto start = std::chrono::steady_clock::now();
   if (failed(rlx::emitArtifact(*module, options, kind, output)))
     return 1;
+  stats.phases.push_back({"llvm+link", std::chrono::duration<double>(
+                                           std::chrono::steady_clock::now() -
+                                           start)
+                                           .count()});
   return 0;
 }

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the references bench/run-all.sh measures rlx against (run as
+# root): oneDNN and PyTorch from Debian, JAX from PyPI into a virtual
+# environment that also sees Debian's torch. Skips what is present; JAX is
+# optional (a failed install leaves it out of the table).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+packages=(libdnnl-dev python3-torch python3-venv)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+venv=build/bench-venv
+if [ ! -x "$venv/bin/python" ]; then
+  /usr/bin/python3 -m venv --system-site-packages "$venv"
+fi
+"$venv/bin/python" -c "import jax" 2>/dev/null ||
+  "$venv/bin/pip" install -q jax || echo "bench: JAX did not install; left out"

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Runs every CPU benchmark of issue 6 and prints one table of figures and
+# ratios: matmul vs oneDNN/OpenBLAS (1 and 2 threads), the fused elementwise
+# chain vs memcpy and PyTorch/JAX, the MLP forward, forward+backward and
+# Adam train step vs PyTorch eager (its faster of 1 and 2 threads) and JAX
+# jit, the train step's peak workspace and its compile time.
+# Usage: bench/run-all.sh [--no-install] (installs references, builds first)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ "${1:-}" != "--no-install" ]; then
+  ./scripts/install-deps.sh
+  ./bench/install-references.sh
+fi
+./scripts/build.sh >/dev/null
+bin=build/bin
+python=build/bench-venv/bin/python
+[ -x "$python" ] || python=/usr/bin/python3
+threads=$(nproc)
+
+echo "== matmul (GFLOP/s) =="
+for t in 1 "$threads"; do
+  OMP_NUM_THREADS=$t "$bin/rlx-bench-matmul" --threads "$t" 256 512 1024 2048 129x257x511 |
+    { [ "$t" = 1 ] && cat || tail -n +2; }
+done
+
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+for t in 1 "$threads"; do
+  RLX_NUM_THREADS=$t "$bin/rlx-bench-mlp" 50 | sed -n "s/^rlx /rlx$t /p" >>"$out"
+  RLX_NUM_THREADS=$t "$bin/rlx-bench-elementwise" |
+    sed -n -e "s/^rlx /rlx$t /p" -e "s/^memcpy /memcpy$t /p" >>"$out"
+done
+"$python" bench/reference.py 2>/dev/null >>"$out" || true
+
+figure() { awk -v f="$1" -v n="$2" '$1 == f && $2 == n { print $3 }' "$out"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b != "" && b > 0) printf "%.2f", a / b; else printf "-" }'; }
+
+echo
+echo "== MLP 784-512-512-10 and elementwise chain (ms; ratio = rlx / reference, lower is better) =="
+printf "%-24s %9s %9s %9s %9s %9s %9s\n" figure "rlx 1T" "rlx ${threads}T" torch jax "vs torch" "vs jax"
+for name in forward_b128 forward_b1024 forward_backward_b128 train_step_adam_b128 elementwise_ms; do
+  r1=$(figure rlx1 "$name"); rn=$(figure "rlx$threads" "$name")
+  pt=$(figure torch "$name"); jx=$(figure jax "$name")
+  best=$(awk -v a="$r1" -v b="$rn" 'BEGIN { print (b != "" && b < a) ? b : a }')
+  printf "%-24s %9s %9s %9s %9s %9s %9s\n" "$name" "$r1" "$rn" "${pt:--}" "${jx:--}" \
+    "$(ratio "$best" "$pt")" "$(ratio "$best" "$jx")"
+done
+echo
+echo "== elementwise chain bandwidth (GB/s of x) =="
+for t in 1 "$threads"; do
+  echo "threads $t: rlx $(figure rlx$t elementwise_GBps) memcpy $(figure memcpy$t memcpy_GBps)" \
+    "ratio $(ratio "$(figure memcpy$t memcpy_ms)" "$(figure rlx$t elementwise_ms)")"
+done
+echo
+echo "== train step =="
+echo "peak workspace bytes (compile-time liveness): $(figure rlx1 step_workspace_bytes)"
+echo "rlxc compile time of the MLP module (logits, grads, step), s: $(figure rlx1 compile_s)"

@@ -1,0 +1,125 @@
+//===- CompileStats.cpp - What one compilation did ------------------------===//
+
+#include "codegen/CompileStats.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+
+using namespace mlir;
+
+namespace rlx {
+
+namespace {
+
+std::string kernelKind(linalg::LinalgOp op) {
+  if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+    return "matmul";
+  if (isa<linalg::ConvolutionOpInterface>(op.getOperation()))
+    return "convolution";
+  if (isa<linalg::FillOp>(op))
+    return "fill";
+  if (isa<linalg::TransposeOp>(op))
+    return "transpose";
+  if (isa<linalg::CopyOp>(op))
+    return "copy";
+  if (op.getNumReductionLoops() > 0)
+    return "reduction";
+  return "elementwise";
+}
+
+unsigned fusedOps(linalg::LinalgOp op) {
+  if (!isa<linalg::GenericOp>(op))
+    return 1;
+  unsigned count = 0;
+  for (Operation &inner : op->getRegion(0).front())
+    if (!isa<linalg::YieldOp, linalg::IndexOp>(inner) &&
+        inner.getNumResults() > 0 && !inner.hasTrait<OpTrait::ConstantLike>())
+      ++count;
+  return std::max(count, 1u);
+}
+
+} // namespace
+
+void CompileStats::collectKernels(ModuleOp module) {
+  module.walk([&](linalg::LinalgOp op) {
+    auto func = op->getParentOfType<func::FuncOp>();
+    kernels.push_back({func ? func.getName().str() : "?", kernelKind(op),
+                       fusedOps(op)});
+  });
+}
+
+void CompileStats::collectWorkspaces(ModuleOp module) {
+  llvm::StringMap<int64_t> temporaries;
+  module.walk([&](memref::AllocOp alloc) {
+    auto type = alloc.getType();
+    // Returned buffers are outputs, not workspace (as in the manifest).
+    if (!type.hasStaticShape() ||
+        llvm::any_of(alloc->getUsers(),
+                     [](Operation *user) { return isa<func::ReturnOp>(user); }))
+      return;
+    auto func = alloc->getParentOfType<func::FuncOp>();
+    int64_t bytes =
+        type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
+    temporaries[func.getName()] += bytes;
+  });
+  auto manifest = module->getAttrOfType<StringAttr>("rlx.manifest");
+  if (!manifest)
+    return;
+  llvm::Expected<llvm::json::Value> json =
+      llvm::json::parse(manifest.getValue());
+  if (!json) {
+    llvm::consumeError(json.takeError());
+    return;
+  }
+  const llvm::json::Array *entries =
+      json->getAsObject()->getArray("entry_points");
+  if (!entries)
+    return;
+  for (const llvm::json::Value &entry : *entries) {
+    const llvm::json::Object *object = entry.getAsObject();
+    std::string name = object->getString("name").value_or("").str();
+    int64_t peak = object->getInteger("workspace_bytes").value_or(0);
+    workspaces.push_back({name, peak, temporaries["rlx_impl_" + name]});
+  }
+}
+
+void CompileStats::print(llvm::raw_ostream &os) const {
+  os << "rlxc stats\n  time per phase:\n";
+  double total = 0;
+  for (const PhaseTime &phase : phases) {
+    os << llvm::format("    %-10s %8.3f s\n", phase.phase.c_str(),
+                       phase.seconds);
+    total += phase.seconds;
+  }
+  os << llvm::format("    %-10s %8.3f s\n", "total", total);
+  os << "  kernels (loop nests after fusion; ops = operations fused into "
+        "the kernel body):\n";
+  std::string current;
+  for (const Kernel &kernel : kernels) {
+    if (kernel.function != current) {
+      current = kernel.function;
+      unsigned count = 0;
+      for (const Kernel &k : kernels)
+        count += k.function == current;
+      llvm::StringRef name(current);
+      name.consume_front("rlx_impl_");
+      os << "    " << name << ": " << count << " kernels\n";
+    }
+    os << "      " << kernel.kind << " (" << kernel.fusedOps << " ops)\n";
+  }
+  os << "  workspace (statically shaped temporaries):\n";
+  for (const Workspace &w : workspaces)
+    os << llvm::format("    %-24s peak %lld bytes live at once, %lld bytes "
+                       "allocated in all (reuse %.2fx)\n",
+                       w.entryPoint.c_str(), (long long)w.peakBytes,
+                       (long long)w.temporaryBytes,
+                       w.peakBytes > 0
+                           ? double(w.temporaryBytes) / double(w.peakBytes)
+                           : 1.0);
+}
+
+} // namespace rlx

@@ -1,0 +1,26 @@
+// rlxc --stats reports time per phase, the kernels each entry point became
+// (with the ops fused into each) and the workspace against the sum of the
+// temporaries.
+// RUN: rlxc %s -o %t.so --stats 2>&1 | FileCheck %s
+// CHECK: rlxc stats
+// CHECK: time per phase:
+// CHECK: lower
+// CHECK: codegen
+// CHECK: llvm+link
+// CHECK: total
+// CHECK: f: 3 kernels
+// CHECK-NEXT: fill (1 ops)
+// CHECK-NEXT: matmul (1 ops)
+// The bias add, tanh and scaling fuse into one loop nest.
+// CHECK-NEXT: elementwise (3 ops)
+// CHECK: workspace
+// The matmul's result is the one temporary; the output is not workspace.
+// CHECK: f{{ +}}peak 256 bytes live at once, 256 bytes allocated in all
+func.func @f(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<16xf32>) -> tensor<4x16xf32> {
+  %m = rlx.matmul %x, %w : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  %a = rlx.add %m, %b : (tensor<4x16xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+  %t = rlx.tanh %a : tensor<4x16xf32>
+  %c = rlx.constant dense<2.0> : tensor<f32>
+  %s = rlx.mul %t, %c : (tensor<4x16xf32>, tensor<f32>) -> tensor<4x16xf32>
+  return %s : tensor<4x16xf32>
+}
