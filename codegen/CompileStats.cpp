@@ -4,7 +4,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
@@ -53,19 +52,6 @@ void CompileStats::collectKernels(ModuleOp module) {
 }
 
 void CompileStats::collectWorkspaces(ModuleOp module) {
-  llvm::StringMap<int64_t> temporaries;
-  module.walk([&](memref::AllocOp alloc) {
-    auto type = alloc.getType();
-    // Returned buffers are outputs, not workspace (as in the manifest).
-    if (!type.hasStaticShape() ||
-        llvm::any_of(alloc->getUsers(),
-                     [](Operation *user) { return isa<func::ReturnOp>(user); }))
-      return;
-    auto func = alloc->getParentOfType<func::FuncOp>();
-    int64_t bytes =
-        type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
-    temporaries[func.getName()] += bytes;
-  });
   auto manifest = module->getAttrOfType<StringAttr>("rlx.manifest");
   if (!manifest)
     return;
@@ -83,7 +69,9 @@ void CompileStats::collectWorkspaces(ModuleOp module) {
     const llvm::json::Object *object = entry.getAsObject();
     std::string name = object->getString("name").value_or("").str();
     int64_t peak = object->getInteger("workspace_bytes").value_or(0);
-    workspaces.push_back({name, peak, temporaries["rlx_impl_" + name]});
+    int64_t bound =
+        object->getInteger("workspace_lower_bound_bytes").value_or(peak);
+    workspaces.push_back({name, peak, bound});
   }
 }
 
@@ -111,14 +99,15 @@ void CompileStats::print(llvm::raw_ostream &os) const {
     }
     os << "      " << kernel.kind << " (" << kernel.fusedOps << " ops)\n";
   }
-  os << "  workspace (statically shaped temporaries):\n";
+  os << "  workspace (statically shaped temporaries, one arena per entry "
+        "point):\n";
   for (const Workspace &w : workspaces)
-    os << llvm::format("    %-24s peak %lld bytes live at once, %lld bytes "
-                       "allocated in all (reuse %.2fx)\n",
+    os << llvm::format("    %-24s %lld bytes, liveness lower bound %lld "
+                       "bytes (%.2fx)\n",
                        w.entryPoint.c_str(), (long long)w.peakBytes,
-                       (long long)w.temporaryBytes,
-                       w.peakBytes > 0
-                           ? double(w.temporaryBytes) / double(w.peakBytes)
+                       (long long)w.lowerBoundBytes,
+                       w.lowerBoundBytes > 0
+                           ? double(w.peakBytes) / double(w.lowerBoundBytes)
                            : 1.0);
 }
 

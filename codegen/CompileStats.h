@@ -3,8 +3,8 @@
 /// \file
 /// Figures a user asks for when tuning a model: time per phase, the
 /// kernels (loop nests) each entry point became and how many operations
-/// were fused into each, and each entry point's workspace against the sum
-/// of its temporaries (what it would take without reuse).
+/// were fused into each, and each entry point's workspace arena against the
+/// liveness lower bound.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -32,8 +32,8 @@ struct CompileStats {
   };
   struct Workspace {
     std::string entryPoint;
-    int64_t peakBytes;      ///< liveness peak: what the artifact holds at once
-    int64_t temporaryBytes; ///< every static temporary summed (no reuse)
+    int64_t peakBytes;       ///< the arena (and any other static temporary)
+    int64_t lowerBoundBytes; ///< most bytes of temporaries live at once
   };
   std::vector<PhaseTime> phases;
   std::vector<Kernel> kernels;

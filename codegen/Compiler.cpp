@@ -144,6 +144,7 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
     pm.addPass(bufferization::createLowerDeallocationsPass());
     addCleanup(pm);
     pm.addNestedPass<func::FuncOp>(createRLXDeallocAtLastUse());
+    pm.addNestedPass<func::FuncOp>(createRLXPlanWorkspace());
     RLXBuildManifestOptions manifest;
     manifest.target = options.target;
     pm.addPass(createRLXBuildManifest(manifest));

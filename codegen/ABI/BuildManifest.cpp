@@ -86,10 +86,20 @@ int64_t peakWorkspaceBytes(func::FuncOp func) {
   return peak;
 }
 
+/// The most bytes of temporaries live at once before they were packed into
+/// an arena (rlx-plan-workspace), or the peak itself without an arena.
+int64_t workspaceLowerBound(func::FuncOp func) {
+  if (auto bound = func->getAttrOfType<IntegerAttr>("rlx.workspace_lower_bound"))
+    return bound.getInt();
+  return peakWorkspaceBytes(func);
+}
+
 /// Drops the rlx.* attributes now recorded in the manifest, so that the
 /// LLVM translation does not meet attributes it does not know.
 void stripRLXAttributes(func::FuncOp func) {
   func->removeAttr("rlx.entry");
+  func->removeAttr("rlx.workspace_arena");
+  func->removeAttr("rlx.workspace_lower_bound");
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
     func.removeArgAttr(i, "rlx.name");
     func.removeArgAttr(i, "rlx.param");
@@ -155,7 +165,8 @@ struct RLXBuildManifestPass
           {"params", toJSON(params)},
           {"outputs", toJSON(entry.getAs<ArrayAttr>("outputs"))},
           {"dim_constraints", std::move(constraints)},
-          {"workspace_bytes", peakWorkspaceBytes(func)}});
+          {"workspace_bytes", peakWorkspaceBytes(func)},
+          {"workspace_lower_bound_bytes", workspaceLowerBound(func)}});
       func->setAttr("llvm.emit_c_interface", UnitAttr::get(&getContext()));
       stripRLXAttributes(func);
     }

@@ -43,6 +43,20 @@ def RLXDeallocAtLastUse : Pass<"rlx-dealloc-at-last-use", "mlir::func::FuncOp"> 
   }];
 }
 
+def RLXPlanWorkspace : Pass<"rlx-plan-workspace", "mlir::func::FuncOp"> {
+  let summary = "Packs a function's static temporaries into one arena";
+  let description = [{
+    Every statically shaped `memref.alloc` in the function's top-level code
+    with one top-level `memref.dealloc` (a temporary, not an output) gets an
+    offset in one 64-byte aligned arena by liveness (best fit, largest
+    first); it becomes a `memref.view` of the arena, allocated once at entry
+    and freed before each return. Records `rlx.workspace_arena` (the arena
+    bytes) and `rlx.workspace_lower_bound` (most bytes live at once) on the
+    function. Runs after rlx-dealloc-at-last-use.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
+}
+
 def RLXBuildManifest : Pass<"rlx-build-manifest", "mlir::ModuleOp"> {
   let summary = "Writes the artifact manifest into the module";
   let description = [{

@@ -3,7 +3,7 @@
 // The manifest JSON lands on the module; rlx.* attributes leave the entry
 // points, which get a C interface. Static allocations count as workspace.
 // CHECK: module attributes {rlx.manifest = "{\22abi_version\22:1,
-// CHECK-SAME: \22entry_points\22:[{\22dim_constraints\22:[{\22dims\22:{{\[\[}}0,0]],\22size\22:7}],\22inputs\22:[{\22dtype\22:\22f32\22,\22name\22:\22x\22,\22shape\22:[-1,3]}],\22name\22:\22f\22,\22outputs\22:[{\22dtype\22:\22f32\22,\22name\22:\22out0\22,\22shape\22:[-1,3]}],\22params\22:[{\22dtype\22:\22f32\22,\22name\22:\22w\22,\22shape\22:[3]}],\22symbol\22:\22rlx_entry_f\22,\22workspace_bytes\22:48}]
+// CHECK-SAME: \22entry_points\22:[{\22dim_constraints\22:[{\22dims\22:{{\[\[}}0,0]],\22size\22:7}],\22inputs\22:[{\22dtype\22:\22f32\22,\22name\22:\22x\22,\22shape\22:[-1,3]}],\22name\22:\22f\22,\22outputs\22:[{\22dtype\22:\22f32\22,\22name\22:\22out0\22,\22shape\22:[-1,3]}],\22params\22:[{\22dtype\22:\22f32\22,\22name\22:\22w\22,\22shape\22:[3]}],\22symbol\22:\22rlx_entry_f\22,\22workspace_bytes\22:48,\22workspace_lower_bound_bytes\22:48}]
 // CHECK-SAME: \22format\22:\22rlx-artifact\22,\22params\22:[{\22dtype\22:\22f32\22,\22name\22:\22w\22,\22shape\22:[3]}],\22target\22:\22cpu\22}"}
 // CHECK: func.func @rlx_impl_f(%{{.+}}: memref<?x3xf32>, %{{.+}}: memref<3xf32>) -> memref<?x3xf32> attributes {llvm.emit_c_interface}
 func.func @f(%x: memref<?x3xf32> {rlx.name = "x"}, %w: memref<3xf32> {rlx.param = "w"}) -> memref<?x3xf32>

@@ -1,6 +1,6 @@
 // rlxc --stats reports time per phase, the kernels each entry point became
-// (with the ops fused into each) and the workspace against the sum of the
-// temporaries.
+// (with the ops fused into each) and the workspace arena against the
+// liveness lower bound.
 // RUN: rlxc %s -o %t.so --stats 2>&1 | FileCheck %s
 // CHECK: rlxc stats
 // CHECK: time per phase:
@@ -15,7 +15,7 @@
 // CHECK-NEXT: elementwise (3 ops)
 // CHECK: workspace
 // The matmul's result is the one temporary; the output is not workspace.
-// CHECK: f{{ +}}peak 256 bytes live at once, 256 bytes allocated in all
+// CHECK: f{{ +}}256 bytes, liveness lower bound 256 bytes (1.00x)
 func.func @f(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<16xf32>) -> tensor<4x16xf32> {
   %m = rlx.matmul %x, %w : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
   %a = rlx.add %m, %b : (tensor<4x16xf32>, tensor<16xf32>) -> tensor<4x16xf32>
