@@ -80,8 +80,8 @@ int main(int argc, char **argv) {
     rlx::Artifact artifact = rlx::Artifact::load(compileMatmul(n));
     rlx::Session session(artifact);
     std::vector<int64_t> dims = {n, n};
-    rlx::Tensor a = rlx::Tensor::allocate(RLX_DTYPE_F32, dims);
-    rlx::Tensor b = rlx::Tensor::allocate(RLX_DTYPE_F32, dims);
+    rlx::HostTensor a = rlx::HostTensor::allocate(RLX_DTYPE_F32, dims);
+    rlx::HostTensor b = rlx::HostTensor::allocate(RLX_DTYPE_F32, dims);
     std::mt19937 rng(0);
     std::uniform_real_distribution<float> dist(-1, 1);
     for (size_t i = 0; i < a.elementCount(); ++i) {
@@ -89,7 +89,7 @@ int main(int argc, char **argv) {
       b.data<float>()[i] = dist(rng);
     }
     std::vector<float> c(size_t(n) * n);
-    std::vector<rlx::Tensor> inputs;
+    std::vector<rlx::HostTensor> inputs;
     inputs.push_back(a.share());
     inputs.push_back(b.share());
     double rlxTime = medianSeconds([&] { session.call("mm", inputs); });
