@@ -48,9 +48,12 @@ std::string literal(double value, DType dtype) {
   }
   char text[40];
   std::snprintf(text, sizeof text, "%.17g", value);
+  // MLIR wants a '.' in every float literal, also before an exponent.
   std::string s = text;
-  if (s.find_first_of(".e") == std::string::npos)
-    s += ".0";
+  if (s.find('.') == std::string::npos) {
+    size_t e = s.find('e');
+    s.insert(e == std::string::npos ? s.size() : e, ".0");
+  }
   return s;
 }
 
