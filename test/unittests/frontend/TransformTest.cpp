@@ -246,6 +246,73 @@ TEST(Transform, GradOfGrad) {
               centralDiff(first, in, "x")[0], 1e-6);
 }
 
+TEST(Transform, GradOfVmap) {
+  // g(xs) = sum over the batch of f(x) = sum(tanh(x) * x): dg/dxs per row is
+  // tanh(x) + x (1 - tanh(x)^2).
+  Func f("row", [](Scope &s) {
+    Tensor x = s.input("x", {3}, f64);
+    return sum(tanh(x) * x);
+  });
+  Func batched = f.vmap({0}, {0}, 4);
+  Func total("total", [&](Scope &s) {
+    return sum(batched(s, {s.input("xs", {4, 3}, f64)})[0]);
+  });
+  std::vector<double> xs = test::values(12, 2), want;
+  for (double x : xs)
+    want.push_back(std::tanh(x) + x * (1 - std::tanh(x) * std::tanh(x)));
+  expectNear(total.grad({"xs"}).jit(Device::cpu())
+                 .run({{"xs", Array::from(xs, {4, 3}, f64)}})[0]
+                 .to_vector(),
+             want, 1e-12);
+}
+
+TEST(Transform, LayersAgainstCentralDifferences) {
+  Func f("layers", [](Scope &s) {
+    Tensor x = s.input("x", {2, 3, 4}, f64);
+    Tensor h = layer_norm(s, "ln", x);
+    Tensor a = attention(h, h, linear(s, "v", h, 4));
+    return mean(gelu(a) * a);
+  });
+  Compiled forward = f.jit(Device::cpu());
+  Compiled grad = f.grad({"x", "ln.weight", "v.weight"}).jit(Device::cpu());
+  bindSame(forward, grad, 9);
+  // layer_norm's scale around 1 so normalization matters.
+  std::vector<double> ones = test::values(4, 30);
+  for (double &v : ones)
+    v = 1 + 0.3 * v;
+  forward.with_param("ln.weight", Array::from(ones, {4}, f64));
+  grad.with_param("ln.weight", Array::from(ones, {4}, f64));
+  std::map<std::string, Array> in = {{"x", f64Array({2, 3, 4}, 10)}};
+  Outputs out = grad.run(in);
+  expectNear(out["grad.x"].to_vector(), centralDiff(forward, in, "x"), 1e-6,
+             1e-9);
+  expectNear(out["grad.ln.weight"].to_vector(),
+             centralDiffParam(forward, in, "ln.weight"), 1e-6, 1e-9);
+  expectNear(out["grad.v.weight"].to_vector(),
+             centralDiffParam(forward, in, "v.weight"), 1e-6, 1e-9);
+}
+
+TEST(Transform, ConvAndPoolGradients) {
+  Func f("conv", [](Scope &s) {
+    Tensor x = s.input("x", {1, 5, 5, 2}, f64);
+    Tensor y = conv2d(x, s.param("k", {3, 3, 2, 3}, f64), {1, 1},
+                      {1, 1, 1, 1});
+    Tensor p = max_pool2d(tanh(y), {2, 2}, {2, 2});
+    Tensor q = avg_pool2d(y, {3, 3}, {2, 2});
+    return sum(p * p) + mean(q);
+  });
+  EXPECT_EQ(f.to_mlir().find("rlx.conv2d") != std::string::npos, true);
+  Compiled forward = f.jit(Device::cpu());
+  Compiled grad = f.grad({"x", "k"}).jit(Device::cpu());
+  bindSame(forward, grad, 13);
+  std::map<std::string, Array> in = {{"x", f64Array({1, 5, 5, 2}, 14)}};
+  Outputs out = grad.run(in);
+  expectNear(out["grad.x"].to_vector(), centralDiff(forward, in, "x"), 1e-5,
+             1e-8);
+  expectNear(out["grad.k"].to_vector(), centralDiffParam(forward, in, "k"),
+             1e-5, 1e-8);
+}
+
 TEST(Transform, RematKeepsGradients) {
   Func block("block", [](Scope &s) {
     return tanh(tanh(s.input("h", {3}, f64)) * s.param("w", {3}, f64));
