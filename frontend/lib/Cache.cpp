@@ -106,7 +106,11 @@ void compileTo(const std::string &mlir, const Device &device,
   std::string diagnostics;
   mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
     llvm::raw_string_ostream os(diagnostics);
-    os << d.getLocation() << ": " << d << "\n";
+    const char *severity =
+        d.getSeverity() == mlir::DiagnosticSeverity::Error     ? "error"
+        : d.getSeverity() == mlir::DiagnosticSeverity::Warning ? "warning"
+                                                               : "note";
+    os << d.getLocation() << ": " << severity << ": " << d << "\n";
     return mlir::success();
   });
   mlir::OwningOpRef<mlir::ModuleOp> module =

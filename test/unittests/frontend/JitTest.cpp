@@ -233,6 +233,41 @@ TEST(Jit, DebugLogSaysWhyItRecompiled) {
   EXPECT_NE(log.find("tensor<?x8xf32>"), std::string::npos) << log;
 }
 
+TEST(Jit, CompileErrorsCarryTheDiagnostics) {
+  // custom_jvp differentiated in reverse mode: the compiler rejects it, and
+  // jit reports its diagnostic instead of crashing.
+  Func ex("ex", [](Scope &s) { return exp(s.input("x", {3}, f64)); });
+  Func exJvp("ex_jvp", [](Scope &s) -> std::vector<Tensor> {
+    Tensor x = s.input("x", {3}, f64);
+    return {exp(x), s.input("t", {3}, f64)};
+  });
+  Func loss("rev", [&](Scope &s) {
+    return sum(custom_jvp(ex, exJvp)(s, {s.input("x", {3}, f64)})[0]);
+  });
+  std::string e = errorOf([&] { loss.grad({"x"}).jit(Device::cpu()); });
+  EXPECT_NE(e.find("rlx::jit: compiling 'rev_grad' failed"), std::string::npos)
+      << e;
+  EXPECT_NE(e.find("error: 'rlx.custom_jvp' op cannot be differentiated in "
+                   "reverse mode"),
+            std::string::npos)
+      << e;
+}
+
+TEST(Jit, ArrayAndOutputErrors) {
+  EXPECT_NE(errorOf([] { Array::from(std::vector<double>{1, 2}, {3}); })
+                .find("2 values for shape [3]"),
+            std::string::npos);
+  EXPECT_NE(errorOf([] { Array::zeros({dyn, 2}); }).find("must be known"),
+            std::string::npos);
+  EXPECT_NE(errorOf([] { Array().item(); }).find("empty"), std::string::npos);
+  Func f("one", [](Scope &s) { return (s.input("x", {2}) * 2.0).named("y"); });
+  Compiled c = f.jit(Device::cpu());
+  Outputs out = c({{"x", Array::from(std::vector<float>{1, 2}, {2})}});
+  EXPECT_EQ(out["y"].to_vector(), (std::vector<double>{2, 4}));
+  EXPECT_NE(errorOf([&] { out["z"]; }).find("no output 'z' (outputs: y)"),
+            std::string::npos);
+}
+
 TEST(Jit, ExportedMlirCompilesWithRlxc) {
   std::string dir = test::freshDir("rlxc");
   Func f = mlp();

@@ -88,6 +88,9 @@ public:
   /// Runs with inputs by name; every input must be given once, with the
   /// traced dtype and matching static dims.
   Outputs run(const std::map<std::string, Array> &inputs) const;
+  Outputs operator()(const std::map<std::string, Array> &inputs) const {
+    return run(inputs);
+  }
   /// Binds one param (checked against the traced type).
   Compiled &with_param(const std::string &name, const Array &value);
   /// Binds every param from `init(name, dims)`.
