@@ -131,6 +131,40 @@ TEST(Jit, OpsAgainstClosedForms) {
   expectNear(out[8].to_vector(), sg, 0);
 }
 
+TEST(Jit, ShapeOpsAgainstIndexing) {
+  Func f("shape_ops", [](Scope &s) -> std::vector<Tensor> {
+    Tensor x = s.input("x", {dyn, 3}, f64);
+    Tensor y = s.input("y", {2, 3}, f64);
+    return {slice(x, {{1, -1}}),            // rows 1 .. n-2
+            slice(x, {{-2, end}, {0, 3, 2}}), // last two rows, cols 0, 2
+            transpose(y),
+            concat({y, y * 10.0}, 0),
+            stack({y, y * 10.0}, 2),
+            pad(y, {1, 0}, {0, 1}, -1.0),
+            broadcast_to(take(y, 0, 1), {2, 3}),
+            reshape(y, {3, 2})};
+  });
+  Compiled c = f.jit(Device::cpu());
+  std::vector<double> x = {0, 1, 2, 10, 11, 12, 20, 21, 22, 30, 31, 32};
+  std::vector<double> y = {1, 2, 3, 4, 5, 6};
+  Outputs out = c.run({{"x", Array::from(x, {4, 3}, f64)},
+                       {"y", Array::from(y, {2, 3}, f64)}});
+  EXPECT_EQ(out[0].type_string(), "f64[2,3]");
+  EXPECT_EQ(out[0].to_vector(),
+            (std::vector<double>{10, 11, 12, 20, 21, 22}));
+  EXPECT_EQ(out[1].to_vector(), (std::vector<double>{20, 22, 30, 32}));
+  EXPECT_EQ(out[2].to_vector(), (std::vector<double>{1, 4, 2, 5, 3, 6}));
+  EXPECT_EQ(out[3].to_vector(),
+            (std::vector<double>{1, 2, 3, 4, 5, 6, 10, 20, 30, 40, 50, 60}));
+  EXPECT_EQ(out[4].to_vector(),
+            (std::vector<double>{1, 10, 2, 20, 3, 30, 4, 40, 5, 50, 6, 60}));
+  EXPECT_EQ(out[5].type_string(), "f64[3,4]");
+  EXPECT_EQ(out[5].to_vector(), (std::vector<double>{-1, -1, -1, -1, 1, 2, 3,
+                                                     -1, 4, 5, 6, -1}));
+  EXPECT_EQ(out[6].to_vector(), (std::vector<double>{4, 5, 6, 4, 5, 6}));
+  EXPECT_EQ(out[7].to_vector(), y);
+}
+
 TEST(Jit, InputErrorsNameTheInput) {
   Compiled c = mlp().jit(Device::cpu());
   c.init_randn(0);
