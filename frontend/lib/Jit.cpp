@@ -2,6 +2,8 @@
 
 #include "rlx/frontend/Jit.h"
 
+#include <cstdlib>
+#include <iostream>
 #include <random>
 #include <set>
 
@@ -120,15 +122,22 @@ Compiled Func::jit(const Device &device) const {
 }
 
 Compiled Func::jit(const Device &device, const JitOptions &options) const {
+  bool dynamic = false;
+  for (const detail::Arg &in : inputs())
+    dynamic |= !in.type.isStatic();
+  // Specializing: compiled per input signature at the first call of each,
+  // the dynamic artifact is never built.
+  if (options.specialize_shapes && dynamic && def().specialize)
+    return Compiled(*this, nullptr, device, options);
   return Compiled(*this, compileModule(to_mlir(), device, options, name()),
-                  device);
+                  device, options);
 }
 
 Compiled::Compiled(Func func, std::shared_ptr<Artifact> artifact,
-                   Device device)
+                   Device device, JitOptions options)
     : func_(std::move(func)), artifact_(std::move(artifact)),
-      session_(std::make_shared<Session>(*artifact_)),
-      device_(std::move(device)) {}
+      session_(artifact_ ? std::make_shared<Session>(*artifact_) : nullptr),
+      device_(std::move(device)), options_(options) {}
 
 static bool matches(const TensorType &want, const Array &got) {
   if (got.dtype() != want.dtype)
@@ -169,9 +178,10 @@ Outputs Compiled::run(const std::map<std::string, Array> &inputs) const {
                   in.type.str());
     ordered.push_back(&it->second.host());
   }
+  const Variant &variant = variantFor(inputs);
   TensorList list;
   try {
-    list = session_->call(name, ordered);
+    list = variant.session->call(name, ordered);
   } catch (const RuntimeError &e) {
     throw Error("rlx::Compiled::run: '" + name + "': " + e.what());
   }
@@ -192,7 +202,12 @@ Compiled &Compiled::with_param(const std::string &name, const Array &value) {
                   func_.name() + "' is " + p.type.str() + ", got " +
                   value.type_string());
     try {
-      session_->bindTensor(name, value.host());
+      if (session_)
+        session_->bindTensor(name, value.host());
+      for (auto &[signature, variant] : variants_)
+        if (variant->session != session_)
+          variant->session->bindTensor(name, value.host());
+      bound_[name] = value;
     } catch (const RuntimeError &e) {
       throw Error("rlx::Compiled::with_param: '" + name + "': " + e.what());
     }
@@ -203,6 +218,58 @@ Compiled &Compiled::with_param(const std::string &name, const Array &value) {
     known += (known.empty() ? "" : ", ") + n;
   throw Error("rlx::Compiled::with_param: '" + func_.name() +
               "' has no param '" + name + "' (params: " + known + ")");
+}
+
+/// `x: f32[4,3], y: f32[4]` for the inputs whose traced type has dynamic
+/// dims.
+static std::string signatureOf(const Func &func,
+                               const std::map<std::string, Array> &inputs,
+                               detail::InputShapes &shapes) {
+  std::string signature;
+  for (const detail::Arg &in : func.inputs()) {
+    if (in.type.isStatic())
+      continue;
+    const Array &value = inputs.at(in.name);
+    shapes[in.name] = value.shape();
+    signature += (signature.empty() ? "" : ", ") + in.name + ": " +
+                 value.type_string();
+  }
+  return signature;
+}
+
+const Compiled::Variant &
+Compiled::variantFor(const std::map<std::string, Array> &inputs) const {
+  detail::InputShapes shapes;
+  std::string signature;
+  if (options_.specialize_shapes && func_.def().specialize)
+    signature = signatureOf(func_, inputs, shapes);
+  if (signature.empty()) {
+    // The artifact with dynamic dims.
+    auto &base = variants_[""];
+    if (!base)
+      base = std::make_shared<Variant>(Variant{func_, artifact_, session_});
+    return *base;
+  }
+  auto &variant = variants_[signature];
+  if (!variant) {
+    const char *debug = std::getenv("RLX_DEBUG");
+    if (debug && *debug && std::string(debug) != "0")
+      std::cerr << "rlx: '" << func_.name() << "' called with a new input "
+                << "signature (" << signature << ")"
+                << (lastSignature_.empty()
+                        ? std::string()
+                        : "; the last call had (" + lastSignature_ + ")")
+                << ": specializing\n";
+    Func special(func_.def().specialize(shapes));
+    auto artifact =
+        compileModule(special.to_mlir(), device_, options_, func_.name());
+    auto session = std::make_shared<Session>(*artifact);
+    for (const auto &[name, value] : bound_)
+      session->bindTensor(name, value.host());
+    variant = std::make_shared<Variant>(Variant{special, artifact, session});
+  }
+  lastSignature_ = signature;
+  return *variant;
 }
 
 Compiled &Compiled::init_params(
@@ -239,6 +306,12 @@ Compiled &Compiled::load_params(const std::string &path) {
 }
 
 Array Compiled::param(const std::string &name) const {
+  if (!session_) {
+    auto it = bound_.find(name);
+    if (it == bound_.end())
+      throw Error("rlx::Compiled::param: '" + name + "' is not bound");
+    return it->second;
+  }
   try {
     return Array(session_->lookupWeight(name));
   } catch (const RuntimeError &e) {

@@ -10,6 +10,7 @@
 #include "rlx/frontend/Func.h"
 #include "rlx/frontend/Ops.h"
 
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -76,6 +77,16 @@ void nestedLiteral(std::string &out, const std::vector<double> &values,
 std::string quoted(const std::string &s) { return "\"" + s + "\""; }
 } // namespace
 
+namespace {
+/// The scopes tracing now, on this thread (traces nest: scoped remat).
+thread_local std::set<uint64_t> liveScopes;
+std::atomic<uint64_t> nextScopeId{1};
+} // namespace
+
+Tensor::Tensor(Scope *scope, std::string ssa, TensorType type)
+    : scope_(scope), scopeId_(scope ? scope->id() : 0), ssa_(std::move(ssa)),
+      type_(std::move(type)) {}
+
 int64_t Tensor::dim(int64_t axis) const {
   int64_t r = rank();
   int64_t a = axis < 0 ? axis + r : axis;
@@ -88,10 +99,14 @@ int64_t Tensor::dim(int64_t axis) const {
 Scope &Tensor::scope() const {
   if (!scope_)
     throw Error("rlx: use of an empty Tensor");
+  if (!liveScopes.count(scopeId_))
+    throw Error("rlx: a tensor of a finished trace is used in another trace "
+                "(different traces cannot share values; pass it as an input)");
   return *scope_;
 }
 
-Scope::Scope(std::string funcName) : def_(std::make_shared<detail::FuncDef>()) {
+Scope::Scope(std::string funcName)
+    : def_(std::make_shared<detail::FuncDef>()), id_(nextScopeId++) {
   if (funcName.empty())
     throw Error("rlx::Func: the name is empty");
   for (char c : funcName)
@@ -100,9 +115,10 @@ Scope::Scope(std::string funcName) : def_(std::make_shared<detail::FuncDef>()) {
       throw Error("rlx::Func: name '" + funcName +
                   "' may hold only letters, digits, '_', '.' and '$'");
   def_->name = std::move(funcName);
+  liveScopes.insert(id_);
 }
 
-Scope::~Scope() = default;
+Scope::~Scope() { liveScopes.erase(id_); }
 
 detail::FuncDef &Scope::def() { return *def_; }
 
@@ -117,6 +133,17 @@ Tensor Scope::input(const std::string &name, const Shape &shape, DType dtype,
       throw Error("rlx::Scope::input: bad dim " + std::to_string(d) +
                   " in input '" + name + "'" + loc.suffix());
   TensorType type{dtype, shape};
+  if (auto it = inputShapes.find(name); it != inputShapes.end()) {
+    TensorType special{dtype, it->second};
+    bool fits = special.isStatic() && special.rank() == type.rank();
+    for (int64_t d = 0; fits && d < type.rank(); ++d)
+      fits = shape[d] == dyn || shape[d] == it->second[d];
+    if (!fits)
+      throw Error("rlx::Scope::input: the shape " + special.str() +
+                  " does not specialize input '" + name + "' (" + type.str() +
+                  ")" + loc.suffix());
+    type = special;
+  }
   std::string ssa = "%arg" + std::to_string(def_->inputs.size());
   def_->inputs.push_back({name, type});
   return Tensor(this, ssa, type);
@@ -167,9 +194,38 @@ Tensor Scope::constant(const std::vector<double> &values, const Shape &shape,
   return emit("rlx.constant dense<" + text + "> : " + type.mlir(), type);
 }
 
-std::vector<Tensor> Scope::call(const Func &callee,
+/// True when `arg` has `traced`'s dtype and rank and agrees on its static
+/// dims, but fixes some of its dynamic ones.
+static bool specializes(const TensorType &arg, const TensorType &traced) {
+  if (arg == traced || arg.dtype != traced.dtype || arg.rank() != traced.rank())
+    return false;
+  for (int64_t d = 0; d < arg.rank(); ++d)
+    if (traced.shape[d] != dyn && traced.shape[d] != arg.shape[d])
+      return false;
+  return true;
+}
+
+std::vector<Tensor> Scope::call(const Func &original,
                                 const std::vector<Tensor> &args,
                                 SourceLoc loc) {
+  Func callee = original;
+  // Static arguments for dynamic parameters: call a specialized callee, so
+  // that types match exactly as func.call requires.
+  if (callee.def().specialize && args.size() == callee.inputs().size()) {
+    detail::InputShapes shapes;
+    bool all = true;
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (!args[i].valid())
+        continue;
+      const TensorType &traced = callee.inputs()[i].type;
+      if (specializes(args[i].type(), traced) && args[i].type().isStatic())
+        shapes[callee.inputs()[i].name] = args[i].shape();
+      else if (args[i].type() != traced)
+        all = false;
+    }
+    if (all && !shapes.empty())
+      callee = Func(callee.def().specialize(shapes));
+  }
   const detail::FuncDef &def = callee.def();
   if (args.size() != def.inputs.size())
     throw Error("rlx: call of '" + def.name + "' with " +

@@ -195,6 +195,33 @@ template <typename T> T concatenated(T a, const T &b) {
   return a;
 }
 
+/// Makes `derived` specializable (JitOptions::specialize_shapes): the
+/// original is specialized with the inputs it shares by name (or as
+/// `toOriginal` maps them) and `again` re-applies the transform to it.
+using Again = std::function<Func(const Func &, const detail::InputShapes &)>;
+using ShapeMap =
+    std::function<detail::InputShapes(const detail::InputShapes &)>;
+Func respecializable(const Func &derived, const Func &original, Again again,
+                     ShapeMap toOriginal = nullptr) {
+  if (!original.def().specialize)
+    return derived;
+  auto def = std::const_pointer_cast<detail::FuncDef>(derived.shared());
+  std::shared_ptr<const detail::FuncDef> orig = original.shared();
+  def->specialize = [orig, again,
+                     toOriginal](const detail::InputShapes &shapes) {
+    detail::InputShapes mine;
+    if (toOriginal) {
+      mine = toOriginal(shapes);
+    } else {
+      for (const detail::Arg &in : orig->inputs)
+        if (auto it = shapes.find(in.name); it != shapes.end())
+          mine[in.name] = it->second;
+    }
+    return again(Func(orig->specialize(mine)), shapes).shared();
+  };
+  return derived;
+}
+
 } // namespace
 
 Func Func::grad(const std::vector<std::string> &wrt, SourceLoc loc) const {
@@ -204,13 +231,16 @@ Func Func::grad(const std::vector<std::string> &wrt, SourceLoc loc) const {
                      " outputs; use value_and_grad with has_aux", loc);
   requireScalarLoss(*this, "grad", loc);
   const Func &f = *this;
-  return derive(name() + "_grad", f, {},
+  Func derived = derive(name() + "_grad", f, {},
                 [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor>) {
                   return withNames(marker(s, "grad", f, args, "", {},
                                           leaves.attrs(),
                                           typesOf(leaves.args)),
                                    prefixed("grad.", leaves.args));
                 });
+  return respecializable(derived, *this, [wrt, loc](const Func &p, const detail::InputShapes &) {
+    return p.grad(wrt, loc);
+  });
 }
 
 Func Func::value_and_grad(const std::vector<std::string> &wrt, bool hasAux,
@@ -223,7 +253,7 @@ Func Func::value_and_grad(const std::vector<std::string> &wrt, bool hasAux,
   requireScalarLoss(*this, "value_and_grad", loc);
   const Func &f = *this;
   std::string attrs = leaves.attrs() + (hasAux ? ", has_aux" : "");
-  return derive(
+  Func derived = derive(
       name() + "_value_and_grad", f, {},
       [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor>) {
         return withNames(
@@ -231,6 +261,9 @@ Func Func::value_and_grad(const std::vector<std::string> &wrt, bool hasAux,
                    concatenated(typesOf(f.outputs()), typesOf(leaves.args))),
             concatenated(output_names(), prefixed("grad.", leaves.args)));
       });
+  return respecializable(derived, *this, [wrt, hasAux, loc](const Func &p, const detail::InputShapes &) {
+    return p.value_and_grad(wrt, hasAux, loc);
+  });
 }
 
 Func Func::grad_all(SourceLoc loc) const {
@@ -248,7 +281,7 @@ Func Func::value_and_grad_all(bool hasAux, SourceLoc loc) const {
 Func Func::vjp(const std::vector<std::string> &wrt, SourceLoc loc) const {
   Leaves leaves = resolve(*this, wrt, "vjp", loc);
   const Func &f = *this;
-  return derive(
+  Func derived = derive(
       name() + "_vjp", f, renamed("ct.", outputs()),
       [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor> cts) {
         return withNames(
@@ -256,13 +289,16 @@ Func Func::vjp(const std::vector<std::string> &wrt, SourceLoc loc) const {
                    concatenated(typesOf(f.outputs()), typesOf(leaves.args))),
             concatenated(output_names(), prefixed("grad.", leaves.args)));
       });
+  return respecializable(derived, *this, [wrt, loc](const Func &p, const detail::InputShapes &) {
+    return p.vjp(wrt, loc);
+  });
 }
 
 Func Func::jvp(const std::vector<std::string> &tangentFor,
                SourceLoc loc) const {
   Leaves leaves = resolve(*this, tangentFor, "jvp", loc);
   const Func &f = *this;
-  return derive(
+  Func derived = derive(
       name() + "_jvp", f, renamed("t.", leaves.args),
       [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor> ts) {
         return withNames(
@@ -270,6 +306,9 @@ Func Func::jvp(const std::vector<std::string> &tangentFor,
                    concatenated(typesOf(f.outputs()), typesOf(f.outputs()))),
             concatenated(output_names(), prefixed("tangent.", outputs())));
       });
+  return respecializable(derived, *this, [tangentFor, loc](const Func &p, const detail::InputShapes &) {
+    return p.jvp(tangentFor, loc);
+  });
 }
 
 Func Func::hvp(const std::vector<std::string> &wrt, SourceLoc loc) const {
@@ -278,7 +317,7 @@ Func Func::hvp(const std::vector<std::string> &wrt, SourceLoc loc) const {
     fail("hvp", "'" + name() + "' must have one output", loc);
   requireScalarLoss(*this, "hvp", loc);
   const Func &f = *this;
-  return derive(name() + "_hvp", f, renamed("t.", leaves.args),
+  Func derived = derive(name() + "_hvp", f, renamed("t.", leaves.args),
                 [&](Scope &s, std::vector<Tensor> args,
                     std::vector<Tensor> ts) {
                   return withNames(marker(s, "hvp", f, args, "tangents", ts,
@@ -286,6 +325,9 @@ Func Func::hvp(const std::vector<std::string> &wrt, SourceLoc loc) const {
                                           typesOf(leaves.args)),
                                    prefixed("hvp.", leaves.args));
                 });
+  return respecializable(derived, *this, [wrt, loc](const Func &p, const detail::InputShapes &) {
+    return p.hvp(wrt, loc);
+  });
 }
 
 Func Func::vmap(const std::vector<int64_t> &inAxes,
@@ -337,9 +379,45 @@ Func Func::vmap(const std::vector<int64_t> &inAxes,
   std::vector<Tensor> args;
   for (const detail::Arg &in : batched)
     args.push_back(s.input(in.name, in.type.shape, in.type.dtype));
-  return Func(s.finish(withNames(
+  Func derived(s.finish(withNames(
       marker(s, "vmap", *this, args, "", {}, inText, outTypes),
       output_names())));
+  // Specialized: the batch axis leaves each mapped input's shape, and the
+  // batch size comes from the first mapped input given.
+  std::vector<std::string> names = input_names();
+  std::vector<int64_t> axes = inAxes;
+  auto batchOf = [names, axes](const detail::InputShapes &shapes,
+                               int64_t fallback) {
+    for (size_t i = 0; i < names.size(); ++i)
+      if (auto it = shapes.find(names[i]);
+          it != shapes.end() && axes[i] != unmapped) {
+        int64_t rank = static_cast<int64_t>(it->second.size());
+        return it->second[axes[i] < 0 ? axes[i] + rank : axes[i]];
+      }
+    return fallback;
+  };
+  ShapeMap toOriginal = [names, axes](const detail::InputShapes &shapes) {
+    detail::InputShapes result;
+    for (size_t i = 0; i < names.size(); ++i) {
+      auto it = shapes.find(names[i]);
+      if (it == shapes.end())
+        continue;
+      Shape shape = it->second;
+      if (axes[i] != unmapped) {
+        int64_t rank = static_cast<int64_t>(shape.size());
+        shape.erase(shape.begin() + (axes[i] < 0 ? axes[i] + rank : axes[i]));
+      }
+      result[names[i]] = shape;
+    }
+    return result;
+  };
+  return respecializable(
+      derived, *this,
+      [inAxes, outAxes, batch, batchOf, loc](const Func &p,
+                                             const detail::InputShapes &sh) {
+        return p.vmap(inAxes, outAxes, batchOf(sh, batch), loc);
+      },
+      toOriginal);
 }
 
 static Func jacobian(const Func &f, const std::string &op,
@@ -359,7 +437,7 @@ static Func jacobian(const Func &f, const std::string &op,
     requireScalarLoss(f, op, loc);
   TensorType type{out.dtype, op == "hessian" ? in.shape : out.shape};
   type.shape.insert(type.shape.end(), in.shape.begin(), in.shape.end());
-  return derive(f.name() + "_" + op, f, {},
+  Func derived = derive(f.name() + "_" + op, f, {},
                 [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor>) {
                   return withNames(marker(s, op, f, args, "", {},
                                           "wrt = " + std::to_string(index) +
@@ -367,6 +445,11 @@ static Func jacobian(const Func &f, const std::string &op,
                                           {type}),
                                    {op});
                 });
+  return respecializable(derived, f,
+                         [op, wrt, loc](const Func &p,
+                                        const detail::InputShapes &) {
+                           return jacobian(p, op, wrt, loc);
+                         });
 }
 
 Func Func::jacfwd(const std::string &wrt, SourceLoc loc) const {
@@ -399,7 +482,12 @@ static Func wrapped(const Func &f, const std::string &op,
                 });
 }
 
-Func remat(const Func &f) { return wrapped(f, "remat", "_remat", {}); }
+Func remat(const Func &f) {
+  return respecializable(wrapped(f, "remat", "_remat", {}), f,
+                         [](const Func &p, const detail::InputShapes &) {
+                           return remat(p);
+                         });
+}
 
 std::vector<Tensor>
 remat(Scope &scope, const std::string &name,

@@ -302,6 +302,69 @@ TEST(Jit, ArrayAndOutputErrors) {
             std::string::npos);
 }
 
+TEST(Jit, SpecializesPerInputSignature) {
+  setenv("RLX_CACHE", "0", 1);
+  setenv("RLX_DEBUG", "1", 1);
+  JitOptions special;
+  special.specialize_shapes = true;
+  Func f = mlp();
+  Compiled dynamic = f.jit(Device::cpu());
+  dynamic.init_randn(8);
+  testing::internal::CaptureStderr();
+  Compiled c = f.jit(Device::cpu(), special);
+  for (const std::string &p : c.param_names())
+    c.with_param(p, dynamic.param(p));
+  unsigned compiles = cacheStats().compiles;
+  Array x4 = Array::from(test::values(12, 1), {4, 3});
+  Array x2 = Array::from(test::values(6, 2), {2, 3});
+  Outputs a = c.run({{"x", x4}});
+  EXPECT_EQ(cacheStats().compiles, compiles + 1);
+  c.run({{"x", x4}});
+  EXPECT_EQ(cacheStats().compiles, compiles + 1);
+  Outputs b = c.run({{"x", x2}});
+  EXPECT_EQ(cacheStats().compiles, compiles + 2);
+  std::string log = testing::internal::GetCapturedStderr();
+  unsetenv("RLX_DEBUG");
+  unsetenv("RLX_CACHE");
+  EXPECT_NE(log.find("'mlp' called with a new input signature (x: f32[2,3]); "
+                     "the last call had (x: f32[4,3]): specializing"),
+            std::string::npos)
+      << log;
+  EXPECT_NE(log.find("input signature changed: was `func.func @mlp(%arg0: "
+                     "tensor<4x3xf32>"),
+            std::string::npos)
+      << log;
+  // The same numbers as the dynamic artifact.
+  expectNear(a["y"].to_vector(), dynamic.run({{"x", x4}})["y"].to_vector(),
+             1e-6, 1e-6);
+  expectNear(b["y"].to_vector(), dynamic.run({{"x", x2}})["y"].to_vector(),
+             1e-6, 1e-6);
+  // Params bound later reach every specialization.
+  c.init_randn(9);
+  dynamic.init_randn(9);
+  expectNear(c.run({{"x", x2}})["y"].to_vector(),
+             dynamic.run({{"x", x2}})["y"].to_vector(), 1e-6, 1e-6);
+}
+
+TEST(Jit, SpecializesTransformsAndCalls) {
+  JitOptions special;
+  special.specialize_shapes = true;
+  Func row("rowsum", [](Scope &s) { return sum(exp(s.input("r", {dyn}))); });
+  Func f("outer", [&](Scope &s) {
+    Tensor x = s.input("x", {dyn, 3});
+    return sum(row(s, {reshape(x, {dyn})})[0] * 1.0);
+  });
+  Func g = f.grad({"x"}).vmap({0}, {0});
+  Compiled c = g.jit(Device::cpu(), special);
+  std::vector<double> xs = test::values(2 * 2 * 3, 4);
+  Outputs out = c.run({{"x", Array::from(xs, {2, 2, 3})}});
+  EXPECT_EQ(out[0].type_string(), "f32[2,2,3]");
+  std::vector<double> want;
+  for (double v : xs)
+    want.push_back(std::exp(float(v)));
+  expectNear(out[0].to_vector(), want, 1e-5, 1e-6);
+}
+
 TEST(Jit, ExportedMlirCompilesWithRlxc) {
   std::string dir = test::freshDir("rlxc");
   Func f = mlp();

@@ -179,7 +179,17 @@ TEST(Trace, EveryErrorPath) {
     return stray;
   });
   EXPECT_NE(traced([&](Scope &s) { return s.input("y", {3}) + stray; })
-                .find("different traces"),
+                .find("a tensor of a finished trace"),
+            std::string::npos);
+  EXPECT_NE(traced([&](Scope &s) { return exp(stray); })
+                .find("a tensor of a finished trace"),
+            std::string::npos);
+  // Two live traces (one nested in the other) cannot mix values either.
+  EXPECT_NE(traced([&](Scope &outer) {
+              Tensor x = outer.input("x", {3});
+              Func inner("inner", [&](Scope &s) { return s.input("y", {3}) + x; });
+              return x;
+            }).find("operands come from different traces"),
             std::string::npos);
 }
 

@@ -16,6 +16,7 @@
 
 #include <functional>
 #include <limits>
+#include <map>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -28,6 +29,8 @@ struct Device;
 struct JitOptions;
 
 namespace detail {
+using InputShapes = std::map<std::string, Shape>;
+
 /// An input, output or param: its name and type.
 struct Arg {
   std::string name;
@@ -44,6 +47,11 @@ struct FuncDef {
   std::string body;
   std::vector<std::string> results;
   std::vector<std::shared_ptr<const FuncDef>> callees;
+  /// Re-derives the function with the given inputs' dynamic dims made static
+  /// (by input name): a lambda is traced again, a transform re-applied to its
+  /// specialized original. Empty when that is impossible (custom rules).
+  std::function<std::shared_ptr<const FuncDef>(const InputShapes &)>
+      specialize;
 };
 } // namespace detail
 
@@ -57,15 +65,12 @@ public:
   explicit Func(std::shared_ptr<const detail::FuncDef> def)
       : def_(std::move(def)) {}
   /// Traces `fn(Scope&)`, which returns a Tensor or a std::vector<Tensor>.
+  /// The lambda is kept: jit with JitOptions::specialize_shapes traces it
+  /// again per input signature, so what it captures by reference must
+  /// outlive such a Compiled.
   template <typename Fn> Func(const std::string &name, Fn &&fn) {
-    Scope scope(name);
-    std::vector<Tensor> results;
-    using Result = std::decay_t<decltype(fn(scope))>;
-    if constexpr (std::is_same_v<Result, Tensor>)
-      results.push_back(fn(scope));
-    else
-      results = fn(scope);
-    def_ = scope.finish(results);
+    def_ = trace(name,
+                 std::make_shared<std::decay_t<Fn>>(std::forward<Fn>(fn)), {});
   }
 
   const std::string &name() const { return def().name; }
@@ -137,6 +142,25 @@ public:
   std::shared_ptr<const detail::FuncDef> shared() const { return def_; }
 
 private:
+  template <typename Fn>
+  static std::shared_ptr<const detail::FuncDef>
+  trace(const std::string &name, std::shared_ptr<Fn> fn,
+        const detail::InputShapes &shapes) {
+    Scope scope(name);
+    scope.specializeInputs(shapes);
+    std::vector<Tensor> results;
+    using Result = std::decay_t<decltype((*fn)(scope))>;
+    if constexpr (std::is_same_v<Result, Tensor>)
+      results.push_back((*fn)(scope));
+    else
+      results = (*fn)(scope);
+    std::shared_ptr<detail::FuncDef> def = scope.finish(results);
+    def->specialize = [name, fn](const detail::InputShapes &s) {
+      return trace(name, fn, s);
+    };
+    return def;
+  }
+
   std::shared_ptr<const detail::FuncDef> def_;
 };
 

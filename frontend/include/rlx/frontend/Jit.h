@@ -31,6 +31,10 @@ struct Device {
 /// Compiler options that change the artifact (part of the cache key).
 struct JitOptions {
   unsigned optLevel = 2;
+  /// Compile one artifact per input signature, with the dynamic dims made
+  /// static (the traced lambda runs again; transforms are re-applied), as
+  /// JAX's jit does. Off: one artifact with dynamic dims serves all shapes.
+  bool specialize_shapes = false;
 };
 
 rlx_dtype_t toRuntime(DType dtype);
@@ -83,7 +87,8 @@ struct Outputs {
 /// A compiled function with its weights.
 class Compiled {
 public:
-  Compiled(Func func, std::shared_ptr<Artifact> artifact, Device device);
+  Compiled(Func func, std::shared_ptr<Artifact> artifact, Device device,
+           JitOptions options = {});
 
   /// Runs with inputs by name; every input must be given once, with the
   /// traced dtype and matching static dims.
@@ -105,15 +110,31 @@ public:
   Array param(const std::string &name) const;
   std::vector<std::string> param_names() const { return func_.param_names(); }
   const Func &func() const { return func_; }
-  /// The compiled shared library.
-  std::string artifact_path() const { return artifact_->path(); }
-  Session &session() { return *session_; }
+  /// The compiled shared library (with dynamic dims; empty when
+  /// specializing per input signature).
+  std::string artifact_path() const {
+    return artifact_ ? artifact_->path() : std::string();
+  }
 
 private:
+  /// One compiled specialization (JitOptions::specialize_shapes).
+  struct Variant {
+    Func func;
+    std::shared_ptr<Artifact> artifact;
+    std::shared_ptr<Session> session;
+  };
+  const Variant &variantFor(const std::map<std::string, Array> &inputs) const;
+
   Func func_;
   std::shared_ptr<Artifact> artifact_;
   std::shared_ptr<Session> session_;
   Device device_;
+  JitOptions options_;
+  /// Bound params, rebound on each new specialization's session.
+  std::map<std::string, Array> bound_;
+  /// By input signature (`x: f32[4,3], ...`).
+  mutable std::map<std::string, std::shared_ptr<Variant>> variants_;
+  mutable std::string lastSignature_;
 };
 
 /// Compilation statistics of this process (for tests and RLX_DEBUG).

@@ -12,6 +12,7 @@
 
 #include "rlx/frontend/Types.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,8 +29,7 @@ struct FuncDef;
 class Tensor {
 public:
   Tensor() = default;
-  Tensor(Scope *scope, std::string ssa, TensorType type)
-      : scope_(scope), ssa_(std::move(ssa)), type_(std::move(type)) {}
+  Tensor(Scope *scope, std::string ssa, TensorType type);
 
   const TensorType &type() const { return type_; }
   const Shape &shape() const { return type_.shape; }
@@ -37,6 +37,7 @@ public:
   int64_t rank() const { return type_.rank(); }
   /// Size of dim `axis` (negative counts from the end); `dyn` if dynamic.
   int64_t dim(int64_t axis) const;
+  /// The trace this value belongs to; throws once that trace has ended.
   Scope &scope() const;
   const std::string &ssa() const { return ssa_; }
   bool valid() const { return scope_ != nullptr; }
@@ -52,6 +53,8 @@ public:
 
 private:
   Scope *scope_ = nullptr;
+  /// Scope::id() of scope_: a new trace may reuse a dead one's address.
+  uint64_t scopeId_ = 0;
   std::string ssa_;
   TensorType type_;
   std::string name_;
@@ -101,12 +104,23 @@ public:
   /// Registers `callee` and returns the placeholder its symbol prints as.
   std::string calleeRef(const Func &callee);
 
+  /// Inputs named here get these static shapes instead of their traced
+  /// dynamic dims (see JitOptions::specialize_shapes).
+  void specializeInputs(const std::map<std::string, Shape> &shapes) {
+    inputShapes = shapes;
+  }
+
+  /// Unique among all scopes of the process.
+  uint64_t id() const { return id_; }
+
   detail::FuncDef &def();
   /// Finishes the trace into the function definition.
   std::shared_ptr<detail::FuncDef> finish(const std::vector<Tensor> &results);
 
 private:
   std::shared_ptr<detail::FuncDef> def_;
+  std::map<std::string, Shape> inputShapes;
+  uint64_t id_;
   int nextValue = 0;
 };
 
