@@ -4,7 +4,8 @@
 /// The frontend's make_train_step on an MLP 784-512-512-10 (ReLU, softmax
 /// cross-entropy), batch 128, Adam: compiles once (jit, timed separately),
 /// warms up, then prints the median, min and max milliseconds per step over
-/// `steps` calls (default 50). One call per step: forward, backward and the
+/// `steps` calls (default 50), once traced with a dynamic batch dim and once
+/// with the batch static. One call per step: forward, backward and the
 /// update in one entry point.
 /// Usage: rlx-bench-train-step [steps]
 ///
@@ -17,12 +18,14 @@
 #include <cstdio>
 #include <random>
 
-int main(int argc, char **argv) {
-  int steps = argc > 1 ? std::atoi(argv[1]) : 50;
+namespace {
+
+void run(int steps, bool staticBatch) {
   const int64_t batch = 128;
-  rlx::Func loss("mlp_loss", [](rlx::Scope &s) {
-    rlx::Tensor x = s.input("x", {rlx::dyn, 784});
-    rlx::Tensor y = s.input("labels", {rlx::dyn}, rlx::i32);
+  int64_t traced = staticBatch ? batch : rlx::dyn;
+  rlx::Func loss("mlp_loss", [traced](rlx::Scope &s) {
+    rlx::Tensor x = s.input("x", {traced, 784});
+    rlx::Tensor y = s.input("labels", {traced}, rlx::i32);
     rlx::Tensor h = rlx::relu(rlx::linear(s, "fc1", x, 512));
     h = rlx::relu(rlx::linear(s, "fc2", h, 512));
     return rlx::cross_entropy(rlx::linear(s, "fc3", h, 10), y);
@@ -57,12 +60,19 @@ int main(int argc, char **argv) {
                      .count());
   }
   std::sort(ms.begin(), ms.end());
-  std::printf("MLP 784-512-512-10, batch %lld, Adam, one entry point per "
-              "step\n",
-              static_cast<long long>(batch));
-  std::printf("jit (compile or cache load): %.2f s\n", compileS);
-  std::printf("ms/step over %d steps: median %.3f, min %.3f, max %.3f "
-              "(last loss %.4f)\n",
-              steps, ms[ms.size() / 2], ms.front(), ms.back(), last);
+  std::printf("%s batch: jit %.2f s; ms/step over %d steps: median %.3f, "
+              "min %.3f, max %.3f (last loss %.4f)\n",
+              staticBatch ? "static " : "dynamic", compileS, steps,
+              ms[ms.size() / 2], ms.front(), ms.back(), last);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int steps = argc > 1 ? std::atoi(argv[1]) : 50;
+  std::printf("MLP 784-512-512-10, batch 128, Adam, one entry point per "
+              "step (jit: compile or cache load)\n");
+  run(steps, /*staticBatch=*/false);
+  run(steps, /*staticBatch=*/true);
   return 0;
 }
