@@ -611,6 +611,14 @@ Tensor slice(const Tensor &x, const std::vector<Range> &ranges, SourceLoc loc) {
 
 Tensor take(const Tensor &x, int64_t axis, int64_t index, SourceLoc loc) {
   int64_t a = normAxis("take", axis, x.rank(), loc);
+  if (x.shape()[a] == dyn) {
+    // A slice of a dynamic dim stays dynamic; a gather of one index drops
+    // the axis directly.
+    if (index < 0)
+      fail("take", "a negative index on the dynamic axis " +
+                       std::to_string(axis) + " of " + x.type().str(), loc);
+    return gather(x, x.scope().scalar(double(index), DType::i64), a, loc);
+  }
   std::vector<Range> ranges(a + 1);
   ranges[a] = Range(index, index == -1 ? Range::end : index + 1);
   Tensor sliced = slice(x, ranges, loc);

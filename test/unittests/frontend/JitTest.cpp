@@ -165,6 +165,53 @@ TEST(Jit, ShapeOpsAgainstIndexing) {
   EXPECT_EQ(out[7].to_vector(), y);
 }
 
+TEST(Jit, DynamicShapeCombinationsVerify) {
+  // The frontend's inferred types must be what the op verifiers accept, also
+  // where dynamic and static dims meet.
+  Func f("mixed", [](Scope &s) -> std::vector<Tensor> {
+    Tensor a = s.input("a", {dyn, 4});
+    Tensor b = s.input("b", {3, 4});
+    Tensor c = s.input("c", {dyn, 1});
+    Tensor d = s.input("d", {2, dyn, 4, 5});
+    Tensor e = s.input("e", {dyn, 5, 6});
+    Tensor ids = s.input("ids", {dyn}, i32);
+    return {a + b,
+            a * c,
+            c + b,
+            matmul(d, e),
+            concat({a, b}, 0),
+            concat({a, a}, 1),
+            gather(b, ids, 0),
+            sum(d, {1}, true),
+            max(a, {0}),
+            take(d, 1, 0),
+            where(a > 0.0, a, b),
+            broadcast_to(c, {dyn, 4}),
+            softmax(e, 1),
+            stack({a, a}, 1),
+            transpose(d, {1, 0, 3, 2})};
+  });
+  JitOptions o0;
+  o0.optLevel = 0;
+  Compiled c = f.jit(Device::cpu(), o0);
+  std::map<std::string, Array> in = {
+      {"a", Array::from(test::values(12, 1), {3, 4})},
+      {"b", Array::from(test::values(12, 2), {3, 4})},
+      {"c", Array::from(test::values(3, 3), {3, 1})},
+      {"d", Array::from(test::values(2 * 3 * 4 * 5, 4), {2, 3, 4, 5})},
+      {"e", Array::from(test::values(3 * 5 * 6, 5), {3, 5, 6})},
+      {"ids", Array::from(std::vector<int32_t>{2, 0}, {2})}};
+  Outputs out = c.run(in);
+  EXPECT_EQ(out[3].type_string(), "f32[2,3,4,6]");
+  EXPECT_EQ(out[4].type_string(), "f32[6,4]");
+  EXPECT_EQ(out[6].type_string(), "f32[2,4]");
+  EXPECT_EQ(out[9].type_string(), "f32[2,4,5]");
+  for (int i = 0; i < 2; ++i)
+    for (int jk = 0; jk < 20; ++jk)
+      EXPECT_EQ(out[9].at(i * 20 + jk), in["d"].at(i * 60 + jk));
+  EXPECT_EQ(out[13].type_string(), "f32[3,2,4]");
+}
+
 TEST(Jit, InputErrorsNameTheInput) {
   Compiled c = mlp().jit(Device::cpu());
   c.init_randn(0);
