@@ -106,13 +106,13 @@ void writeSvg(const std::string &path, const std::vector<double> &losses) {
       << "<text x=\"335\" y=\"350\" text-anchor=\"middle\">epoch</text>\n"
       << "<text x=\"10\" y=\"170\" transform=\"rotate(-90 10 170)\" "
          "text-anchor=\"middle\">training loss</text>\n"
-      << "<text x=\"45\" y=\"25\" text-anchor=\"end\" font-size=\"10\">"
-      << hi << "</text>\n"
+      << "<text x=\"45\" y=\"25\" text-anchor=\"end\" font-size=\"10\">" << hi
+      << "</text>\n"
       << "<polyline fill=\"none\" stroke=\"steelblue\" stroke-width=\"2\" "
          "points=\"";
   for (size_t i = 0; i < losses.size(); ++i) {
-    double x = 50 + 570.0 * (losses.size() > 1 ? double(i) / (losses.size() - 1)
-                                               : 0);
+    double x =
+        50 + 570.0 * (losses.size() > 1 ? double(i) / (losses.size() - 1) : 0);
     double y = 320 - 300.0 * (hi > 0 ? losses[i] / hi : 0);
     svg << x << "," << y << " ";
   }
@@ -176,9 +176,9 @@ int main(int argc, char **argv) {
     int64_t stepsPerEpoch = (train.rows() + batch - 1) / batch;
     rlx::TrainStep step = rlx::make_train_step(
         loss, rlx::Optimizer::adam(),
-        rlx::Schedule::warmup(stepsPerEpoch,
-                              rlx::Schedule::cosine(0.01, epochs * stepsPerEpoch,
-                                                    1e-4)),
+        rlx::Schedule::warmup(
+            stepsPerEpoch,
+            rlx::Schedule::cosine(0.01, epochs * stepsPerEpoch, 1e-4)),
         /*clip=*/5.0);
     step.jit().init_randn(/*seed=*/0, /*stddev=*/0.1);
 

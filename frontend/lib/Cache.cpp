@@ -123,8 +123,8 @@ void compileTo(const std::string &mlir, const Device &device,
   compileOptions.optLevel = options.optLevel;
   if (mlir::failed(runPhases(*module, Phase::Codegen, compileOptions)))
     throw Error("rlx::jit: compiling '" + what + "' failed:\n" + diagnostics);
-  if (mlir::failed(emitArtifact(*module, compileOptions,
-                                EmitKind::SharedLibrary, path)))
+  if (mlir::failed(
+          emitArtifact(*module, compileOptions, EmitKind::SharedLibrary, path)))
     throw Error("rlx::jit: emitting '" + what + "' failed:\n" + diagnostics);
 }
 
@@ -208,16 +208,17 @@ std::shared_ptr<Artifact> compileModule(const std::string &mlir,
     throw Error("rlx::jit: cannot write '" + path + "'");
   if (!dir.empty()) {
     std::ofstream keyFile(dir + "/" + hex + ".key.tmp-" +
-                          std::to_string(getpid()), std::ios::binary);
+                              std::to_string(getpid()),
+                          std::ios::binary);
     keyFile << key;
     keyFile.close();
-    std::rename((dir + "/" + hex + ".key.tmp-" + std::to_string(getpid()))
-                    .c_str(),
-                (dir + "/" + hex + ".key").c_str());
+    std::rename(
+        (dir + "/" + hex + ".key.tmp-" + std::to_string(getpid())).c_str(),
+        (dir + "/" + hex + ".key").c_str());
   }
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   ++stats.compiles;
   debug("compiled '" + what + "' in " + std::to_string(seconds) + " s -> " +
         path);

@@ -11,27 +11,42 @@ namespace rlx {
 
 rlx_dtype_t toRuntime(DType dtype) {
   switch (dtype) {
-  case DType::f32: return RLX_DTYPE_F32;
-  case DType::f64: return RLX_DTYPE_F64;
-  case DType::f16: return RLX_DTYPE_F16;
-  case DType::bf16: return RLX_DTYPE_BF16;
-  case DType::i32: return RLX_DTYPE_I32;
-  case DType::i64: return RLX_DTYPE_I64;
-  case DType::i1: return RLX_DTYPE_I1;
+  case DType::f32:
+    return RLX_DTYPE_F32;
+  case DType::f64:
+    return RLX_DTYPE_F64;
+  case DType::f16:
+    return RLX_DTYPE_F16;
+  case DType::bf16:
+    return RLX_DTYPE_BF16;
+  case DType::i32:
+    return RLX_DTYPE_I32;
+  case DType::i64:
+    return RLX_DTYPE_I64;
+  case DType::i1:
+    return RLX_DTYPE_I1;
   }
   return RLX_DTYPE_F32;
 }
 
 DType fromRuntime(rlx_dtype_t dtype) {
   switch (dtype) {
-  case RLX_DTYPE_F32: return DType::f32;
-  case RLX_DTYPE_F64: return DType::f64;
-  case RLX_DTYPE_F16: return DType::f16;
-  case RLX_DTYPE_BF16: return DType::bf16;
-  case RLX_DTYPE_I32: return DType::i32;
-  case RLX_DTYPE_I64: return DType::i64;
-  case RLX_DTYPE_I1: return DType::i1;
-  default: break;
+  case RLX_DTYPE_F32:
+    return DType::f32;
+  case RLX_DTYPE_F64:
+    return DType::f64;
+  case RLX_DTYPE_F16:
+    return DType::f16;
+  case RLX_DTYPE_BF16:
+    return DType::bf16;
+  case RLX_DTYPE_I32:
+    return DType::i32;
+  case RLX_DTYPE_I64:
+    return DType::i64;
+  case RLX_DTYPE_I1:
+    return DType::i1;
+  default:
+    break;
   }
   throw Error("rlx: unsupported runtime dtype");
 }
@@ -61,11 +76,21 @@ Array Array::from(const std::vector<double> &values, const Shape &dims,
                 " values for shape " + formatShape(dims));
   for (size_t i = 0; i < values.size(); ++i) {
     switch (dtype) {
-    case DType::f32: a.data<float>()[i] = static_cast<float>(values[i]); break;
-    case DType::f64: a.data<double>()[i] = values[i]; break;
-    case DType::i32: a.data<int32_t>()[i] = static_cast<int32_t>(values[i]); break;
-    case DType::i64: a.data<int64_t>()[i] = static_cast<int64_t>(values[i]); break;
-    case DType::i1: a.data<uint8_t>()[i] = values[i] != 0; break;
+    case DType::f32:
+      a.data<float>()[i] = static_cast<float>(values[i]);
+      break;
+    case DType::f64:
+      a.data<double>()[i] = values[i];
+      break;
+    case DType::i32:
+      a.data<int32_t>()[i] = static_cast<int32_t>(values[i]);
+      break;
+    case DType::i64:
+      a.data<int64_t>()[i] = static_cast<int64_t>(values[i]);
+      break;
+    case DType::i1:
+      a.data<uint8_t>()[i] = values[i] != 0;
+      break;
     default:
       throw Error(std::string("rlx::Array: cannot fill ") + dtypeName(dtype));
     }
@@ -133,8 +158,8 @@ Compiled Func::jit(const Device &device, const JitOptions &options) const {
                   device, options);
 }
 
-Compiled::Compiled(Func func, std::shared_ptr<Artifact> artifact,
-                   Device device, JitOptions options)
+Compiled::Compiled(Func func, std::shared_ptr<Artifact> artifact, Device device,
+                   JitOptions options)
     : func_(std::move(func)), artifact_(std::move(artifact)),
       session_(artifact_ ? std::make_shared<Session>(*artifact_) : nullptr),
       device_(std::move(device)), options_(options) {}
@@ -231,8 +256,8 @@ static std::string signatureOf(const Func &func,
       continue;
     const Array &value = inputs.at(in.name);
     shapes[in.name] = value.shape();
-    signature += (signature.empty() ? "" : ", ") + in.name + ": " +
-                 value.type_string();
+    signature +=
+        (signature.empty() ? "" : ", ") + in.name + ": " + value.type_string();
   }
   return signature;
 }

@@ -12,10 +12,10 @@ Tensor linear(Scope &s, const std::string &name, const Tensor &x, int64_t out,
     throw Error("rlx::linear '" + name + "': the last dim of " +
                 x.type().str() + " must be static" + loc.suffix());
   Tensor w = s.param(name + ".weight", {x.dim(-1), out}, x.dtype(), loc);
-  Tensor y = x.rank() == 1 ? reshape(matmul(reshape(x, {1, x.dim(0)}, loc), w,
-                                            loc),
-                                     {out}, loc)
-                           : matmul(x, w, loc);
+  Tensor y =
+      x.rank() == 1
+          ? reshape(matmul(reshape(x, {1, x.dim(0)}, loc), w, loc), {out}, loc)
+          : matmul(x, w, loc);
   if (!bias)
     return y;
   return add(y, s.param(name + ".bias", {out}, x.dtype(), loc), loc);
@@ -45,8 +45,8 @@ Tensor cross_entropy(const Tensor &logits, const Tensor &targets,
                   logits.type().str() + " must be static" + loc.suffix());
     probs = one_hot(targets, logits.dim(-1), logits.dtype(), loc);
   }
-  Tensor picked = sum(mul(probs, log_softmax(logits, -1, loc), loc), {-1},
-                      false, loc);
+  Tensor picked =
+      sum(mul(probs, log_softmax(logits, -1, loc), loc), {-1}, false, loc);
   return neg(mean(picked, {}, false, loc), loc);
 }
 
@@ -58,8 +58,8 @@ Tensor attention(const Tensor &q, const Tensor &k, const Tensor &v,
                  const Tensor &mask, SourceLoc loc) {
   if (q.rank() < 2 || k.rank() < 2 || v.rank() < 2)
     throw Error("rlx::attention: q, k, v need rank 2 or more, got " +
-                q.type().str() + ", " + k.type().str() + ", " +
-                v.type().str() + loc.suffix());
+                q.type().str() + ", " + k.type().str() + ", " + v.type().str() +
+                loc.suffix());
   int64_t d = q.dim(-1);
   if (d == dyn)
     throw Error("rlx::attention: the head dim of " + q.type().str() +

@@ -98,8 +98,8 @@ Tensor binary(const std::string &op, const Tensor &a, const Tensor &b,
               SourceLoc loc, bool floatOnly = false) {
   Scope &s = commonScope(op, {a, b}, loc);
   if (a.dtype() != b.dtype())
-    fail(op, "element types differ: " + types({a, b}) +
-                 " (use rlx::cast)", loc);
+    fail(op, "element types differ: " + types({a, b}) + " (use rlx::cast)",
+         loc);
   requireNotBool(op, a, loc);
   if (floatOnly)
     requireFloat(op, a, loc);
@@ -127,8 +127,10 @@ int64_t normAxis(const std::string &op, int64_t axis, int64_t rank,
                  SourceLoc loc) {
   int64_t a = axis < 0 ? axis + rank : axis;
   if (a < 0 || a >= rank)
-    fail(op, "axis " + std::to_string(axis) + " out of range for rank " +
-                 std::to_string(rank), loc);
+    fail(op,
+         "axis " + std::to_string(axis) + " out of range for rank " +
+             std::to_string(rank),
+         loc);
   return a;
 }
 
@@ -175,11 +177,10 @@ Tensor reduce(const std::string &op, const Tensor &x, const Axes &axes,
       shape.push_back(1);
   }
   TensorType type{x.dtype(), shape};
-  std::string attrs = "{axes = " + arr(norm) +
-                      (keepdims ? ", keepdims = true" : "") + "}";
-  return s.emit("rlx." + op + " " + x.ssa() + " " + attrs + " : " +
-                    sig({x}, type),
-                type);
+  std::string attrs =
+      "{axes = " + arr(norm) + (keepdims ? ", keepdims = true" : "") + "}";
+  return s.emit(
+      "rlx." + op + " " + x.ssa() + " " + attrs + " : " + sig({x}, type), type);
 }
 
 /// x with a new size-1 axis at `axis` (broadcast_in_dim, which allows any
@@ -192,13 +193,13 @@ Tensor expandDims(const Tensor &x, int64_t axis) {
     dims.push_back(i < axis ? i : i + 1);
   TensorType type{x.dtype(), shape};
   return x.scope().emit("rlx.broadcast_in_dim " + x.ssa() +
-                            " {broadcast_dimensions = " + arr(dims) + "} : " +
-                            sig({x}, type),
+                            " {broadcast_dimensions = " + arr(dims) +
+                            "} : " + sig({x}, type),
                         type);
 }
 
-int64_t poolDim(int64_t size, int64_t lo, int64_t hi, int64_t k,
-                int64_t stride, int64_t dilation) {
+int64_t poolDim(int64_t size, int64_t lo, int64_t hi, int64_t k, int64_t stride,
+                int64_t dilation) {
   if (size < 0)
     return dyn;
   return (size + lo + hi - dilation * (k - 1) - 1) / stride + 1;
@@ -210,17 +211,22 @@ Tensor pool(const std::string &op, const Tensor &input, const Axes &window,
   requireFloat(op, input, loc);
   if (input.rank() != 4 || window.size() != 2 || strides.size() != 2 ||
       padding.size() != 4)
-    fail(op, "expects an NHWC input, a 2-element window and strides and 4 "
-             "paddings; got " + input.type().str(), loc);
+    fail(op,
+         "expects an NHWC input, a 2-element window and strides and 4 "
+         "paddings; got " +
+             input.type().str(),
+         loc);
   Shape shape = input.shape();
-  shape[1] = poolDim(shape[1], padding[0], padding[1], window[0], strides[0], 1);
-  shape[2] = poolDim(shape[2], padding[2], padding[3], window[1], strides[1], 1);
+  shape[1] =
+      poolDim(shape[1], padding[0], padding[1], window[0], strides[0], 1);
+  shape[2] =
+      poolDim(shape[2], padding[2], padding[3], window[1], strides[1], 1);
   if ((shape[1] != dyn && shape[1] <= 0) || (shape[2] != dyn && shape[2] <= 0))
     fail(op, "window larger than the padded input " + input.type().str(), loc);
   TensorType type{input.dtype(), shape};
   return s.emit("rlx." + op + " " + input.ssa() + " {window = " + arr(window) +
-                    ", strides = " + arr(strides) + ", padding = " +
-                    arr(padding) + "} : " + sig({input}, type),
+                    ", strides = " + arr(strides) +
+                    ", padding = " + arr(padding) + "} : " + sig({input}, type),
                 type);
 }
 
@@ -273,8 +279,12 @@ Tensor operator/(double a, const Tensor &b) { return scalarLike(b, a) / b; }
 Tensor operator-(const Tensor &a) { return neg(a, {}); }
 
 // Unary ops.
-Tensor neg(const Tensor &x, SourceLoc loc) { return unary("neg", x, loc, false); }
-Tensor abs(const Tensor &x, SourceLoc loc) { return unary("abs", x, loc, false); }
+Tensor neg(const Tensor &x, SourceLoc loc) {
+  return unary("neg", x, loc, false);
+}
+Tensor abs(const Tensor &x, SourceLoc loc) {
+  return unary("abs", x, loc, false);
+}
 Tensor exp(const Tensor &x, SourceLoc loc) { return unary("exp", x, loc); }
 Tensor log(const Tensor &x, SourceLoc loc) { return unary("log", x, loc); }
 Tensor sqrt(const Tensor &x, SourceLoc loc) { return unary("sqrt", x, loc); }
@@ -289,12 +299,12 @@ Tensor relu(const Tensor &x, SourceLoc loc) {
 }
 Tensor gelu(const Tensor &x, const std::string &approximate, SourceLoc loc) {
   if (approximate != "tanh" && approximate != "erf")
-    fail("gelu", "approximate must be \"tanh\" or \"erf\", got \"" +
-                     approximate + "\"", loc);
-  return unary("gelu", x, loc, true,
-               approximate == "tanh"
-                   ? ""
-                   : " {approximate = \"" + approximate + "\"}");
+    fail("gelu",
+         "approximate must be \"tanh\" or \"erf\", got \"" + approximate + "\"",
+         loc);
+  return unary(
+      "gelu", x, loc, true,
+      approximate == "tanh" ? "" : " {approximate = \"" + approximate + "\"}");
 }
 Tensor square(const Tensor &x, SourceLoc loc) { return mul(x, x, loc); }
 Tensor sign(const Tensor &x, SourceLoc loc) {
@@ -309,8 +319,7 @@ Tensor stop_gradient(const Tensor &x, SourceLoc loc) {
 }
 Tensor optimization_barrier(const Tensor &x, SourceLoc loc) {
   Scope &s = commonScope("optimization_barrier", {x}, loc);
-  return s.emit("rlx.optimization_barrier " + x.ssa() + " : " +
-                    x.type().mlir(),
+  return s.emit("rlx.optimization_barrier " + x.ssa() + " : " + x.type().mlir(),
                 x.type());
 }
 
@@ -377,8 +386,10 @@ Tensor matmul(const Tensor &a, const Tensor &b, SourceLoc loc) {
   requireNotBool(op, a, loc);
   int64_t k1 = a.dim(-1), k2 = b.dim(-2);
   if (k1 != dyn && k2 != dyn && k1 != k2)
-    fail(op, "contracting dims differ (" + std::to_string(k1) + " vs " +
-                 std::to_string(k2) + "): " + types({a, b}, " x "), loc);
+    fail(op,
+         "contracting dims differ (" + std::to_string(k1) + " vs " +
+             std::to_string(k2) + "): " + types({a, b}, " x "),
+         loc);
   Shape batchA(a.shape().begin(), a.shape().end() - 2);
   Shape batchB(b.shape().begin(), b.shape().end() - 2);
   Tensor ta(nullptr, "", TensorType{a.dtype(), batchA});
@@ -405,15 +416,19 @@ Tensor conv2d(const Tensor &input, const Tensor &filter, const Axes &strides,
   requireFloat(op, input, loc);
   if (input.rank() != 4 || filter.rank() != 4 || strides.size() != 2 ||
       padding.size() != 4 || dilations.size() != 2 || groups < 1)
-    fail(op, "expects NHWC input and [KH,KW,C/groups,F] filter: " +
-                 types({input, filter}, " * "), loc);
+    fail(op,
+         "expects NHWC input and [KH,KW,C/groups,F] filter: " +
+             types({input, filter}, " * "),
+         loc);
   if (input.dtype() != filter.dtype())
     fail(op, "element types differ: " + types({input, filter}, " * "), loc);
   int64_t c = input.dim(3), cg = filter.dim(2), f = filter.dim(3);
   if ((c != dyn && cg != dyn && c != cg * groups) ||
       (f != dyn && f % groups != 0))
-    fail(op, "channels do not match with " + std::to_string(groups) +
-                 " group(s): " + types({input, filter}, " * "), loc);
+    fail(op,
+         "channels do not match with " + std::to_string(groups) +
+             " group(s): " + types({input, filter}, " * "),
+         loc);
   Shape shape = {input.dim(0),
                  poolDim(input.dim(1), padding[0], padding[1], filter.dim(0),
                          strides[0], dilations[0]),
@@ -424,8 +439,8 @@ Tensor conv2d(const Tensor &input, const Tensor &filter, const Axes &strides,
   return s.emit("rlx.conv2d " + input.ssa() + ", " + filter.ssa() +
                     " {strides = " + arr(strides) + ", padding = " +
                     arr(padding) + ", dilations = " + arr(dilations) +
-                    ", groups = " + std::to_string(groups) + " : i64} : " +
-                    sig({input, filter}, type),
+                    ", groups = " + std::to_string(groups) +
+                    " : i64} : " + sig({input, filter}, type),
                 type);
 }
 
@@ -487,18 +502,22 @@ Tensor reshape(const Tensor &x, const Shape &target, SourceLoc loc) {
       count *= d;
     if (unknown) {
       if (known == 0 || count % known != 0)
-        fail(op, "cannot reshape " + x.type().str() + " to " +
-                     formatShape(target), loc);
+        fail(op,
+             "cannot reshape " + x.type().str() + " to " + formatShape(target),
+             loc);
       for (int64_t &d : shape)
         if (d == dyn)
           d = count / known;
     } else if (count != known) {
-      fail(op, "element counts differ: " + x.type().str() + " to " +
-                   formatShape(target), loc);
+      fail(op,
+           "element counts differ: " + x.type().str() + " to " +
+               formatShape(target),
+           loc);
     }
   } else if (!unknown) {
-    fail(op, "reshaping the dynamic " + x.type().str() +
-                 " needs one dyn dim in the target " + formatShape(target),
+    fail(op,
+         "reshaping the dynamic " + x.type().str() +
+             " needs one dyn dim in the target " + formatShape(target),
          loc);
   }
   TensorType type{x.dtype(), shape};
@@ -522,8 +541,12 @@ Tensor transpose(const Tensor &x, const Axes &permutation, SourceLoc loc) {
   Axes iota(x.rank());
   std::iota(iota.begin(), iota.end(), 0);
   if (sorted != iota)
-    fail(op, formatShape(permutation) + " is not a permutation of the axes "
-                                        "of " + x.type().str(), loc);
+    fail(op,
+         formatShape(permutation) +
+             " is not a permutation of the axes "
+             "of " +
+             x.type().str(),
+         loc);
   Shape shape;
   for (int64_t a : perm)
     shape.push_back(x.shape()[a]);
@@ -537,15 +560,16 @@ Tensor broadcast_to(const Tensor &x, const Shape &shape, SourceLoc loc) {
   const std::string op = "broadcast_to";
   Scope &s = commonScope(op, {x}, loc);
   if (static_cast<int64_t>(shape.size()) < x.rank())
-    fail(op, "cannot broadcast " + x.type().str() + " to " +
-                 formatShape(shape), loc);
+    fail(op, "cannot broadcast " + x.type().str() + " to " + formatShape(shape),
+         loc);
   size_t offset = shape.size() - x.shape().size();
   Axes dims;
   for (size_t i = 0; i < x.shape().size(); ++i) {
     int64_t d = x.shape()[i], r = shape[offset + i];
     if (d != 1 && d != r)
-      fail(op, "cannot broadcast " + x.type().str() + " to " +
-                   formatShape(shape), loc);
+      fail(op,
+           "cannot broadcast " + x.type().str() + " to " + formatShape(shape),
+           loc);
     dims.push_back(offset + i);
   }
   for (size_t i = 0; i < offset; ++i)
@@ -555,8 +579,8 @@ Tensor broadcast_to(const Tensor &x, const Shape &shape, SourceLoc loc) {
   if (type == x.type())
     return x;
   return s.emit("rlx.broadcast_in_dim " + x.ssa() +
-                    " {broadcast_dimensions = " + arr(dims) + "} : " +
-                    sig({x}, type),
+                    " {broadcast_dimensions = " + arr(dims) +
+                    "} : " + sig({x}, type),
                 type);
 }
 
@@ -592,10 +616,11 @@ Tensor slice(const Tensor &x, const std::vector<Range> &ranges, SourceLoc loc) {
     lo = std::clamp<int64_t>(lo, 0, size);
     hi = std::clamp<int64_t>(hi, 0, size);
     if (hi <= lo)
-      fail(op, "empty range [" + std::to_string(r.start) + ", " +
-                   (r.limit == Range::end ? std::string("end")
-                                          : std::to_string(r.limit)) +
-                   ") on dim " + std::to_string(d) + " of " + x.type().str(),
+      fail(op,
+           "empty range [" + std::to_string(r.start) + ", " +
+               (r.limit == Range::end ? std::string("end")
+                                      : std::to_string(r.limit)) +
+               ") on dim " + std::to_string(d) + " of " + x.type().str(),
            loc);
     start.push_back(lo);
     limit.push_back(hi);
@@ -615,8 +640,10 @@ Tensor take(const Tensor &x, int64_t axis, int64_t index, SourceLoc loc) {
     // A slice of a dynamic dim stays dynamic; a gather of one index drops
     // the axis directly.
     if (index < 0)
-      fail("take", "a negative index on the dynamic axis " +
-                       std::to_string(axis) + " of " + x.type().str(), loc);
+      fail("take",
+           "a negative index on the dynamic axis " + std::to_string(axis) +
+               " of " + x.type().str(),
+           loc);
     return gather(x, x.scope().scalar(double(index), DType::i64), a, loc);
   }
   std::vector<Range> ranges(a + 1);
@@ -628,8 +655,10 @@ Tensor take(const Tensor &x, int64_t axis, int64_t index, SourceLoc loc) {
   for (int64_t d : shape)
     dyns += d == dyn;
   if (dyns > 1)
-    fail("take", "cannot drop an axis of " + x.type().str() +
-                     " (more than one dynamic dim)", loc);
+    fail("take",
+         "cannot drop an axis of " + x.type().str() +
+             " (more than one dynamic dim)",
+         loc);
   return reshape(sliced, shape, loc);
 }
 
@@ -692,9 +721,8 @@ Tensor gather(const Tensor &x, const Tensor &indices, int64_t axis,
   shape.insert(shape.end(), indices.shape().begin(), indices.shape().end());
   shape.insert(shape.end(), x.shape().begin() + a + 1, x.shape().end());
   TensorType type{x.dtype(), shape};
-  return s.emit("rlx.gather " + x.ssa() + ", " + indices.ssa() +
-                    " {axis = " + std::to_string(a) + " : i64} : " +
-                    sig({x, indices}, type),
+  return s.emit("rlx.gather " + x.ssa() + ", " + indices.ssa() + " {axis = " +
+                    std::to_string(a) + " : i64} : " + sig({x, indices}, type),
                 type);
 }
 
@@ -704,8 +732,8 @@ Tensor pad(const Tensor &x, const Axes &low, const Axes &high, double value,
   Scope &s = commonScope(op, {x}, loc);
   if (static_cast<int64_t>(low.size()) != x.rank() ||
       static_cast<int64_t>(high.size()) != x.rank())
-    fail(op, "needs one low and one high padding per dim of " +
-                 x.type().str(), loc);
+    fail(op, "needs one low and one high padding per dim of " + x.type().str(),
+         loc);
   Shape shape = x.shape();
   for (int64_t d = 0; d < x.rank(); ++d) {
     if (low[d] < 0 || high[d] < 0)
@@ -717,8 +745,8 @@ Tensor pad(const Tensor &x, const Axes &low, const Axes &high, double value,
   }
   Tensor v = scalarLike(x, value);
   TensorType type{x.dtype(), shape};
-  return s.emit("rlx.pad " + x.ssa() + ", " + v.ssa() + " {low = " +
-                    arr(low) + ", high = " + arr(high) + ", interior = " +
+  return s.emit("rlx.pad " + x.ssa() + ", " + v.ssa() + " {low = " + arr(low) +
+                    ", high = " + arr(high) + ", interior = " +
                     arr(Axes(x.rank(), 0)) + "} : " + sig({x, v}, type),
                 type);
 }

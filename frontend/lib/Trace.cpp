@@ -59,8 +59,7 @@ std::string literal(double value, DType dtype) {
 }
 
 void nestedLiteral(std::string &out, const std::vector<double> &values,
-                   const Shape &shape, size_t dim, size_t &index,
-                   DType dtype) {
+                   const Shape &shape, size_t dim, size_t &index, DType dtype) {
   if (dim == shape.size()) {
     out += literal(values[index++], dtype);
     return;
@@ -110,8 +109,8 @@ Scope::Scope(std::string funcName)
   if (funcName.empty())
     throw Error("rlx::Func: the name is empty");
   for (char c : funcName)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' ||
-          c == '.' || c == '$'))
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' ||
+          c == '$'))
       throw Error("rlx::Func: name '" + funcName +
                   "' may hold only letters, digits, '_', '.' and '$'");
   def_->name = std::move(funcName);
@@ -171,8 +170,8 @@ Tensor Scope::full(const Shape &shape, double value, DType dtype) {
   TensorType type{dtype, shape};
   if (!type.isStatic())
     throw Error("rlx: constants need a static shape, got " + type.str());
-  return emit("rlx.constant dense<" + literal(value, dtype) + "> : " +
-                  type.mlir(),
+  return emit("rlx.constant dense<" + literal(value, dtype) +
+                  "> : " + type.mlir(),
               type);
 }
 
@@ -248,8 +247,8 @@ std::vector<Tensor> Scope::call(const Func &original,
     outTypes += (i ? ", " : "") + def.outputs[i].type.mlir();
     types.push_back(def.outputs[i].type);
   }
-  return emitMulti("func.call " + calleeRef(callee) + "(" + operands +
-                       ") : (" + inTypes + ") -> (" + outTypes + ")",
+  return emitMulti("func.call " + calleeRef(callee) + "(" + operands + ") : (" +
+                       inTypes + ") -> (" + outTypes + ")",
                    types);
 }
 
@@ -309,11 +308,10 @@ Scope::finish(const std::vector<Tensor> &results) {
     if (!r.valid() || &r.scope() != this)
       throw Error("rlx::Func '" + def_->name + "': result " +
                   std::to_string(i) + " is not a tensor of this trace");
-    std::string name =
-        r.name().empty() ? "out" + std::to_string(i) : r.name();
+    std::string name = r.name().empty() ? "out" + std::to_string(i) : r.name();
     if (!names.insert(name).second)
-      throw Error("rlx::Func '" + def_->name + "': two outputs named '" +
-                  name + "'");
+      throw Error("rlx::Func '" + def_->name + "': two outputs named '" + name +
+                  "'");
     def_->outputs.push_back({name, r.type()});
     def_->results.push_back(r.ssa());
   }

@@ -208,8 +208,8 @@ TrainStep make_train_step(const Func &loss, const Optimizer &opt,
       if (wd != 0)
         direction = direction + c(wd) * w;
       updated = w - rate * direction;
-      newState.push_back((c(opt.beta2) * m + c(1 - opt.beta2) * g)
-                             .named("new.m." + p.name));
+      newState.push_back(
+          (c(opt.beta2) * m + c(1 - opt.beta2) * g).named("new.m." + p.name));
       break;
     }
     }
@@ -318,10 +318,9 @@ void TrainStep::save(const std::string &path) const {
     list.append(p.name, compiled_->param(p.name).host());
   for (const std::string &name : stateNames)
     list.append(name, state.at(name).host());
-  list.append("step",
-              Array::from(std::vector<double>{double(stepCount)}, {},
-                          DType::i64)
-                  .host());
+  list.append("step", Array::from(std::vector<double>{double(stepCount)}, {},
+                                  DType::i64)
+                          .host());
   list.writeSafetensors(path);
 }
 

@@ -78,8 +78,10 @@ Leaves resolve(const Func &f, const std::vector<std::string> &wrt,
         known += (known.empty() ? "" : ", ") + n;
       for (const std::string &n : f.param_names())
         known += (known.empty() ? "" : ", ") + n;
-      fail(what, "'" + name + "' is neither an input nor a param of '" +
-                     f.name() + "' (leaves: " + known + ")", loc);
+      fail(what,
+           "'" + name + "' is neither an input nor a param of '" + f.name() +
+               "' (leaves: " + known + ")",
+           loc);
     }
   }
   std::sort(leaves.inputs.begin(), leaves.inputs.end());
@@ -88,8 +90,9 @@ Leaves resolve(const Func &f, const std::vector<std::string> &wrt,
   leaves.args.insert(leaves.args.end(), paramArgs.begin(), paramArgs.end());
   for (const detail::Arg &leaf : leaves.args)
     if (!isFloat(leaf.type.dtype))
-      fail(what, "leaf '" + leaf.name + "' is " + leaf.type.str() +
-                     ", not a float", loc);
+      fail(what,
+           "leaf '" + leaf.name + "' is " + leaf.type.str() + ", not a float",
+           loc);
   return leaves;
 }
 
@@ -136,8 +139,8 @@ std::vector<Tensor> marker(Scope &s, const std::string &op, const Func &f,
                            const std::vector<Tensor> &segment,
                            const std::string &attrs,
                            const std::vector<TensorType> &results) {
-  std::string text = "rlx." + op + " " + s.calleeRef(f) + "(" +
-                     operandList(args) + ")";
+  std::string text =
+      "rlx." + op + " " + s.calleeRef(f) + "(" + operandList(args) + ")";
   std::vector<Tensor> operands = args;
   if (!segmentName.empty()) {
     text += " " + segmentName + "(" + operandList(segment) + ")";
@@ -150,7 +153,7 @@ std::vector<Tensor> marker(Scope &s, const std::string &op, const Func &f,
 }
 
 std::vector<Tensor> withNames(std::vector<Tensor> xs,
-                         const std::vector<std::string> &names) {
+                              const std::vector<std::string> &names) {
   for (size_t i = 0; i < xs.size(); ++i)
     xs[i] = xs[i].named(names[i]);
   return xs;
@@ -183,9 +186,10 @@ void requireScalarLoss(const Func &f, const std::string &what, SourceLoc loc) {
   const TensorType &t = f.outputs()[0].type;
   for (int64_t d : t.shape)
     if (d != 1)
-      fail(what, "the first output of '" + f.name() +
-                     "' must have one element, got " + t.str() +
-                     " (use vjp)", loc);
+      fail(what,
+           "the first output of '" + f.name() +
+               "' must have one element, got " + t.str() + " (use vjp)",
+           loc);
   if (!isFloat(t.dtype))
     fail(what, "the first output of '" + f.name() + "' is not a float", loc);
 }
@@ -227,29 +231,33 @@ Func respecializable(const Func &derived, const Func &original, Again again,
 Func Func::grad(const std::vector<std::string> &wrt, SourceLoc loc) const {
   Leaves leaves = resolve(*this, wrt, "grad", loc);
   if (outputs().size() != 1)
-    fail("grad", "'" + name() + "' has " + std::to_string(outputs().size()) +
-                     " outputs; use value_and_grad with has_aux", loc);
+    fail("grad",
+         "'" + name() + "' has " + std::to_string(outputs().size()) +
+             " outputs; use value_and_grad with has_aux",
+         loc);
   requireScalarLoss(*this, "grad", loc);
   const Func &f = *this;
-  Func derived = derive(name() + "_grad", f, {},
-                [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor>) {
-                  return withNames(marker(s, "grad", f, args, "", {},
-                                          leaves.attrs(),
-                                          typesOf(leaves.args)),
-                                   prefixed("grad.", leaves.args));
-                });
-  return respecializable(derived, *this, [wrt, loc](const Func &p, const detail::InputShapes &) {
-    return p.grad(wrt, loc);
-  });
+  Func derived =
+      derive(name() + "_grad", f, {},
+             [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor>) {
+               return withNames(marker(s, "grad", f, args, "", {},
+                                       leaves.attrs(), typesOf(leaves.args)),
+                                prefixed("grad.", leaves.args));
+             });
+  return respecializable(
+      derived, *this, [wrt, loc](const Func &p, const detail::InputShapes &) {
+        return p.grad(wrt, loc);
+      });
 }
 
 Func Func::value_and_grad(const std::vector<std::string> &wrt, bool hasAux,
                           SourceLoc loc) const {
   Leaves leaves = resolve(*this, wrt, "value_and_grad", loc);
   if (outputs().size() != 1 && !hasAux)
-    fail("value_and_grad", "'" + name() + "' has " +
-                               std::to_string(outputs().size()) +
-                               " outputs; pass has_aux = true", loc);
+    fail("value_and_grad",
+         "'" + name() + "' has " + std::to_string(outputs().size()) +
+             " outputs; pass has_aux = true",
+         loc);
   requireScalarLoss(*this, "value_and_grad", loc);
   const Func &f = *this;
   std::string attrs = leaves.attrs() + (hasAux ? ", has_aux" : "");
@@ -261,9 +269,11 @@ Func Func::value_and_grad(const std::vector<std::string> &wrt, bool hasAux,
                    concatenated(typesOf(f.outputs()), typesOf(leaves.args))),
             concatenated(output_names(), prefixed("grad.", leaves.args)));
       });
-  return respecializable(derived, *this, [wrt, hasAux, loc](const Func &p, const detail::InputShapes &) {
-    return p.value_and_grad(wrt, hasAux, loc);
-  });
+  return respecializable(
+      derived, *this,
+      [wrt, hasAux, loc](const Func &p, const detail::InputShapes &) {
+        return p.value_and_grad(wrt, hasAux, loc);
+      });
 }
 
 Func Func::grad_all(SourceLoc loc) const {
@@ -289,9 +299,10 @@ Func Func::vjp(const std::vector<std::string> &wrt, SourceLoc loc) const {
                    concatenated(typesOf(f.outputs()), typesOf(leaves.args))),
             concatenated(output_names(), prefixed("grad.", leaves.args)));
       });
-  return respecializable(derived, *this, [wrt, loc](const Func &p, const detail::InputShapes &) {
-    return p.vjp(wrt, loc);
-  });
+  return respecializable(
+      derived, *this, [wrt, loc](const Func &p, const detail::InputShapes &) {
+        return p.vjp(wrt, loc);
+      });
 }
 
 Func Func::jvp(const std::vector<std::string> &tangentFor,
@@ -306,9 +317,11 @@ Func Func::jvp(const std::vector<std::string> &tangentFor,
                    concatenated(typesOf(f.outputs()), typesOf(f.outputs()))),
             concatenated(output_names(), prefixed("tangent.", outputs())));
       });
-  return respecializable(derived, *this, [tangentFor, loc](const Func &p, const detail::InputShapes &) {
-    return p.jvp(tangentFor, loc);
-  });
+  return respecializable(
+      derived, *this,
+      [tangentFor, loc](const Func &p, const detail::InputShapes &) {
+        return p.jvp(tangentFor, loc);
+      });
 }
 
 Func Func::hvp(const std::vector<std::string> &wrt, SourceLoc loc) const {
@@ -317,36 +330,40 @@ Func Func::hvp(const std::vector<std::string> &wrt, SourceLoc loc) const {
     fail("hvp", "'" + name() + "' must have one output", loc);
   requireScalarLoss(*this, "hvp", loc);
   const Func &f = *this;
-  Func derived = derive(name() + "_hvp", f, renamed("t.", leaves.args),
-                [&](Scope &s, std::vector<Tensor> args,
-                    std::vector<Tensor> ts) {
-                  return withNames(marker(s, "hvp", f, args, "tangents", ts,
-                                          leaves.attrs(),
-                                          typesOf(leaves.args)),
-                                   prefixed("hvp.", leaves.args));
-                });
-  return respecializable(derived, *this, [wrt, loc](const Func &p, const detail::InputShapes &) {
-    return p.hvp(wrt, loc);
-  });
+  Func derived =
+      derive(name() + "_hvp", f, renamed("t.", leaves.args),
+             [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor> ts) {
+               return withNames(marker(s, "hvp", f, args, "tangents", ts,
+                                       leaves.attrs(), typesOf(leaves.args)),
+                                prefixed("hvp.", leaves.args));
+             });
+  return respecializable(
+      derived, *this, [wrt, loc](const Func &p, const detail::InputShapes &) {
+        return p.hvp(wrt, loc);
+      });
 }
 
 Func Func::vmap(const std::vector<int64_t> &inAxes,
                 const std::vector<int64_t> &outAxes, int64_t batch,
                 SourceLoc loc) const {
   if (inAxes.size() != inputs().size())
-    fail("vmap", std::to_string(inAxes.size()) + " in_axes for " +
-                     std::to_string(inputs().size()) + " inputs of '" +
-                     name() + "'", loc);
+    fail("vmap",
+         std::to_string(inAxes.size()) + " in_axes for " +
+             std::to_string(inputs().size()) + " inputs of '" + name() + "'",
+         loc);
   if (outAxes.size() != outputs().size())
-    fail("vmap", std::to_string(outAxes.size()) + " out_axes for " +
-                     std::to_string(outputs().size()) + " outputs of '" +
-                     name() + "'", loc);
+    fail("vmap",
+         std::to_string(outAxes.size()) + " out_axes for " +
+             std::to_string(outputs().size()) + " outputs of '" + name() + "'",
+         loc);
   auto insert = [&](TensorType t, int64_t axis, const std::string &what) {
     int64_t rank = t.rank() + 1;
     int64_t a = axis < 0 ? axis + rank : axis;
     if (a < 0 || a >= rank)
-      fail("vmap", "axis " + std::to_string(axis) + " out of range for " +
-                       what + " " + t.str(), loc);
+      fail("vmap",
+           "axis " + std::to_string(axis) + " out of range for " + what + " " +
+               t.str(),
+           loc);
     t.shape.insert(t.shape.begin() + a, batch);
     return t;
   };
@@ -379,9 +396,9 @@ Func Func::vmap(const std::vector<int64_t> &inAxes,
   std::vector<Tensor> args;
   for (const detail::Arg &in : batched)
     args.push_back(s.input(in.name, in.type.shape, in.type.dtype));
-  Func derived(s.finish(withNames(
-      marker(s, "vmap", *this, args, "", {}, inText, outTypes),
-      output_names())));
+  Func derived(s.finish(
+      withNames(marker(s, "vmap", *this, args, "", {}, inText, outTypes),
+                output_names())));
   // Specialized: the batch axis leaves each mapped input's shape, and the
   // batch size comes from the first mapped input given.
   std::vector<std::string> names = input_names();
@@ -437,19 +454,18 @@ static Func jacobian(const Func &f, const std::string &op,
     requireScalarLoss(f, op, loc);
   TensorType type{out.dtype, op == "hessian" ? in.shape : out.shape};
   type.shape.insert(type.shape.end(), in.shape.begin(), in.shape.end());
-  Func derived = derive(f.name() + "_" + op, f, {},
-                [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor>) {
-                  return withNames(marker(s, op, f, args, "", {},
-                                          "wrt = " + std::to_string(index) +
-                                              " : i64",
-                                          {type}),
-                                   {op});
-                });
-  return respecializable(derived, f,
-                         [op, wrt, loc](const Func &p,
-                                        const detail::InputShapes &) {
-                           return jacobian(p, op, wrt, loc);
-                         });
+  Func derived =
+      derive(f.name() + "_" + op, f, {},
+             [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor>) {
+               return withNames(
+                   marker(s, op, f, args, "", {},
+                          "wrt = " + std::to_string(index) + " : i64", {type}),
+                   {op});
+             });
+  return respecializable(
+      derived, f, [op, wrt, loc](const Func &p, const detail::InputShapes &) {
+        return jacobian(p, op, wrt, loc);
+      });
 }
 
 Func Func::jacfwd(const std::string &wrt, SourceLoc loc) const {
@@ -483,18 +499,15 @@ static Func wrapped(const Func &f, const std::string &op,
 }
 
 Func remat(const Func &f) {
-  return respecializable(wrapped(f, "remat", "_remat", {}), f,
-                         [](const Func &p, const detail::InputShapes &) {
-                           return remat(p);
-                         });
+  return respecializable(
+      wrapped(f, "remat", "_remat", {}), f,
+      [](const Func &p, const detail::InputShapes &) { return remat(p); });
 }
 
-std::vector<Tensor>
-remat(Scope &scope, const std::string &name,
-      const std::function<std::vector<Tensor>(Scope &,
-                                              const std::vector<Tensor> &)>
-          &block,
-      const std::vector<Tensor> &args, SourceLoc loc) {
+std::vector<Tensor> remat(Scope &scope, const std::string &name,
+                          const std::function<std::vector<Tensor>(
+                              Scope &, const std::vector<Tensor> &)> &block,
+                          const std::vector<Tensor> &args, SourceLoc loc) {
   Scope inner(name);
   std::vector<Tensor> innerArgs;
   for (size_t i = 0; i < args.size(); ++i)
@@ -508,8 +521,10 @@ static void requireTypes(const std::string &what, const std::string &rule,
                          const std::vector<TensorType> &got,
                          const std::vector<TensorType> &want, SourceLoc loc) {
   if (got != want)
-    fail(what, rule + " has types (" + typeList(got) + "), expected (" +
-                   typeList(want) + ")", loc);
+    fail(what,
+         rule + " has types (" + typeList(got) + "), expected (" +
+             typeList(want) + ")",
+         loc);
 }
 
 Func custom_vjp(const Func &f, const Func &fwd, const Func &bwd,
@@ -520,14 +535,14 @@ Func custom_vjp(const Func &f, const Func &fwd, const Func &bwd,
   std::vector<TensorType> fwdOuts = typesOf(fwd.outputs());
   if (fwdOuts.size() < outs.size() ||
       !std::equal(outs.begin(), outs.end(), fwdOuts.begin()))
-    fail("custom_vjp", "fwd's outputs must start with f's outputs (" +
-                           typeList(outs) + ")", loc);
+    fail("custom_vjp",
+         "fwd's outputs must start with f's outputs (" + typeList(outs) + ")",
+         loc);
   std::vector<TensorType> residuals(fwdOuts.begin() + outs.size(),
                                     fwdOuts.end());
   requireTypes("custom_vjp", "bwd's inputs", typesOf(bwd.inputs()),
                concatenated(residuals, outs), loc);
-  requireTypes("custom_vjp", "bwd's outputs", typesOf(bwd.outputs()), ins,
-               loc);
+  requireTypes("custom_vjp", "bwd's outputs", typesOf(bwd.outputs()), ins, loc);
   return wrapped(f, "custom_vjp", "_custom_vjp", {{"fwd", fwd}, {"bwd", bwd}});
 }
 

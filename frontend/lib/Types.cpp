@@ -6,13 +6,20 @@ namespace rlx {
 
 const char *dtypeName(DType dtype) {
   switch (dtype) {
-  case DType::f32: return "f32";
-  case DType::f64: return "f64";
-  case DType::f16: return "f16";
-  case DType::bf16: return "bf16";
-  case DType::i32: return "i32";
-  case DType::i64: return "i64";
-  case DType::i1: return "i1";
+  case DType::f32:
+    return "f32";
+  case DType::f64:
+    return "f64";
+  case DType::f16:
+    return "f16";
+  case DType::bf16:
+    return "bf16";
+  case DType::i32:
+    return "i32";
+  case DType::i64:
+    return "i64";
+  case DType::i1:
+    return "i1";
   }
   return "?";
 }

@@ -65,8 +65,7 @@ std::vector<double> centralDiffParam(Compiled &forward,
 }
 
 void expectNear(const std::vector<double> &actual,
-                const std::vector<double> &expected, double rtol,
-                double atol) {
+                const std::vector<double> &expected, double rtol, double atol) {
   ASSERT_EQ(actual.size(), expected.size());
   for (size_t i = 0; i < actual.size(); ++i)
     ASSERT_LE(std::abs(actual[i] - expected[i]),
@@ -76,9 +75,9 @@ void expectNear(const std::vector<double> &actual,
 }
 
 std::string freshDir(const std::string &name) {
-  std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                              ("rlx-frontend-" + name + "-" +
-                               std::to_string(::getpid()));
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() /
+      ("rlx-frontend-" + name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();

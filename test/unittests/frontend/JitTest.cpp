@@ -83,18 +83,26 @@ TEST(Jit, InitRandnIsSeeded) {
   Compiled a = mlp().jit(Device::cpu()), b = mlp().jit(Device::cpu());
   a.init_randn(3, 0.5);
   b.init_randn(3, 0.5);
-  EXPECT_EQ(a.param("fc1.weight").to_vector(), b.param("fc1.weight").to_vector());
+  EXPECT_EQ(a.param("fc1.weight").to_vector(),
+            b.param("fc1.weight").to_vector());
   b.init_randn(4, 0.5);
-  EXPECT_NE(a.param("fc1.weight").to_vector(), b.param("fc1.weight").to_vector());
+  EXPECT_NE(a.param("fc1.weight").to_vector(),
+            b.param("fc1.weight").to_vector());
 }
 
 TEST(Jit, OpsAgainstClosedForms) {
   Func f("ops", [](Scope &s) -> std::vector<Tensor> {
     Tensor x = s.input("x", {2, 3}, f64);
     Tensor ids = s.input("ids", {2}, i32);
-    return {sigmoid(x), log_softmax(x), max(x, {1}), sqrt(x * x + 1.0),
-            where(x > 0.0, x, 2.0 * x), gather(x, ids, 1),
-            slice(x, {{}, {0, end, 2}}), gelu(x, "erf"), sign(x)};
+    return {sigmoid(x),
+            log_softmax(x),
+            max(x, {1}),
+            sqrt(x * x + 1.0),
+            where(x > 0.0, x, 2.0 * x),
+            gather(x, ids, 1),
+            slice(x, {{}, {0, end, 2}}),
+            gelu(x, "erf"),
+            sign(x)};
   });
   Compiled c = f.jit(Device::cpu());
   std::vector<double> x = {-1.5, 0.25, 2.0, 0.5, -0.75, 1.0};
@@ -135,7 +143,7 @@ TEST(Jit, ShapeOpsAgainstIndexing) {
   Func f("shape_ops", [](Scope &s) -> std::vector<Tensor> {
     Tensor x = s.input("x", {dyn, 3}, f64);
     Tensor y = s.input("y", {2, 3}, f64);
-    return {slice(x, {{1, -1}}),            // rows 1 .. n-2
+    return {slice(x, {{1, -1}}),              // rows 1 .. n-2
             slice(x, {{-2, end}, {0, 3, 2}}), // last two rows, cols 0, 2
             transpose(y),
             concat({y, y * 10.0}, 0),
@@ -147,11 +155,10 @@ TEST(Jit, ShapeOpsAgainstIndexing) {
   Compiled c = f.jit(Device::cpu());
   std::vector<double> x = {0, 1, 2, 10, 11, 12, 20, 21, 22, 30, 31, 32};
   std::vector<double> y = {1, 2, 3, 4, 5, 6};
-  Outputs out = c.run({{"x", Array::from(x, {4, 3}, f64)},
-                       {"y", Array::from(y, {2, 3}, f64)}});
+  Outputs out = c.run(
+      {{"x", Array::from(x, {4, 3}, f64)}, {"y", Array::from(y, {2, 3}, f64)}});
   EXPECT_EQ(out[0].type_string(), "f64[2,3]");
-  EXPECT_EQ(out[0].to_vector(),
-            (std::vector<double>{10, 11, 12, 20, 21, 22}));
+  EXPECT_EQ(out[0].to_vector(), (std::vector<double>{10, 11, 12, 20, 21, 22}));
   EXPECT_EQ(out[1].to_vector(), (std::vector<double>{20, 22, 30, 32}));
   EXPECT_EQ(out[2].to_vector(), (std::vector<double>{1, 4, 2, 5, 3, 6}));
   EXPECT_EQ(out[3].to_vector(),
@@ -159,8 +166,8 @@ TEST(Jit, ShapeOpsAgainstIndexing) {
   EXPECT_EQ(out[4].to_vector(),
             (std::vector<double>{1, 10, 2, 20, 3, 30, 4, 40, 5, 50, 6, 60}));
   EXPECT_EQ(out[5].type_string(), "f64[3,4]");
-  EXPECT_EQ(out[5].to_vector(), (std::vector<double>{-1, -1, -1, -1, 1, 2, 3,
-                                                     -1, 4, 5, 6, -1}));
+  EXPECT_EQ(out[5].to_vector(),
+            (std::vector<double>{-1, -1, -1, -1, 1, 2, 3, -1, 4, 5, 6, -1}));
   EXPECT_EQ(out[6].to_vector(), (std::vector<double>{4, 5, 6, 4, 5, 6}));
   EXPECT_EQ(out[7].to_vector(), y);
 }
@@ -217,8 +224,7 @@ TEST(Jit, InputErrorsNameTheInput) {
   c.init_randn(0);
   Array good = Array::zeros({2, 3});
   std::string e = errorOf([&] { c.run({{"x", good}, {"z", good}}); });
-  EXPECT_NE(e.find("has no input 'z' (inputs: x: f32[?,3])"),
-            std::string::npos)
+  EXPECT_NE(e.find("has no input 'z' (inputs: x: f32[?,3])"), std::string::npos)
       << e;
   e = errorOf([&] { c.run({}); });
   EXPECT_NE(e.find("missing input 'x' (f32[?,3])"), std::string::npos) << e;
@@ -271,8 +277,10 @@ TEST(Jit, MemoryAndDiskCache) {
   CacheStats afterDisk = cacheStats();
   EXPECT_EQ(afterDisk.compiles, afterSecond.compiles + 1);
   EXPECT_EQ(afterDisk.diskHits, afterSecond.diskHits + 1);
-  EXPECT_EQ(c.run({{"x", Array::from(std::vector<double>{0, 1, 0, 0}, {4})}})[0].at(1),
-            float(3 * std::exp(1.0)));
+  EXPECT_EQ(
+      c.run({{"x", Array::from(std::vector<double>{0, 1, 0, 0}, {4})}})[0].at(
+          1),
+      float(3 * std::exp(1.0)));
   size_t entries = 0;
   for (auto &e : std::filesystem::directory_iterator(dir + "/rlx"))
     entries += e.path().extension() == ".so";
@@ -335,10 +343,13 @@ TEST(Jit, CompileErrorsCarryTheDiagnostics) {
 }
 
 TEST(Jit, ArrayAndOutputErrors) {
-  EXPECT_NE(errorOf([] { Array::from(std::vector<double>{1, 2}, {3}); })
-                .find("2 values for shape [3]"),
+  EXPECT_NE(errorOf([] {
+              Array::from(std::vector<double>{1, 2}, {3});
+            }).find("2 values for shape [3]"),
             std::string::npos);
-  EXPECT_NE(errorOf([] { Array::zeros({dyn, 2}); }).find("must be known"),
+  EXPECT_NE(errorOf([] {
+              Array::zeros({dyn, 2});
+            }).find("must be known"),
             std::string::npos);
   EXPECT_NE(errorOf([] { Array().item(); }).find("empty"), std::string::npos);
   Func f("one", [](Scope &s) { return (s.input("x", {2}) * 2.0).named("y"); });
@@ -416,8 +427,8 @@ TEST(Jit, ExportedMlirCompilesWithRlxc) {
   std::string dir = test::freshDir("rlxc");
   Func f = mlp();
   f.export_mlir(dir + "/mlp.mlir");
-  std::string cmd = std::string(RLXC_PATH) + " " + dir + "/mlp.mlir -o " +
-                    dir + "/mlp.so";
+  std::string cmd =
+      std::string(RLXC_PATH) + " " + dir + "/mlp.mlir -o " + dir + "/mlp.so";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   Artifact artifact = Artifact::load(dir + "/mlp.so");
   Session session(artifact);
@@ -426,9 +437,10 @@ TEST(Jit, ExportedMlirCompilesWithRlxc) {
   for (const std::string &p : c.param_names())
     session.bindTensor(p, c.param(p).host());
   Array x = Array::from(test::values(6, 3), {2, 3});
-  TensorList out = session.call("mlp", std::vector<const HostTensor *>{&x.host()});
-  expectNear(Array(out.at("y")).to_vector(),
-             c.run({{"x", x}})["y"].to_vector(), 0, 0);
+  TensorList out =
+      session.call("mlp", std::vector<const HostTensor *>{&x.host()});
+  expectNear(Array(out.at("y")).to_vector(), c.run({{"x", x}})["y"].to_vector(),
+             0, 0);
 }
 
 } // namespace

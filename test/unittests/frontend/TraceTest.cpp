@@ -31,7 +31,8 @@ TEST(Trace, PrintsSignatureParamsAndOps) {
             std::string::npos);
   EXPECT_NE(text.find("rlx.matmul"), std::string::npos);
   EXPECT_NE(text.find("rlx.softmax %"), std::string::npos);
-  EXPECT_EQ(f.param_names(), (std::vector<std::string>{"fc.weight", "fc.bias"}));
+  EXPECT_EQ(f.param_names(),
+            (std::vector<std::string>{"fc.weight", "fc.bias"}));
   EXPECT_EQ(f.input_names(), (std::vector<std::string>{"x"}));
   EXPECT_EQ(f.output_names(), (std::vector<std::string>{"probs"}));
 }
@@ -52,24 +53,24 @@ TEST(Trace, ShapeInference) {
     Tensor ids = s.input("ids", {5}, i32);
     Tensor t = s.param("table", {10, 7});
     std::vector<Tensor> r;
-    r.push_back(reshape(x, {dyn, 2, 3}));            // ?x2x3
-    r.push_back(transpose(y));                       // 4x3x2
-    r.push_back(sum(y, {0, -1}, true));              // 1x3x1
-    r.push_back(mean(y, {1}));                       // 2x4
+    r.push_back(reshape(x, {dyn, 2, 3}));             // ?x2x3
+    r.push_back(transpose(y));                        // 4x3x2
+    r.push_back(sum(y, {0, -1}, true));               // 1x3x1
+    r.push_back(mean(y, {1}));                        // 2x4
     r.push_back(slice(y, {{}, {1, end}, {0, 4, 2}})); // 2x2x2
-    r.push_back(concat({y, y}, 1));                  // 2x6x4
-    r.push_back(stack({x, x}, 0));                   // 2x?x6
-    r.push_back(gather(t, ids, 0));                  // 5x7
-    r.push_back(matmul(y, s.param("w", {4, 5})));    // 2x3x5
-    r.push_back(x + s.param("b", {6}));              // ?x6
-    r.push_back(take(y, 1, -1));                     // 2x4
-    r.push_back(cast(x > 0.0, f64));                 // ?x6 f64
-    r.push_back(pad(y, {0, 1, 0}, {0, 0, 2}));       // 2x4x6
-    r.push_back(one_hot(ids, 3));                    // 5x3
+    r.push_back(concat({y, y}, 1));                   // 2x6x4
+    r.push_back(stack({x, x}, 0));                    // 2x?x6
+    r.push_back(gather(t, ids, 0));                   // 5x7
+    r.push_back(matmul(y, s.param("w", {4, 5})));     // 2x3x5
+    r.push_back(x + s.param("b", {6}));               // ?x6
+    r.push_back(take(y, 1, -1));                      // 2x4
+    r.push_back(cast(x > 0.0, f64));                  // ?x6 f64
+    r.push_back(pad(y, {0, 1, 0}, {0, 0, 2}));        // 2x4x6
+    r.push_back(one_hot(ids, 3));                     // 5x3
     return r;
   });
   std::vector<std::string> want = {
-      "f32[?,2,3]", "f32[4,3,2]", "f32[1,3,1]", "f32[2,4]", "f32[2,2,2]",
+      "f32[?,2,3]", "f32[4,3,2]", "f32[1,3,1]", "f32[2,4]",   "f32[2,2,2]",
       "f32[2,6,4]", "f32[2,?,6]", "f32[5,7]",   "f32[2,3,5]", "f32[?,6]",
       "f32[2,4]",   "f64[?,6]",   "f32[2,4,6]", "f32[5,3]"};
   ASSERT_EQ(f.outputs().size(), want.size());
@@ -96,9 +97,7 @@ TEST(Trace, ShapeErrorsNameOpShapesAndLine) {
 }
 
 TEST(Trace, EveryErrorPath) {
-  auto traced = [](auto body) {
-    return errorOf([&] { Func f("e", body); });
-  };
+  auto traced = [](auto body) { return errorOf([&] { Func f("e", body); }); };
   EXPECT_NE(traced([](Scope &s) {
               return s.input("a", {3}) + s.input("b", {4});
             }).find("do not broadcast"),
@@ -107,14 +106,17 @@ TEST(Trace, EveryErrorPath) {
               return s.input("a", {3}) + s.input("b", {3}, f64);
             }).find("element types differ"),
             std::string::npos);
-  EXPECT_NE(traced([](Scope &s) { return exp(s.input("a", {3}, i32)); })
-                .find("expects a float tensor"),
+  EXPECT_NE(traced([](Scope &s) {
+              return exp(s.input("a", {3}, i32));
+            }).find("expects a float tensor"),
             std::string::npos);
-  EXPECT_NE(traced([](Scope &s) { return sum(s.input("a", {3}), {1}); })
-                .find("out of range"),
+  EXPECT_NE(traced([](Scope &s) {
+              return sum(s.input("a", {3}), {1});
+            }).find("out of range"),
             std::string::npos);
-  EXPECT_NE(traced([](Scope &s) { return reshape(s.input("a", {3}), {2}); })
-                .find("element counts differ"),
+  EXPECT_NE(traced([](Scope &s) {
+              return reshape(s.input("a", {3}), {2});
+            }).find("element counts differ"),
             std::string::npos);
   EXPECT_NE(traced([](Scope &s) {
               return reshape(s.input("a", {dyn, 3}), {3, 2});
@@ -147,9 +149,9 @@ TEST(Trace, EveryErrorPath) {
               return s.input("x", {3});
             }).find("declared twice"),
             std::string::npos);
-  EXPECT_NE(traced([](Scope &s) { return s.param("w", {dyn}); })
-                .find("static shape"),
-            std::string::npos);
+  EXPECT_NE(
+      traced([](Scope &s) { return s.param("w", {dyn}); }).find("static shape"),
+      std::string::npos);
   EXPECT_NE(traced([](Scope &s) {
               return where(s.input("c", {3}), s.input("a", {3}),
                            s.input("b", {3}));
@@ -159,18 +161,18 @@ TEST(Trace, EveryErrorPath) {
               return s.constant({1, 2, 3}, {2, 2});
             }).find("3 values for shape [2,2]"),
             std::string::npos);
-  EXPECT_NE(traced([](Scope &s) -> std::vector<Tensor> { return {}; })
-                .find("returns nothing"),
+  EXPECT_NE(traced([](Scope &s) -> std::vector<Tensor> {
+              return {};
+            }).find("returns nothing"),
             std::string::npos);
   EXPECT_NE(traced([](Scope &s) -> std::vector<Tensor> {
               Tensor x = s.input("x", {3});
               return {x.named("y"), exp(x).named("y")};
             }).find("two outputs named 'y'"),
             std::string::npos);
-  EXPECT_NE(errorOf([] { Func f("bad name", [](Scope &s) {
-                           return s.input("x", {1});
-                         }); })
-                .find("may hold only"),
+  EXPECT_NE(errorOf([] {
+              Func f("bad name", [](Scope &s) { return s.input("x", {1}); });
+            }).find("may hold only"),
             std::string::npos);
   // A tensor of one trace used in another.
   Tensor stray;
@@ -178,16 +180,19 @@ TEST(Trace, EveryErrorPath) {
     stray = s.input("x", {3});
     return stray;
   });
-  EXPECT_NE(traced([&](Scope &s) { return s.input("y", {3}) + stray; })
-                .find("a tensor of a finished trace"),
+  EXPECT_NE(traced([&](Scope &s) {
+              return s.input("y", {3}) + stray;
+            }).find("a tensor of a finished trace"),
             std::string::npos);
-  EXPECT_NE(traced([&](Scope &s) { return exp(stray); })
-                .find("a tensor of a finished trace"),
+  EXPECT_NE(traced([&](Scope &s) {
+              return exp(stray);
+            }).find("a tensor of a finished trace"),
             std::string::npos);
   // Two live traces (one nested in the other) cannot mix values either.
   EXPECT_NE(traced([&](Scope &outer) {
               Tensor x = outer.input("x", {3});
-              Func inner("inner", [&](Scope &s) { return s.input("y", {3}) + x; });
+              Func inner("inner",
+                         [&](Scope &s) { return s.input("y", {3}) + x; });
               return x;
             }).find("operands come from different traces"),
             std::string::npos);
@@ -212,9 +217,7 @@ TEST(Trace, CallsMergeParamsAndRenameClashes) {
   EXPECT_NE(text.find("func.call @block("), std::string::npos);
   EXPECT_NE(text.find("func.call @block_1("), std::string::npos);
   std::string message = errorOf([&] {
-    Func bad("bad", [&](Scope &s) {
-      return inner(s, {s.input("x", {5})})[0];
-    });
+    Func bad("bad", [&](Scope &s) { return inner(s, {s.input("x", {5})})[0]; });
   });
   EXPECT_NE(message.find("argument 'h' is f32[5], expected f32[4]"),
             std::string::npos)

@@ -143,9 +143,8 @@ TEST(Train, Schedules) {
 
 TEST(Train, GlobalNormClipping) {
   double clip = 0.5;
-  TrainStep step =
-      make_train_step(quadratic(), Optimizer::sgd(), Schedule::constant(0.1),
-                      clip);
+  TrainStep step = make_train_step(quadratic(), Optimizer::sgd(),
+                                   Schedule::constant(0.1), clip);
   step.jit();
   step.with_param("w", Array::from(kW0, {3}, f64));
   step.with_param("b", Array::from(kB0, {3}, f64));
@@ -155,10 +154,10 @@ TEST(Train, GlobalNormClipping) {
     norm2 += std::pow(kW0[i] - kX[i], 2) + std::pow(kB0[i] - kX[i], 2);
   double scale = std::min(1.0, clip / (std::sqrt(norm2) + 1e-6));
   ASSERT_LT(scale, 1.0);
-  expectNear(step.param("w").to_vector(),
-             reference(Optimizer::sgd(), Schedule::constant(0.1), kW0, 0, 1,
-                       scale),
-             1e-6, 1e-7);
+  expectNear(
+      step.param("w").to_vector(),
+      reference(Optimizer::sgd(), Schedule::constant(0.1), kW0, 0, 1, scale),
+      1e-6, 1e-7);
 }
 
 /// A small regression MLP in f32.
@@ -211,8 +210,8 @@ TEST(Train, ExportedStepCompilesWithRlxcAndMatchesJit) {
   TrainStep step = make_train_step(regression(), Optimizer::adamw(0.01),
                                    Schedule::constant(0.01));
   step.func().export_mlir(dir + "/step.mlir");
-  std::string cmd = std::string(RLXC_PATH) + " " + dir + "/step.mlir -o " +
-                    dir + "/step.so";
+  std::string cmd =
+      std::string(RLXC_PATH) + " " + dir + "/step.mlir -o " + dir + "/step.so";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   step.jit().init_randn(1, 0.3);
   step.save_params(dir + "/w.safetensors");
@@ -236,8 +235,8 @@ TEST(Train, ExportedStepCompilesWithRlxcAndMatchesJit) {
   double loss = step.step(batch);
   EXPECT_EQ(Array(out.at("loss")).item(), loss);
   for (const std::string &p : step.param_names())
-    expectNear(Array(out.at("new." + p)).to_vector(),
-               step.param(p).to_vector(), 0, 0);
+    expectNear(Array(out.at("new." + p)).to_vector(), step.param(p).to_vector(),
+               0, 0);
 }
 
 TEST(Train, ErrorPaths) {
@@ -255,17 +254,19 @@ TEST(Train, ErrorPaths) {
             std::string::npos);
   EXPECT_NE(errorOf([] { Optimizer::sgd(0, true); }).find("Nesterov"),
             std::string::npos);
-  TrainStep step = make_train_step(quadratic(), Optimizer::adam(),
-                                   Schedule::constant(0.1));
+  TrainStep step =
+      make_train_step(quadratic(), Optimizer::adam(), Schedule::constant(0.1));
   EXPECT_NE(errorOf([&] { step.step({}); }).find("jit() first"),
             std::string::npos);
   step.jit().init_randn(0);
+  EXPECT_NE(
+      errorOf([&] {
+        step.step({{"x", Array::from(kX, {3}, f64)}, {"lr", Array::scalar(1)}});
+      }).find("'lr' is set by the train step"),
+      std::string::npos);
   EXPECT_NE(errorOf([&] {
-              step.step({{"x", Array::from(kX, {3}, f64)},
-                         {"lr", Array::scalar(1)}});
-            }).find("'lr' is set by the train step"),
-            std::string::npos);
-  EXPECT_NE(errorOf([&] { step.step({{"x", Array::from(kX, {3})}}); })
+              step.step({{"x", Array::from(kX, {3})}});
+            })
                 .find("input 'x' of 'quad_train_step' is f32[3], expected "
                       "f64[3]"),
             std::string::npos);

@@ -74,9 +74,8 @@ TEST(Transform, ValueAndGradAll) {
   Func loss = lossFunc();
   Compiled forward = loss.jit(Device::cpu());
   Func vg = loss.value_and_grad_all();
-  EXPECT_EQ(vg.output_names(),
-            (std::vector<std::string>{"loss", "grad.fc.weight",
-                                      "grad.fc.bias"}));
+  EXPECT_EQ(vg.output_names(), (std::vector<std::string>{
+                                   "loss", "grad.fc.weight", "grad.fc.bias"}));
   Compiled c = vg.jit(Device::cpu());
   bindSame(forward, c, 12);
   auto in = lossInputs();
@@ -101,8 +100,7 @@ TEST(Transform, ValueAndGradWithAux) {
   Compiled c = f.value_and_grad({"x"}, /*has_aux=*/true).jit(Device::cpu());
   std::vector<double> x = {0.1, -0.4, 0.7};
   Outputs out = c.run({{"x", Array::from(x, {3}, f64)}});
-  EXPECT_EQ(out.names,
-            (std::vector<std::string>{"l", "twice", "grad.x"}));
+  EXPECT_EQ(out.names, (std::vector<std::string>{"l", "twice", "grad.x"}));
   expectNear(out["grad.x"].to_vector(),
              {std::exp(x[0]), std::exp(x[1]), std::exp(x[2])}, 1e-12);
   expectNear(out["twice"].to_vector(), {0.2, -0.8, 1.4}, 1e-12);
@@ -154,8 +152,10 @@ TEST(Transform, HvpHessianJacobians) {
       h.push_back((i == j ? 6 * x[i] : 0) + 2);
   }
   Array ax = Array::from(x, {3}, f64);
-  Outputs r = cubic().hvp({"x"}).jit(Device::cpu()).run(
-      {{"x", ax}, {"t.x", Array::from(v, {3}, f64)}});
+  Outputs r = cubic()
+                  .hvp({"x"})
+                  .jit(Device::cpu())
+                  .run({{"x", ax}, {"t.x", Array::from(v, {3}, f64)}});
   expectNear(r["hvp.x"].to_vector(), hv, 1e-12);
   Outputs hess = cubic().hessian("x").jit(Device::cpu()).run({{"x", ax}});
   EXPECT_EQ(hess[0].type_string(), "f64[3,3]");
@@ -234,9 +234,8 @@ TEST(Transform, GradOfGrad) {
   });
   Func second = f.grad({"x"}).grad({"x"});
   for (double x : {-0.7, 0.3, 1.1}) {
-    double got = second.jit(Device::cpu())
-                     .run({{"x", Array::scalar(x, f64)}})[0]
-                     .item();
+    double got =
+        second.jit(Device::cpu()).run({{"x", Array::scalar(x, f64)}})[0].item();
     EXPECT_NEAR(got, 6 * x + 24 * x * x, 1e-10) << "at " << x;
   }
   // And against central differences of the jitted first derivative.
@@ -260,7 +259,8 @@ TEST(Transform, GradOfVmap) {
   std::vector<double> xs = test::values(12, 2), want;
   for (double x : xs)
     want.push_back(std::tanh(x) + x * (1 - std::tanh(x) * std::tanh(x)));
-  expectNear(total.grad({"xs"}).jit(Device::cpu())
+  expectNear(total.grad({"xs"})
+                 .jit(Device::cpu())
                  .run({{"xs", Array::from(xs, {4, 3}, f64)}})[0]
                  .to_vector(),
              want, 1e-12);
@@ -295,8 +295,7 @@ TEST(Transform, LayersAgainstCentralDifferences) {
 TEST(Transform, ConvAndPoolGradients) {
   Func f("conv", [](Scope &s) {
     Tensor x = s.input("x", {1, 5, 5, 2}, f64);
-    Tensor y = conv2d(x, s.param("k", {3, 3, 2, 3}, f64), {1, 1},
-                      {1, 1, 1, 1});
+    Tensor y = conv2d(x, s.param("k", {3, 3, 2, 3}, f64), {1, 1}, {1, 1, 1, 1});
     Tensor p = max_pool2d(tanh(y), {2, 2}, {2, 2});
     Tensor q = avg_pool2d(y, {3, 3}, {2, 2});
     return sum(p * p) + mean(q);
@@ -322,12 +321,12 @@ TEST(Transform, RematKeepsGradients) {
   });
   Func scoped("scoped_loss", [&](Scope &s) {
     Tensor x = s.input("x", {3}, f64);
-    Tensor h = remat(s, "inner",
-                     [](Scope &s, const std::vector<Tensor> &in)
-                         -> std::vector<Tensor> {
-                       return {tanh(tanh(in[0]) * s.param("w", {3}, f64))};
-                     },
-                     {x})[0];
+    Tensor h = remat(
+        s, "inner",
+        [](Scope &s, const std::vector<Tensor> &in) -> std::vector<Tensor> {
+          return {tanh(tanh(in[0]) * s.param("w", {3}, f64))};
+        },
+        {x})[0];
     return sum(h);
   });
   EXPECT_NE(viaFunc.to_mlir().find("rlx.remat @block"), std::string::npos);
@@ -363,8 +362,9 @@ TEST(Transform, CustomRulesAreUsed) {
     return sum(custom(s, {s.input("x", {3}, f64)})[0]);
   });
   std::vector<double> x = {-3, -2, -1};
-  Outputs vg = loss.value_and_grad({"x"}).jit(Device::cpu()).run(
-      {{"x", Array::from(x, {3}, f64)}});
+  Outputs vg = loss.value_and_grad({"x"})
+                   .jit(Device::cpu())
+                   .run({{"x", Array::from(x, {3}, f64)}});
   EXPECT_NEAR(vg[0].item(), 14, 1e-12);
   expectNear(vg[1].to_vector(), x, 1e-12);
 
@@ -374,8 +374,11 @@ TEST(Transform, CustomRulesAreUsed) {
     Tensor t = s.input("t", {3}, f64);
     return {exp(x), t * 3.0};
   });
-  Outputs jv = custom_jvp(ex, exJvp).jvp({"x"}).jit(Device::cpu()).run(
-      {{"x", Array::from(x, {3}, f64)}, {"t.x", Array::from(x, {3}, f64)}});
+  Outputs jv = custom_jvp(ex, exJvp)
+                   .jvp({"x"})
+                   .jit(Device::cpu())
+                   .run({{"x", Array::from(x, {3}, f64)},
+                         {"t.x", Array::from(x, {3}, f64)}});
   expectNear(jv[1].to_vector(), {-9, -6, -3}, 1e-12);
 }
 
@@ -385,8 +388,10 @@ TEST(Transform, StopGradient) {
     return sum(x * stop_gradient(x));
   });
   std::vector<double> x = {0.5, -2, 3};
-  expectNear(f.grad({"x"}).jit(Device::cpu()).run(
-                 {{"x", Array::from(x, {3}, f64)}})[0].to_vector(),
+  expectNear(f.grad({"x"})
+                 .jit(Device::cpu())
+                 .run({{"x", Array::from(x, {3}, f64)}})[0]
+                 .to_vector(),
              x, 1e-12);
 }
 
@@ -406,8 +411,8 @@ TEST(Transform, ComposedTextCompilesWithRlxc) {
   EXPECT_NE(text.find("rlx.grad @loss("), std::string::npos) << text;
   std::string dir = test::freshDir("composed");
   composed.export_mlir(dir + "/c.mlir");
-  std::string cmd = std::string(RLXC_PATH) + " " + dir + "/c.mlir -o " + dir +
-                    "/c.so";
+  std::string cmd =
+      std::string(RLXC_PATH) + " " + dir + "/c.mlir -o " + dir + "/c.so";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
 }
 
@@ -416,8 +421,8 @@ TEST(Transform, ComposedTextCompilesWithRlxc) {
 TEST(Transform, DISABLED_VmapOfGradWithDynamicInnerDims) {
   std::string dir = test::freshDir("composed-dyn");
   lossFunc().grad({"x"}).vmap({0, 0}, {0}).export_mlir(dir + "/c.mlir");
-  std::string cmd = std::string(RLXC_PATH) + " " + dir + "/c.mlir -o " + dir +
-                    "/c.so";
+  std::string cmd =
+      std::string(RLXC_PATH) + " " + dir + "/c.mlir -o " + dir + "/c.so";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
 }
 
@@ -431,35 +436,41 @@ TEST(Transform, ErrorPaths) {
                 .find("'z' is neither an input nor a param of 'loss' "
                       "(leaves: x, y, fc.weight, fc.bias)"),
             std::string::npos);
-  EXPECT_NE(errorOf([&] { loss.grad({"x", "x"}); }).find("given twice"),
+  EXPECT_NE(errorOf([&] {
+              loss.grad({"x", "x"});
+            }).find("given twice"),
             std::string::npos);
   EXPECT_NE(errorOf([&] { loss.grad({}); }).find("no leaves"),
             std::string::npos);
   Func vec("vec", [](Scope &s) { return exp(s.input("x", {3})); });
   EXPECT_NE(errorOf([&] { vec.grad({"x"}); }).find("must have one element"),
             std::string::npos);
-  Func ints("ints", [](Scope &s) {
-    return sum(cast(s.input("i", {3}, i32), f32));
-  });
+  Func ints("ints",
+            [](Scope &s) { return sum(cast(s.input("i", {3}, i32), f32)); });
   EXPECT_NE(errorOf([&] { ints.grad({"i"}); }).find("not a float"),
             std::string::npos);
-  EXPECT_NE(errorOf([&] { vec.vmap({0, 0}, {0}); }).find("2 in_axes for 1"),
+  EXPECT_NE(errorOf([&] {
+              vec.vmap({0, 0}, {0});
+            }).find("2 in_axes for 1"),
             std::string::npos);
-  EXPECT_NE(errorOf([&] { vec.vmap({unmapped}, {0}); }).find("no input is mapped"),
-            std::string::npos);
+  EXPECT_NE(
+      errorOf([&] { vec.vmap({unmapped}, {0}); }).find("no input is mapped"),
+      std::string::npos);
   EXPECT_NE(errorOf([&] { vec.vmap({3}, {0}); }).find("out of range"),
             std::string::npos);
   EXPECT_NE(errorOf([&] { loss.jacfwd("x"); }).find("static shapes"),
             std::string::npos);
   EXPECT_NE(errorOf([&] { vec.jacrev("q"); }).find("not an input"),
             std::string::npos);
-  EXPECT_NE(errorOf([&] { custom_vjp(vec, vec, noParamsScalar()); })
-                .find("bwd's inputs"),
+  EXPECT_NE(errorOf([&] {
+              custom_vjp(vec, vec, noParamsScalar());
+            }).find("bwd's inputs"),
             std::string::npos);
   EXPECT_NE(errorOf([&] { custom_jvp(vec, vec); }).find("jvp's inputs"),
             std::string::npos);
-  EXPECT_NE(errorOf([&] { lossFunc().grad_all().grad_all(); })
-                .find("'loss_grad' has 2 outputs"),
+  EXPECT_NE(errorOf([&] {
+              lossFunc().grad_all().grad_all();
+            }).find("'loss_grad' has 2 outputs"),
             std::string::npos);
   Func noParams("np", [](Scope &s) { return sum(s.input("x", {3})); });
   EXPECT_NE(errorOf([&] { noParams.grad_all(); }).find("has no params"),

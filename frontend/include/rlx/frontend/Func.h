@@ -50,8 +50,7 @@ struct FuncDef {
   /// Re-derives the function with the given inputs' dynamic dims made static
   /// (by input name): a lambda is traced again, a transform re-applied to its
   /// specialized original. Empty when that is impossible (custom rules).
-  std::function<std::shared_ptr<const FuncDef>(const InputShapes &)>
-      specialize;
+  std::function<std::shared_ptr<const FuncDef>(const InputShapes &)> specialize;
 };
 } // namespace detail
 
@@ -69,8 +68,8 @@ public:
   /// again per input signature, so what it captures by reference must
   /// outlive such a Compiled.
   template <typename Fn> Func(const std::string &name, Fn &&fn) {
-    def_ = trace(name,
-                 std::make_shared<std::decay_t<Fn>>(std::forward<Fn>(fn)), {});
+    def_ = trace(name, std::make_shared<std::decay_t<Fn>>(std::forward<Fn>(fn)),
+                 {});
   }
 
   const std::string &name() const { return def().name; }
@@ -169,12 +168,11 @@ private:
 Func remat(const Func &f);
 /// Scoped remat: traces `block(scope, args)` as its own function and calls
 /// it through `rlx.remat`.
-std::vector<Tensor>
-remat(Scope &scope, const std::string &name,
-      const std::function<std::vector<Tensor>(Scope &,
-                                              const std::vector<Tensor> &)>
-          &block,
-      const std::vector<Tensor> &args, SourceLoc loc = SourceLoc::current());
+std::vector<Tensor> remat(Scope &scope, const std::string &name,
+                          const std::function<std::vector<Tensor>(
+                              Scope &, const std::vector<Tensor> &)> &block,
+                          const std::vector<Tensor> &args,
+                          SourceLoc loc = SourceLoc::current());
 /// `f` differentiated in reverse mode by the user's rule: `fwd(args)` gives
 /// f's outputs then residuals; `bwd(residuals..., cotangents...)` one adjoint
 /// per argument.

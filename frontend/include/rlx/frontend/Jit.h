@@ -99,9 +99,8 @@ public:
   /// Binds one param (checked against the traced type).
   Compiled &with_param(const std::string &name, const Array &value);
   /// Binds every param from `init(name, dims)`.
-  Compiled &
-  init_params(const std::function<Array(const std::string &, const Shape &)>
-                  &init);
+  Compiled &init_params(
+      const std::function<Array(const std::string &, const Shape &)> &init);
   /// Every param normal(0, stddev), seeded (deterministic).
   Compiled &init_randn(uint64_t seed, double stddev = 0.1);
   /// Binds every tensor of a safetensors file by name.

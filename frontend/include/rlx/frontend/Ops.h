@@ -141,8 +141,8 @@ Tensor stack(const std::vector<Tensor> &xs, int64_t axis = 0, RLX_LOC);
 Tensor gather(const Tensor &x, const Tensor &indices, int64_t axis = 0,
               RLX_LOC);
 /// Pads with `value`: `low`/`high` per dim.
-Tensor pad(const Tensor &x, const Axes &low, const Axes &high,
-           double value = 0, RLX_LOC);
+Tensor pad(const Tensor &x, const Axes &low, const Axes &high, double value = 0,
+           RLX_LOC);
 /// Integer labels `[...]` to `[..., classes]` in `dtype`.
 Tensor one_hot(const Tensor &labels, int64_t classes, DType dtype = DType::f32,
                RLX_LOC);

@@ -75,9 +75,8 @@ public:
   TrainStep &jit(const Device &device = Device::cpu());
   TrainStep &with_param(const std::string &name, const Array &value);
   TrainStep &init_randn(uint64_t seed, double stddev = 0.1);
-  TrainStep &
-  init_params(const std::function<Array(const std::string &, const Shape &)>
-                  &init);
+  TrainStep &init_params(
+      const std::function<Array(const std::string &, const Shape &)> &init);
   /// One step: returns the loss. `inputs` are the loss's inputs by name.
   double step(const std::map<std::string, Array> &inputs);
   int64_t steps_done() const { return stepCount; }
