@@ -295,6 +295,7 @@ double TrainStep::step(const std::map<std::string, Array> &inputs) {
   for (const std::string &name : stateNames)
     state[name] = out["new." + name];
   stepCount = next;
+  last_ = out;
   return out["loss"].item();
 }
 

@@ -239,6 +239,26 @@ TEST(Train, ExportedStepCompilesWithRlxcAndMatchesJit) {
                0, 0);
 }
 
+TEST(Train, AuxiliaryOutputsComeBackUndifferentiated) {
+  Func loss("with_aux", [](Scope &s) -> std::vector<Tensor> {
+    Tensor x = s.input("x", {3}, f64);
+    Tensor w = s.param("w", {3}, f64);
+    return {(0.5 * sum(square(w - x))).named("l"),
+            sum(w * 100.0).named("score")};
+  });
+  TrainStep step =
+      make_train_step(loss, Optimizer::sgd(), Schedule::constant(0.1));
+  step.jit().with_param("w", Array::from(kW0, {3}, f64));
+  step.step({{"x", Array::from(kX, {3}, f64)}});
+  const Outputs &out = step.last_outputs();
+  EXPECT_NEAR(out["aux.score"].item(), 100 * (kW0[0] + kW0[1] + kW0[2]),
+              1e-9);
+  // The auxiliary output contributes no gradient: plain SGD on the loss.
+  expectNear(step.param("w").to_vector(),
+             reference(Optimizer::sgd(), Schedule::constant(0.1), kW0, 0, 1),
+             1e-6, 1e-7);
+}
+
 TEST(Train, ErrorPaths) {
   Func noParams("np", [](Scope &s) { return sum(s.input("x", {3})); });
   EXPECT_NE(errorOf([&] {

@@ -80,6 +80,9 @@ public:
   /// One step: returns the loss. `inputs` are the loss's inputs by name.
   double step(const std::map<std::string, Array> &inputs);
   int64_t steps_done() const { return stepCount; }
+  /// Every output of the last step: `loss`, `aux.<output>` for the loss's
+  /// further outputs (not differentiated), `new.<param>`, new state.
+  const Outputs &last_outputs() const { return last_; }
   Array param(const std::string &name) const;
   std::vector<std::string> param_names() const { return loss_.param_names(); }
   /// Params by name, then state as `<prefix><param>` and `step`.
@@ -97,6 +100,7 @@ private:
   std::vector<std::string> stateNames;
   std::map<std::string, Array> state;
   int64_t stepCount = 0;
+  Outputs last_;
 };
 
 /// Traces the step of `loss` (first output, one element). `clip` > 0 scales
