@@ -763,4 +763,51 @@ Tensor one_hot(const Tensor &labels, int64_t classes, DType dtype,
   return cast(hot, dtype, loc);
 }
 
+//===----------------------------------------------------------------------===//
+// Tensor methods
+//===----------------------------------------------------------------------===//
+
+Tensor Tensor::matmul(const Tensor &rhs, SourceLoc loc) const {
+  return rlx::matmul(*this, rhs, loc);
+}
+Tensor Tensor::sum(const Axes &axes, bool keepdims, SourceLoc loc) const {
+  return rlx::sum(*this, axes, keepdims, loc);
+}
+Tensor Tensor::mean(const Axes &axes, bool keepdims, SourceLoc loc) const {
+  return rlx::mean(*this, axes, keepdims, loc);
+}
+Tensor Tensor::max(const Axes &axes, bool keepdims, SourceLoc loc) const {
+  return rlx::max(*this, axes, keepdims, loc);
+}
+Tensor Tensor::reshape(const Shape &shape, SourceLoc loc) const {
+  return rlx::reshape(*this, shape, loc);
+}
+Tensor Tensor::transpose(const Axes &permutation, SourceLoc loc) const {
+  return rlx::transpose(*this, permutation, loc);
+}
+Tensor Tensor::T(SourceLoc loc) const {
+  if (rank() < 2)
+    fail("T", "needs rank 2 or more, got " + type().str(), loc);
+  Axes perm(rank());
+  std::iota(perm.begin(), perm.end(), 0);
+  std::swap(perm[rank() - 1], perm[rank() - 2]);
+  return rlx::transpose(*this, perm, loc);
+}
+Tensor Tensor::cast(DType dtype, SourceLoc loc) const {
+  return rlx::cast(*this, dtype, loc);
+}
+Tensor Tensor::exp(SourceLoc loc) const { return rlx::exp(*this, loc); }
+Tensor Tensor::log(SourceLoc loc) const { return rlx::log(*this, loc); }
+Tensor Tensor::sqrt(SourceLoc loc) const { return rlx::sqrt(*this, loc); }
+Tensor Tensor::tanh(SourceLoc loc) const { return rlx::tanh(*this, loc); }
+Tensor Tensor::relu(SourceLoc loc) const { return rlx::relu(*this, loc); }
+Tensor Tensor::sigmoid(SourceLoc loc) const { return rlx::sigmoid(*this, loc); }
+Tensor Tensor::square(SourceLoc loc) const { return rlx::square(*this, loc); }
+Tensor Tensor::softmax(int64_t axis, SourceLoc loc) const {
+  return rlx::softmax(*this, axis, loc);
+}
+Tensor Tensor::log_softmax(int64_t axis, SourceLoc loc) const {
+  return rlx::log_softmax(*this, axis, loc);
+}
+
 } // namespace rlx

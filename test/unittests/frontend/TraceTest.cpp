@@ -198,6 +198,33 @@ TEST(Trace, EveryErrorPath) {
             std::string::npos);
 }
 
+TEST(Trace, MethodsMatchFreeFunctions) {
+  Func f("methods", [](Scope &s) -> std::vector<Tensor> {
+    Tensor x = s.input("x", {2, 3});
+    Tensor w = s.param("w", {2, 3});
+    return {x.matmul(w.T()).softmax().named("a"),
+            x.square().sum({1}, true).sqrt().named("b"),
+            x.reshape({3, 2}).transpose().mean().named("c"),
+            x.cast(f64).tanh().max({0}).named("d")};
+  });
+  EXPECT_EQ(f.outputs()[0].type.str(), "f32[2,2]");
+  EXPECT_EQ(f.outputs()[1].type.str(), "f32[2,1]");
+  EXPECT_EQ(f.outputs()[2].type.str(), "f32[]");
+  EXPECT_EQ(f.outputs()[3].type.str(), "f64[3]");
+  int line = 0;
+  std::string message = errorOf([&] {
+    Func g("bad", [&](Scope &s) {
+      line = __LINE__ + 1;
+      return s.input("x", {3}).T();
+    });
+  });
+  EXPECT_NE(message.find("rlx::T: needs rank 2 or more, got f32[3] (at "
+                         "TraceTest.cpp:" +
+                         std::to_string(line) + ")"),
+            std::string::npos)
+      << message;
+}
+
 TEST(Trace, CallsMergeParamsAndRenameClashes) {
   Func inner("block", [](Scope &s) {
     return tanh(s.input("h", {4}) * s.param("scale", {4}));

@@ -51,6 +51,32 @@ public:
   }
   const std::string &name() const { return name_; }
 
+  /// Methods for the common ops (the free functions of Ops.h do the work).
+  Tensor matmul(const Tensor &rhs, SourceLoc loc = SourceLoc::current()) const;
+  Tensor sum(const std::vector<int64_t> &axes = {}, bool keepdims = false,
+             SourceLoc loc = SourceLoc::current()) const;
+  Tensor mean(const std::vector<int64_t> &axes = {}, bool keepdims = false,
+              SourceLoc loc = SourceLoc::current()) const;
+  Tensor max(const std::vector<int64_t> &axes = {}, bool keepdims = false,
+             SourceLoc loc = SourceLoc::current()) const;
+  Tensor reshape(const Shape &shape,
+                 SourceLoc loc = SourceLoc::current()) const;
+  Tensor transpose(const std::vector<int64_t> &permutation = {},
+                   SourceLoc loc = SourceLoc::current()) const;
+  /// The last two axes swapped.
+  Tensor T(SourceLoc loc = SourceLoc::current()) const;
+  Tensor cast(DType dtype, SourceLoc loc = SourceLoc::current()) const;
+  Tensor exp(SourceLoc loc = SourceLoc::current()) const;
+  Tensor log(SourceLoc loc = SourceLoc::current()) const;
+  Tensor sqrt(SourceLoc loc = SourceLoc::current()) const;
+  Tensor tanh(SourceLoc loc = SourceLoc::current()) const;
+  Tensor relu(SourceLoc loc = SourceLoc::current()) const;
+  Tensor sigmoid(SourceLoc loc = SourceLoc::current()) const;
+  Tensor square(SourceLoc loc = SourceLoc::current()) const;
+  Tensor softmax(int64_t axis = -1, SourceLoc loc = SourceLoc::current()) const;
+  Tensor log_softmax(int64_t axis = -1,
+                     SourceLoc loc = SourceLoc::current()) const;
+
 private:
   Scope *scope_ = nullptr;
   /// Scope::id() of scope_: a new trace may reuse a dead one's address.
