@@ -4,7 +4,8 @@
 /// jit calls the same compiler library as rlxc (codegen/Compiler.h), in
 /// process. Artifacts are cached in memory by (module text, device, options)
 /// and on disk under `$XDG_CACHE_HOME/rlx` keyed by the same plus the
-/// compiler's version, so a new compiler never loads a stale artifact.
+/// compiler's version and build, so a new compiler never loads a stale
+/// artifact.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +20,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <dlfcn.h>
+#include <sys/stat.h>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -128,6 +131,23 @@ void compileTo(const std::string &mlir, const Device &device,
     throw Error("rlx::jit: emitting '" + what + "' failed:\n" + diagnostics);
 }
 
+/// The compiler's version string is bumped by hand, so the key also names
+/// the build of the binary holding the compiler (size and modification
+/// time): a rebuilt compiler never loads an artifact of the previous one.
+std::string compilerBuild() {
+  static const std::string id = [] {
+    struct stat st;
+    Dl_info info;
+    if (dladdr(reinterpret_cast<void *>(&compilerVersion), &info) &&
+        info.dli_fname && stat(info.dli_fname, &st) == 0)
+      return std::to_string(st.st_size) + "-" + std::to_string(st.st_mtime);
+    if (stat("/proc/self/exe", &st) == 0)
+      return std::to_string(st.st_size) + "-" + std::to_string(st.st_mtime);
+    return std::string("unknown");
+  }();
+  return id;
+}
+
 } // namespace
 
 CacheStats cacheStats() {
@@ -160,7 +180,8 @@ std::shared_ptr<Artifact> compileModule(const std::string &mlir,
                 "' is not compiled into this build; available: cpu");
   std::string key = mlir + "\n// device=" + device.target +
                     " O=" + std::to_string(options.optLevel) +
-                    " compiler=" + compilerVersion().str();
+                    " compiler=" + compilerVersion().str() +
+                    " build=" + compilerBuild();
   std::string hex = hashHex(key);
   std::lock_guard<std::mutex> lock(cacheMutex);
   if (auto it = memoryCache.find(key); it != memoryCache.end()) {

@@ -285,6 +285,18 @@ TEST(Jit, MemoryAndDiskCache) {
   for (auto &e : std::filesystem::directory_iterator(dir + "/rlx"))
     entries += e.path().extension() == ".so";
   EXPECT_EQ(entries, 2u);
+  // Each entry's key names the compiler version, so a new compiler misses.
+  for (auto &e : std::filesystem::directory_iterator(dir + "/rlx")) {
+    if (e.path().extension() != ".key")
+      continue;
+    std::ifstream key(e.path());
+    std::string text((std::istreambuf_iterator<char>(key)),
+                     std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find(" compiler="), std::string::npos);
+    EXPECT_NE(text.find(" build="), std::string::npos);
+    EXPECT_EQ(text.find("build=unknown"), std::string::npos);
+    EXPECT_NE(text.find("func.func @cached("), std::string::npos);
+  }
   // A changed graph is a miss.
   Func changed("cached", [](Scope &s) { return exp(s.input("x", {4})) * 4.0; });
   changed.jit(Device::cpu());
