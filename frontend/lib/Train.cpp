@@ -221,7 +221,22 @@ TrainStep make_train_step(const Func &loss, const Optimizer &opt,
       for (const Tensor &n : newState)
         if (n.name() == "new." + prefix + p.name)
           outputs.push_back(n);
-  return TrainStep(loss, Func(s.finish(outputs)), opt, schedule);
+  std::shared_ptr<detail::FuncDef> def = s.finish(outputs);
+  // Specializable when the loss is: the step is traced again around the
+  // specialized loss (the state and the scalars have static shapes).
+  if (loss.def().specialize) {
+    std::shared_ptr<const detail::FuncDef> lossDef = loss.shared();
+    def->specialize = [lossDef, opt, schedule, clip,
+                       loc](const detail::InputShapes &shapes) {
+      detail::InputShapes mine;
+      for (const detail::Arg &in : lossDef->inputs)
+        if (auto it = shapes.find(in.name); it != shapes.end())
+          mine[in.name] = it->second;
+      Func special(lossDef->specialize(mine));
+      return make_train_step(special, opt, schedule, clip, loc).func().shared();
+    };
+  }
+  return TrainStep(loss, Func(def), opt, schedule);
 }
 
 //===----------------------------------------------------------------------===//
@@ -237,8 +252,8 @@ TrainStep::TrainStep(Func loss, Func step, Optimizer optimizer,
       stateNames.push_back(prefix + p.name);
 }
 
-TrainStep &TrainStep::jit(const Device &device) {
-  compiled_ = std::make_unique<Compiled>(step_.jit(device));
+TrainStep &TrainStep::jit(const Device &device, const JitOptions &options) {
+  compiled_ = std::make_unique<Compiled>(step_.jit(device, options));
   state.clear();
   for (const std::string &prefix : optimizer_.state_prefixes())
     for (const detail::Arg &p : loss_.params())

@@ -204,6 +204,27 @@ TEST(Train, LossDecreasesAndCheckpointsResume) {
   EXPECT_NEAR(forward.run(batch)[0].item(), a.step(batch), 1e-6);
 }
 
+TEST(Train, SpecializedStepMatchesTheDynamicOne) {
+  auto batch = regressionBatch();
+  JitOptions special;
+  special.specialize_shapes = true;
+  TrainStep dynamic = make_train_step(regression(), Optimizer::adam(),
+                                      Schedule::constant(0.02), 1.0);
+  TrainStep fixed = make_train_step(regression(), Optimizer::adam(),
+                                    Schedule::constant(0.02), 1.0);
+  dynamic.jit().init_randn(3, 0.5);
+  fixed.jit(Device::cpu(), special).init_randn(3, 0.5);
+  unsigned compiles = cacheStats().compiles;
+  for (int i = 0; i < 3; ++i)
+    EXPECT_NEAR(fixed.step(batch), dynamic.step(batch), 1e-5);
+  // One specialization for the one batch shape (or none: cached on disk).
+  EXPECT_LE(cacheStats().compiles, compiles + 1);
+  EXPECT_EQ(fixed.last_outputs()["new.hidden.weight"].type_string(),
+            "f32[4,8]");
+  expectNear(fixed.param("out.weight").to_vector(),
+             dynamic.param("out.weight").to_vector(), 1e-4, 1e-5);
+}
+
 TEST(Train, ExportedStepCompilesWithRlxcAndMatchesJit) {
   std::string dir = test::freshDir("step");
   auto batch = regressionBatch();
@@ -251,8 +272,7 @@ TEST(Train, AuxiliaryOutputsComeBackUndifferentiated) {
   step.jit().with_param("w", Array::from(kW0, {3}, f64));
   step.step({{"x", Array::from(kX, {3}, f64)}});
   const Outputs &out = step.last_outputs();
-  EXPECT_NEAR(out["aux.score"].item(), 100 * (kW0[0] + kW0[1] + kW0[2]),
-              1e-9);
+  EXPECT_NEAR(out["aux.score"].item(), 100 * (kW0[0] + kW0[1] + kW0[2]), 1e-9);
   // The auxiliary output contributes no gradient: plain SGD on the loss.
   expectNear(step.param("w").to_vector(),
              reference(Optimizer::sgd(), Schedule::constant(0.1), kW0, 0, 1),

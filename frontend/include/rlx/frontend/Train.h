@@ -71,8 +71,11 @@ public:
 
   /// The traced step (export_mlir gives what rlxc compiles).
   const Func &func() const { return step_; }
-  /// Compiles (cached) and zero-initializes the optimizer state.
-  TrainStep &jit(const Device &device = Device::cpu());
+  /// Compiles (cached) and zero-initializes the optimizer state. With
+  /// `options.specialize_shapes`, one step per input signature (static
+  /// shapes), as for Func::jit.
+  TrainStep &jit(const Device &device = Device::cpu(),
+                 const JitOptions &options = {});
   TrainStep &with_param(const std::string &name, const Array &value);
   TrainStep &init_randn(uint64_t seed, double stddev = 0.1);
   TrainStep &init_params(
