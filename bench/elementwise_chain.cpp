@@ -57,10 +57,10 @@ int main(int argc, char **argv) {
     return 1;
   rlx::Artifact artifact = rlx::Artifact::load(so);
   rlx::Session session(artifact);
-  std::vector<rlx::Tensor> inputs;
-  inputs.push_back(rlx::Tensor::allocate(RLX_DTYPE_F32, {n}));
-  inputs.push_back(rlx::Tensor::allocate(RLX_DTYPE_F32, {}));
-  inputs.push_back(rlx::Tensor::allocate(RLX_DTYPE_F32, {}));
+  std::vector<rlx::HostTensor> inputs;
+  inputs.push_back(rlx::HostTensor::allocate(RLX_DTYPE_F32, {n}));
+  inputs.push_back(rlx::HostTensor::allocate(RLX_DTYPE_F32, {}));
+  inputs.push_back(rlx::HostTensor::allocate(RLX_DTYPE_F32, {}));
   std::mt19937 rng(0);
   std::normal_distribution<float> normal(0, 1);
   float *x = inputs[0].data<float>();

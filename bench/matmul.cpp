@@ -125,10 +125,10 @@ int main(int argc, char **argv) {
     rlx::Session session(artifact);
     std::mt19937 rng(size.m * 31 + size.n);
     std::uniform_real_distribution<float> dist(-1, 1);
-    std::vector<rlx::Tensor> inputs;
-    inputs.push_back(rlx::Tensor::allocate(RLX_DTYPE_F32, {size.m, size.k}));
-    inputs.push_back(rlx::Tensor::allocate(RLX_DTYPE_F32, {size.k, size.n}));
-    for (rlx::Tensor &t : inputs)
+    std::vector<rlx::HostTensor> inputs;
+    inputs.push_back(rlx::HostTensor::allocate(RLX_DTYPE_F32, {size.m, size.k}));
+    inputs.push_back(rlx::HostTensor::allocate(RLX_DTYPE_F32, {size.k, size.n}));
+    for (rlx::HostTensor &t : inputs)
       for (size_t i = 0; i < t.elementCount(); ++i)
         t.data<float>()[i] = dist(rng);
     const float *a = inputs[0].data<float>(), *b = inputs[1].data<float>();

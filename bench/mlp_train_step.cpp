@@ -189,8 +189,8 @@ template <typename Fn> double medianMs(Fn fn, int reps) {
   return times[times.size() / 2];
 }
 
-rlx::Tensor scalar(float value) {
-  rlx::Tensor t = rlx::Tensor::allocate(RLX_DTYPE_F32, {});
+rlx::HostTensor scalar(float value) {
+  rlx::HostTensor t = rlx::HostTensor::allocate(RLX_DTYPE_F32, {});
   t.data<float>()[0] = value;
   return t;
 }
@@ -214,30 +214,30 @@ int main(int argc, char **argv) {
   std::mt19937 rng(0);
   std::normal_distribution<float> normal(0, 1);
   auto randn = [&](std::vector<int64_t> dims, float scale) {
-    rlx::Tensor t = rlx::Tensor::allocate(RLX_DTYPE_F32, dims);
+    rlx::HostTensor t = rlx::HostTensor::allocate(RLX_DTYPE_F32, dims);
     for (size_t i = 0; i < t.elementCount(); ++i)
       t.data<float>()[i] = normal(rng) * scale;
     return t;
   };
-  std::vector<rlx::Tensor> state; // weights, then m, then v
+  std::vector<rlx::HostTensor> state; // weights, then m, then v
   for (const Weight &w : weights())
     state.push_back(randn(w.dims, w.dims.size() == 2 ? 0.05f : 0.0f));
   for (int k = 0; k < 2; ++k)
     for (const Weight &w : weights())
-      state.push_back(rlx::Tensor::allocate(RLX_DTYPE_F32, w.dims));
+      state.push_back(rlx::HostTensor::allocate(RLX_DTYPE_F32, w.dims));
   auto batch = [&](int n) {
-    std::vector<rlx::Tensor> xy;
+    std::vector<rlx::HostTensor> xy;
     xy.push_back(randn({n, kIn}, 1.0f));
-    rlx::Tensor y = rlx::Tensor::allocate(RLX_DTYPE_F32, {n, kOut});
+    rlx::HostTensor y = rlx::HostTensor::allocate(RLX_DTYPE_F32, {n, kOut});
     for (int i = 0; i < n; ++i)
       y.data<float>()[i * kOut + i % kOut] = 1;
     xy.push_back(std::move(y));
     return xy;
   };
-  std::vector<rlx::Tensor> b128 = batch(128), b1024 = batch(1024);
-  auto inputs = [&](size_t stateCount, std::vector<rlx::Tensor> &xy,
+  std::vector<rlx::HostTensor> b128 = batch(128), b1024 = batch(1024);
+  auto inputs = [&](size_t stateCount, std::vector<rlx::HostTensor> &xy,
                     bool withLabels) {
-    std::vector<rlx::Tensor> in;
+    std::vector<rlx::HostTensor> in;
     for (size_t i = 0; i < stateCount; ++i)
       in.push_back(state[i].share());
     in.push_back(xy[0].share());
@@ -257,7 +257,7 @@ int main(int argc, char **argv) {
   double step128 = medianMs(
       [&] {
         ++t;
-        std::vector<rlx::Tensor> in = inputs(18, b128, true);
+        std::vector<rlx::HostTensor> in = inputs(18, b128, true);
         in.push_back(scalar(1.0f / (1.0f - std::pow(0.9f, float(t)))));
         in.push_back(scalar(1.0f / (1.0f - std::pow(0.999f, float(t)))));
         rlx::TensorList out = session.call("step", in);

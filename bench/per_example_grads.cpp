@@ -87,7 +87,7 @@ int main(int argc, char **argv) {
   std::mt19937 rng(0);
   std::normal_distribution<float> normal(0, 1);
   auto randn = [&](std::vector<int64_t> dims, float scale) {
-    rlx::Tensor t = rlx::Tensor::allocate(RLX_DTYPE_F32, dims);
+    rlx::HostTensor t = rlx::HostTensor::allocate(RLX_DTYPE_F32, dims);
     for (size_t i = 0; i < t.elementCount(); ++i)
       t.data<float>()[i] = normal(rng) * scale;
     return t;
@@ -95,19 +95,19 @@ int main(int argc, char **argv) {
   session.bindTensor("fc1.w", randn({in, hidden}, 0.05f));
   session.bindTensor("fc1.b", randn({hidden}, 0.1f));
   session.bindTensor("fc2.w", randn({hidden, out}, 0.05f));
-  rlx::Tensor xs = randn({batch, in}, 1.0f);
-  rlx::Tensor ys = rlx::Tensor::allocate(RLX_DTYPE_F32, {batch, out});
+  rlx::HostTensor xs = randn({batch, in}, 1.0f);
+  rlx::HostTensor ys = rlx::HostTensor::allocate(RLX_DTYPE_F32, {batch, out});
   for (int i = 0; i < batch; ++i)
     ys.data<float>()[i * out + i % out] = 1;
   // One example at a time, as views of the batch.
-  std::vector<rlx::Tensor> xi, yi;
+  std::vector<rlx::HostTensor> xi, yi;
   for (int i = 0; i < batch; ++i) {
-    xi.push_back(rlx::Tensor::borrow(RLX_DTYPE_F32, {in},
+    xi.push_back(rlx::HostTensor::borrow(RLX_DTYPE_F32, {in},
                                      xs.data<float>() + size_t(i) * in));
-    yi.push_back(rlx::Tensor::borrow(RLX_DTYPE_F32, {out},
+    yi.push_back(rlx::HostTensor::borrow(RLX_DTYPE_F32, {out},
                                      ys.data<float>() + size_t(i) * out));
   }
-  std::vector<rlx::Tensor> batched;
+  std::vector<rlx::HostTensor> batched;
   batched.push_back(xs.share());
   batched.push_back(ys.share());
   double vmapMs = medianMs(
@@ -115,7 +115,7 @@ int main(int argc, char **argv) {
   double loopMs = medianMs(
       [&] {
         for (int i = 0; i < batch; ++i) {
-          std::vector<rlx::Tensor> one;
+          std::vector<rlx::HostTensor> one;
           one.push_back(xi[i].share());
           one.push_back(yi[i].share());
           session.call("loss_grad", one);
@@ -126,12 +126,12 @@ int main(int argc, char **argv) {
   rlx::TensorList all = session.call("loss_per_example_grad", batched);
   double diff = 0;
   for (int i = 0; i < batch; ++i) {
-    std::vector<rlx::Tensor> one;
+    std::vector<rlx::HostTensor> one;
     one.push_back(xi[i].share());
     one.push_back(yi[i].share());
     rlx::TensorList g = session.call("loss_grad", one);
     for (size_t p = 0; p < g.size(); ++p) {
-      rlx::Tensor a = g.at(p), b = all.at(p);
+      rlx::HostTensor a = g.at(p), b = all.at(p);
       size_t n = a.elementCount();
       for (size_t k = 0; k < n; ++k)
         diff = std::max(diff, std::fabs(a.getF64(k) - b.getF64(i * n + k)));

@@ -29,3 +29,18 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
+
+# The digits data set of examples/train_digits (1797 8x8 images): shipped in
+# Debian's python3-sklearn, taken out of the .deb without installing it.
+digits=data/digits.csv.gz
+cd "$(dirname "$0")/.."
+if [ ! -f "$digits" ]; then
+  echo "rlx: fetching $digits from python3-sklearn"
+  tmp=$(mktemp -d)
+  (cd "$tmp" && apt-get download python3-sklearn >/dev/null 2>&1 ||
+     { apt-get update -qq && apt-get download python3-sklearn; })
+  dpkg-deb -x "$tmp"/python3-sklearn_*.deb "$tmp/x"
+  mkdir -p data
+  cp "$(find "$tmp/x" -name digits.csv.gz | head -n1)" "$digits"
+  rm -rf "$tmp"
+fi

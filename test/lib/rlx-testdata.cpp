@@ -29,7 +29,7 @@ int main(int argc, char **argv) {
     if (!item.empty())
       dims.push_back(std::stoll(item));
   try {
-    rlx::Tensor tensor = rlx::Tensor::allocate(dtype, dims);
+    rlx::HostTensor tensor = rlx::HostTensor::allocate(dtype, dims);
     for (size_t i = 0; i < tensor.elementCount(); ++i) {
       double v = double(i % 7) - 3.0;
       switch (dtype) {

@@ -82,7 +82,7 @@ void printInfo(const rlx::Artifact &artifact) {
 }
 
 /// One element, exact for integers, `%.6g` for floats.
-std::string formatElement(const rlx::Tensor &tensor, size_t index) {
+std::string formatElement(const rlx::HostTensor &tensor, size_t index) {
   char text[64];
   switch (tensor.dtype()) {
   case RLX_DTYPE_I64:
@@ -101,7 +101,7 @@ std::string formatElement(const rlx::Tensor &tensor, size_t index) {
 }
 
 /// `name: f32[2,2] = [1, 2, 3, 4]`, eliding the middle past 64 elements.
-void printOutput(const std::string &name, const rlx::Tensor &tensor) {
+void printOutput(const std::string &name, const rlx::HostTensor &tensor) {
   const size_t maxShown = 64, edge = 6;
   size_t count = tensor.elementCount();
   std::string text = name + ": " + tensor.typeString() + " = [";
@@ -191,10 +191,10 @@ rlx::EntryPoint chooseEntryPoint(const rlx::Artifact &artifact,
 
 /// Reads the --input files into call order: named ones by name, the others
 /// into the remaining positions in order.
-std::vector<rlx::Tensor> readInputs(const rlx::EntryPoint &entry,
+std::vector<rlx::HostTensor> readInputs(const rlx::EntryPoint &entry,
                                     const std::vector<std::string> &arguments) {
   std::vector<rlx::TensorSpec> specs = entry.inputs();
-  std::vector<rlx::Tensor> inputs(specs.size());
+  std::vector<rlx::HostTensor> inputs(specs.size());
   std::vector<std::string> unnamed;
   for (const std::string &argument : arguments) {
     auto [name, file] = splitInput(argument);
@@ -205,7 +205,7 @@ std::vector<rlx::Tensor> readInputs(const rlx::EntryPoint &entry,
     size_t index = entry.findInput(name);
     if (inputs[index])
       throw ToolError("input '" + name + "' is given twice");
-    inputs[index] = rlx::Tensor::readNpy(file);
+    inputs[index] = rlx::HostTensor::readNpy(file);
   }
   size_t next = 0;
   for (const std::string &file : unnamed) {
@@ -215,7 +215,7 @@ std::vector<rlx::Tensor> readInputs(const rlx::EntryPoint &entry,
       throw ToolError("too many inputs: entry point '" + entry.name() +
                       "' takes " + std::to_string(specs.size()) + " (" +
                       joinNames(specs) + ")");
-    inputs[next] = rlx::Tensor::readNpy(file);
+    inputs[next] = rlx::HostTensor::readNpy(file);
   }
   for (size_t i = 0; i < inputs.size(); ++i)
     if (!inputs[i])
@@ -227,7 +227,7 @@ std::vector<rlx::Tensor> readInputs(const rlx::EntryPoint &entry,
 }
 
 void printBenchmark(const rlx::Session &session, const std::string &entry,
-                    const std::vector<rlx::Tensor> &inputs, int runs) {
+                    const std::vector<rlx::HostTensor> &inputs, int runs) {
   using Clock = std::chrono::steady_clock;
   session.call(entry, inputs); // Warm-up.
   std::vector<double> times;
@@ -275,7 +275,7 @@ void run(const Options &options) {
   rlx::Session session(artifact);
   for (const std::string &file : options.weights)
     session.bindSafetensors(file, options.allowUnusedWeights);
-  std::vector<rlx::Tensor> inputs = readInputs(entry, options.inputs);
+  std::vector<rlx::HostTensor> inputs = readInputs(entry, options.inputs);
 
   if (options.checkGrads) {
     rlx::GradCheckOptions check;

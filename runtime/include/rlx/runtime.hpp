@@ -95,36 +95,36 @@ protected:
 } // namespace detail
 
 /// A host tensor (rlx_tensor_t).
-class Tensor : public detail::Handle<rlx_tensor_t, rlx_tensor_retain,
+class HostTensor : public detail::Handle<rlx_tensor_t, rlx_tensor_retain,
                                      rlx_tensor_release> {
 public:
   using Handle::Handle;
 
   /// Zero-filled, owning.
-  static Tensor allocate(rlx_dtype_t dtype, const std::vector<int64_t> &dims) {
+  static HostTensor allocate(rlx_dtype_t dtype, const std::vector<int64_t> &dims) {
     rlx_tensor_t *raw = nullptr;
     check(rlx_tensor_allocate(dtype, dims.size(), dims.data(), &raw));
-    return Tensor(raw);
+    return HostTensor(raw);
   }
   /// Over caller memory, not copied: `data` must outlive the tensor.
-  static Tensor borrow(rlx_dtype_t dtype, const std::vector<int64_t> &dims,
+  static HostTensor borrow(rlx_dtype_t dtype, const std::vector<int64_t> &dims,
                        void *data) {
     rlx_tensor_t *raw = nullptr;
     check(rlx_tensor_wrap(dtype, dims.size(), dims.data(), data, nullptr,
                           nullptr, &raw));
-    return Tensor(raw);
+    return HostTensor(raw);
   }
-  static Tensor readNpy(const std::string &path) {
+  static HostTensor readNpy(const std::string &path) {
     rlx_tensor_t *raw = nullptr;
     check(rlx_npy_read(path.c_str(), &raw));
-    return Tensor(raw);
+    return HostTensor(raw);
   }
   void writeNpy(const std::string &path) const {
     check(rlx_npy_write(path.c_str(), raw));
   }
 
   /// Another reference to the same tensor.
-  Tensor share() const { return Tensor(retained()); }
+  HostTensor share() const { return HostTensor(retained()); }
 
   rlx_dtype_t dtype() const { return rlx_tensor_dtype(raw); }
   size_t rank() const { return rlx_tensor_rank(raw); }
@@ -171,7 +171,7 @@ public:
     check(rlx_safetensors_write(path.c_str(), raw));
   }
 
-  void append(const std::string &name, const Tensor &tensor) {
+  void append(const std::string &name, const HostTensor &tensor) {
     check(rlx_tensor_list_append(raw, name.c_str(), tensor.get()));
   }
   size_t size() const { return rlx_tensor_list_size(raw); }
@@ -183,15 +183,15 @@ public:
     return name;
   }
   /// A new reference to the tensor at `index`.
-  Tensor at(size_t index) const {
+  HostTensor at(size_t index) const {
     rlx_tensor_t *tensor = rlx_tensor_list_get(raw, index);
     if (!tensor)
       throw RuntimeError(RLX_STATUS_OUT_OF_RANGE,
                          "tensor list index out of range");
     rlx_tensor_retain(tensor);
-    return Tensor(tensor);
+    return HostTensor(tensor);
   }
-  Tensor at(const std::string &name) const {
+  HostTensor at(const std::string &name) const {
     size_t index = 0;
     check(rlx_tensor_list_find(raw, name.c_str(), &index));
     return at(index);
@@ -315,20 +315,20 @@ public:
     options.allow_unused = allowUnused ? 1 : 0;
     check(rlx_session_bind_safetensors(raw, path.c_str(), &options));
   }
-  void bindTensor(const std::string &name, const Tensor &tensor) {
+  void bindTensor(const std::string &name, const HostTensor &tensor) {
     check(rlx_session_bind_tensor(raw, name.c_str(), tensor.get()));
   }
-  Tensor lookupWeight(const std::string &name) const {
+  HostTensor lookupWeight(const std::string &name) const {
     rlx_tensor_t *tensor = nullptr;
     check(rlx_session_lookup_weight(raw, name.c_str(), &tensor));
-    return Tensor(tensor);
+    return HostTensor(tensor);
   }
   /// Calls `entry` with `inputs` by position; outputs named as in the
   /// manifest.
   TensorList call(const std::string &entry,
-                  const std::vector<const Tensor *> &inputs) const {
+                  const std::vector<const HostTensor *> &inputs) const {
     std::vector<rlx_tensor_t *> raws;
-    for (const Tensor *input : inputs)
+    for (const HostTensor *input : inputs)
       raws.push_back(input ? input->get() : nullptr);
     rlx_tensor_list_t *outputs = nullptr;
     check(rlx_session_call(raw, entry.c_str(), raws.data(), raws.size(),
@@ -336,9 +336,9 @@ public:
     return TensorList(outputs);
   }
   TensorList call(const std::string &entry,
-                  const std::vector<Tensor> &inputs) const {
-    std::vector<const Tensor *> pointers;
-    for (const Tensor &input : inputs)
+                  const std::vector<HostTensor> &inputs) const {
+    std::vector<const HostTensor *> pointers;
+    for (const HostTensor &input : inputs)
       pointers.push_back(&input);
     return call(entry, pointers);
   }
@@ -446,9 +446,9 @@ inline bool isFloatDtype(rlx_dtype_t dtype) {
 }
 
 /// A tensor of `dtype` (f32 or f64) holding `values`, rounded.
-inline Tensor floatTensor(rlx_dtype_t dtype, const std::vector<int64_t> &dims,
+inline HostTensor floatTensor(rlx_dtype_t dtype, const std::vector<int64_t> &dims,
                           const std::vector<double> &values) {
-  Tensor tensor = Tensor::allocate(dtype, dims);
+  HostTensor tensor = HostTensor::allocate(dtype, dims);
   for (size_t i = 0; i < values.size(); ++i) {
     if (dtype == RLX_DTYPE_F64)
       tensor.data<double>()[i] = values[i];
@@ -458,7 +458,7 @@ inline Tensor floatTensor(rlx_dtype_t dtype, const std::vector<int64_t> &dims,
   return tensor;
 }
 
-inline std::vector<double> readF64(const Tensor &tensor) {
+inline std::vector<double> readF64(const HostTensor &tensor) {
   std::vector<double> values(tensor.elementCount());
   for (size_t i = 0; i < values.size(); ++i)
     values[i] = tensor.getF64(i);
@@ -487,7 +487,7 @@ public:
   explicit WeightRestorer(rlx_session_t *session) : session(session) {}
   WeightRestorer(const WeightRestorer &) = delete;
   WeightRestorer &operator=(const WeightRestorer &) = delete;
-  void save(const std::string &name, Tensor original) {
+  void save(const std::string &name, HostTensor original) {
     saved.emplace_back(name, std::move(original));
   }
   ~WeightRestorer() {
@@ -498,7 +498,7 @@ public:
 
 private:
   rlx_session_t *session;
-  std::vector<std::pair<std::string, Tensor>> saved;
+  std::vector<std::pair<std::string, HostTensor>> saved;
 };
 
 } // namespace detail
@@ -517,7 +517,7 @@ private:
 /// threads call into the same session (it rebinds weights).
 inline GradCheckResult checkGrads(const Session &session,
                                   const std::string &fn,
-                                  const std::vector<Tensor> &inputs,
+                                  const std::vector<HostTensor> &inputs,
                                   GradCheckOptions options = {}) {
   const std::string jvpName = fn + "_jvp", vjpName = fn + "_vjp";
   Artifact artifact(rlx_session_artifact(session.get()));
@@ -564,7 +564,7 @@ inline GradCheckResult checkGrads(const Session &session,
     std::string name;
     bool isParam = false;
     size_t input = 0;      // when an input
-    Tensor original;       // the bound weight, when a param
+    HostTensor original;       // the bound weight, when a param
     rlx_dtype_t dtype = RLX_DTYPE_F64;
     std::vector<int64_t> dims;
     std::vector<double> base;
@@ -626,7 +626,7 @@ inline GradCheckResult checkGrads(const Session &session,
 
   detail::WeightRestorer restorer(session.get());
   for (Leaf &leaf : leaves) {
-    Tensor value;
+    HostTensor value;
     if (leaf.isParam) {
       rlx_tensor_t *raw = nullptr;
       rlx_status_t status =
@@ -638,7 +638,7 @@ inline GradCheckResult checkGrads(const Session &session,
                            "checkGrads: param '" + leaf.name + "' of '" + fn +
                                "' is not bound (" + message + ")");
       }
-      leaf.original = Tensor(raw);
+      leaf.original = HostTensor(raw);
       value = leaf.original.share();
     } else {
       value = inputs[leaf.input].share();
@@ -683,15 +683,15 @@ inline GradCheckResult checkGrads(const Session &session,
     if (!std::isnan(slot) && (std::isnan(value) || value > slot))
       slot = value;
   };
-  auto bind = [&](const std::string &name, const Tensor &tensor) {
+  auto bind = [&](const std::string &name, const HostTensor &tensor) {
     check(rlx_session_bind_tensor(session.get(), name.c_str(), tensor.get()));
   };
 
   // FN at the unperturbed point: the reference primal outputs.
-  std::vector<const Tensor *> baseArgs;
-  for (const Tensor &input : inputs)
+  std::vector<const HostTensor *> baseArgs;
+  for (const HostTensor &input : inputs)
     baseArgs.push_back(&input);
-  std::vector<Tensor> primal;
+  std::vector<HostTensor> primal;
   {
     TensorList outputs = session.call(fn, baseArgs);
     for (size_t i = 0; i < nOut; ++i)
@@ -699,7 +699,7 @@ inline GradCheckResult checkGrads(const Session &session,
   }
   auto checkPrimal = [&](const TensorList &outputs) {
     for (size_t i = 0; i < nOut; ++i) {
-      Tensor got = outputs.at(i);
+      HostTensor got = outputs.at(i);
       if (got.dims() != primal[i].dims()) {
         result.primalPassed = false;
         result.primalMaxAbsError = nan;
@@ -727,7 +727,7 @@ inline GradCheckResult checkGrads(const Session &session,
     // taken is (x+ - x-) / (2 eps), which is what the jvp gets too.
     std::vector<std::vector<double>> plus(leaves.size()),
         minus(leaves.size()), dir(leaves.size());
-    std::vector<Tensor> tangents;
+    std::vector<HostTensor> tangents;
     for (size_t j = 0; j < leaves.size(); ++j) {
       const Leaf &leaf = leaves[j];
       for (double x : leaf.base) {
@@ -744,10 +744,10 @@ inline GradCheckResult checkGrads(const Session &session,
 
     // FN at x + eps v and x - eps v.
     auto evaluate = [&](const std::vector<std::vector<double>> &at) {
-      std::vector<Tensor> perturbed(nIn);
-      std::vector<const Tensor *> args = baseArgs;
+      std::vector<HostTensor> perturbed(nIn);
+      std::vector<const HostTensor *> args = baseArgs;
       for (size_t j = 0; j < leaves.size(); ++j) {
-        Tensor tensor =
+        HostTensor tensor =
             detail::floatTensor(leaves[j].dtype, leaves[j].dims, at[j]);
         if (leaves[j].isParam) {
           bind(leaves[j].name, tensor);
@@ -769,8 +769,8 @@ inline GradCheckResult checkGrads(const Session &session,
         bind(leaf.name, leaf.original);
 
     // Forward: FN_jvp(x, v).
-    std::vector<const Tensor *> jvpArgs = baseArgs;
-    for (const Tensor &tangent : tangents)
+    std::vector<const HostTensor *> jvpArgs = baseArgs;
+    for (const HostTensor &tangent : tangents)
       jvpArgs.push_back(&tangent);
     TensorList jvpOutputs = session.call(jvpName, jvpArgs);
     checkPrimal(jvpOutputs);
@@ -778,7 +778,7 @@ inline GradCheckResult checkGrads(const Session &session,
     for (size_t i = 0; i < nOut; ++i) {
       if (!detail::isFloatDtype(outSpecs[i].dtype))
         continue;
-      Tensor tangent = jvpOutputs.at(nOut + i);
+      HostTensor tangent = jvpOutputs.at(nOut + i);
       std::vector<int64_t> dims = primal[i].dims();
       if (tangent.dims() != dims || yPlus[i].size() != primal[i].elementCount() ||
           yMinus[i].size() != primal[i].elementCount())
@@ -821,14 +821,14 @@ inline GradCheckResult checkGrads(const Session &session,
     }
 
     // Reverse: FN_vjp(x, ct) against <ct, fd>.
-    std::vector<Tensor> cotangents;
+    std::vector<HostTensor> cotangents;
     double lhs = 0, lhsJvp = 0, budget = 0, scale = 0;
     for (size_t i = 0; i < nOut; ++i) {
       std::vector<int64_t> dims = primal[i].dims();
       if (!detail::isFloatDtype(outSpecs[i].dtype) ||
           (outSpecs[i].dtype != RLX_DTYPE_F32 &&
            outSpecs[i].dtype != RLX_DTYPE_F64)) {
-        cotangents.push_back(Tensor::allocate(outSpecs[i].dtype, dims));
+        cotangents.push_back(HostTensor::allocate(outSpecs[i].dtype, dims));
         continue;
       }
       std::vector<double> ct;
@@ -842,14 +842,14 @@ inline GradCheckResult checkGrads(const Session &session,
       }
       cotangents.push_back(detail::floatTensor(outSpecs[i].dtype, dims, ct));
     }
-    std::vector<const Tensor *> vjpArgs = baseArgs;
-    for (const Tensor &ct : cotangents)
+    std::vector<const HostTensor *> vjpArgs = baseArgs;
+    for (const HostTensor &ct : cotangents)
       vjpArgs.push_back(&ct);
     TensorList vjpOutputs = session.call(vjpName, vjpArgs);
     checkPrimal(vjpOutputs);
     double rhs = 0;
     for (size_t j = 0; j < leaves.size(); ++j) {
-      Tensor grad = vjpOutputs.at(nOut + j);
+      HostTensor grad = vjpOutputs.at(nOut + j);
       if (grad.dims() != leaves[j].dims)
         throw RuntimeError(RLX_STATUS_INTERNAL,
                            "checkGrads: gradient '" + vjpOut[nOut + j].name +

@@ -15,7 +15,7 @@ namespace rlx::autodiff {
 
 IsolatedCheck checkGradsIsolated(const rlx::Session &session,
                                  const std::string &fn,
-                                 const std::vector<rlx::Tensor> &inputs,
+                                 const std::vector<rlx::HostTensor> &inputs,
                                  const rlx::GradCheckOptions &options) {
   auto direct = [&] {
     IsolatedCheck check;
@@ -55,7 +55,7 @@ IsolatedCheck checkGradsIsolated(const rlx::Session &session,
 
 std::vector<Arr> call(const rlx::Session &session, const std::string &entry,
                       const std::vector<Arr> &inputs) {
-  std::vector<rlx::Tensor> tensors;
+  std::vector<rlx::HostTensor> tensors;
   for (const Arr &a : inputs)
     tensors.push_back(e2e::toTensor(a));
   std::vector<Arr> outputs;

@@ -39,7 +39,7 @@ struct IsolatedCheck {
 };
 IsolatedCheck checkGradsIsolated(const rlx::Session &session,
                                  const std::string &fn,
-                                 const std::vector<rlx::Tensor> &inputs,
+                                 const std::vector<rlx::HostTensor> &inputs,
                                  const rlx::GradCheckOptions &options);
 
 /// Calls `entry` (not isolated) and returns its outputs; ADD_FAILURE and

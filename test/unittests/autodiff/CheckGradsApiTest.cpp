@@ -92,8 +92,8 @@ Compiled &handWritten() {
 }
 
 
-std::vector<rlx::Tensor> tensors(const std::vector<Arr> &arrs) {
-  std::vector<rlx::Tensor> result;
+std::vector<rlx::HostTensor> tensors(const std::vector<Arr> &arrs) {
+  std::vector<rlx::HostTensor> result;
   for (const Arr &a : arrs)
     result.push_back(toTensor(a));
   return result;
@@ -163,14 +163,14 @@ TEST(CheckGradsApi, CatchesAWrongVjp) {
 TEST(CheckGradsApi, RestoresTheBoundWeights) {
   Compiled &m = handWritten();
   ASSERT_TRUE(m.ok) << m.error;
-  rlx::Tensor before = m.session->lookupWeight("api.w");
+  rlx::HostTensor before = m.session->lookupWeight("api.w");
   Arr x = generate(RLX_DTYPE_F64, {2, 3}, uniform(-1, 1), "api/x");
   for (const char *fn : {"good", "bad_jvp"}) {
     std::vector<Arr> in = {x};
     if (std::string(fn) == "good")
       in = {x, ints({2}, {1, 2})};
     rlx::checkGrads(*m.session, fn, tensors(in));
-    rlx::Tensor after = m.session->lookupWeight("api.w");
+    rlx::HostTensor after = m.session->lookupWeight("api.w");
     EXPECT_EQ(after.get(), before.get()) << fn << ": not the same tensor";
     EXPECT_TRUE(matches(weight(), fromTensor(after), Tol::Exact)) << fn;
   }

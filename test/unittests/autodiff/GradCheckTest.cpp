@@ -337,9 +337,9 @@ const KnownMissingRule *knownMissing(const Case &c, const Variant &v) {
 }
 
 /// The inputs of one call, drawn as the e2e suite draws them.
-std::vector<rlx::Tensor> drawInputs(const Case &c, const Variant &v,
+std::vector<rlx::HostTensor> drawInputs(const Case &c, const Variant &v,
                                     int64_t batch) {
-  std::vector<rlx::Tensor> tensors;
+  std::vector<rlx::HostTensor> tensors;
   for (const InSpec &in : c.inputs) {
     std::vector<int64_t> shape = in.shape;
     for (int64_t &d : shape)

@@ -83,8 +83,8 @@ double roundTo(rlx_dtype_t dtype, double value) {
   }
 }
 
-rlx::Tensor toTensor(const Arr &a) {
-  rlx::Tensor t = rlx::Tensor::allocate(a.dtype, a.shape);
+rlx::HostTensor toTensor(const Arr &a) {
+  rlx::HostTensor t = rlx::HostTensor::allocate(a.dtype, a.shape);
   for (size_t i = 0; i < a.v.size(); ++i) {
     double x = a.v[i];
     switch (a.dtype) {
@@ -113,7 +113,7 @@ rlx::Tensor toTensor(const Arr &a) {
   return t;
 }
 
-Arr fromTensor(const rlx::Tensor &t) {
+Arr fromTensor(const rlx::HostTensor &t) {
   Arr a(t.dtype(), t.dims());
   for (size_t i = 0; i < a.v.size(); ++i)
     a.v[i] = t.getF64(i);
@@ -336,7 +336,7 @@ Arr generate(rlx_dtype_t dtype, const std::vector<int64_t> &shape,
 
 namespace {
 CallResult callDirect(const rlx::Session &session, const std::string &entry,
-                      const std::vector<rlx::Tensor> &inputs) {
+                      const std::vector<rlx::HostTensor> &inputs) {
   CallResult result;
   try {
     rlx::TensorList outputs = session.call(entry, inputs);
@@ -469,7 +469,7 @@ ChildResult runInChild(const std::function<std::string()> &produce,
 }
 
 CallResult callIsolated(const rlx::Session &session, const std::string &entry,
-                        const std::vector<rlx::Tensor> &inputs) {
+                        const std::vector<rlx::HostTensor> &inputs) {
   if (std::getenv("RLX_E2E_NO_FORK"))
     return callDirect(session, entry, inputs);
   ChildResult child = runInChild(

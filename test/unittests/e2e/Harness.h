@@ -1,7 +1,7 @@
 //===- Harness.h - Plumbing of the rlx end-to-end tests ---------*- C++ -*-===//
 //
 /// \file
-/// Host arrays held as doubles (Arr), conversion to and from rlx::Tensor,
+/// Host arrays held as doubles (Arr), conversion to and from rlx::HostTensor,
 /// subprocesses (rlxc), scratch directories, deterministic input generation,
 /// calls isolated in a forked child (a crashing artifact fails one test, not
 /// the whole run), and the comparison of outputs against references.
@@ -45,8 +45,8 @@ bool isFloat(rlx_dtype_t dtype);
 double roundTo(rlx_dtype_t dtype, double value);
 
 /// A row-major contiguous tensor holding `a`.
-rlx::Tensor toTensor(const Arr &a);
-Arr fromTensor(const rlx::Tensor &t);
+rlx::HostTensor toTensor(const Arr &a);
+Arr fromTensor(const rlx::HostTensor &t);
 
 /// Which of the four module variants: element type and batch dim.
 struct Variant {
@@ -160,7 +160,7 @@ struct CallResult {
 /// Calls `entry` in a forked child (unless RLX_E2E_NO_FORK is set) so that
 /// a crash or a hang is a failed call, not a dead test run.
 CallResult callIsolated(const rlx::Session &session, const std::string &entry,
-                        const std::vector<rlx::Tensor> &inputs);
+                        const std::vector<rlx::HostTensor> &inputs);
 
 //===----------------------------------------------------------------------===//
 // Comparison

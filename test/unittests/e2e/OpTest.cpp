@@ -122,7 +122,7 @@ TEST_P(OpTest, Run) {
     SCOPED_TRACE("batch " + std::to_string(batch));
     Ctx ctx{batch, v.floatType(), v.otherFloatType()};
     std::vector<Arr> values;
-    std::vector<rlx::Tensor> tensors;
+    std::vector<rlx::HostTensor> tensors;
     for (const InSpec &in : c.inputs) {
       std::vector<int64_t> shape = in.shape;
       for (int64_t &d : shape)
@@ -194,7 +194,7 @@ TEST(DynamicDims, MismatchedBatchesRefused) {
       for (int64_t d : c->inputs[i].shape)
         if (d == kB)
           last = i;
-    std::vector<rlx::Tensor> tensors;
+    std::vector<rlx::HostTensor> tensors;
     for (size_t i = 0; i < c->inputs.size(); ++i) {
       std::vector<int64_t> shape = c->inputs[i].shape;
       for (int64_t &d : shape)

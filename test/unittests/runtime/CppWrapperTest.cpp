@@ -24,29 +24,29 @@ TEST_F(CppWrapperTest, EndToEnd) {
 
   rlx::TensorList weights;
   weights.append("layer.0.weight",
-                 rlx::Tensor::allocate(RLX_DTYPE_F32, {3, 2}));
-  weights.append("layer.0.bias", rlx::Tensor::allocate(RLX_DTYPE_F32, {2}));
+                 rlx::HostTensor::allocate(RLX_DTYPE_F32, {3, 2}));
+  weights.append("layer.0.bias", rlx::HostTensor::allocate(RLX_DTYPE_F32, {2}));
   weights.at("layer.0.bias").data<float>()[1] = 5;
   weights.writeSafetensors(path("w.safetensors"));
 
   rlx::Session session(artifact);
   session.bindSafetensors(path("w.safetensors"));
   float x[6] = {1, 2, 3, 4, 5, 6};
-  rlx::Tensor input = rlx::Tensor::borrow(RLX_DTYPE_F32, {2, 3}, x);
+  rlx::HostTensor input = rlx::HostTensor::borrow(RLX_DTYPE_F32, {2, 3}, x);
   rlx::TensorList outputs = session.call("affine", {&input});
   ASSERT_EQ(outputs.size(), 1u);
   EXPECT_EQ(outputs.name(0), "y");
-  rlx::Tensor y = outputs.at("y");
+  rlx::HostTensor y = outputs.at("y");
   EXPECT_EQ(y.typeString(), "f32[2,2]");
   EXPECT_EQ(y.getF64(3), 5.0);
 
   y.writeNpy(path("y.npy"));
-  rlx::Tensor back = rlx::Tensor::readNpy(path("y.npy"));
+  rlx::HostTensor back = rlx::HostTensor::readNpy(path("y.npy"));
   EXPECT_EQ(back.dims(), (std::vector<int64_t>{2, 2}));
   EXPECT_EQ(back.getF64(1), 5.0);
 
-  rlx::Tensor shared = back.share();
-  rlx::Tensor moved = std::move(back);
+  rlx::HostTensor shared = back.share();
+  rlx::HostTensor moved = std::move(back);
   EXPECT_FALSE(back);
   EXPECT_EQ(moved.get(), shared.get());
 }
@@ -61,7 +61,7 @@ TEST_F(CppWrapperTest, ErrorsThrowRuntimeError) {
   }
   rlx::Artifact artifact = rlx::Artifact::load(RLX_FAKE_ARTIFACT);
   rlx::Session session(artifact);
-  rlx::Tensor x = rlx::Tensor::allocate(RLX_DTYPE_F32, {1, 3});
+  rlx::HostTensor x = rlx::HostTensor::allocate(RLX_DTYPE_F32, {1, 3});
   try {
     session.call("affine", {&x});
     FAIL() << "no exception";

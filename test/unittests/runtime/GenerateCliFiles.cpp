@@ -14,9 +14,9 @@
 
 namespace {
 
-rlx::Tensor f32(const std::vector<int64_t> &dims,
+rlx::HostTensor f32(const std::vector<int64_t> &dims,
                 const std::vector<float> &values) {
-  rlx::Tensor tensor = rlx::Tensor::allocate(RLX_DTYPE_F32, dims);
+  rlx::HostTensor tensor = rlx::HostTensor::allocate(RLX_DTYPE_F32, dims);
   for (size_t i = 0; i < values.size() && i < tensor.elementCount(); ++i)
     tensor.data<float>()[i] = values[i];
   return tensor;
@@ -51,11 +51,11 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < many.size(); ++i)
       many[i] = static_cast<float>(i) / 3;
     f32({100, 3}, many).writeNpy(dir + "/x_big.npy");
-    rlx::Tensor a = rlx::Tensor::allocate(RLX_DTYPE_F64, {2, 4});
+    rlx::HostTensor a = rlx::HostTensor::allocate(RLX_DTYPE_F64, {2, 4});
     for (int i = 0; i < 8; ++i)
       a.data<double>()[i] = i;
     a.writeNpy(dir + "/a.npy");
-    rlx::Tensor scale = rlx::Tensor::allocate(RLX_DTYPE_I32, {});
+    rlx::HostTensor scale = rlx::HostTensor::allocate(RLX_DTYPE_I32, {});
     *scale.data<int32_t>() = 2;
     scale.writeNpy(dir + "/scale.npy");
     std::ofstream(dir + "/corrupt.npy") << "\x93NUMPY\x01\x00garbage";

@@ -97,7 +97,7 @@ Arr draw(std::vector<int64_t> shape, const std::string &seed, double lo = -1,
 /// Calls `entry`; ADD_FAILURE and an empty vector when the call fails.
 std::vector<Arr> call(const rlx::Session &session, const std::string &entry,
                       const std::vector<Arr> &inputs) {
-  std::vector<rlx::Tensor> tensors;
+  std::vector<rlx::HostTensor> tensors;
   for (const Arr &a : inputs)
     tensors.push_back(toTensor(a));
   CallResult r = callIsolated(session, entry, tensors);

@@ -1,0 +1,159 @@
+//===- Jit.h - Compiling traced functions and calling them -----*- C++ -*-===//
+///
+/// \file
+/// `f.jit(device)` compiles `f.to_mlir()` in process with the compiler
+/// library rlxc uses, caches the artifact in memory and on disk, and returns
+/// a `Compiled` that binds params by name and runs with host arrays.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_FRONTEND_JIT_H
+#define RLX_FRONTEND_JIT_H
+
+#include "rlx/frontend/Func.h"
+#include "rlx/runtime.hpp"
+
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rlx {
+
+/// Where compiled code runs.
+struct Device {
+  std::string target = "cpu";
+  static Device cpu() { return Device{"cpu"}; }
+};
+
+/// Compiler options that change the artifact (part of the cache key).
+struct JitOptions {
+  unsigned optLevel = 2;
+  /// Compile one artifact per input signature, with the dynamic dims made
+  /// static (the traced lambda runs again; transforms are re-applied), as
+  /// JAX's jit does. Off: one artifact with dynamic dims serves all shapes.
+  bool specialize_shapes = false;
+};
+
+rlx_dtype_t toRuntime(DType dtype);
+DType fromRuntime(rlx_dtype_t dtype);
+
+/// A host array: a reference-counted runtime tensor (copies share data).
+class Array {
+public:
+  Array() = default;
+  explicit Array(HostTensor tensor)
+      : tensor_(std::make_shared<HostTensor>(std::move(tensor))) {}
+
+  /// Zero-filled.
+  static Array zeros(const Shape &dims, DType dtype = DType::f32);
+  /// Copies `values` (converted to `dtype`).
+  static Array from(const std::vector<double> &values, const Shape &dims,
+                    DType dtype = DType::f32);
+  static Array from(const std::vector<float> &values, const Shape &dims);
+  static Array from(const std::vector<int32_t> &values, const Shape &dims);
+  static Array scalar(double value, DType dtype = DType::f32) {
+    return from(std::vector<double>{value}, {}, dtype);
+  }
+
+  DType dtype() const { return fromRuntime(host().dtype()); }
+  Shape shape() const { return host().dims(); }
+  size_t size() const { return host().elementCount(); }
+  template <typename T> T *data() const { return host().data<T>(); }
+  /// Element `i` (row-major) as a double.
+  double at(size_t i) const { return host().getF64(i); }
+  double item() const { return at(0); }
+  std::vector<double> to_vector() const;
+  /// `f32[2,3]`.
+  std::string type_string() const;
+  const HostTensor &host() const;
+  bool valid() const { return tensor_ != nullptr; }
+
+private:
+  std::shared_ptr<HostTensor> tensor_;
+};
+
+/// The outputs of a call, by position and by name.
+struct Outputs {
+  std::vector<std::string> names;
+  std::vector<Array> values;
+  size_t size() const { return values.size(); }
+  const Array &operator[](size_t i) const { return values.at(i); }
+  const Array &operator[](const std::string &name) const;
+};
+
+/// A compiled function with its weights.
+class Compiled {
+public:
+  Compiled(Func func, std::shared_ptr<Artifact> artifact, Device device,
+           JitOptions options = {});
+
+  /// Runs with inputs by name; every input must be given once, with the
+  /// traced dtype and matching static dims.
+  Outputs run(const std::map<std::string, Array> &inputs) const;
+  Outputs operator()(const std::map<std::string, Array> &inputs) const {
+    return run(inputs);
+  }
+  /// Binds one param (checked against the traced type).
+  Compiled &with_param(const std::string &name, const Array &value);
+  /// Binds every param from `init(name, dims)`.
+  Compiled &init_params(
+      const std::function<Array(const std::string &, const Shape &)> &init);
+  /// Every param normal(0, stddev), seeded (deterministic).
+  Compiled &init_randn(uint64_t seed, double stddev = 0.1);
+  /// Binds every tensor of a safetensors file by name.
+  Compiled &load_params(const std::string &path);
+  /// The bound value of a param.
+  Array param(const std::string &name) const;
+  std::vector<std::string> param_names() const { return func_.param_names(); }
+  const Func &func() const { return func_; }
+  /// The compiled shared library (with dynamic dims; empty when
+  /// specializing per input signature).
+  std::string artifact_path() const {
+    return artifact_ ? artifact_->path() : std::string();
+  }
+
+private:
+  /// One compiled specialization (JitOptions::specialize_shapes).
+  struct Variant {
+    Func func;
+    std::shared_ptr<Artifact> artifact;
+    std::shared_ptr<Session> session;
+  };
+  const Variant &variantFor(const std::map<std::string, Array> &inputs) const;
+
+  Func func_;
+  std::shared_ptr<Artifact> artifact_;
+  std::shared_ptr<Session> session_;
+  Device device_;
+  JitOptions options_;
+  /// Bound params, rebound on each new specialization's session.
+  std::map<std::string, Array> bound_;
+  /// By input signature (`x: f32[4,3], ...`).
+  mutable std::map<std::string, std::shared_ptr<Variant>> variants_;
+  mutable std::string lastSignature_;
+};
+
+/// Compilation statistics of this process (for tests and RLX_DEBUG).
+struct CacheStats {
+  unsigned compiles = 0, memoryHits = 0, diskHits = 0;
+};
+CacheStats cacheStats();
+/// Forgets the in-memory cache (the disk cache stays).
+void clearMemoryCache();
+/// The disk cache folder: `$XDG_CACHE_HOME/rlx` or `~/.cache/rlx`; empty when
+/// `RLX_CACHE=0`.
+std::string diskCacheDir();
+
+/// Compiles `mlir` (a whole module) into a shared library, cached; `what`
+/// names it in messages.
+std::shared_ptr<Artifact> compileModule(const std::string &mlir,
+                                        const Device &device,
+                                        const JitOptions &options,
+                                        const std::string &what);
+
+} // namespace rlx
+
+#endif // RLX_FRONTEND_JIT_H

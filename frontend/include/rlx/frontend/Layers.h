@@ -1,0 +1,41 @@
+//===- Layers.h - Common layers and losses as plain functions --*- C++ -*-===//
+///
+/// \file
+/// Layers declare their weights as params named `<name>.weight` and
+/// `<name>.bias`, so the artifact binds them by those names.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_FRONTEND_LAYERS_H
+#define RLX_FRONTEND_LAYERS_H
+
+#include "rlx/frontend/Ops.h"
+
+namespace rlx {
+
+/// `x @ W + b` with W `[in, out]` (`<name>.weight`), b `[out]` (`<name>.bias`).
+Tensor linear(Scope &s, const std::string &name, const Tensor &x, int64_t out,
+              bool bias = true, SourceLoc loc = SourceLoc::current());
+/// Normalizes over the last axis, then scales and shifts (`<name>.weight`,
+/// `<name>.bias`, both `[features]`).
+Tensor layer_norm(Scope &s, const std::string &name, const Tensor &x,
+                  double eps = 1e-5, SourceLoc loc = SourceLoc::current());
+/// Mean over the batch of `-sum(target * log_softmax(logits))`; `targets` are
+/// probabilities (e.g. one-hot) of the logits' shape, or integer labels.
+Tensor cross_entropy(const Tensor &logits, const Tensor &targets,
+                     SourceLoc loc = SourceLoc::current());
+/// Mean of squared differences.
+Tensor mse(const Tensor &prediction, const Tensor &target,
+           SourceLoc loc = SourceLoc::current());
+/// `softmax(q k^T / sqrt(d) + mask) v` over the last two axes; `mask`
+/// (optional, additive) broadcasts to the scores.
+Tensor attention(const Tensor &q, const Tensor &k, const Tensor &v,
+                 const Tensor &mask = Tensor(),
+                 SourceLoc loc = SourceLoc::current());
+/// Fraction of rows whose largest logit is at the integer label.
+Tensor accuracy(const Tensor &logits, const Tensor &labels,
+                SourceLoc loc = SourceLoc::current());
+
+} // namespace rlx
+
+#endif // RLX_FRONTEND_LAYERS_H

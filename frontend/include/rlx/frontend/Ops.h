@@ -1,0 +1,153 @@
+//===- Ops.h - Every rlx op as a function on traced tensors ----*- C++ -*-===//
+///
+/// \file
+/// Free functions and operators that check shapes while tracing (raising
+/// rlx::Error naming the op, the shapes and the caller's line) and append one
+/// rlx op each. Elementwise ops broadcast like NumPy; a `double` operand
+/// becomes a rank-0 constant of the tensor's dtype.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_FRONTEND_OPS_H
+#define RLX_FRONTEND_OPS_H
+
+#include "rlx/frontend/Tensor.h"
+
+#include <initializer_list>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace rlx {
+
+using Axes = std::vector<int64_t>;
+#define RLX_LOC SourceLoc loc = SourceLoc::current()
+
+// Elementwise binary.
+Tensor add(const Tensor &a, const Tensor &b, RLX_LOC);
+Tensor sub(const Tensor &a, const Tensor &b, RLX_LOC);
+Tensor mul(const Tensor &a, const Tensor &b, RLX_LOC);
+Tensor div(const Tensor &a, const Tensor &b, RLX_LOC);
+Tensor pow(const Tensor &a, const Tensor &b, RLX_LOC);
+Tensor pow(const Tensor &a, double b, RLX_LOC);
+Tensor maximum(const Tensor &a, const Tensor &b, RLX_LOC);
+Tensor maximum(const Tensor &a, double b, RLX_LOC);
+Tensor minimum(const Tensor &a, const Tensor &b, RLX_LOC);
+Tensor minimum(const Tensor &a, double b, RLX_LOC);
+
+Tensor operator+(const Tensor &a, const Tensor &b);
+Tensor operator-(const Tensor &a, const Tensor &b);
+Tensor operator*(const Tensor &a, const Tensor &b);
+Tensor operator/(const Tensor &a, const Tensor &b);
+Tensor operator+(const Tensor &a, double b);
+Tensor operator-(const Tensor &a, double b);
+Tensor operator*(const Tensor &a, double b);
+Tensor operator/(const Tensor &a, double b);
+Tensor operator+(double a, const Tensor &b);
+Tensor operator-(double a, const Tensor &b);
+Tensor operator*(double a, const Tensor &b);
+Tensor operator/(double a, const Tensor &b);
+Tensor operator-(const Tensor &a);
+
+// Elementwise unary.
+Tensor neg(const Tensor &x, RLX_LOC);
+Tensor abs(const Tensor &x, RLX_LOC);
+Tensor exp(const Tensor &x, RLX_LOC);
+Tensor log(const Tensor &x, RLX_LOC);
+Tensor sqrt(const Tensor &x, RLX_LOC);
+Tensor rsqrt(const Tensor &x, RLX_LOC);
+Tensor tanh(const Tensor &x, RLX_LOC);
+Tensor erf(const Tensor &x, RLX_LOC);
+Tensor sigmoid(const Tensor &x, RLX_LOC);
+Tensor relu(const Tensor &x, RLX_LOC);
+/// `approximate`: "tanh" (JAX's default) or "erf".
+Tensor gelu(const Tensor &x, const std::string &approximate = "tanh", RLX_LOC);
+Tensor square(const Tensor &x, RLX_LOC);
+/// -1, 0 or 1.
+Tensor sign(const Tensor &x, RLX_LOC);
+Tensor stop_gradient(const Tensor &x, RLX_LOC);
+/// Keeps CSE and folding from merging what it guards.
+Tensor optimization_barrier(const Tensor &x, RLX_LOC);
+
+// Comparisons (i1 results) and selection.
+Tensor eq(const Tensor &a, const Tensor &b, RLX_LOC);
+Tensor ne(const Tensor &a, const Tensor &b, RLX_LOC);
+Tensor lt(const Tensor &a, const Tensor &b, RLX_LOC);
+Tensor le(const Tensor &a, const Tensor &b, RLX_LOC);
+Tensor gt(const Tensor &a, const Tensor &b, RLX_LOC);
+Tensor ge(const Tensor &a, const Tensor &b, RLX_LOC);
+Tensor operator<(const Tensor &a, const Tensor &b);
+Tensor operator<=(const Tensor &a, const Tensor &b);
+Tensor operator>(const Tensor &a, const Tensor &b);
+Tensor operator>=(const Tensor &a, const Tensor &b);
+Tensor operator<(const Tensor &a, double b);
+Tensor operator>(const Tensor &a, double b);
+/// `cond ? on_true : on_false`, all three broadcast together.
+Tensor where(const Tensor &cond, const Tensor &on_true, const Tensor &on_false,
+             RLX_LOC);
+Tensor cast(const Tensor &x, DType dtype, RLX_LOC);
+
+// Contraction, convolution, pooling.
+/// `[..., M, K] x [..., K, N]`, batch dims broadcast.
+Tensor matmul(const Tensor &a, const Tensor &b, RLX_LOC);
+/// NHWC input, [KH, KW, C/groups, F] filter; padding top, bottom, left, right.
+Tensor conv2d(const Tensor &input, const Tensor &filter,
+              const Axes &strides = {1, 1}, const Axes &padding = {0, 0, 0, 0},
+              const Axes &dilations = {1, 1}, int64_t groups = 1, RLX_LOC);
+Tensor max_pool2d(const Tensor &input, const Axes &window,
+                  const Axes &strides = {1, 1},
+                  const Axes &padding = {0, 0, 0, 0}, RLX_LOC);
+Tensor avg_pool2d(const Tensor &input, const Axes &window,
+                  const Axes &strides = {1, 1},
+                  const Axes &padding = {0, 0, 0, 0}, RLX_LOC);
+
+// Reductions; empty `axes` reduces every axis.
+Tensor sum(const Tensor &x, const Axes &axes = {}, bool keepdims = false,
+           RLX_LOC);
+Tensor mean(const Tensor &x, const Axes &axes = {}, bool keepdims = false,
+            RLX_LOC);
+Tensor max(const Tensor &x, const Axes &axes = {}, bool keepdims = false,
+           RLX_LOC);
+Tensor softmax(const Tensor &x, int64_t axis = -1, RLX_LOC);
+Tensor log_softmax(const Tensor &x, int64_t axis = -1, RLX_LOC);
+
+// Shapes.
+/// One `dyn` (or -1) entry is inferred from the element count.
+Tensor reshape(const Tensor &x, const Shape &shape, RLX_LOC);
+/// Empty `permutation` reverses the axes.
+Tensor transpose(const Tensor &x, const Axes &permutation = {}, RLX_LOC);
+/// NumPy broadcasting of `x` to `shape` (aligned from the right).
+Tensor broadcast_to(const Tensor &x, const Shape &shape, RLX_LOC);
+
+/// One dim of a slice: `{}` (everything), `{start, limit}` or
+/// `{start, limit, step}`. Negative bounds count from the end; `end` is
+/// the end of the dim.
+struct Range {
+  static constexpr int64_t end = std::numeric_limits<int64_t>::max();
+  int64_t start = 0, limit = end, step = 1;
+  Range() = default;
+  Range(int64_t start, int64_t limit, int64_t step = 1)
+      : start(start), limit(limit), step(step) {}
+};
+constexpr int64_t end = Range::end;
+/// `slice(x, {{}, {1, 4}, {0, end, 2}})`: dims not listed are kept whole.
+Tensor slice(const Tensor &x, const std::vector<Range> &ranges, RLX_LOC);
+/// Element `index` of `axis`, the axis removed.
+Tensor take(const Tensor &x, int64_t axis, int64_t index, RLX_LOC);
+Tensor concat(const std::vector<Tensor> &xs, int64_t axis = 0, RLX_LOC);
+/// A new axis `axis` of size xs.size().
+Tensor stack(const std::vector<Tensor> &xs, int64_t axis = 0, RLX_LOC);
+/// NumPy's `take(x, indices, axis)`; indices are i32 or i64.
+Tensor gather(const Tensor &x, const Tensor &indices, int64_t axis = 0,
+              RLX_LOC);
+/// Pads with `value`: `low`/`high` per dim.
+Tensor pad(const Tensor &x, const Axes &low, const Axes &high, double value = 0,
+           RLX_LOC);
+/// Integer labels `[...]` to `[..., classes]` in `dtype`.
+Tensor one_hot(const Tensor &labels, int64_t classes, DType dtype = DType::f32,
+               RLX_LOC);
+
+#undef RLX_LOC
+} // namespace rlx
+
+#endif // RLX_FRONTEND_OPS_H

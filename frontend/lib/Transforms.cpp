@@ -1,0 +1,559 @@
+//===- Transforms.cpp - Func transforms as marker ops ---------------------===//
+///
+/// \file
+/// Each transform traces a new function with the original's inputs (plus
+/// tangents or cotangents) whose body is one marker op naming the original.
+/// The compiler's rlx-autodiff pass expands markers innermost first, so
+/// `f.grad(...).vmap(...)` and `f.grad(...).grad(...)` need nothing here.
+///
+//===----------------------------------------------------------------------===//
+
+#include "rlx/frontend/Func.h"
+#include "rlx/frontend/Ops.h"
+
+#include <algorithm>
+
+namespace rlx {
+
+namespace {
+
+[[noreturn]] void fail(const std::string &what, const std::string &message,
+                       SourceLoc loc) {
+  throw Error("rlx::Func::" + what + ": " + message + loc.suffix());
+}
+
+/// The leaves of a differentiation: input positions (ascending) and param
+/// names (as given), and their types in result order (inputs first).
+struct Leaves {
+  std::vector<int64_t> inputs;
+  std::vector<std::string> params;
+  std::vector<detail::Arg> args;
+
+  std::string attrs() const {
+    std::string text;
+    if (!inputs.empty()) {
+      text += "wrt = array<i64";
+      for (size_t i = 0; i < inputs.size(); ++i)
+        text += (i ? ", " : ": ") + std::to_string(inputs[i]);
+      text += ">";
+    }
+    if (!params.empty()) {
+      text += std::string(text.empty() ? "" : ", ") + "wrt_params = [";
+      for (size_t i = 0; i < params.size(); ++i)
+        text += (i ? ", \"" : "\"") + params[i] + "\"";
+      text += "]";
+    }
+    return text;
+  }
+};
+
+Leaves resolve(const Func &f, const std::vector<std::string> &wrt,
+               const std::string &what, SourceLoc loc) {
+  Leaves leaves;
+  std::vector<detail::Arg> paramArgs;
+  if (wrt.empty())
+    fail(what, "no leaves to differentiate with respect to", loc);
+  for (const std::string &name : wrt) {
+    bool found = false;
+    for (size_t i = 0; i < f.inputs().size() && !found; ++i)
+      if (f.inputs()[i].name == name) {
+        found = true;
+        if (std::find(leaves.inputs.begin(), leaves.inputs.end(), i) !=
+            leaves.inputs.end())
+          fail(what, "leaf '" + name + "' given twice", loc);
+        leaves.inputs.push_back(i);
+      }
+    for (size_t i = 0; i < f.params().size() && !found; ++i)
+      if (f.params()[i].name == name) {
+        found = true;
+        if (std::find(leaves.params.begin(), leaves.params.end(), name) !=
+            leaves.params.end())
+          fail(what, "leaf '" + name + "' given twice", loc);
+        leaves.params.push_back(name);
+        paramArgs.push_back(f.params()[i]);
+      }
+    if (!found) {
+      std::string known;
+      for (const std::string &n : f.input_names())
+        known += (known.empty() ? "" : ", ") + n;
+      for (const std::string &n : f.param_names())
+        known += (known.empty() ? "" : ", ") + n;
+      fail(what,
+           "'" + name + "' is neither an input nor a param of '" + f.name() +
+               "' (leaves: " + known + ")",
+           loc);
+    }
+  }
+  std::sort(leaves.inputs.begin(), leaves.inputs.end());
+  for (int64_t i : leaves.inputs)
+    leaves.args.push_back(f.inputs()[i]);
+  leaves.args.insert(leaves.args.end(), paramArgs.begin(), paramArgs.end());
+  for (const detail::Arg &leaf : leaves.args)
+    if (!isFloat(leaf.type.dtype))
+      fail(what,
+           "leaf '" + leaf.name + "' is " + leaf.type.str() + ", not a float",
+           loc);
+  return leaves;
+}
+
+std::string typeList(const std::vector<Tensor> &xs) {
+  std::string text;
+  for (size_t i = 0; i < xs.size(); ++i)
+    text += (i ? ", " : "") + xs[i].type().mlir();
+  return text;
+}
+
+std::string typeList(const std::vector<TensorType> &ts) {
+  std::string text;
+  for (size_t i = 0; i < ts.size(); ++i)
+    text += (i ? ", " : "") + ts[i].mlir();
+  return text;
+}
+
+std::string operandList(const std::vector<Tensor> &xs) {
+  std::string text;
+  for (size_t i = 0; i < xs.size(); ++i)
+    text += (i ? ", " : "") + xs[i].ssa();
+  return text;
+}
+
+/// Traces `name` with f's inputs, then `extra` inputs, and a body built by
+/// `body(scope, fInputs, extraInputs)` returning named results.
+template <typename Body>
+Func derive(const std::string &name, const Func &f,
+            const std::vector<detail::Arg> &extra, Body body) {
+  Scope s(name);
+  std::vector<Tensor> args, more;
+  for (const detail::Arg &in : f.inputs())
+    args.push_back(s.input(in.name, in.type.shape, in.type.dtype));
+  for (const detail::Arg &in : extra)
+    more.push_back(s.input(in.name, in.type.shape, in.type.dtype));
+  std::vector<Tensor> results = body(s, args, more);
+  return Func(s.finish(results));
+}
+
+/// A marker `rlx.<op> @f(args) <segments> {attrs} : (types) -> (results)`.
+std::vector<Tensor> marker(Scope &s, const std::string &op, const Func &f,
+                           const std::vector<Tensor> &args,
+                           const std::string &segmentName,
+                           const std::vector<Tensor> &segment,
+                           const std::string &attrs,
+                           const std::vector<TensorType> &results) {
+  std::string text =
+      "rlx." + op + " " + s.calleeRef(f) + "(" + operandList(args) + ")";
+  std::vector<Tensor> operands = args;
+  if (!segmentName.empty()) {
+    text += " " + segmentName + "(" + operandList(segment) + ")";
+    operands.insert(operands.end(), segment.begin(), segment.end());
+  }
+  if (!attrs.empty())
+    text += " {" + attrs + "}";
+  text += " : (" + typeList(operands) + ") -> (" + typeList(results) + ")";
+  return s.emitMulti(text, results);
+}
+
+std::vector<Tensor> withNames(std::vector<Tensor> xs,
+                              const std::vector<std::string> &names) {
+  for (size_t i = 0; i < xs.size(); ++i)
+    xs[i] = xs[i].named(names[i]);
+  return xs;
+}
+
+std::vector<std::string> prefixed(const std::string &prefix,
+                                  const std::vector<detail::Arg> &args) {
+  std::vector<std::string> result;
+  for (const detail::Arg &a : args)
+    result.push_back(prefix + a.name);
+  return result;
+}
+
+std::vector<TensorType> typesOf(const std::vector<detail::Arg> &args) {
+  std::vector<TensorType> result;
+  for (const detail::Arg &a : args)
+    result.push_back(a.type);
+  return result;
+}
+
+std::vector<detail::Arg> renamed(const std::string &prefix,
+                                 const std::vector<detail::Arg> &args) {
+  std::vector<detail::Arg> result = args;
+  for (detail::Arg &a : result)
+    a.name = prefix + a.name;
+  return result;
+}
+
+void requireScalarLoss(const Func &f, const std::string &what, SourceLoc loc) {
+  const TensorType &t = f.outputs()[0].type;
+  for (int64_t d : t.shape)
+    if (d != 1)
+      fail(what,
+           "the first output of '" + f.name() +
+               "' must have one element, got " + t.str() + " (use vjp)",
+           loc);
+  if (!isFloat(t.dtype))
+    fail(what, "the first output of '" + f.name() + "' is not a float", loc);
+}
+
+template <typename T> T concatenated(T a, const T &b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+/// Makes `derived` specializable (JitOptions::specialize_shapes): the
+/// original is specialized with the inputs it shares by name (or as
+/// `toOriginal` maps them) and `again` re-applies the transform to it.
+using Again = std::function<Func(const Func &, const detail::InputShapes &)>;
+using ShapeMap =
+    std::function<detail::InputShapes(const detail::InputShapes &)>;
+Func respecializable(const Func &derived, const Func &original, Again again,
+                     ShapeMap toOriginal = nullptr) {
+  if (!original.def().specialize)
+    return derived;
+  auto def = std::const_pointer_cast<detail::FuncDef>(derived.shared());
+  std::shared_ptr<const detail::FuncDef> orig = original.shared();
+  def->specialize = [orig, again,
+                     toOriginal](const detail::InputShapes &shapes) {
+    detail::InputShapes mine;
+    if (toOriginal) {
+      mine = toOriginal(shapes);
+    } else {
+      for (const detail::Arg &in : orig->inputs)
+        if (auto it = shapes.find(in.name); it != shapes.end())
+          mine[in.name] = it->second;
+    }
+    return again(Func(orig->specialize(mine)), shapes).shared();
+  };
+  return derived;
+}
+
+} // namespace
+
+Func Func::grad(const std::vector<std::string> &wrt, SourceLoc loc) const {
+  Leaves leaves = resolve(*this, wrt, "grad", loc);
+  if (outputs().size() != 1)
+    fail("grad",
+         "'" + name() + "' has " + std::to_string(outputs().size()) +
+             " outputs; use value_and_grad with has_aux",
+         loc);
+  requireScalarLoss(*this, "grad", loc);
+  const Func &f = *this;
+  Func derived =
+      derive(name() + "_grad", f, {},
+             [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor>) {
+               return withNames(marker(s, "grad", f, args, "", {},
+                                       leaves.attrs(), typesOf(leaves.args)),
+                                prefixed("grad.", leaves.args));
+             });
+  return respecializable(
+      derived, *this, [wrt, loc](const Func &p, const detail::InputShapes &) {
+        return p.grad(wrt, loc);
+      });
+}
+
+Func Func::value_and_grad(const std::vector<std::string> &wrt, bool hasAux,
+                          SourceLoc loc) const {
+  Leaves leaves = resolve(*this, wrt, "value_and_grad", loc);
+  if (outputs().size() != 1 && !hasAux)
+    fail("value_and_grad",
+         "'" + name() + "' has " + std::to_string(outputs().size()) +
+             " outputs; pass has_aux = true",
+         loc);
+  requireScalarLoss(*this, "value_and_grad", loc);
+  const Func &f = *this;
+  std::string attrs = leaves.attrs() + (hasAux ? ", has_aux" : "");
+  Func derived = derive(
+      name() + "_value_and_grad", f, {},
+      [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor>) {
+        return withNames(
+            marker(s, "value_and_grad", f, args, "", {}, attrs,
+                   concatenated(typesOf(f.outputs()), typesOf(leaves.args))),
+            concatenated(output_names(), prefixed("grad.", leaves.args)));
+      });
+  return respecializable(
+      derived, *this,
+      [wrt, hasAux, loc](const Func &p, const detail::InputShapes &) {
+        return p.value_and_grad(wrt, hasAux, loc);
+      });
+}
+
+Func Func::grad_all(SourceLoc loc) const {
+  if (params().empty())
+    fail("grad_all", "'" + name() + "' has no params", loc);
+  return grad(param_names(), loc);
+}
+
+Func Func::value_and_grad_all(bool hasAux, SourceLoc loc) const {
+  if (params().empty())
+    fail("value_and_grad_all", "'" + name() + "' has no params", loc);
+  return value_and_grad(param_names(), hasAux, loc);
+}
+
+Func Func::vjp(const std::vector<std::string> &wrt, SourceLoc loc) const {
+  Leaves leaves = resolve(*this, wrt, "vjp", loc);
+  const Func &f = *this;
+  Func derived = derive(
+      name() + "_vjp", f, renamed("ct.", outputs()),
+      [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor> cts) {
+        return withNames(
+            marker(s, "vjp", f, args, "cotangents", cts, leaves.attrs(),
+                   concatenated(typesOf(f.outputs()), typesOf(leaves.args))),
+            concatenated(output_names(), prefixed("grad.", leaves.args)));
+      });
+  return respecializable(
+      derived, *this, [wrt, loc](const Func &p, const detail::InputShapes &) {
+        return p.vjp(wrt, loc);
+      });
+}
+
+Func Func::jvp(const std::vector<std::string> &tangentFor,
+               SourceLoc loc) const {
+  Leaves leaves = resolve(*this, tangentFor, "jvp", loc);
+  const Func &f = *this;
+  Func derived = derive(
+      name() + "_jvp", f, renamed("t.", leaves.args),
+      [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor> ts) {
+        return withNames(
+            marker(s, "jvp", f, args, "tangents", ts, leaves.attrs(),
+                   concatenated(typesOf(f.outputs()), typesOf(f.outputs()))),
+            concatenated(output_names(), prefixed("tangent.", outputs())));
+      });
+  return respecializable(
+      derived, *this,
+      [tangentFor, loc](const Func &p, const detail::InputShapes &) {
+        return p.jvp(tangentFor, loc);
+      });
+}
+
+Func Func::hvp(const std::vector<std::string> &wrt, SourceLoc loc) const {
+  Leaves leaves = resolve(*this, wrt, "hvp", loc);
+  if (outputs().size() != 1)
+    fail("hvp", "'" + name() + "' must have one output", loc);
+  requireScalarLoss(*this, "hvp", loc);
+  const Func &f = *this;
+  Func derived =
+      derive(name() + "_hvp", f, renamed("t.", leaves.args),
+             [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor> ts) {
+               return withNames(marker(s, "hvp", f, args, "tangents", ts,
+                                       leaves.attrs(), typesOf(leaves.args)),
+                                prefixed("hvp.", leaves.args));
+             });
+  return respecializable(
+      derived, *this, [wrt, loc](const Func &p, const detail::InputShapes &) {
+        return p.hvp(wrt, loc);
+      });
+}
+
+Func Func::vmap(const std::vector<int64_t> &inAxes,
+                const std::vector<int64_t> &outAxes, int64_t batch,
+                SourceLoc loc) const {
+  if (inAxes.size() != inputs().size())
+    fail("vmap",
+         std::to_string(inAxes.size()) + " in_axes for " +
+             std::to_string(inputs().size()) + " inputs of '" + name() + "'",
+         loc);
+  if (outAxes.size() != outputs().size())
+    fail("vmap",
+         std::to_string(outAxes.size()) + " out_axes for " +
+             std::to_string(outputs().size()) + " outputs of '" + name() + "'",
+         loc);
+  auto insert = [&](TensorType t, int64_t axis, const std::string &what) {
+    int64_t rank = t.rank() + 1;
+    int64_t a = axis < 0 ? axis + rank : axis;
+    if (a < 0 || a >= rank)
+      fail("vmap",
+           "axis " + std::to_string(axis) + " out of range for " + what + " " +
+               t.str(),
+           loc);
+    t.shape.insert(t.shape.begin() + a, batch);
+    return t;
+  };
+  std::vector<detail::Arg> batched;
+  std::string inText = "in_axes = [";
+  bool anyMapped = false;
+  for (size_t i = 0; i < inputs().size(); ++i) {
+    detail::Arg a = inputs()[i];
+    inText += i ? ", " : "";
+    if (inAxes[i] == unmapped) {
+      inText += "unit";
+    } else {
+      anyMapped = true;
+      a.type = insert(a.type, inAxes[i], "input '" + a.name + "'");
+      inText += std::to_string(inAxes[i]);
+    }
+    batched.push_back(a);
+  }
+  if (!anyMapped)
+    fail("vmap", "no input is mapped", loc);
+  inText += "], out_axes = array<i64";
+  std::vector<TensorType> outTypes;
+  for (size_t i = 0; i < outputs().size(); ++i) {
+    outTypes.push_back(insert(outputs()[i].type, outAxes[i],
+                              "output '" + outputs()[i].name + "'"));
+    inText += (i ? ", " : ": ") + std::to_string(outAxes[i]);
+  }
+  inText += ">";
+  Scope s(name() + "_vmap");
+  std::vector<Tensor> args;
+  for (const detail::Arg &in : batched)
+    args.push_back(s.input(in.name, in.type.shape, in.type.dtype));
+  Func derived(s.finish(
+      withNames(marker(s, "vmap", *this, args, "", {}, inText, outTypes),
+                output_names())));
+  // Specialized: the batch axis leaves each mapped input's shape, and the
+  // batch size comes from the first mapped input given.
+  std::vector<std::string> names = input_names();
+  std::vector<int64_t> axes = inAxes;
+  auto batchOf = [names, axes](const detail::InputShapes &shapes,
+                               int64_t fallback) {
+    for (size_t i = 0; i < names.size(); ++i)
+      if (auto it = shapes.find(names[i]);
+          it != shapes.end() && axes[i] != unmapped) {
+        int64_t rank = static_cast<int64_t>(it->second.size());
+        return it->second[axes[i] < 0 ? axes[i] + rank : axes[i]];
+      }
+    return fallback;
+  };
+  ShapeMap toOriginal = [names, axes](const detail::InputShapes &shapes) {
+    detail::InputShapes result;
+    for (size_t i = 0; i < names.size(); ++i) {
+      auto it = shapes.find(names[i]);
+      if (it == shapes.end())
+        continue;
+      Shape shape = it->second;
+      if (axes[i] != unmapped) {
+        int64_t rank = static_cast<int64_t>(shape.size());
+        shape.erase(shape.begin() + (axes[i] < 0 ? axes[i] + rank : axes[i]));
+      }
+      result[names[i]] = shape;
+    }
+    return result;
+  };
+  return respecializable(
+      derived, *this,
+      [inAxes, outAxes, batch, batchOf, loc](const Func &p,
+                                             const detail::InputShapes &sh) {
+        return p.vmap(inAxes, outAxes, batchOf(sh, batch), loc);
+      },
+      toOriginal);
+}
+
+static Func jacobian(const Func &f, const std::string &op,
+                     const std::string &wrt, SourceLoc loc) {
+  int64_t index = -1;
+  for (size_t i = 0; i < f.inputs().size(); ++i)
+    if (f.inputs()[i].name == wrt)
+      index = static_cast<int64_t>(i);
+  if (index < 0)
+    fail(op, "'" + wrt + "' is not an input of '" + f.name() + "'", loc);
+  if (f.outputs().size() != 1)
+    fail(op, "'" + f.name() + "' must have one output", loc);
+  const TensorType &in = f.inputs()[index].type, &out = f.outputs()[0].type;
+  if (!in.isStatic() || !out.isStatic())
+    fail(op, "needs static shapes, got " + in.str() + " -> " + out.str(), loc);
+  if (op == "hessian")
+    requireScalarLoss(f, op, loc);
+  TensorType type{out.dtype, op == "hessian" ? in.shape : out.shape};
+  type.shape.insert(type.shape.end(), in.shape.begin(), in.shape.end());
+  Func derived =
+      derive(f.name() + "_" + op, f, {},
+             [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor>) {
+               return withNames(
+                   marker(s, op, f, args, "", {},
+                          "wrt = " + std::to_string(index) + " : i64", {type}),
+                   {op});
+             });
+  return respecializable(
+      derived, f, [op, wrt, loc](const Func &p, const detail::InputShapes &) {
+        return jacobian(p, op, wrt, loc);
+      });
+}
+
+Func Func::jacfwd(const std::string &wrt, SourceLoc loc) const {
+  return jacobian(*this, "jacfwd", wrt, loc);
+}
+Func Func::jacrev(const std::string &wrt, SourceLoc loc) const {
+  return jacobian(*this, "jacrev", wrt, loc);
+}
+Func Func::hessian(const std::string &wrt, SourceLoc loc) const {
+  return jacobian(*this, "hessian", wrt, loc);
+}
+
+//===----------------------------------------------------------------------===//
+// remat and custom rules
+//===----------------------------------------------------------------------===//
+
+/// `rlx.<op> @f(args) {attrs}` in a function with f's signature.
+static Func wrapped(const Func &f, const std::string &op,
+                    const std::string &suffix,
+                    const std::vector<std::pair<std::string, Func>> &rules) {
+  return derive(f.name() + suffix, f, {},
+                [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor>) {
+                  std::string attrs;
+                  for (const auto &[key, rule] : rules)
+                    attrs += (attrs.empty() ? "" : ", ") + key + " = " +
+                             s.calleeRef(rule);
+                  return withNames(marker(s, op, f, args, "", {}, attrs,
+                                          typesOf(f.outputs())),
+                                   f.output_names());
+                });
+}
+
+Func remat(const Func &f) {
+  return respecializable(
+      wrapped(f, "remat", "_remat", {}), f,
+      [](const Func &p, const detail::InputShapes &) { return remat(p); });
+}
+
+std::vector<Tensor> remat(Scope &scope, const std::string &name,
+                          const std::function<std::vector<Tensor>(
+                              Scope &, const std::vector<Tensor> &)> &block,
+                          const std::vector<Tensor> &args, SourceLoc loc) {
+  Scope inner(name);
+  std::vector<Tensor> innerArgs;
+  for (size_t i = 0; i < args.size(); ++i)
+    innerArgs.push_back(inner.input("in" + std::to_string(i), args[i].shape(),
+                                    args[i].dtype(), loc));
+  Func f(inner.finish(block(inner, innerArgs)));
+  return remat(f)(scope, args, loc);
+}
+
+static void requireTypes(const std::string &what, const std::string &rule,
+                         const std::vector<TensorType> &got,
+                         const std::vector<TensorType> &want, SourceLoc loc) {
+  if (got != want)
+    fail(what,
+         rule + " has types (" + typeList(got) + "), expected (" +
+             typeList(want) + ")",
+         loc);
+}
+
+Func custom_vjp(const Func &f, const Func &fwd, const Func &bwd,
+                SourceLoc loc) {
+  std::vector<TensorType> ins = typesOf(f.inputs()),
+                          outs = typesOf(f.outputs());
+  requireTypes("custom_vjp", "fwd's inputs", typesOf(fwd.inputs()), ins, loc);
+  std::vector<TensorType> fwdOuts = typesOf(fwd.outputs());
+  if (fwdOuts.size() < outs.size() ||
+      !std::equal(outs.begin(), outs.end(), fwdOuts.begin()))
+    fail("custom_vjp",
+         "fwd's outputs must start with f's outputs (" + typeList(outs) + ")",
+         loc);
+  std::vector<TensorType> residuals(fwdOuts.begin() + outs.size(),
+                                    fwdOuts.end());
+  requireTypes("custom_vjp", "bwd's inputs", typesOf(bwd.inputs()),
+               concatenated(residuals, outs), loc);
+  requireTypes("custom_vjp", "bwd's outputs", typesOf(bwd.outputs()), ins, loc);
+  return wrapped(f, "custom_vjp", "_custom_vjp", {{"fwd", fwd}, {"bwd", bwd}});
+}
+
+Func custom_jvp(const Func &f, const Func &jvp, SourceLoc loc) {
+  std::vector<TensorType> ins = typesOf(f.inputs()),
+                          outs = typesOf(f.outputs());
+  requireTypes("custom_jvp", "jvp's inputs", typesOf(jvp.inputs()),
+               concatenated(ins, ins), loc);
+  requireTypes("custom_jvp", "jvp's outputs", typesOf(jvp.outputs()),
+               concatenated(outs, outs), loc);
+  return wrapped(f, "custom_jvp", "_custom_jvp", {{"jvp", jvp}});
+}
+
+} // namespace rlx

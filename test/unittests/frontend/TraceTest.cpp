@@ -1,0 +1,254 @@
+//===- TraceTest.cpp - Tracing, printed MLIR and trace-time errors --------===//
+
+#include "FrontendTestUtil.h"
+
+using namespace rlx;
+
+namespace {
+
+/// Runs `body` and returns the rlx::Error's message ("" if none).
+template <typename Body> std::string errorOf(Body body) {
+  try {
+    body();
+  } catch (const Error &e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Trace, PrintsSignatureParamsAndOps) {
+  Func f("forward", [](Scope &s) {
+    Tensor x = s.input("x", {dyn, 4});
+    Tensor h = relu(linear(s, "fc", x, 3));
+    return softmax(h).named("probs");
+  });
+  std::string text = f.to_mlir();
+  EXPECT_NE(text.find("func.func @forward(%arg0: tensor<?x4xf32> {rlx.name = "
+                      "\"x\"}) -> (tensor<?x3xf32> {rlx.name = \"probs\"})"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("rlx.param \"fc.weight\" : tensor<4x3xf32>"),
+            std::string::npos);
+  EXPECT_NE(text.find("rlx.matmul"), std::string::npos);
+  EXPECT_NE(text.find("rlx.softmax %"), std::string::npos);
+  EXPECT_EQ(f.param_names(),
+            (std::vector<std::string>{"fc.weight", "fc.bias"}));
+  EXPECT_EQ(f.input_names(), (std::vector<std::string>{"x"}));
+  EXPECT_EQ(f.output_names(), (std::vector<std::string>{"probs"}));
+}
+
+TEST(Trace, MultiOutputAndDefaultNames) {
+  Func f("two", [](Scope &s) -> std::vector<Tensor> {
+    Tensor x = s.input("x", {3});
+    return {exp(x), sum(x)};
+  });
+  EXPECT_EQ(f.output_names(), (std::vector<std::string>{"out0", "out1"}));
+  EXPECT_EQ(f.outputs()[1].type.str(), "f32[]");
+}
+
+TEST(Trace, ShapeInference) {
+  Func f("shapes", [](Scope &s) -> std::vector<Tensor> {
+    Tensor x = s.input("x", {dyn, 6});
+    Tensor y = s.input("y", {2, 3, 4});
+    Tensor ids = s.input("ids", {5}, i32);
+    Tensor t = s.param("table", {10, 7});
+    std::vector<Tensor> r;
+    r.push_back(reshape(x, {dyn, 2, 3}));             // ?x2x3
+    r.push_back(transpose(y));                        // 4x3x2
+    r.push_back(sum(y, {0, -1}, true));               // 1x3x1
+    r.push_back(mean(y, {1}));                        // 2x4
+    r.push_back(slice(y, {{}, {1, end}, {0, 4, 2}})); // 2x2x2
+    r.push_back(concat({y, y}, 1));                   // 2x6x4
+    r.push_back(stack({x, x}, 0));                    // 2x?x6
+    r.push_back(gather(t, ids, 0));                   // 5x7
+    r.push_back(matmul(y, s.param("w", {4, 5})));     // 2x3x5
+    r.push_back(x + s.param("b", {6}));               // ?x6
+    r.push_back(take(y, 1, -1));                      // 2x4
+    r.push_back(cast(x > 0.0, f64));                  // ?x6 f64
+    r.push_back(pad(y, {0, 1, 0}, {0, 0, 2}));        // 2x4x6
+    r.push_back(one_hot(ids, 3));                     // 5x3
+    return r;
+  });
+  std::vector<std::string> want = {
+      "f32[?,2,3]", "f32[4,3,2]", "f32[1,3,1]", "f32[2,4]",   "f32[2,2,2]",
+      "f32[2,6,4]", "f32[2,?,6]", "f32[5,7]",   "f32[2,3,5]", "f32[?,6]",
+      "f32[2,4]",   "f64[?,6]",   "f32[2,4,6]", "f32[5,3]"};
+  ASSERT_EQ(f.outputs().size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i)
+    EXPECT_EQ(f.outputs()[i].type.str(), want[i]) << "output " << i;
+}
+
+TEST(Trace, ShapeErrorsNameOpShapesAndLine) {
+  int line = 0;
+  std::string message = errorOf([&] {
+    Func f("bad", [&](Scope &s) {
+      Tensor x = s.input("x", {dyn, 784});
+      Tensor w = s.param("w", {700, 10});
+      line = __LINE__ + 1;
+      return matmul(x, w);
+    });
+  });
+  EXPECT_NE(message.find("rlx::matmul"), std::string::npos) << message;
+  EXPECT_NE(message.find("f32[?,784] x f32[700,10]"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("TraceTest.cpp:" + std::to_string(line)),
+            std::string::npos)
+      << message;
+}
+
+TEST(Trace, EveryErrorPath) {
+  auto traced = [](auto body) { return errorOf([&] { Func f("e", body); }); };
+  EXPECT_NE(traced([](Scope &s) {
+              return s.input("a", {3}) + s.input("b", {4});
+            }).find("do not broadcast"),
+            std::string::npos);
+  EXPECT_NE(traced([](Scope &s) {
+              return s.input("a", {3}) + s.input("b", {3}, f64);
+            }).find("element types differ"),
+            std::string::npos);
+  EXPECT_NE(traced([](Scope &s) {
+              return exp(s.input("a", {3}, i32));
+            }).find("expects a float tensor"),
+            std::string::npos);
+  EXPECT_NE(traced([](Scope &s) {
+              return sum(s.input("a", {3}), {1});
+            }).find("out of range"),
+            std::string::npos);
+  EXPECT_NE(traced([](Scope &s) {
+              return reshape(s.input("a", {3}), {2});
+            }).find("element counts differ"),
+            std::string::npos);
+  EXPECT_NE(traced([](Scope &s) {
+              return reshape(s.input("a", {dyn, 3}), {3, 2});
+            }).find("needs one dyn dim"),
+            std::string::npos);
+  EXPECT_NE(traced([](Scope &s) {
+              return transpose(s.input("a", {3, 2}), {0, 0});
+            }).find("not a permutation"),
+            std::string::npos);
+  EXPECT_NE(traced([](Scope &s) {
+              return slice(s.input("a", {3}), {{2, 1}});
+            }).find("empty range"),
+            std::string::npos);
+  EXPECT_NE(traced([](Scope &s) {
+              return concat({s.input("a", {3, 2}), s.input("b", {3, 3})}, 0);
+            }).find("differ off the axis"),
+            std::string::npos);
+  EXPECT_NE(traced([](Scope &s) {
+              return gather(s.input("a", {3}), s.input("i", {2}), 0);
+            }).find("indices must be i32"),
+            std::string::npos);
+  EXPECT_NE(traced([](Scope &s) {
+              Tensor x = s.input("x", {3});
+              s.param("w", {3});
+              return x * s.param("w", {4});
+            }).find("declared as f32[3] and again as f32[4]"),
+            std::string::npos);
+  EXPECT_NE(traced([](Scope &s) {
+              s.input("x", {3});
+              return s.input("x", {3});
+            }).find("declared twice"),
+            std::string::npos);
+  EXPECT_NE(
+      traced([](Scope &s) { return s.param("w", {dyn}); }).find("static shape"),
+      std::string::npos);
+  EXPECT_NE(traced([](Scope &s) {
+              return where(s.input("c", {3}), s.input("a", {3}),
+                           s.input("b", {3}));
+            }).find("condition must be i1"),
+            std::string::npos);
+  EXPECT_NE(traced([](Scope &s) {
+              return s.constant({1, 2, 3}, {2, 2});
+            }).find("3 values for shape [2,2]"),
+            std::string::npos);
+  EXPECT_NE(traced([](Scope &s) -> std::vector<Tensor> {
+              return {};
+            }).find("returns nothing"),
+            std::string::npos);
+  EXPECT_NE(traced([](Scope &s) -> std::vector<Tensor> {
+              Tensor x = s.input("x", {3});
+              return {x.named("y"), exp(x).named("y")};
+            }).find("two outputs named 'y'"),
+            std::string::npos);
+  EXPECT_NE(errorOf([] {
+              Func f("bad name", [](Scope &s) { return s.input("x", {1}); });
+            }).find("may hold only"),
+            std::string::npos);
+  // A tensor of one trace used in another.
+  Tensor stray;
+  Func first("first", [&](Scope &s) {
+    stray = s.input("x", {3});
+    return stray;
+  });
+  EXPECT_NE(traced([&](Scope &s) {
+              return s.input("y", {3}) + stray;
+            }).find("a tensor of a finished trace"),
+            std::string::npos);
+  EXPECT_NE(traced([&](Scope &s) {
+              return exp(stray);
+            }).find("a tensor of a finished trace"),
+            std::string::npos);
+  // Two live traces (one nested in the other) cannot mix values either.
+  EXPECT_NE(traced([&](Scope &outer) {
+              Tensor x = outer.input("x", {3});
+              Func inner("inner",
+                         [&](Scope &s) { return s.input("y", {3}) + x; });
+              return x;
+            }).find("operands come from different traces"),
+            std::string::npos);
+}
+
+TEST(Trace, MethodsMatchFreeFunctions) {
+  Func f("methods", [](Scope &s) -> std::vector<Tensor> {
+    Tensor x = s.input("x", {2, 3});
+    Tensor w = s.param("w", {2, 3});
+    return {x.matmul(w.T()).softmax().named("a"),
+            x.square().sum({1}, true).sqrt().named("b"),
+            x.reshape({3, 2}).transpose().mean().named("c"),
+            x.cast(f64).tanh().max({0}).named("d")};
+  });
+  EXPECT_EQ(f.outputs()[0].type.str(), "f32[2,2]");
+  EXPECT_EQ(f.outputs()[1].type.str(), "f32[2,1]");
+  EXPECT_EQ(f.outputs()[2].type.str(), "f32[]");
+  EXPECT_EQ(f.outputs()[3].type.str(), "f64[3]");
+  int line = 0;
+  std::string message = errorOf([&] {
+    Func g("bad", [&](Scope &s) {
+      line = __LINE__ + 1;
+      return s.input("x", {3}).T();
+    });
+  });
+  EXPECT_NE(message.find("rlx::T: needs rank 2 or more, got f32[3] (at "
+                         "TraceTest.cpp:" +
+                         std::to_string(line) + ")"),
+            std::string::npos)
+      << message;
+}
+
+TEST(Trace, CallsMergeParamsAndRenameClashes) {
+  Func inner("block", [](Scope &s) {
+    return tanh(s.input("h", {4}) * s.param("scale", {4}));
+  });
+  Func other("block", [](Scope &s) { return exp(s.input("h", {4})); });
+  Func outer("model", [&](Scope &s) {
+    Tensor x = s.input("x", {4});
+    Tensor a = inner(s, {x})[0];
+    Tensor b = other(s, {a})[0];
+    return sum(b * s.param("w", {4}));
+  });
+  EXPECT_EQ(outer.param_names(), (std::vector<std::string>{"scale", "w"}));
+  std::string text = outer.to_mlir();
+  EXPECT_NE(text.find("func.func private @block("), std::string::npos) << text;
+  EXPECT_NE(text.find("func.func private @block_1("), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("func.call @block("), std::string::npos);
+  EXPECT_NE(text.find("func.call @block_1("), std::string::npos);
+  std::string message = errorOf([&] {
+    Func bad("bad", [&](Scope &s) { return inner(s, {s.input("x", {5})})[0]; });
+  });
+  EXPECT_NE(message.find("argument 'h' is f32[5], expected f32[4]"),
+            std::string::npos)
+      << message;
+}
+
+} // namespace

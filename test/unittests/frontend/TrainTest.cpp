@@ -1,0 +1,315 @@
+//===- TrainTest.cpp - Optimizers, schedules, clipping, checkpoints -------===//
+///
+/// \file
+/// The loss 0.5 |w - x|^2 has the closed-form gradient w - x, so each
+/// optimizer's compiled step is checked against a host reference written
+/// here from the textbook update rules.
+///
+//===----------------------------------------------------------------------===//
+
+#include "FrontendTestUtil.h"
+
+#include <cmath>
+
+using namespace rlx;
+using rlx::test::expectNear;
+
+namespace {
+
+template <typename Body> std::string errorOf(Body body) {
+  try {
+    body();
+  } catch (const Error &e) {
+    return e.what();
+  }
+  return "";
+}
+
+/// 0.5 |w - x|^2 + 0.5 |b - x|^2 over two params.
+Func quadratic() {
+  return Func("quad", [](Scope &s) {
+    Tensor x = s.input("x", {3}, f64);
+    Tensor w = s.param("w", {3}, f64), b = s.param("b", {3}, f64);
+    return 0.5 * sum(square(w - x)) + 0.5 * sum(square(b - x));
+  });
+}
+
+const std::vector<double> kX = {0.5, -1.0, 2.0};
+const std::vector<double> kW0 = {1.0, 0.5, -0.5}, kB0 = {-0.25, 0.0, 0.75};
+
+/// The host reference: `steps` updates of one param from `w0`.
+std::vector<double> reference(const Optimizer &o, const Schedule &sched,
+                              std::vector<double> w, double decay, int steps,
+                              double clipScale = 1) {
+  std::vector<double> m(3, 0), v(3, 0);
+  for (int t = 1; t <= steps; ++t) {
+    double lr = sched.at(t);
+    for (int i = 0; i < 3; ++i) {
+      double g = (w[i] - kX[i]) * clipScale;
+      switch (o.kind) {
+      case Optimizer::Kind::SGD: {
+        g += decay * w[i];
+        double d = g;
+        if (o.momentum != 0) {
+          m[i] = o.momentum * m[i] + g;
+          d = o.nesterov ? g + o.momentum * m[i] : m[i];
+        }
+        w[i] -= lr * d;
+        break;
+      }
+      case Optimizer::Kind::Adam:
+      case Optimizer::Kind::AdamW: {
+        if (o.kind == Optimizer::Kind::Adam)
+          g += decay * w[i];
+        m[i] = o.beta1 * m[i] + (1 - o.beta1) * g;
+        v[i] = o.beta2 * v[i] + (1 - o.beta2) * g * g;
+        double mh = m[i] / (1 - std::pow(o.beta1, t));
+        double vh = v[i] / (1 - std::pow(o.beta2, t));
+        double d = mh / (std::sqrt(vh) + o.eps);
+        if (o.kind == Optimizer::Kind::AdamW)
+          d += decay * w[i];
+        w[i] -= lr * d;
+        break;
+      }
+      case Optimizer::Kind::Lion: {
+        double c = o.beta1 * m[i] + (1 - o.beta1) * g;
+        double d = (c > 0) - (c < 0) + decay * w[i];
+        w[i] -= lr * d;
+        m[i] = o.beta2 * m[i] + (1 - o.beta2) * g;
+        break;
+      }
+      }
+    }
+  }
+  return w;
+}
+
+void checkOptimizer(const Optimizer &o, const Schedule &sched) {
+  TrainStep step = make_train_step(quadratic(), o, sched);
+  step.jit();
+  step.with_param("w", Array::from(kW0, {3}, f64));
+  step.with_param("b", Array::from(kB0, {3}, f64));
+  for (int t = 0; t < 3; ++t)
+    step.step({{"x", Array::from(kX, {3}, f64)}});
+  EXPECT_EQ(step.steps_done(), 3);
+  // lr is an f32 input: compare at f32 precision of the rate.
+  expectNear(step.param("w").to_vector(),
+             reference(o, sched, kW0, o.decay_for("w"), 3), 1e-6, 1e-7);
+  expectNear(step.param("b").to_vector(),
+             reference(o, sched, kB0, o.decay_for("b"), 3), 1e-6, 1e-7);
+}
+
+TEST(Train, SgdPlainMomentumNesterov) {
+  checkOptimizer(Optimizer::sgd(), Schedule::constant(0.1));
+  checkOptimizer(Optimizer::sgd(0.9), Schedule::constant(0.1));
+  checkOptimizer(Optimizer::sgd(0.9, true, 0.01), Schedule::constant(0.1));
+}
+
+TEST(Train, AdamAdamWLion) {
+  checkOptimizer(Optimizer::adam(), Schedule::constant(0.05));
+  checkOptimizer(Optimizer::adam(0.8, 0.99, 1e-8, 0.1),
+                 Schedule::constant(0.05));
+  checkOptimizer(Optimizer::adamw(0.1), Schedule::constant(0.05));
+  checkOptimizer(Optimizer::lion(0.9, 0.99, 0.1), Schedule::constant(0.05));
+}
+
+TEST(Train, WeightDecayGroups) {
+  Optimizer o = Optimizer::adamw(0.5);
+  o.decay_group({"b"}, 0.0);
+  EXPECT_EQ(o.decay_for("b"), 0.0);
+  EXPECT_EQ(o.decay_for("w"), 0.5);
+  checkOptimizer(o, Schedule::constant(0.05));
+}
+
+TEST(Train, Schedules) {
+  EXPECT_DOUBLE_EQ(Schedule::constant(0.1).at(7), 0.1);
+  Schedule st = Schedule::step(1.0, 2, 0.5);
+  EXPECT_DOUBLE_EQ(st.at(1), 1.0);
+  EXPECT_DOUBLE_EQ(st.at(2), 1.0);
+  EXPECT_DOUBLE_EQ(st.at(3), 0.5);
+  EXPECT_DOUBLE_EQ(st.at(5), 0.25);
+  Schedule cos = Schedule::cosine(1.0, 10, 0.1);
+  EXPECT_DOUBLE_EQ(cos.at(1), 1.0);
+  EXPECT_NEAR(cos.at(6), 0.55, 1e-12);
+  EXPECT_NEAR(cos.at(11), 0.1, 1e-12);
+  Schedule warm = Schedule::warmup(4, Schedule::constant(2.0));
+  EXPECT_DOUBLE_EQ(warm.at(1), 0.5);
+  EXPECT_DOUBLE_EQ(warm.at(4), 2.0);
+  EXPECT_DOUBLE_EQ(warm.at(9), 2.0);
+  // A schedule drives the compiled step.
+  checkOptimizer(Optimizer::sgd(0.5),
+                 Schedule::warmup(2, Schedule::cosine(0.2, 3)));
+}
+
+TEST(Train, GlobalNormClipping) {
+  double clip = 0.5;
+  TrainStep step = make_train_step(quadratic(), Optimizer::sgd(),
+                                   Schedule::constant(0.1), clip);
+  step.jit();
+  step.with_param("w", Array::from(kW0, {3}, f64));
+  step.with_param("b", Array::from(kB0, {3}, f64));
+  step.step({{"x", Array::from(kX, {3}, f64)}});
+  double norm2 = 0;
+  for (int i = 0; i < 3; ++i)
+    norm2 += std::pow(kW0[i] - kX[i], 2) + std::pow(kB0[i] - kX[i], 2);
+  double scale = std::min(1.0, clip / (std::sqrt(norm2) + 1e-6));
+  ASSERT_LT(scale, 1.0);
+  expectNear(
+      step.param("w").to_vector(),
+      reference(Optimizer::sgd(), Schedule::constant(0.1), kW0, 0, 1, scale),
+      1e-6, 1e-7);
+}
+
+/// A small regression MLP in f32.
+Func regression() {
+  return Func("reg", [](Scope &s) {
+    Tensor x = s.input("x", {dyn, 4});
+    Tensor y = s.input("y", {dyn, 1});
+    return mse(linear(s, "out", tanh(linear(s, "hidden", x, 8)), 1), y);
+  });
+}
+
+std::map<std::string, Array> regressionBatch() {
+  std::vector<double> x = test::values(32 * 4, 3), y(32);
+  for (int r = 0; r < 32; ++r)
+    y[r] = std::sin(x[r * 4]) + 0.5 * x[r * 4 + 1] * x[r * 4 + 2];
+  return {{"x", Array::from(x, {32, 4})}, {"y", Array::from(y, {32, 1})}};
+}
+
+TEST(Train, LossDecreasesAndCheckpointsResume) {
+  std::string dir = test::freshDir("ckpt");
+  auto batch = regressionBatch();
+  TrainStep a = make_train_step(regression(), Optimizer::adam(),
+                                Schedule::constant(0.02), 1.0);
+  a.jit().init_randn(7, 0.5);
+  double first = a.step(batch);
+  for (int i = 0; i < 50; ++i)
+    a.step(batch);
+  double later = a.step(batch);
+  EXPECT_LT(later, 0.5 * first);
+  a.save(dir + "/ckpt.safetensors");
+  TrainStep b = make_train_step(regression(), Optimizer::adam(),
+                                Schedule::constant(0.02), 1.0);
+  b.jit().init_randn(99, 0.5);
+  b.load(dir + "/ckpt.safetensors");
+  EXPECT_EQ(b.steps_done(), a.steps_done());
+  double la = a.step(batch), lb = b.step(batch);
+  EXPECT_EQ(la, lb);
+  for (const std::string &p : a.param_names())
+    EXPECT_EQ(a.param(p).to_vector(), b.param(p).to_vector()) << p;
+  // Params alone bind into the inference function by name.
+  a.save_params(dir + "/params.safetensors");
+  Compiled forward = regression().jit(Device::cpu());
+  forward.load_params(dir + "/params.safetensors");
+  EXPECT_NEAR(forward.run(batch)[0].item(), a.step(batch), 1e-6);
+}
+
+TEST(Train, SpecializedStepMatchesTheDynamicOne) {
+  auto batch = regressionBatch();
+  JitOptions special;
+  special.specialize_shapes = true;
+  TrainStep dynamic = make_train_step(regression(), Optimizer::adam(),
+                                      Schedule::constant(0.02), 1.0);
+  TrainStep fixed = make_train_step(regression(), Optimizer::adam(),
+                                    Schedule::constant(0.02), 1.0);
+  dynamic.jit().init_randn(3, 0.5);
+  fixed.jit(Device::cpu(), special).init_randn(3, 0.5);
+  unsigned compiles = cacheStats().compiles;
+  for (int i = 0; i < 3; ++i)
+    EXPECT_NEAR(fixed.step(batch), dynamic.step(batch), 1e-5);
+  // One specialization for the one batch shape (or none: cached on disk).
+  EXPECT_LE(cacheStats().compiles, compiles + 1);
+  EXPECT_EQ(fixed.last_outputs()["new.hidden.weight"].type_string(),
+            "f32[4,8]");
+  expectNear(fixed.param("out.weight").to_vector(),
+             dynamic.param("out.weight").to_vector(), 1e-4, 1e-5);
+}
+
+TEST(Train, ExportedStepCompilesWithRlxcAndMatchesJit) {
+  std::string dir = test::freshDir("step");
+  auto batch = regressionBatch();
+  TrainStep step = make_train_step(regression(), Optimizer::adamw(0.01),
+                                   Schedule::constant(0.01));
+  step.func().export_mlir(dir + "/step.mlir");
+  std::string cmd =
+      std::string(RLXC_PATH) + " " + dir + "/step.mlir -o " + dir + "/step.so";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  step.jit().init_randn(1, 0.3);
+  step.save_params(dir + "/w.safetensors");
+  // One step through the deployable library: inputs by manifest order.
+  Artifact artifact = Artifact::load(dir + "/step.so");
+  Session session(artifact);
+  session.bindSafetensors(dir + "/w.safetensors");
+  std::map<std::string, Array> all = batch;
+  all["lr"] = Array::scalar(0.01);
+  all["step"] = Array::scalar(1);
+  Func model = regression();
+  for (const detail::Arg &p : model.params()) {
+    all["m." + p.name] = Array::zeros(p.type.shape);
+    all["v." + p.name] = Array::zeros(p.type.shape);
+  }
+  std::vector<const HostTensor *> inputs;
+  for (const TensorSpec &spec :
+       artifact.entryPoint(step.func().name()).inputs())
+    inputs.push_back(&all.at(spec.name).host());
+  TensorList out = session.call(step.func().name(), inputs);
+  double loss = step.step(batch);
+  EXPECT_EQ(Array(out.at("loss")).item(), loss);
+  for (const std::string &p : step.param_names())
+    expectNear(Array(out.at("new." + p)).to_vector(), step.param(p).to_vector(),
+               0, 0);
+}
+
+TEST(Train, AuxiliaryOutputsComeBackUndifferentiated) {
+  Func loss("with_aux", [](Scope &s) -> std::vector<Tensor> {
+    Tensor x = s.input("x", {3}, f64);
+    Tensor w = s.param("w", {3}, f64);
+    return {(0.5 * sum(square(w - x))).named("l"),
+            sum(w * 100.0).named("score")};
+  });
+  TrainStep step =
+      make_train_step(loss, Optimizer::sgd(), Schedule::constant(0.1));
+  step.jit().with_param("w", Array::from(kW0, {3}, f64));
+  step.step({{"x", Array::from(kX, {3}, f64)}});
+  const Outputs &out = step.last_outputs();
+  EXPECT_NEAR(out["aux.score"].item(), 100 * (kW0[0] + kW0[1] + kW0[2]), 1e-9);
+  // The auxiliary output contributes no gradient: plain SGD on the loss.
+  expectNear(step.param("w").to_vector(),
+             reference(Optimizer::sgd(), Schedule::constant(0.1), kW0, 0, 1),
+             1e-6, 1e-7);
+}
+
+TEST(Train, ErrorPaths) {
+  Func noParams("np", [](Scope &s) { return sum(s.input("x", {3})); });
+  EXPECT_NE(errorOf([&] {
+              make_train_step(noParams, Optimizer::sgd(),
+                              Schedule::constant(0.1));
+            }).find("has no params"),
+            std::string::npos);
+  Optimizer o = Optimizer::adamw();
+  o.decay_group({"nope"}, 0);
+  EXPECT_NE(errorOf([&] {
+              make_train_step(quadratic(), o, Schedule::constant(0.1));
+            }).find("'nope', not a param"),
+            std::string::npos);
+  EXPECT_NE(errorOf([] { Optimizer::sgd(0, true); }).find("Nesterov"),
+            std::string::npos);
+  TrainStep step =
+      make_train_step(quadratic(), Optimizer::adam(), Schedule::constant(0.1));
+  EXPECT_NE(errorOf([&] { step.step({}); }).find("jit() first"),
+            std::string::npos);
+  step.jit().init_randn(0);
+  EXPECT_NE(
+      errorOf([&] {
+        step.step({{"x", Array::from(kX, {3}, f64)}, {"lr", Array::scalar(1)}});
+      }).find("'lr' is set by the train step"),
+      std::string::npos);
+  EXPECT_NE(errorOf([&] {
+              step.step({{"x", Array::from(kX, {3})}});
+            })
+                .find("input 'x' of 'quad_train_step' is f32[3], expected "
+                      "f64[3]"),
+            std::string::npos);
+}
+
+} // namespace
