@@ -37,6 +37,19 @@ def RLXCPULowerStridedCopies : Pass<"rlx-cpu-lower-strided-copies", "mlir::Modul
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def RLXCPULowerDynamicExpandShapes
+    : Pass<"rlx-cpu-lower-dynamic-expand-shapes", "mlir::ModuleOp"> {
+  let summary = "Rewrites expand_shapes with several dynamic dims per group as reinterpret_casts";
+  let description = [{
+    MLIR 22's expand-strided-metadata crashes on a `memref.expand_shape`
+    whose reassociation group has more than one dynamic result dim (vmap
+    with a dynamic batch over a dynamic per-example dim makes one). Over an
+    identity-layout source the reshape is new sizes with row-major strides,
+    written here as a `memref.reinterpret_cast`.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
+}
+
 def RLXFuseElementwise : Pass<"rlx-fuse-elementwise"> {
   let summary = "Fuses elementwise linalg producers into their consumers";
   let description = [{
