@@ -63,3 +63,22 @@ func.func @matmul_expanded_input(%a: memref<8x8xf32>, %b: memref<256xf32>, %c: m
   linalg.matmul ins(%a, %e : memref<8x8xf32>, memref<8x32xf32>) outs(%c : memref<8x32xf32>)
   return
 }
+
+// -----
+
+// A B operand of 2 MiB or more is packed into contiguous K x 32 column
+// panels (one transpose), and the matmul runs panel by panel in K blocks
+// of 512, so a register tile streams B from consecutive addresses.
+// CHECK-LABEL: func @matmul_packed
+// CHECK: memref.expand_shape %{{.+}} output_shape [1024, 32, 32]
+// CHECK: %[[PACKED:.+]] = memref.alloc() {alignment = 64 : i64} : memref<32x1024x32xf32>
+// CHECK: linalg.transpose ins(%{{.+}}) outs(%[[PACKED]] : memref<32x1024x32xf32>) permutation = [1, 0, 2]
+// CHECK: scf.for %[[PANEL:.+]] = %c0 to %c32 step %c1
+// CHECK: scf.for %{{.+}} = %c0 to %c2 step %c1
+// CHECK: vector.transfer_read %[[PACKED]][%[[PANEL]],
+// CHECK: vector.fma
+// CHECK: memref.dealloc %[[PACKED]]
+func.func @matmul_packed(%a: memref<64x1024xf32>, %b: memref<1024x1024xf32>, %c: memref<64x1024xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x1024xf32>, memref<1024x1024xf32>) outs(%c : memref<64x1024xf32>)
+  return
+}
