@@ -9,6 +9,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "Timing.h"
 #include "rlx/runtime.hpp"
 
 #include <algorithm>
@@ -22,23 +23,7 @@
 #include <string>
 #include <vector>
 
-namespace {
-
-template <typename Fn> double medianMs(Fn fn, int reps) {
-  fn();
-  std::vector<double> times;
-  for (int i = 0; i < reps; ++i) {
-    auto t0 = std::chrono::steady_clock::now();
-    fn();
-    times.push_back(std::chrono::duration<double, std::milli>(
-                        std::chrono::steady_clock::now() - t0)
-                        .count());
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
-
-} // namespace
+using rlx::bench::medianMs;
 
 int main(int argc, char **argv) {
   int64_t n = argc > 1 ? std::atoll(argv[1]) : int64_t(1) << 24;

@@ -14,6 +14,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "Timing.h"
 #include "rlx/runtime.hpp"
 
 #include <algorithm>
@@ -175,19 +176,6 @@ std::string model() {
   return os.str();
 }
 
-template <typename Fn> double medianMs(Fn fn, int reps) {
-  fn();
-  std::vector<double> times;
-  for (int i = 0; i < reps; ++i) {
-    auto t0 = std::chrono::steady_clock::now();
-    fn();
-    times.push_back(std::chrono::duration<double, std::milli>(
-                        std::chrono::steady_clock::now() - t0)
-                        .count());
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
 
 rlx::HostTensor scalar(float value) {
   rlx::HostTensor t = rlx::HostTensor::allocate(RLX_DTYPE_F32, {});
@@ -196,6 +184,8 @@ rlx::HostTensor scalar(float value) {
 }
 
 } // namespace
+
+using rlx::bench::medianMs;
 
 int main(int argc, char **argv) {
   int steps = argc > 1 ? std::atoi(argv[1]) : 50;

@@ -10,6 +10,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "Timing.h"
 #include "rlx/runtime.hpp"
 
 #include <algorithm>
@@ -55,21 +56,10 @@ std::string model(int in, int hidden, int out) {
   return os.str();
 }
 
-template <typename Fn> double medianMs(Fn fn, int reps) {
-  fn();
-  std::vector<double> times;
-  for (int i = 0; i < reps; ++i) {
-    auto t0 = std::chrono::steady_clock::now();
-    fn();
-    times.push_back(std::chrono::duration<double, std::milli>(
-                        std::chrono::steady_clock::now() - t0)
-                        .count());
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
 
 } // namespace
+
+using rlx::bench::medianMs;
 
 int main(int argc, char **argv) {
   int in = argc > 3 ? std::atoi(argv[1]) : 784;

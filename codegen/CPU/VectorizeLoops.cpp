@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/CPU/Passes.h"
+#include "codegen/CPU/Tiling.h"
 #include "codegen/CPU/VectorAccumulators.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -90,22 +91,16 @@ void tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op) {
   if (!ShapedType::isDynamic(ranges.back()) && ranges.back() < width)
     vectorSizes.back() = std::max<int64_t>(ranges.back(), 1);
 
-  SmallVector<OpFoldResult> tileSizes;
-  for (int64_t size : vectorSizes)
-    tileSizes.push_back(rewriter.getIndexAttr(size));
-  scf::SCFTilingOptions options;
-  options.setTileSizes(tileSizes);
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  bool parallelOuter =
+      op.getIteratorTypesArray().front() == utils::IteratorType::parallel;
+  FailureOr<scf::SCFTilingResult> tiled =
+      rlx::tileByConstants(rewriter, op, vectorSizes);
   if (failed(tiled) || tiled->tiledOps.size() != 1)
     return;
   // The outer loop may run on several cores when it walks a parallel dim
   // (rlx-cpu-parallelize decides).
-  if (!tiled->loops.empty() &&
-      op.getIteratorTypesArray().front() == utils::IteratorType::parallel)
+  if (!tiled->loops.empty() && parallelOuter)
     tiled->loops.front()->setAttr("rlx.parallel", rewriter.getUnitAttr());
-  rewriter.eraseOp(op);
   Operation *tile = tiled->tiledOps.front();
   // The vectorizer reads one scalable flag per vector dim.
   SmallVector<bool> scalable(loops, false);

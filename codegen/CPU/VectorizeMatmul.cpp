@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/CPU/Passes.h"
+#include "codegen/CPU/Tiling.h"
 
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
@@ -175,17 +176,11 @@ LogicalResult tileAndPeel(ModuleOp module, int64_t tileM, int64_t tileN) {
     SmallVector<int64_t> sizes = {tileM, tileN, 1};
     if (batched)
       sizes.insert(sizes.begin(), 1);
-    SmallVector<OpFoldResult> tileSizes;
-    for (int64_t size : sizes)
-      tileSizes.push_back(rewriter.getIndexAttr(size));
-    scf::SCFTilingOptions options;
-    options.setTileSizes(tileSizes);
-    rewriter.setInsertionPoint(matmul);
-    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-        rewriter, cast<TilingInterface>(matmul.getOperation()), options);
+    Location loc = matmul.getLoc();
+    FailureOr<scf::SCFTilingResult> tiled =
+        rlx::tileByConstants(rewriter, matmul, sizes);
     if (failed(tiled))
-      return matmul.emitError("failed to tile the matmul");
-    rewriter.eraseOp(matmul);
+      return emitError(loc, "failed to tile the matmul");
     unsigned m = batched ? 1 : 0;
     auto mLoop = cast<scf::ForOp>(tiled->loops[m].getOperation());
     auto nLoop = cast<scf::ForOp>(tiled->loops[m + 1].getOperation());

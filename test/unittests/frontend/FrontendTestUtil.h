@@ -43,6 +43,16 @@ void expectNear(const std::vector<double> &actual,
 /// A new empty folder under the test's temporary directory.
 std::string freshDir(const std::string &name);
 
+/// The message of the rlx::Error `body` throws, or "" when it throws none.
+template <typename Body> std::string errorOf(Body body) {
+  try {
+    body();
+  } catch (const Error &e) {
+    return e.what();
+  }
+  return "";
+}
+
 } // namespace rlx::test
 
 #endif // RLX_TEST_FRONTEND_UTIL_H

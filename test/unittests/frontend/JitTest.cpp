@@ -8,18 +8,10 @@
 #include <fstream>
 
 using namespace rlx;
+using rlx::test::errorOf;
 using rlx::test::expectNear;
 
 namespace {
-
-template <typename Body> std::string errorOf(Body body) {
-  try {
-    body();
-  } catch (const Error &e) {
-    return e.what();
-  }
-  return "";
-}
 
 Func mlp() {
   return Func("mlp", [](Scope &s) {

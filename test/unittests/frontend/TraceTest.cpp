@@ -3,18 +3,9 @@
 #include "FrontendTestUtil.h"
 
 using namespace rlx;
+using rlx::test::errorOf;
 
 namespace {
-
-/// Runs `body` and returns the rlx::Error's message ("" if none).
-template <typename Body> std::string errorOf(Body body) {
-  try {
-    body();
-  } catch (const Error &e) {
-    return e.what();
-  }
-  return "";
-}
 
 TEST(Trace, PrintsSignatureParamsAndOps) {
   Func f("forward", [](Scope &s) {

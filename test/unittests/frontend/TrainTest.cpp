@@ -12,18 +12,10 @@
 #include <cmath>
 
 using namespace rlx;
+using rlx::test::errorOf;
 using rlx::test::expectNear;
 
 namespace {
-
-template <typename Body> std::string errorOf(Body body) {
-  try {
-    body();
-  } catch (const Error &e) {
-    return e.what();
-  }
-  return "";
-}
 
 /// 0.5 |w - x|^2 + 0.5 |b - x|^2 over two params.
 Func quadratic() {

@@ -14,18 +14,10 @@
 using namespace rlx;
 using rlx::test::centralDiff;
 using rlx::test::centralDiffParam;
+using rlx::test::errorOf;
 using rlx::test::expectNear;
 
 namespace {
-
-template <typename Body> std::string errorOf(Body body) {
-  try {
-    body();
-  } catch (const Error &e) {
-    return e.what();
-  }
-  return "";
-}
 
 Array f64Array(const Shape &shape, unsigned seed) {
   size_t n = 1;
