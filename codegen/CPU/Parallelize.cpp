@@ -35,9 +35,10 @@ using namespace mlir;
 
 namespace {
 
-/// Element operations below which a fork does not pay for itself (about
-/// ten microseconds of vector work on one core).
-constexpr int64_t kMinParallelWork = 1 << 15;
+/// Element operations below which a fork does not pay for itself (tens of
+/// microseconds of vector work on one core; at 32K the MLP backward pass
+/// lost time to forks).
+constexpr int64_t kMinParallelWork = 1 << 18;
 /// Trip count assumed for a nested loop whose bounds are not constants.
 constexpr int64_t kUnknownTripCount = 16;
 

@@ -86,7 +86,7 @@ def RLXCPUParallelize : Pass<"rlx-cpu-parallelize", "mlir::ModuleOp"> {
     Each outermost `scf.for` marked `rlx.parallel` by the vectorizing passes
     (it walks a parallel dimension) becomes an `scf.parallel` when its
     estimated work (element operations, vector width times nested static
-    trip counts) reaches about 32K: decided at compile time for static trip
+    trip counts) reaches about 256K: decided at compile time for static trip
     counts, else by a run-time test choosing between a parallel and a serial
     copy of the loop. Other marks are dropped.
   }];

@@ -39,12 +39,12 @@ func.func @small_static(%x: memref<4x16xf32>) {
 
 // -----
 
-// A dynamic trip count is tested at run time: 256 rows of 128 lanes of
-// work each make the 32K threshold, so the parallel copy runs from 256
+// A dynamic trip count is tested at run time: 2048 rows of 128 lanes of
+// work each make the 256K threshold, so the parallel copy runs from 2048
 // rows on, the serial copy below.
 // CHECK-LABEL: func @dynamic
 // CHECK: %[[TRIPS:.+]] = arith.ceildivsi
-// CHECK: %[[WORTH:.+]] = arith.cmpi sge, %[[TRIPS]], %c256
+// CHECK: %[[WORTH:.+]] = arith.cmpi sge, %[[TRIPS]], %c2048
 // CHECK: scf.if %[[WORTH]]
 // CHECK: scf.parallel
 // CHECK: } else {
