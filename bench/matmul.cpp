@@ -20,6 +20,7 @@
 #include <fstream>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #ifdef RLX_BENCH_HAVE_DNNL
@@ -34,8 +35,12 @@ extern "C" void openblas_set_num_threads(int);
 
 namespace {
 
-/// Median seconds of `fn` over enough repetitions to take ~1 s.
+/// Median seconds of `fn` over enough repetitions to take ~1 s. Starts
+/// with a pause longer than the spin-wait of the thread pools (libomp's
+/// 200 ms block time, OpenBLAS's, GNU OpenMP's): the previous library's
+/// idle workers would otherwise steal a core from this one.
 template <typename Fn> double medianSeconds(Fn fn) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
   fn();
   std::vector<double> times;
   auto start = std::chrono::steady_clock::now();

@@ -25,6 +25,10 @@ done
 
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
+# Processes that run only rlx bind its OpenMP threads to cores (see
+# docs/architecture.md); the matmul bench above shares its process with
+# oneDNN's and OpenBLAS's pools and leaves binding alone.
+export KMP_AFFINITY=compact
 for t in 1 "$threads"; do
   RLX_NUM_THREADS=$t "$bin/rlx-bench-mlp" 50 | sed -n "s/^rlx /rlx$t /p" >>"$out"
   RLX_NUM_THREADS=$t "$bin/rlx-bench-elementwise" |

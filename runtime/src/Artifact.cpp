@@ -10,7 +10,6 @@
 #include "Artifact.h"
 #include "DType.h"
 #include "Status.h"
-#include "Threads.h"
 
 #include <cerrno>
 #include <dlfcn.h>
@@ -51,7 +50,6 @@ std::unique_ptr<rlx_artifact_s> loadArtifact(const std::string &path) {
   std::string openPath =
       path.find('/') == std::string::npos ? "./" + path : path;
   dlerror();
-  rlx::prepareThreadPool();
   artifact->library = dlopen(openPath.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!artifact->library)
     fail(RLX_STATUS_INVALID_ARGUMENT,

@@ -6,8 +6,12 @@
 /// in one process share the same threads. The count is one process-wide
 /// setting: RLX_NUM_THREADS at start-up or rlx_set_num_threads, default
 /// every core this process may run on. It is written into an artifact's
-/// `rlx_artifact_num_threads` before each call. The pool's threads are bound
-/// to cores unless the user chose otherwise (prepareThreadPool).
+/// `rlx_artifact_num_threads` before each call. Threads are not bound to
+/// cores: libomp would bind the calling thread too, and threads the host
+/// creates later (another library's pool) would inherit that one core.
+/// KMP_AFFINITY=compact binds them where the process runs only rlx (on
+/// the two-core test machine it made small parallel kernels several times
+/// faster).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -16,8 +20,6 @@
 #include "rlx/runtime.h"
 
 #include <atomic>
-#include <mutex>
-#include <string>
 #include <cstdlib>
 #include <sched.h>
 #include <thread>
@@ -53,20 +55,6 @@ std::atomic<int32_t> &threadCount() {
 } // namespace
 
 int32_t rlx::currentThreadCount() { return threadCount().load(); }
-
-void rlx::prepareThreadPool() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    const char *optOut = std::getenv("RLX_THREAD_BINDING");
-    if (optOut && std::string(optOut) == "0")
-      return;
-    for (const char *name : {"KMP_AFFINITY", "OMP_PROC_BIND", "OMP_PLACES",
-                             "GOMP_CPU_AFFINITY"})
-      if (std::getenv(name))
-        return;
-    setenv("KMP_AFFINITY", "compact", /*overwrite=*/0);
-  });
-}
 
 void rlx_set_num_threads(int32_t count) {
   threadCount().store(count > 0 ? count : availableCores());
