@@ -68,6 +68,7 @@ static void buildCPUCodegen(OpPassManager &pm, const CompileOptions &options) {
   pm.addPass(createRLXCPULowerStridedCopies());
   pm.addPass(createRLXCPUVectorizeLoops());
   pm.addPass(createRLXCPUParallelize());
+  pm.addNestedPass<func::FuncOp>(createRLXMaterializeWorkspace());
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createConvertSCFToOpenMPPass());
   // Inlines the memref.alloca_scope the conversion wraps loop bodies in

@@ -69,7 +69,8 @@ int64_t peakWorkspaceBytes(func::FuncOp func) {
   int64_t current = 0, peak = 0;
   func.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
-      if (outputs.contains(alloc.getResult()))
+      if (outputs.contains(alloc.getResult()) ||
+          alloc->hasAttr("rlx.arena_offset"))
         return;
       int64_t bytes = staticBytes(alloc.getType());
       live[alloc.getResult()] = bytes;
@@ -86,6 +87,15 @@ int64_t peakWorkspaceBytes(func::FuncOp func) {
   return peak;
 }
 
+/// The arena planned by rlx-plan-workspace plus the peak of the static
+/// temporaries outside it.
+int64_t workspaceBytes(func::FuncOp func) {
+  int64_t arena = 0;
+  if (auto planned = func->getAttrOfType<IntegerAttr>("rlx.workspace_arena"))
+    arena = planned.getInt();
+  return arena + peakWorkspaceBytes(func);
+}
+
 /// The most bytes of temporaries live at once before they were packed into
 /// an arena (rlx-plan-workspace), or the peak itself without an arena.
 int64_t workspaceLowerBound(func::FuncOp func) {
@@ -98,7 +108,6 @@ int64_t workspaceLowerBound(func::FuncOp func) {
 /// LLVM translation does not meet attributes it does not know.
 void stripRLXAttributes(func::FuncOp func) {
   func->removeAttr("rlx.entry");
-  func->removeAttr("rlx.workspace_arena");
   func->removeAttr("rlx.workspace_lower_bound");
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
     func.removeArgAttr(i, "rlx.name");
@@ -165,7 +174,7 @@ struct RLXBuildManifestPass
           {"params", toJSON(params)},
           {"outputs", toJSON(entry.getAs<ArrayAttr>("outputs"))},
           {"dim_constraints", std::move(constraints)},
-          {"workspace_bytes", peakWorkspaceBytes(func)},
+          {"workspace_bytes", workspaceBytes(func)},
           {"workspace_lower_bound_bytes", workspaceLowerBound(func)}});
       func->setAttr("llvm.emit_c_interface", UnitAttr::get(&getContext()));
       stripRLXAttributes(func);

@@ -44,15 +44,27 @@ def RLXDeallocAtLastUse : Pass<"rlx-dealloc-at-last-use", "mlir::func::FuncOp"> 
 }
 
 def RLXPlanWorkspace : Pass<"rlx-plan-workspace", "mlir::func::FuncOp"> {
-  let summary = "Packs a function's static temporaries into one arena";
+  let summary = "Plans one arena for a function's static temporaries";
   let description = [{
     Every statically shaped `memref.alloc` in the function's top-level code
     with one top-level `memref.dealloc` (a temporary, not an output) gets an
     offset in one 64-byte aligned arena by liveness (best fit, largest
-    first); it becomes a `memref.view` of the arena, allocated once at entry
-    and freed before each return. Records `rlx.workspace_arena` (the arena
-    bytes) and `rlx.workspace_lower_bound` (most bytes live at once) on the
-    function. Runs after rlx-dealloc-at-last-use.
+    first), recorded as `rlx.arena_offset` on the alloc. Records
+    `rlx.workspace_arena` (the arena bytes) and `rlx.workspace_lower_bound`
+    (most bytes live at once) on the function. Runs after
+    rlx-dealloc-at-last-use; rlx-materialize-workspace applies the plan.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
+}
+
+def RLXMaterializeWorkspace : Pass<"rlx-materialize-workspace", "mlir::func::FuncOp"> {
+  let summary = "Allocates the planned arena and makes temporaries views of it";
+  let description = [{
+    For a function with `rlx.workspace_arena`: one 64-byte aligned i8 arena
+    allocated at entry and freed before each return; every alloc with
+    `rlx.arena_offset` becomes a `memref.view` of the arena at that offset
+    and its deallocs go. Runs after the CPU kernels are built: the matmul
+    schedule hoists its accumulator only out of loops over plain buffers.
   }];
   let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
 }

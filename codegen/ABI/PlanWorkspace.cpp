@@ -3,13 +3,15 @@
 /// \file
 /// After deallocations sit at last use, every statically shaped temporary
 /// of a function's top-level code has a live range in op order. They are
-/// packed into one arena (ArenaPlan.h) allocated once at entry and freed
-/// at return; each temporary becomes a memref.view at its offset, and its
-/// own alloc and dealloc disappear: one allocation per call instead of one
+/// packed into one arena (ArenaPlan.h): rlx-plan-workspace records each
+/// temporary's offset (`rlx.arena_offset`) and the arena size, and
+/// rlx-materialize-workspace, after the CPU kernels are built, allocates
+/// the arena once at entry, frees it at return and turns each temporary
+/// into a memref.view at its offset: one allocation per call instead of one
 /// per temporary, and bytes reused between temporaries that are not live
-/// together. Outputs (returned buffers) and dynamically shaped buffers keep
-/// their own allocations. The arena size and the liveness lower bound are
-/// recorded on the function for the manifest and `rlxc --stats`.
+/// together. (Views made earlier kept the matmul's C tile from being
+/// hoisted out of its K loop.) Outputs and dynamically shaped buffers keep
+/// their own allocations.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +24,7 @@
 
 namespace rlx {
 #define GEN_PASS_DEF_RLXPLANWORKSPACE
+#define GEN_PASS_DEF_RLXMATERIALIZEWORKSPACE
 #include "codegen/ABI/Passes.h.inc"
 } // namespace rlx
 
@@ -33,6 +36,39 @@ struct Temporary {
   memref::AllocOp alloc;
   memref::DeallocOp dealloc;
 };
+
+/// Allocates the arena planned for `func` and makes every planned
+/// temporary a view of it.
+void materialize(func::FuncOp func, int64_t arenaBytes) {
+  Block &body = func.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&body);
+  Location loc = func.getLoc();
+  auto arenaType = MemRefType::get({arenaBytes}, b.getI8Type());
+  Value arena = memref::AllocOp::create(b, loc, arenaType, ValueRange{},
+                                        b.getI64IntegerAttr(64));
+  SmallVector<memref::AllocOp> planned;
+  func.walk([&](memref::AllocOp alloc) {
+    if (alloc->hasAttr("rlx.arena_offset"))
+      planned.push_back(alloc);
+  });
+  for (memref::AllocOp alloc : planned) {
+    int64_t offset =
+        alloc->getAttrOfType<IntegerAttr>("rlx.arena_offset").getInt();
+    b.setInsertionPoint(alloc);
+    Value shift = arith::ConstantIndexOp::create(b, alloc.getLoc(), offset);
+    Value view = memref::ViewOp::create(b, alloc.getLoc(), alloc.getType(),
+                                        arena, shift, ValueRange{});
+    for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+      if (isa<memref::DeallocOp>(user))
+        user->erase();
+    alloc.getResult().replaceAllUsesWith(view);
+    alloc.erase();
+  }
+  func.walk([&](func::ReturnOp ret) {
+    OpBuilder at(ret);
+    memref::DeallocOp::create(at, ret.getLoc(), arena);
+  });
+}
 
 int64_t staticBytes(MemRefType type) {
   int64_t bits = type.getElementTypeBitWidth();
@@ -86,26 +122,22 @@ struct RLXPlanWorkspacePass
     func->setAttr("rlx.workspace_lower_bound",
                   attrs.getI64IntegerAttr(rlx::livenessLowerBound(lifetimes)));
     func->setAttr("rlx.workspace_arena", attrs.getI64IntegerAttr(plan.size));
+    for (auto [temporary, offset] : llvm::zip(temporaries, plan.offsets))
+      temporary.alloc->setAttr("rlx.arena_offset",
+                               attrs.getI64IntegerAttr(offset));
+  }
+};
 
-    OpBuilder b = OpBuilder::atBlockBegin(&body);
-    Location loc = func.getLoc();
-    auto arenaType = MemRefType::get({plan.size}, b.getI8Type());
-    Value arena = memref::AllocOp::create(b, loc, arenaType, ValueRange{},
-                                          b.getI64IntegerAttr(64));
-    for (auto [temporary, offset] : llvm::zip(temporaries, plan.offsets)) {
-      b.setInsertionPoint(temporary.alloc);
-      Value shift = arith::ConstantIndexOp::create(b, loc, offset);
-      Value view = memref::ViewOp::create(b, temporary.alloc.getLoc(),
-                                          temporary.alloc.getType(), arena,
-                                          shift, ValueRange{});
-      temporary.dealloc.erase();
-      temporary.alloc.getResult().replaceAllUsesWith(view);
-      temporary.alloc.erase();
-    }
-    func.walk([&](func::ReturnOp ret) {
-      OpBuilder at(ret);
-      memref::DeallocOp::create(at, ret.getLoc(), arena);
-    });
+struct RLXMaterializeWorkspacePass
+    : rlx::impl::RLXMaterializeWorkspaceBase<RLXMaterializeWorkspacePass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    auto arena = func->getAttrOfType<IntegerAttr>("rlx.workspace_arena");
+    if (!arena)
+      return;
+    func->removeAttr("rlx.workspace_arena");
+    if (arena.getInt() > 0 && func.getBody().hasOneBlock())
+      materialize(func, arena.getInt());
   }
 };
 

@@ -1,11 +1,24 @@
-// RUN: rlx-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(rlx-plan-workspace))' | FileCheck %s
+// RUN: rlx-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(rlx-plan-workspace))' | FileCheck %s --check-prefix=PLAN
+// RUN: rlx-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(rlx-plan-workspace,rlx-materialize-workspace))' | FileCheck %s
+
+// The plan: offsets on the allocs (largest first, lowest offset that fits),
+// the arena and the lower bound on the function.
+// PLAN-LABEL: func @reuse
+// PLAN-SAME: rlx.workspace_arena = 8192 : i64
+// PLAN-SAME: rlx.workspace_lower_bound = 8192 : i64
+// PLAN: memref.alloc() {rlx.arena_offset = 0 : i64}
+// PLAN: memref.alloc() {rlx.arena_offset = 4096 : i64}
+// PLAN: memref.alloc() {rlx.arena_offset = 0 : i64}
+// PLAN: memref.alloc() : memref<1024xf32>
+// PLAN-LABEL: func @dynamic
+// PLAN-NOT: rlx.arena_offset
 
 // Three temporaries: %a and %b live together, %c only after %a is freed, so
 // %c reuses %a's bytes. One arena of 2 x 4096 bytes replaces the three
 // allocations; the returned buffer keeps its own.
+// Materialized:
 // CHECK-LABEL: func @reuse
-// CHECK-SAME: rlx.workspace_arena = 8192 : i64
-// CHECK-SAME: rlx.workspace_lower_bound = 8192 : i64
+// CHECK-NOT: rlx.workspace_arena
 // CHECK: %[[ARENA:.+]] = memref.alloc() {alignment = 64 : i64} : memref<8192xi8>
 // CHECK: memref.view %[[ARENA]][%{{.+}}][] : memref<8192xi8> to memref<1024xf32>
 // CHECK: memref.view %[[ARENA]][%{{.+}}][] : memref<8192xi8> to memref<1024xf32>
