@@ -58,10 +58,17 @@ unsigned widestElementBits(linalg::LinalgOp op) {
 
 /// Whether the op's body only holds operations the vectorizer turns into
 /// plain vector arithmetic (no loads from other buffers, as a gather has).
+/// Integer division stays scalar: x86 has no vector form, so LLVM would
+/// divide lane by lane, masked-off lanes of a partial tile included, whose
+/// divisor is the padding 0 (SIGFPE).
 bool hasVectorizableBody(linalg::LinalgOp op) {
   for (Operation &inner : op->getRegion(0).front()) {
     if (isa<linalg::YieldOp, linalg::IndexOp>(inner))
       continue;
+    if (isa<arith::DivSIOp, arith::DivUIOp, arith::RemSIOp, arith::RemUIOp,
+            arith::CeilDivSIOp, arith::CeilDivUIOp, arith::FloorDivSIOp>(
+            inner))
+      return false;
     Dialect *dialect = inner.getDialect();
     if (!dialect || !isa<arith::ArithDialect, math::MathDialect>(dialect))
       return false;

@@ -55,6 +55,31 @@ Value binary(OpBuilder &b, Location loc, ValueRange args) {
   return IntOp::create(b, loc, args[0], args[1]);
 }
 
+/// Signed integer division that cannot trap, with XLA's results where C's
+/// are undefined: x / 0 = -1 and INT_MIN / -1 = INT_MIN (a hardware divide
+/// would raise SIGFPE on either, killing the caller's process).
+Value safeIntDiv(OpBuilder &b, Location loc, Value x, Value y) {
+  auto type = cast<IntegerType>(x.getType());
+  unsigned width = type.getWidth();
+  auto constant = [&](const APInt &v) -> Value {
+    return arith::ConstantOp::create(b, loc, IntegerAttr::get(type, v));
+  };
+  Value zero = constant(APInt::getZero(width));
+  Value one = constant(APInt(width, 1));
+  Value minusOne = constant(APInt::getAllOnes(width));
+  Value min = constant(APInt::getSignedMinValue(width));
+  Value byZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+  Value overflow = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, min),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, minusOne));
+  Value unsafe = arith::OrIOp::create(b, loc, byZero, overflow);
+  Value divisor = arith::SelectOp::create(b, loc, unsafe, one, y);
+  Value quotient = arith::DivSIOp::create(b, loc, x, divisor);
+  return arith::SelectOp::create(b, loc, byZero, minusOne, quotient);
+}
+
 Value constantLike(OpBuilder &b, Location loc, Value like, double value) {
   return scalarConstant(b, loc, like.getType(), value);
 }
@@ -168,7 +193,9 @@ void rlx::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
     return binary<arith::MulFOp, arith::MulIOp>(b, l, a);
   });
   add<DivOp>(patterns, [](OpBuilder &b, Location l, Args a, DivOp) {
-    return binary<arith::DivFOp, arith::DivSIOp>(b, l, a);
+    if (isFloat(a[0]))
+      return Value(arith::DivFOp::create(b, l, a[0], a[1]));
+    return safeIntDiv(b, l, a[0], a[1]);
   });
   add<PowOp>(patterns, [](OpBuilder &b, Location l, Args a, PowOp) -> Value {
     return math::PowFOp::create(b, l, a[0], a[1]);

@@ -132,12 +132,16 @@ OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
 OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
   if (Value v = foldNeutralRhs(getLhs(), adaptor.getRhs(), getType(), 1))
     return v;
-  // Integer division by zero has no value to fold to; leave it to run time.
+  // The same values as the generated code: x / 0 = -1 and INT_MIN / -1
+  // wraps to INT_MIN.
   return foldArithmetic(
       adaptor.getOperands(), getType(),
       [](const APFloat &a, const APFloat &b) { return a / b; },
       [](const APInt &a, const APInt &b) {
-        return b.isZero() ? APInt(a.getBitWidth(), 0) : a.sdiv(b);
+        if (b.isZero())
+          return APInt::getAllOnes(a.getBitWidth());
+        bool overflow = false;
+        return a.sdiv_ov(b, overflow);
       });
 }
 

@@ -115,7 +115,7 @@ def RLX_MulOp : RLX_BinaryOp<"mul", RLX_NumericTensor, [Commutative]> {
   let hasFolder = 1;
 }
 def RLX_DivOp : RLX_BinaryOp<"div", RLX_NumericTensor> {
-  let summary = "elementwise division (integer division truncates)";
+  let summary = "elementwise division (integer division truncates; x / 0 = -1, INT_MIN / -1 = INT_MIN)";
   let hasFolder = 1;
 }
 def RLX_PowOp : RLX_BinaryOp<"pow", RLX_FloatTensor> {
