@@ -3,7 +3,8 @@
 # ratios: matmul vs oneDNN/OpenBLAS (1 and 2 threads), the fused elementwise
 # chain vs memcpy and PyTorch/JAX, the MLP forward, forward+backward and
 # Adam train step vs PyTorch eager (its faster of 1 and 2 threads) and JAX
-# jit, the train step's peak workspace and its compile time.
+# jit (the step built in MLIR and the same step built by the C++ frontend),
+# the train step's peak workspace and its compile time.
 # Usage: bench/run-all.sh [--no-install] (installs references, builds first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,6 +32,9 @@ trap 'rm -f "$out"' EXIT
 export KMP_AFFINITY=compact
 for t in 1 "$threads"; do
   RLX_NUM_THREADS=$t "$bin/rlx-bench-mlp" 50 | sed -n "s/^rlx /rlx$t /p" >>"$out"
+  # The same step built by the C++ frontend (make_train_step, issue 5).
+  RLX_CACHE=0 RLX_NUM_THREADS=$t "$bin/rlx-bench-train-step" |
+    sed -n "s/^dynamic batch:.*median \([0-9.]*\).*/rlx$t frontend_train_step_b128 \1/p" >>"$out"
   RLX_NUM_THREADS=$t "$bin/rlx-bench-elementwise" |
     sed -n -e "s/^rlx /rlx$t /p" -e "s/^memcpy /memcpy$t /p" >>"$out"
 done
@@ -42,9 +46,11 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b != "" && b > 0) prin
 echo
 echo "== MLP 784-512-512-10 and elementwise chain (ms; ratio = rlx / reference, lower is better) =="
 printf "%-24s %9s %9s %9s %9s %9s %9s\n" figure "rlx 1T" "rlx ${threads}T" torch jax "vs torch" "vs jax"
-for name in forward_b128 forward_b1024 forward_backward_b128 train_step_adam_b128 elementwise_ms; do
+for name in forward_b128 forward_b1024 forward_backward_b128 train_step_adam_b128 frontend_train_step_b128 elementwise_ms; do
   r1=$(figure rlx1 "$name"); rn=$(figure "rlx$threads" "$name")
-  pt=$(figure torch "$name"); jx=$(figure jax "$name")
+  ref=$name
+  [ "$name" = frontend_train_step_b128 ] && ref=train_step_adam_b128
+  pt=$(figure torch "$ref"); jx=$(figure jax "$ref")
   best=$(awk -v a="$r1" -v b="$rn" 'BEGIN { print (b != "" && b < a) ? b : a }')
   printf "%-24s %9s %9s %9s %9s %9s %9s\n" "$name" "$r1" "$rn" "${pt:--}" "${jx:--}" \
     "$(ratio "$best" "$pt")" "$(ratio "$best" "$jx")"
@@ -57,5 +63,8 @@ for t in 1 "$threads"; do
 done
 echo
 echo "== train step =="
-echo "peak workspace bytes (compile-time liveness): $(figure rlx1 step_workspace_bytes)"
+echo "workspace arena vs liveness lower bound (rlxc --stats of the bench's module):"
+so=$(mktemp --suffix=.so)
+"$bin/rlxc" /tmp/rlx-bench-mlp.mlir -o "$so" --stats 2>&1 | sed -n '/workspace/,$p' | tail -n +2
+rm -f "$so"
 echo "rlxc compile time of the MLP module (logits, grads, step), s: $(figure rlx1 compile_s)"
