@@ -82,11 +82,16 @@ static void buildCPUCodegen(OpPassManager &pm, const CompileOptions &options) {
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertVectorToLLVMPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Allocations go through functions rlx-checked-allocations defines, so
+  // that a failed malloc becomes a status rather than a null dereference.
+  FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
+  memrefToLLVM.useGenericFunctions = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createRLXCheckedAllocations());
   pm.addPass(createRLXEmitArtifactABI());
 }
 

@@ -69,6 +69,19 @@ def RLXMaterializeWorkspace : Pass<"rlx-materialize-workspace", "mlir::func::Fun
   let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
 }
 
+def RLXCheckedAllocations : Pass<"rlx-checked-allocations", "mlir::ModuleOp"> {
+  let summary = "Defines the generic allocation functions with an out-of-memory hook";
+  let description = [{
+    Defines `_mlir_memref_to_llvm_alloc`, `_mlir_memref_to_llvm_aligned_alloc`
+    and `_mlir_memref_to_llvm_free` (what finalize-memref-to-llvm calls with
+    use-generic-functions) over malloc/aligned_alloc/free, and the exported
+    pointer `rlx_artifact_oom_hook`: when an allocation returns null and the
+    hook is set, the hook is called with the size (the runtime's hook
+    unwinds to its call and reports RESOURCE_EXHAUSTED).
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 def RLXBuildManifest : Pass<"rlx-build-manifest", "mlir::ModuleOp"> {
   let summary = "Writes the artifact manifest into the module";
   let description = [{

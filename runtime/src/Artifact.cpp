@@ -10,6 +10,7 @@
 #include "Artifact.h"
 #include "DType.h"
 #include "Status.h"
+#include "GuardedCall.h"
 
 #include <cerrno>
 #include <dlfcn.h>
@@ -91,6 +92,10 @@ std::unique_ptr<rlx_artifact_s> loadArtifact(const std::string &path) {
 
   artifact->numThreads = static_cast<int32_t *>(
       dlsym(artifact->library, "rlx_artifact_num_threads"));
+  artifact->outOfMemoryHook = reinterpret_cast<void (**)(int64_t)>(
+      dlsym(artifact->library, "rlx_artifact_oom_hook"));
+  if (artifact->outOfMemoryHook)
+    *artifact->outOfMemoryHook = rlx::outOfMemoryHook;
   for (rlx_entry_point_s &entry : artifact->manifest.entryPoints) {
     dlerror();
     entry.function = reinterpret_cast<EntryFunction>(

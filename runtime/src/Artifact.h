@@ -25,6 +25,9 @@ struct rlx_artifact_s {
   /// The artifact's `rlx_artifact_num_threads` (null when it has no
   /// parallel kernels), set before every call.
   int32_t *numThreads = nullptr;
+  /// The artifact's `rlx_artifact_oom_hook` (null in artifacts without
+  /// checked allocations), pointed at the runtime's handler at load.
+  void (**outOfMemoryHook)(int64_t) = nullptr;
   std::string manifestJson;
   rlx::Manifest manifest;
 };

@@ -11,6 +11,7 @@
 #include "DType.h"
 #include "Session.h"
 #include "Status.h"
+#include "GuardedCall.h"
 #include "Threads.h"
 
 #include <cstdlib>
@@ -266,11 +267,19 @@ std::unique_ptr<rlx_tensor_list_s> call(rlx_session_s &session,
 
   if (int32_t *numThreads = session.artifact->numThreads)
     __atomic_store_n(numThreads, rlx::currentThreadCount(), __ATOMIC_RELAXED);
-  int32_t code = entry.function(args.data());
+  int32_t code = 0;
+  int64_t failedBytes = 0;
+  bool completed =
+      rlx::guardedCall(entry.function, args.data(), code, failedBytes);
 
   OutputBlocks blocks;
   for (size_t i = 0; i < entry.outputs.size(); ++i)
     blocks.add(loadPointer(&results[outputOffsets[i]]));
+  if (!completed)
+    fail(RLX_STATUS_RESOURCE_EXHAUSTED,
+         "entry point '" + entry.name + "' ran out of memory allocating " +
+             std::to_string(failedBytes) +
+             " bytes (the inputs' sizes ask for more than this machine has)");
   if (code != 0)
     fail(RLX_STATUS_INTERNAL, "entry point '" + entry.name +
                                   "' failed with code " + std::to_string(code));

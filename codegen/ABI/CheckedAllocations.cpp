@@ -1,0 +1,97 @@
+//===- CheckedAllocations.cpp - Allocation failures become a status -------===//
+///
+/// \file
+/// The memref lowering runs with generic allocation functions
+/// (`_mlir_memref_to_llvm_alloc`, `..._aligned_alloc`, `..._free`); this
+/// pass defines them in the artifact. They call the C library and, when
+/// it returns null, call the runtime's hook `rlx_artifact_oom_hook` (an
+/// exported pointer the runtime sets at load), which unwinds to the
+/// runtime's call with an out-of-memory status instead of the artifact
+/// dereferencing null. Without a hook they return null as malloc does.
+///
+//===----------------------------------------------------------------------===//
+
+#include "codegen/ABI/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Parser/Parser.h"
+
+namespace rlx {
+#define GEN_PASS_DEF_RLXCHECKEDALLOCATIONS
+#include "codegen/ABI/Passes.h.inc"
+} // namespace rlx
+
+using namespace mlir;
+
+namespace {
+
+constexpr const char *kDefinitions = R"mlir(
+llvm.mlir.global external @rlx_artifact_oom_hook() : !llvm.ptr {
+  %0 = llvm.mlir.zero : !llvm.ptr
+  llvm.return %0 : !llvm.ptr
+}
+llvm.func @malloc(i64) -> !llvm.ptr
+llvm.func @aligned_alloc(i64, i64) -> !llvm.ptr
+llvm.func @free(!llvm.ptr)
+llvm.func @rlx_checked(%p: !llvm.ptr, %size: i64) -> !llvm.ptr {
+  %null = llvm.mlir.zero : !llvm.ptr
+  %failed = llvm.icmp "eq" %p, %null : !llvm.ptr
+  llvm.cond_br %failed, ^report, ^done
+^report:
+  %slot = llvm.mlir.addressof @rlx_artifact_oom_hook : !llvm.ptr
+  %hook = llvm.load %slot : !llvm.ptr -> !llvm.ptr
+  %noHook = llvm.icmp "eq" %hook, %null : !llvm.ptr
+  llvm.cond_br %noHook, ^done, ^call
+^call:
+  llvm.call %hook(%size) : !llvm.ptr, (i64) -> ()
+  llvm.br ^done
+^done:
+  llvm.return %p : !llvm.ptr
+}
+llvm.func @_mlir_memref_to_llvm_alloc(%size: i64) -> !llvm.ptr {
+  %p = llvm.call @malloc(%size) : (i64) -> !llvm.ptr
+  %r = llvm.call @rlx_checked(%p, %size) : (!llvm.ptr, i64) -> !llvm.ptr
+  llvm.return %r : !llvm.ptr
+}
+llvm.func @_mlir_memref_to_llvm_aligned_alloc(%align: i64, %size: i64) -> !llvm.ptr {
+  %p = llvm.call @aligned_alloc(%align, %size) : (i64, i64) -> !llvm.ptr
+  %r = llvm.call @rlx_checked(%p, %size) : (!llvm.ptr, i64) -> !llvm.ptr
+  llvm.return %r : !llvm.ptr
+}
+llvm.func @_mlir_memref_to_llvm_free(%p: !llvm.ptr) {
+  llvm.call @free(%p) : (!llvm.ptr) -> ()
+  llvm.return
+}
+)mlir";
+
+struct RLXCheckedAllocationsPass
+    : rlx::impl::RLXCheckedAllocationsBase<RLXCheckedAllocationsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    OwningOpRef<ModuleOp> definitions =
+        parseSourceString<ModuleOp>(kDefinitions, &getContext());
+    if (!definitions) {
+      module.emitError("failed to parse the allocation functions");
+      return signalPassFailure();
+    }
+    SymbolTable symbols(module);
+    for (Operation &op :
+         llvm::make_early_inc_range(definitions->getBody()->getOperations())) {
+      auto symbol = cast<SymbolOpInterface>(op);
+      if (Operation *existing = symbols.lookup(symbol.getName())) {
+        // A declaration the lowering made gives way to the definition; an
+        // existing definition or a repeated declaration stays.
+        auto existingFunc = dyn_cast<LLVM::LLVMFuncOp>(existing);
+        auto newFunc = dyn_cast<LLVM::LLVMFuncOp>(op);
+        if (!existingFunc || !newFunc || !existingFunc.isExternal() ||
+            newFunc.isExternal())
+          continue;
+        symbols.erase(existing);
+      }
+      op.moveBefore(module.getBody(), module.getBody()->end());
+      symbols.insert(&op);
+    }
+  }
+};
+
+} // namespace
