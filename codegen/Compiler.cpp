@@ -63,6 +63,7 @@ static void buildCPUCodegen(OpPassManager &pm, const CompileOptions &options) {
   RLXCPUVectorizeMatmulOptions matmul;
   matmul.tileM = options.matmulTileM;
   matmul.tileN = options.matmulTileN;
+  pm.addPass(createRLXRuntimeChecks());
   pm.addPass(createRLXCPULowerDynamicExpandShapes());
   pm.addPass(createRLXCPUVectorizeMatmul(matmul));
   pm.addPass(createRLXCPULowerStridedCopies());

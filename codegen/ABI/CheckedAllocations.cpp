@@ -8,6 +8,8 @@
 /// exported pointer the runtime sets at load), which unwinds to the
 /// runtime's call with an out-of-memory status instead of the artifact
 /// dereferencing null. Without a hook they return null as malloc does.
+/// Likewise `rlx_check_failed` (rlx-runtime-checks) calls the runtime's
+/// `rlx_artifact_error_hook` with the check's message.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -57,6 +59,24 @@ llvm.func @_mlir_memref_to_llvm_aligned_alloc(%align: i64, %size: i64) -> !llvm.
   %p = llvm.call @aligned_alloc(%align, %size) : (i64, i64) -> !llvm.ptr
   %r = llvm.call @rlx_checked(%p, %size) : (!llvm.ptr, i64) -> !llvm.ptr
   llvm.return %r : !llvm.ptr
+}
+llvm.mlir.global external @rlx_artifact_error_hook() : !llvm.ptr {
+  %0 = llvm.mlir.zero : !llvm.ptr
+  llvm.return %0 : !llvm.ptr
+}
+llvm.func @abort()
+llvm.func @rlx_check_failed(%message: !llvm.ptr) {
+  %null = llvm.mlir.zero : !llvm.ptr
+  %slot = llvm.mlir.addressof @rlx_artifact_error_hook : !llvm.ptr
+  %hook = llvm.load %slot : !llvm.ptr -> !llvm.ptr
+  %noHook = llvm.icmp "eq" %hook, %null : !llvm.ptr
+  llvm.cond_br %noHook, ^abort, ^call
+^call:
+  llvm.call %hook(%message) : !llvm.ptr, (!llvm.ptr) -> ()
+  llvm.br ^abort
+^abort:
+  llvm.call @abort() : () -> ()
+  llvm.unreachable
 }
 llvm.func @_mlir_memref_to_llvm_free(%p: !llvm.ptr) {
   llvm.call @free(%p) : (!llvm.ptr) -> ()

@@ -69,6 +69,18 @@ def RLXMaterializeWorkspace : Pass<"rlx-materialize-workspace", "mlir::func::Fun
   let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
 }
 
+def RLXRuntimeChecks : Pass<"rlx-runtime-checks", "mlir::ModuleOp"> {
+  let summary = "Turns cf.assert into calls that report the message as a status";
+  let description = [{
+    Replaces every `cf.assert %ok, "msg"` by `scf.if (!ok)` calling
+    `rlx_check_failed(msg)` (a private function rlx-checked-allocations
+    defines over the runtime's `rlx_artifact_error_hook`), so a failed
+    run-time check ends the call with the message instead of abort().
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::scf::SCFDialect",
+                           "mlir::func::FuncDialect", "mlir::arith::ArithDialect"];
+}
+
 def RLXCheckedAllocations : Pass<"rlx-checked-allocations", "mlir::ModuleOp"> {
   let summary = "Defines the generic allocation functions with an out-of-memory hook";
   let description = [{

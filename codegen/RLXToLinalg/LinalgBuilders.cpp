@@ -3,6 +3,7 @@
 #include "codegen/RLXToLinalg/LinalgBuilders.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
@@ -147,6 +148,19 @@ Value buildWithReduced(OpBuilder &b, Location loc, Value x, Value reduced,
   return generic.getResult(0);
 }
 
+/// Stops the call at run time with `what` (prefixed by the op's file:line:col)
+/// unless `ok` holds; rlx-runtime-checks turns it into a status.
+static void checkAtRunTime(OpBuilder &b, Location loc, Value ok,
+                           const llvm::Twine &what) {
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  if (auto file = loc->findInstanceOf<FileLineColLoc>())
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn() << ": ";
+  os << what;
+  cf::AssertOp::create(b, loc, ok, message);
+}
+
 Value buildReshape(OpBuilder &b, Location loc, Value x,
                    RankedTensorType resultType) {
   auto type = cast<RankedTensorType>(x.getType());
@@ -173,8 +187,19 @@ Value buildReshape(OpBuilder &b, Location loc, Value x,
     return tensor::CollapseShapeOp::create(b, loc, resultType, flat,
                                            ArrayRef<ReassociationIndices>{});
   }
-  if (resultType.getRank() == 1)
+  if (resultType.getRank() == 1) {
+    if (flatType.isDynamicDim(0) && !resultType.isDynamicDim(0)) {
+      Value total = dimValue(b, loc, flat, 0);
+      Value want =
+          arith::ConstantIndexOp::create(b, loc, resultType.getDimSize(0));
+      checkAtRunTime(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, total, want),
+          "reshape to " + std::to_string(resultType.getDimSize(0)) +
+              " elements: the input has a different number of elements");
+    }
     return tensor::CastOp::create(b, loc, resultType, flat);
+  }
   // Expand to the result shape; the one dynamic dim is total / static part.
   SmallVector<OpFoldResult> outputShape;
   int64_t staticPart = 1;
@@ -188,6 +213,18 @@ Value buildReshape(OpBuilder &b, Location loc, Value x,
     }
     Value total = dimValue(b, loc, flat, 0);
     Value part = arith::ConstantIndexOp::create(b, loc, staticPart);
+    if (staticPart > 1) {
+      Value rest = arith::RemUIOp::create(b, loc, total, part);
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      std::string shape;
+      llvm::raw_string_ostream os(shape);
+      os << resultType;
+      checkAtRunTime(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rest, zero),
+          "reshape to " + shape + ": the input's element count is not a "
+          "multiple of " + std::to_string(staticPart));
+    }
     outputShape.push_back(
         arith::DivUIOp::create(b, loc, total, part).getResult());
   }

@@ -16,7 +16,8 @@ def ConvertRLXToLinalg : Pass<"convert-rlx-to-linalg"> {
   }];
   let dependentDialects = [
     "mlir::linalg::LinalgDialect", "mlir::tensor::TensorDialect",
-    "mlir::arith::ArithDialect", "mlir::math::MathDialect"
+    "mlir::arith::ArithDialect", "mlir::math::MathDialect",
+    "mlir::cf::ControlFlowDialect"
   ];
 }
 

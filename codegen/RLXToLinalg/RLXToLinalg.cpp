@@ -28,6 +28,7 @@ struct ConvertRLXToLinalgPass
   void runOnOperation() override {
     ConversionTarget target(getContext());
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
+                           cf::ControlFlowDialect,
                            arith::ArithDialect, math::MathDialect>();
     target.addIllegalDialect<RLXDialect>();
     // Params are entry-point arguments by the time code is generated; the

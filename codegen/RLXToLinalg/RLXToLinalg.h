@@ -8,6 +8,7 @@
 #ifndef RLX_CODEGEN_RLXTOLINALG_RLXTOLINALG_H
 #define RLX_CODEGEN_RLXTOLINALG_RLXTOLINALG_H
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Transforms/DialectConversion.h"
 

@@ -96,6 +96,10 @@ std::unique_ptr<rlx_artifact_s> loadArtifact(const std::string &path) {
       dlsym(artifact->library, "rlx_artifact_oom_hook"));
   if (artifact->outOfMemoryHook)
     *artifact->outOfMemoryHook = rlx::outOfMemoryHook;
+  artifact->checkFailedHook = reinterpret_cast<void (**)(const char *)>(
+      dlsym(artifact->library, "rlx_artifact_error_hook"));
+  if (artifact->checkFailedHook)
+    *artifact->checkFailedHook = rlx::checkFailedHook;
   for (rlx_entry_point_s &entry : artifact->manifest.entryPoints) {
     dlerror();
     entry.function = reinterpret_cast<EntryFunction>(

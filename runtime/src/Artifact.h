@@ -28,6 +28,8 @@ struct rlx_artifact_s {
   /// The artifact's `rlx_artifact_oom_hook` (null in artifacts without
   /// checked allocations), pointed at the runtime's handler at load.
   void (**outOfMemoryHook)(int64_t) = nullptr;
+  /// The artifact's `rlx_artifact_error_hook` (failed run-time checks).
+  void (**checkFailedHook)(const char *) = nullptr;
   std::string manifestJson;
   rlx::Manifest manifest;
 };

@@ -268,17 +268,19 @@ std::unique_ptr<rlx_tensor_list_s> call(rlx_session_s &session,
   if (int32_t *numThreads = session.artifact->numThreads)
     __atomic_store_n(numThreads, rlx::currentThreadCount(), __ATOMIC_RELAXED);
   int32_t code = 0;
-  int64_t failedBytes = 0;
-  bool completed =
-      rlx::guardedCall(entry.function, args.data(), code, failedBytes);
+  rlx::CallFailure failure;
+  bool completed = rlx::guardedCall(entry.function, args.data(), code, failure);
 
   OutputBlocks blocks;
   for (size_t i = 0; i < entry.outputs.size(); ++i)
     blocks.add(loadPointer(&results[outputOffsets[i]]));
+  if (!completed && !failure.message.empty())
+    fail(RLX_STATUS_INVALID_ARGUMENT,
+         "entry point '" + entry.name + "': " + failure.message);
   if (!completed)
     fail(RLX_STATUS_RESOURCE_EXHAUSTED,
          "entry point '" + entry.name + "' ran out of memory allocating " +
-             std::to_string(failedBytes) +
+             std::to_string(failure.failedBytes) +
              " bytes (the inputs' sizes ask for more than this machine has)");
   if (code != 0)
     fail(RLX_STATUS_INTERNAL, "entry point '" + entry.name +

@@ -10,20 +10,20 @@ namespace {
 /// The innermost guardedCall of this thread, where the hook jumps to.
 struct Guard {
   std::jmp_buf target;
-  int64_t failedBytes = 0;
+  rlx::CallFailure failure;
 };
 thread_local Guard *activeGuard = nullptr;
 
 } // namespace
 
 bool rlx::guardedCall(EntryFunction function, void **args, int32_t &code,
-                      int64_t &failedBytes) {
+                      CallFailure &failure) {
   Guard guard;
   Guard *outer = activeGuard;
   activeGuard = &guard;
   if (setjmp(guard.target) != 0) {
     activeGuard = outer;
-    failedBytes = guard.failedBytes;
+    failure = std::move(guard.failure);
     return false;
   }
   code = function(args);
@@ -37,6 +37,14 @@ void rlx::outOfMemoryHook(int64_t bytes) {
   // without the hook.
   if (!activeGuard)
     return;
-  activeGuard->failedBytes = bytes;
+  activeGuard->failure.failedBytes = bytes;
+  std::longjmp(activeGuard->target, 1);
+}
+
+void rlx::checkFailedHook(const char *message) {
+  // Outside a guarded call the artifact aborts, as cf.assert would.
+  if (!activeGuard)
+    return;
+  activeGuard->failure.message = message ? message : "a run-time check failed";
   std::longjmp(activeGuard->target, 1);
 }
