@@ -119,7 +119,7 @@ struct RLXCPUParallelizePass
     : rlx::impl::RLXCPUParallelizeBase<RLXCPUParallelizePass> {
   void runOnOperation() override {
     SmallVector<scf::ForOp> marked;
-    getOperation().walk([&](scf::ForOp loop) {
+    getOperation().walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
       if (!loop->hasAttr("rlx.parallel"))
         return;
       loop->removeAttr("rlx.parallel");

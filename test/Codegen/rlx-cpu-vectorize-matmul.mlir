@@ -67,16 +67,22 @@ func.func @matmul_expanded_input(%a: memref<8x8xf32>, %b: memref<256xf32>, %c: m
 // -----
 
 // A B operand of 2 MiB or more is packed into contiguous K x 32 column
-// panels (one transpose), and the matmul runs panel by panel in K blocks
-// of 512, so a register tile streams B from consecutive addresses.
+// panels, and a static A with whole 8-row tiles into K-major row tiles, so
+// a register tile reads its 8 A values and 32 B values for one k as two
+// contiguous vectors. Loops: K block (1024 here: folded away), B panel,
+// row tile.
 // CHECK-LABEL: func @matmul_packed
 // CHECK: memref.expand_shape %{{.+}} output_shape [1024, 32, 32]
 // CHECK: %[[PACKED:.+]] = memref.alloc() {alignment = 64 : i64} : memref<32x1024x32xf32>
 // CHECK: linalg.transpose ins(%{{.+}}) outs(%[[PACKED]] : memref<32x1024x32xf32>) permutation = [1, 0, 2]
+// CHECK: %[[PACKEDA:.+]] = memref.alloc() {alignment = 64 : i64} : memref<8x1024x8xf32>
+// CHECK: linalg.transpose ins(%{{.+}}) outs(%[[PACKEDA]] : memref<8x1024x8xf32>) permutation = [0, 2, 1]
 // CHECK: scf.for %[[PANEL:.+]] = %c0 to %c32 step %c1
-// CHECK: scf.for %{{.+}} = %c0 to %c2 step %c1
-// CHECK: vector.transfer_read %[[PACKED]][%[[PANEL]],
+// CHECK: scf.for %[[ROW:.+]] = %c0 to %c8 step %c1
+// CHECK: vector.transfer_read %[[PACKEDA]][%[[ROW]], %{{.+}}, %c0]{{.*}} vector<1x8xf32>
+// CHECK: vector.transfer_read %[[PACKED]][%[[PANEL]], %{{.+}}, %c0]{{.*}} vector<1x32xf32>
 // CHECK: vector.fma
+// CHECK: memref.dealloc %[[PACKEDA]]
 // CHECK: memref.dealloc %[[PACKED]]
 func.func @matmul_packed(%a: memref<64x1024xf32>, %b: memref<1024x1024xf32>, %c: memref<64x1024xf32>) {
   linalg.matmul ins(%a, %b : memref<64x1024xf32>, memref<1024x1024xf32>) outs(%c : memref<64x1024xf32>)
