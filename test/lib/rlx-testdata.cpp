@@ -37,7 +37,12 @@ int main(int argc, char **argv) {
       case RLX_DTYPE_F64: tensor.data<double>()[i] = v; break;
       case RLX_DTYPE_I32: tensor.data<int32_t>()[i] = int32_t(v); break;
       case RLX_DTYPE_I64: tensor.data<int64_t>()[i] = int64_t(v); break;
-      default: break;
+      case RLX_DTYPE_I8: tensor.data<int8_t>()[i] = int8_t(v); break;
+      case RLX_DTYPE_I1: tensor.data<uint8_t>()[i] = v > 0; break;
+      case RLX_DTYPE_F16: tensor.data<_Float16>()[i] = _Float16(v); break;
+      default:
+        // bf16: .npy has no such dtype (writeNpy refuses it below).
+        break;
       }
     }
     tensor.writeNpy(argv[2]);
