@@ -229,6 +229,11 @@ uint64_t rlx_entry_point_workspace_bytes(const rlx_entry_point_t *entry_point) {
   return entry_point->workspaceBytes;
 }
 
+uint64_t rlx_entry_point_workspace_lower_bound_bytes(
+    const rlx_entry_point_t *entry_point) {
+  return entry_point->workspaceLowerBoundBytes;
+}
+
 rlx_status_t rlx_entry_point_input(const rlx_entry_point_t *entry_point,
                                    size_t index, rlx_tensor_spec_t *out_spec) {
   return specAt(entry_point->inputs, index, "input", out_spec);

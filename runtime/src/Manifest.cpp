@@ -156,6 +156,13 @@ private:
         error(join(where, "workspace_bytes"), "negative");
       entry.workspaceBytes = static_cast<uint64_t>(bytes);
     }
+    entry.workspaceLowerBoundBytes = entry.workspaceBytes;
+    if (object.contains("workspace_lower_bound_bytes")) {
+      int64_t bytes = getInteger(object, "workspace_lower_bound_bytes", where);
+      if (bytes < 0)
+        error(join(where, "workspace_lower_bound_bytes"), "negative");
+      entry.workspaceLowerBoundBytes = static_cast<uint64_t>(bytes);
+    }
     return entry;
   }
 

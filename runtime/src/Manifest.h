@@ -51,6 +51,7 @@ struct rlx_entry_point_s {
   std::vector<rlx::TensorSpec> outputs;
   std::vector<rlx::DimConstraint> dimConstraints;
   uint64_t workspaceBytes = 0;
+  uint64_t workspaceLowerBoundBytes = 0;
   /// Resolved by the artifact loader.
   rlx::EntryFunction function = nullptr;
 };

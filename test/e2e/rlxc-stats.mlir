@@ -16,6 +16,9 @@
 // CHECK: workspace
 // The matmul's result is the one temporary; the output is not workspace.
 // CHECK: f{{ +}}256 bytes, liveness lower bound 256 bytes (1.00x)
+// The runtime reads both figures from the manifest.
+// RUN: rlx-run %t.so --info | FileCheck %s --check-prefix=INFO
+// INFO: entry point 'f' (workspace 256 bytes, liveness lower bound 256)
 func.func @f(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<16xf32>) -> tensor<4x16xf32> {
   %m = rlx.matmul %x, %w : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
   %a = rlx.add %m, %b : (tensor<4x16xf32>, tensor<16xf32>) -> tensor<4x16xf32>

@@ -70,8 +70,10 @@ void printInfo(const rlx::Artifact &artifact) {
       std::printf("    %s\n", spec.toString().c_str());
   };
   for (const rlx::EntryPoint &entry : artifact.entryPoints()) {
-    std::printf("entry point '%s' (workspace %" PRIu64 " bytes)\n",
-                entry.name().c_str(), entry.workspaceBytes());
+    std::printf("entry point '%s' (workspace %" PRIu64
+                " bytes, liveness lower bound %" PRIu64 ")\n",
+                entry.name().c_str(), entry.workspaceBytes(),
+                entry.workspaceLowerBoundBytes());
     printSpecs("inputs", entry.inputs());
     printSpecs("params", entry.params());
     printSpecs("outputs", entry.outputs());

@@ -282,6 +282,10 @@ rlx_entry_point_param_count(const rlx_entry_point_t *entry_point);
 /** Scratch memory the entry point needs, from the manifest. */
 RLX_API uint64_t
 rlx_entry_point_workspace_bytes(const rlx_entry_point_t *entry_point);
+/** The most bytes of its temporaries live at once (no plan can use less),
+    from the manifest; equal to the workspace when the manifest has none. */
+RLX_API uint64_t rlx_entry_point_workspace_lower_bound_bytes(
+    const rlx_entry_point_t *entry_point);
 /** OUT_OF_RANGE past the end. */
 RLX_API rlx_status_t rlx_entry_point_input(const rlx_entry_point_t *entry_point,
                                            size_t index,

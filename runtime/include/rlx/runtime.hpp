@@ -224,6 +224,9 @@ public:
   explicit EntryPoint(const rlx_entry_point_t *raw) : raw(raw) {}
 
   std::string name() const { return rlx_entry_point_name(raw); }
+  uint64_t workspaceLowerBoundBytes() const {
+    return rlx_entry_point_workspace_lower_bound_bytes(raw);
+  }
   uint64_t workspaceBytes() const {
     return rlx_entry_point_workspace_bytes(raw);
   }

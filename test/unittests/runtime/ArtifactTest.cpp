@@ -53,6 +53,8 @@ TEST_F(ArtifactTest, LoadsAndDescribesTheFakeArtifact) {
   const rlx_entry_point_t *stats = nullptr;
   ASSERT_TRUE(isOk(rlx_artifact_find_entry_point(artifact, "stats", &stats)));
   EXPECT_EQ(rlx_entry_point_workspace_bytes(stats), 128u);
+  // The fake manifest has no lower bound: it reads as the workspace.
+  EXPECT_EQ(rlx_entry_point_workspace_lower_bound_bytes(stats), 128u);
   size_t index = 0;
   ASSERT_TRUE(isOk(rlx_entry_point_find_input(stats, "scale", &index)));
   EXPECT_EQ(index, 1u);
