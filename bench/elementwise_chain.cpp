@@ -9,7 +9,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "Timing.h"
+#include "BenchUtil.h"
 #include "rlx/runtime.hpp"
 
 #include <algorithm>

@@ -14,7 +14,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "Timing.h"
+#include "BenchUtil.h"
 #include "rlx/runtime.hpp"
 
 #include <algorithm>
@@ -202,12 +202,8 @@ int main(int argc, char **argv) {
   rlx::Session session(artifact);
 
   std::mt19937 rng(0);
-  std::normal_distribution<float> normal(0, 1);
   auto randn = [&](std::vector<int64_t> dims, float scale) {
-    rlx::HostTensor t = rlx::HostTensor::allocate(RLX_DTYPE_F32, dims);
-    for (size_t i = 0; i < t.elementCount(); ++i)
-      t.data<float>()[i] = normal(rng) * scale;
-    return t;
+    return rlx::bench::randn(rng, std::move(dims), scale);
   };
   std::vector<rlx::HostTensor> state; // weights, then m, then v
   for (const Weight &w : weights())

@@ -10,7 +10,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "Timing.h"
+#include "BenchUtil.h"
 #include "rlx/runtime.hpp"
 
 #include <algorithm>
@@ -75,12 +75,8 @@ int main(int argc, char **argv) {
   rlx::Artifact artifact = rlx::Artifact::load("/tmp/rlx-bench-pex.so");
   rlx::Session session(artifact);
   std::mt19937 rng(0);
-  std::normal_distribution<float> normal(0, 1);
   auto randn = [&](std::vector<int64_t> dims, float scale) {
-    rlx::HostTensor t = rlx::HostTensor::allocate(RLX_DTYPE_F32, dims);
-    for (size_t i = 0; i < t.elementCount(); ++i)
-      t.data<float>()[i] = normal(rng) * scale;
-    return t;
+    return rlx::bench::randn(rng, std::move(dims), scale);
   };
   session.bindTensor("fc1.w", randn({in, hidden}, 0.05f));
   session.bindTensor("fc1.b", randn({hidden}, 0.1f));
