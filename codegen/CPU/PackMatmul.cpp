@@ -1,0 +1,204 @@
+//===- PackMatmul.cpp - Packed operands for large matmuls -----------------===//
+///
+/// \file
+/// A register tile of the matmul schedule reads, per k, tileN values of a
+/// B row and tileM values of an A column. In the operands' own layout those
+/// rows lie a full row apart: for power-of-two widths they all map to the
+/// same cache sets, and 2048^3 ran at a fifth of peak. For a B of 2 MiB or
+/// more (below, a tile's B panel stays in cache anyway), B is copied once
+/// into column panels (panels x K x tileN, each contiguous) and the matmul
+/// runs per panel and per K block (the largest of 1024/512/256/128 dividing
+/// K; 1024 measured best at 1024^3 and 2048^3). When A is static with whole
+/// row tiles, each K block of A is also copied into row tiles stored
+/// K-major (rows/tileM x block x tileM), and every tileM x tileN tile is a
+/// matmul with A transposed: both operands then stream from consecutive
+/// addresses.
+///
+//===----------------------------------------------------------------------===//
+
+#include "codegen/CPU/PackMatmul.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace {
+
+/// B operands of at least this many bytes are packed.
+constexpr int64_t kPackBytes = int64_t(2) << 20;
+
+int64_t kBlockFor(int64_t k) {
+  for (int64_t block : {1024, 512, 256, 128})
+    if (k % block == 0)
+      return block;
+  return k;
+}
+
+/// Emits the loops and views of one packed matmul.
+struct PackedMatmulBuilder {
+  OpBuilder &b;
+  Location loc;
+
+  Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  OpFoldResult attr(int64_t v) { return b.getIndexAttr(v); }
+
+  /// The unit-stride view of `source` at `offsets` with `sizes`, dropping
+  /// the leading dims of size 1 that `sizes` has more than `rank`.
+  Value view(Value source, ArrayRef<OpFoldResult> offsets,
+             ArrayRef<int64_t> sizes, unsigned rank) {
+    auto sourceType = cast<MemRefType>(source.getType());
+    SmallVector<OpFoldResult> sizeAttrs, strides(sizes.size(), attr(1));
+    for (int64_t size : sizes)
+      sizeAttrs.push_back(attr(size));
+    auto type = cast<MemRefType>(memref::SubViewOp::inferRankReducedResultType(
+        sizes.take_back(rank), sourceType, offsets, sizeAttrs, strides));
+    return memref::SubViewOp::create(b, loc, type, source, offsets, sizeAttrs,
+                                     strides);
+  }
+
+  /// `for (i = 0; i < count; ++i)`, the builder inside it.
+  Value loop(int64_t count, scf::ForOp *created = nullptr) {
+    auto forOp = scf::ForOp::create(b, loc, index(0), index(count), index(1));
+    b.setInsertionPointToStart(forOp.getBody());
+    if (created)
+      *created = forOp;
+    return forOp.getInductionVar();
+  }
+
+  /// `source` (rows x cols) copied so that consecutive `group`-sized runs of
+  /// dim `split` become contiguous: (size/group) x other x group, by
+  /// expand_shape and transpose, into `into` or a new buffer.
+  Value pack(Value source, unsigned split, int64_t group, Value into = {}) {
+    auto type = cast<MemRefType>(source.getType());
+    int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+    SmallVector<int64_t> expanded, packed;
+    SmallVector<ReassociationIndices> groups;
+    SmallVector<int64_t> permutation;
+    if (split == 0) { // rows x cols -> rows/group x group x cols
+      expanded = {rows / group, group, cols};
+      groups = {{0, 1}, {2}};
+      packed = {rows / group, cols, group};
+      permutation = {0, 2, 1};
+    } else { // rows x cols -> rows x cols/group x group
+      expanded = {rows, cols / group, group};
+      groups = {{0}, {1, 2}};
+      packed = {cols / group, rows, group};
+      permutation = {1, 0, 2};
+    }
+    Value split3 =
+        memref::ExpandShapeOp::create(b, loc, expanded, source, groups);
+    if (!into)
+      into = memref::AllocOp::create(
+          b, loc, MemRefType::get(packed, type.getElementType()), ValueRange{},
+          b.getI64IntegerAttr(64));
+    linalg::TransposeOp::create(b, loc, split3, into, permutation);
+    return into;
+  }
+
+  /// `c += a * b` where `transposedA` says `a` is stored K x M.
+  void matmul(Value a, Value bTile, Value c, bool transposedA) {
+    SmallVector<NamedAttribute> attrs;
+    if (transposedA) {
+      MLIRContext *context = b.getContext();
+      AffineExpr m = getAffineDimExpr(0, context), n = getAffineDimExpr(1, context),
+                 k = getAffineDimExpr(2, context);
+      attrs.push_back(b.getNamedAttr(
+          "indexing_maps",
+          b.getAffineMapArrayAttr({AffineMap::get(3, 0, {k, m}, context),
+                                   AffineMap::get(3, 0, {k, n}, context),
+                                   AffineMap::get(3, 0, {m, n}, context)})));
+    }
+    linalg::MatmulOp::create(b, loc, ValueRange{a, bTile}, ValueRange{c},
+                             attrs);
+  }
+};
+
+void packOne(linalg::MatmulOp matmul, int64_t tileM, int64_t tileN) {
+  Value a = matmul.getDpsInputOperand(0)->get();
+  Value bOperand = matmul.getDpsInputOperand(1)->get();
+  Value c = matmul.getDpsInitOperand(0)->get();
+  auto aType = cast<MemRefType>(a.getType());
+  auto bType = cast<MemRefType>(bOperand.getType());
+  int64_t k = bType.getDimSize(0), n = bType.getDimSize(1);
+  int64_t panels = n / tileN, block = kBlockFor(k);
+  OpBuilder builder(matmul);
+  PackedMatmulBuilder p{builder, matmul.getLoc()};
+  Value packedB = p.pack(bOperand, /*split=*/1, tileN);
+  bool packA = aType.hasStaticShape() && aType.getLayout().isIdentity() &&
+               aType.getDimSize(0) % tileM == 0;
+  OpBuilder::InsertionGuard guard(builder);
+  if (packA) {
+    // K block, then B panel (it stays in L2 across all row tiles), then
+    // row tile (parallel), each a tileM x tileN matmul with A transposed.
+    int64_t m = aType.getDimSize(0);
+    Value packedA = memref::AllocOp::create(
+        builder, p.loc,
+        MemRefType::get({m / tileM, block, tileM}, aType.getElementType()),
+        ValueRange{}, builder.getI64IntegerAttr(64));
+    scf::ForOp kLoop;
+    Value kStart = arith::MulIOp::create(builder, p.loc,
+                                         p.loop(k / block, &kLoop),
+                                         p.index(block));
+    Value aBlock = p.view(a, {p.attr(0), kStart}, {m, block}, 2);
+    p.pack(aBlock, /*split=*/0, tileM, packedA);
+    Value panel = p.loop(panels);
+    Value bTile = p.view(packedB, {panel, kStart, p.attr(0)},
+                         {1, block, tileN}, 2);
+    Value column = arith::MulIOp::create(builder, p.loc, panel, p.index(tileN));
+    scf::ForOp rowLoop;
+    Value rowTile = p.loop(m / tileM, &rowLoop);
+    rowLoop->setAttr("rlx.parallel", builder.getUnitAttr());
+    Value aTile = p.view(packedA, {rowTile, p.attr(0), p.attr(0)},
+                         {1, block, tileM}, 2);
+    Value row = arith::MulIOp::create(builder, p.loc, rowTile, p.index(tileM));
+    Value cTile = p.view(c, {row, column}, {tileM, tileN}, 2);
+    p.matmul(aTile, bTile, cTile, /*transposedA=*/true);
+    builder.setInsertionPointAfter(kLoop);
+    memref::DeallocOp::create(builder, p.loc, packedA);
+  } else {
+    // B panel, then K block, so that the rows of A a register tile walks
+    // stay in cache while every row tile of the panel passes over them.
+    scf::ForOp panelLoop;
+    Value panel = p.loop(panels, &panelLoop);
+    Value column = arith::MulIOp::create(builder, p.loc, panel, p.index(tileN));
+    OpFoldResult rows = memref::getMixedSize(builder, p.loc, c, 0);
+    Value cPanel = memref::SubViewOp::create(
+        builder, p.loc, c, ArrayRef<OpFoldResult>{p.attr(0), column},
+        ArrayRef<OpFoldResult>{rows, p.attr(tileN)},
+        ArrayRef<OpFoldResult>{p.attr(1), p.attr(1)});
+    Value kStart = arith::MulIOp::create(builder, p.loc, p.loop(k / block),
+                                         p.index(block));
+    Value aBlock = memref::SubViewOp::create(
+        builder, p.loc, a, ArrayRef<OpFoldResult>{p.attr(0), kStart},
+        ArrayRef<OpFoldResult>{memref::getMixedSize(builder, p.loc, a, 0),
+                               p.attr(block)},
+        ArrayRef<OpFoldResult>{p.attr(1), p.attr(1)});
+    Value bBlock = p.view(packedB, {panel, kStart, p.attr(0)},
+                          {1, block, tileN}, 2);
+    p.matmul(aBlock, bBlock, cPanel, /*transposedA=*/false);
+    builder.setInsertionPointAfter(panelLoop);
+  }
+  memref::DeallocOp::create(builder, p.loc, packedB);
+  matmul.erase();
+}
+
+} // namespace
+
+void rlx::packLargeMatmuls(ModuleOp module, int64_t tileM, int64_t tileN) {
+  SmallVector<linalg::MatmulOp> matmuls;
+  module.walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
+  for (linalg::MatmulOp matmul : matmuls) {
+    auto bType = dyn_cast<MemRefType>(matmul.getDpsInputOperand(1)->get().getType());
+    if (!bType || !bType.hasStaticShape() || !bType.getLayout().isIdentity() ||
+        matmul.hasUserDefinedMaps())
+      continue;
+    int64_t k = bType.getDimSize(0), n = bType.getDimSize(1);
+    if (n % tileN != 0 || n == tileN ||
+        k * n * (bType.getElementTypeBitWidth() / 8) < kPackBytes)
+      continue;
+    packOne(matmul, tileM, tileN);
+  }
+}
