@@ -20,9 +20,10 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Transforms/Passes.h"
-#include "llvm/ADT/StringSwitch.h"
 
 #include <chrono>
+#include <iterator>
+#include <string>
 
 using namespace mlir;
 
@@ -30,16 +31,18 @@ namespace rlx {
 
 llvm::StringRef compilerVersion() { return RLX_VERSION_STRING; }
 
+/// Phase names in Phase order: parsing, --stats and the rlx-phase-*
+/// pipelines all read this one table.
+static constexpr const char *kPhaseNames[] = {
+    "import", "transform", "simplify", "lower", "fuse", "bufferize", "codegen"};
+static constexpr int kPhaseCount = static_cast<int>(Phase::Codegen) + 1;
+static_assert(std::size(kPhaseNames) == kPhaseCount);
+
 std::optional<Phase> parsePhase(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<Phase>>(name)
-      .Case("import", Phase::Import)
-      .Case("transform", Phase::Transform)
-      .Case("simplify", Phase::Simplify)
-      .Case("lower", Phase::Lower)
-      .Case("fuse", Phase::Fuse)
-      .Case("bufferize", Phase::Bufferize)
-      .Case("codegen", Phase::Codegen)
-      .Default(std::nullopt);
+  for (int p = 0; p < kPhaseCount; ++p)
+    if (name == kPhaseNames[p])
+      return static_cast<Phase>(p);
+  return std::nullopt;
 }
 
 llvm::StringRef phaseNames() {
@@ -169,8 +172,6 @@ LogicalResult runPhases(ModuleOp module, Phase last,
                         llvm::function_ref<void(PassManager &)> configure,
                         CompileStats *stats) {
   if (stats) {
-    static const char *names[] = {"import", "transform", "simplify", "lower",
-                                  "fuse",   "bufferize", "codegen"};
     for (int p = 0; p <= static_cast<int>(last); ++p) {
       PassManager pm(module->getName());
       if (configure)
@@ -180,7 +181,7 @@ LogicalResult runPhases(ModuleOp module, Phase last,
       if (failed(pm.run(module)))
         return failure();
       stats->phases.push_back(
-          {names[p], std::chrono::duration<double>(
+          {kPhaseNames[p], std::chrono::duration<double>(
                          std::chrono::steady_clock::now() - start)
                          .count()});
       if (static_cast<Phase>(p) == Phase::Fuse)
@@ -203,24 +204,19 @@ void registerCompilerPassesAndPipelines() {
   registerRLXToLinalgPasses();
   registerRLXABIPasses();
   registerRLXCPUPasses();
-  static const std::pair<const char *, Phase> phases[] = {
-      {"rlx-phase-import", Phase::Import},
-      {"rlx-phase-transform", Phase::Transform},
-      {"rlx-phase-simplify", Phase::Simplify},
-      {"rlx-phase-lower", Phase::Lower},
-      {"rlx-phase-fuse", Phase::Fuse},
-      {"rlx-phase-bufferize", Phase::Bufferize},
-      {"rlx-phase-codegen", Phase::Codegen}};
-  for (auto [name, phase] : phases) {
-    Phase p = phase;
+  for (int p = 0; p < kPhaseCount; ++p) {
+    Phase phase = static_cast<Phase>(p);
     PassPipelineRegistration<>(
-        name, "the passes of one rlx compile phase",
-        [p](OpPassManager &pm) { buildPhasePipeline(pm, p, CompileOptions()); });
+        std::string("rlx-phase-") + kPhaseNames[p],
+        "the passes of one rlx compile phase",
+        [phase](OpPassManager &pm) {
+          buildPhasePipeline(pm, phase, CompileOptions());
+        });
   }
   PassPipelineRegistration<>(
       "rlx-cpu-pipeline", "every phase of the CPU compile, import to LLVM",
       [](OpPassManager &pm) {
-        for (int p = 0; p <= static_cast<int>(Phase::Codegen); ++p)
+        for (int p = 0; p < kPhaseCount; ++p)
           buildPhasePipeline(pm, static_cast<Phase>(p), CompileOptions());
       });
 }
