@@ -42,12 +42,13 @@ constexpr int64_t kMinParallelWork = 1 << 18;
 /// Trip count assumed for a nested loop whose bounds are not constants.
 constexpr int64_t kUnknownTripCount = 16;
 
-int64_t staticTripCount(scf::ForOp loop) {
+/// The trip count when the bounds are constants.
+std::optional<int64_t> constantTripCount(scf::ForOp loop) {
   std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
   std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
   std::optional<int64_t> step = getConstantIntValue(loop.getStep());
   if (!lb || !ub || !step || *step <= 0)
-    return kUnknownTripCount;
+    return std::nullopt;
   return std::max<int64_t>(0, (*ub - *lb + *step - 1) / *step);
 }
 
@@ -67,10 +68,10 @@ int64_t workPerIteration(scf::ForOp loop) {
     for (Operation *parent = op->getParentOp(); parent != loop;
          parent = parent->getParentOp())
       if (auto inner = dyn_cast<scf::ForOp>(parent))
-        elements *= staticTripCount(inner);
+        elements *= constantTripCount(inner).value_or(kUnknownTripCount);
     work += elements;
   });
-  return work;
+  return std::max<int64_t>(work, 1);
 }
 
 /// Moves `loop`'s body into a new scf.parallel over the same range.
@@ -88,12 +89,8 @@ void replaceWithParallel(RewriterBase &rewriter, scf::ForOp loop) {
 
 void parallelize(RewriterBase &rewriter, scf::ForOp loop) {
   int64_t work = workPerIteration(loop);
-  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
-  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
-  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-  if (lb && ub && step) {
-    int64_t trips = staticTripCount(loop);
-    if (trips >= 2 && trips * work >= kMinParallelWork)
+  if (std::optional<int64_t> trips = constantTripCount(loop)) {
+    if (*trips >= 2 && *trips * work >= kMinParallelWork)
       replaceWithParallel(rewriter, loop);
     return;
   }

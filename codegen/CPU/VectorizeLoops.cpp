@@ -86,8 +86,8 @@ bool isCandidate(linalg::LinalgOp op) {
   return widestElementBits(op) != 0 && hasVectorizableBody(op);
 }
 
-/// Tiles `op` to 1 x ... x 1 x width and vectorizes the tile. Leaves the op
-/// untouched when the vectorizer would refuse the tile.
+/// Tiles `op` to 1 x ... x 1 x width and vectorizes the tile. When the
+/// vectorizer refuses the tile, the tiled loops stay scalar (still correct).
 void tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op) {
   unsigned loops = op.getNumLoops();
   int64_t width = 512 / widestElementBits(op);
