@@ -2,7 +2,7 @@
 ///
 /// \file
 /// Result ownership, deallocation placement and workspace accounting all
-/// ask which allocation a memref value is a view of.
+/// ask which allocation a memref value is a view of, and how big it is.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +11,9 @@
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+
+#include <algorithm>
+#include <cstdint>
 
 namespace rlx {
 
@@ -28,6 +31,15 @@ inline mlir::Value rootBuffer(mlir::Value v) {
     break;
   }
   return v;
+}
+
+/// Bytes of a statically shaped buffer (i1 takes a byte), or 0 when
+/// dynamic.
+inline int64_t staticBytes(mlir::MemRefType type) {
+  if (!type.hasStaticShape())
+    return 0;
+  int64_t bits = type.getElementTypeBitWidth();
+  return type.getNumElements() * std::max<int64_t>(1, (bits + 7) / 8);
 }
 
 } // namespace rlx

@@ -45,13 +45,6 @@ llvm::json::Array toJSON(ArrayAttr descs) {
   return array;
 }
 
-/// Bytes of a statically shaped buffer, or 0 when dynamic.
-int64_t staticBytes(MemRefType type) {
-  if (!type.hasStaticShape())
-    return 0;
-  int64_t bits = type.getElementTypeBitWidth();
-  return type.getNumElements() * std::max<int64_t>(1, (bits + 7) / 8);
-}
 
 
 /// The peak bytes of statically shaped temporaries live at once in `func`,

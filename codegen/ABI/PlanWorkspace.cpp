@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/ABI/ArenaPlan.h"
+#include "codegen/ABI/BufferAliases.h"
 #include "codegen/ABI/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -70,10 +71,6 @@ void materialize(func::FuncOp func, int64_t arenaBytes) {
   });
 }
 
-int64_t staticBytes(MemRefType type) {
-  int64_t bits = type.getElementTypeBitWidth();
-  return type.getNumElements() * std::max<int64_t>(1, (bits + 7) / 8);
-}
 
 struct RLXPlanWorkspacePass
     : rlx::impl::RLXPlanWorkspaceBase<RLXPlanWorkspacePass> {
@@ -92,7 +89,7 @@ struct RLXPlanWorkspacePass
     for (auto alloc : body.getOps<memref::AllocOp>()) {
       MemRefType type = alloc.getType();
       if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
-          type.getMemorySpace() || staticBytes(type) == 0 ||
+          type.getMemorySpace() || rlx::staticBytes(type) == 0 ||
           !type.getElementType().isIntOrFloat())
         continue;
       // Exactly one dealloc, in the top-level code after the alloc: the
@@ -112,7 +109,7 @@ struct RLXPlanWorkspacePass
         continue;
       temporaries.push_back({alloc, dealloc});
       lifetimes.push_back({position[alloc], position[dealloc] + 1,
-                           staticBytes(type)});
+                           rlx::staticBytes(type)});
     }
     if (temporaries.empty())
       return;
