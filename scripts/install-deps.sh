@@ -14,6 +14,11 @@ packages=(
   libcli11-dev nlohmann-json3-dev libgtest-dev
   # benchmark reference
   libopenblas-dev
+  # GPU targets: Vulkan runs for real on Mesa's lavapipe (a CPU Vulkan
+  # device); ROCm device libraries give the bitcode hsaco links against.
+  # CUDA comes from /usr/local/cuda (ptxas validates the PTX).
+  mesa-vulkan-drivers libvulkan-dev vulkan-tools spirv-tools glslang-tools
+  rocm-device-libs
 )
 
 missing=()
