@@ -4,12 +4,17 @@
 
 #include "codegen/ABI/Passes.h"
 #include "codegen/CPU/Passes.h"
+#include "codegen/GPU/Passes.h"
 #include "codegen/RLXToLinalg/RLXToLinalg.h"
 #include "dialects/RLX/IR/ExternalModels.h"
 #include "dialects/RLX/IR/RLXDialect.h"
 #include "passes/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/GPUToSPIRV/GPUToSPIRVPass.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Dialect/SPIRV/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -99,6 +104,102 @@ static void buildCPUCodegen(OpPassManager &pm, const CompileOptions &options) {
   pm.addPass(createRLXEmitArtifactABI());
 }
 
+bool isGPUTarget(llvm::StringRef target) {
+  return target == "cuda" || target == "rocm" || target == "vulkan";
+}
+
+llvm::StringRef targetNames() { return "cpu, cuda, rocm, vulkan"; }
+
+/// Where the device compilers find their tools: ptxas under the CUDA
+/// toolkit; for ROCm a folder with amdgcn/bitcode (rocm-device-libs) and
+/// llvm/bin/ld.lld, which the build makes from links.
+static std::string deviceToolkit(llvm::StringRef target) {
+  const char *variable = target == "cuda" ? "RLX_CUDA_PATH" : "RLX_ROCM_PATH";
+  if (const char *env = std::getenv(variable))
+    return env;
+  return target == "cuda" ? RLX_CUDA_TOOLKIT : RLX_ROCM_TOOLKIT;
+}
+
+/// The chips each GPU target is compiled for (docs/abi.md).
+static const char *const kCudaChips[] = {"sm_80", "sm_90"};
+static const char *const kRocmChips[] = {"gfx90a", "gfx942"};
+
+/// Device kernels: each loop nest a gpu.launch, outlined, lowered to the
+/// target's device dialect; then the host side calls the runtime's hooks.
+static void buildGPUCodegen(OpPassManager &pm, const CompileOptions &options) {
+  llvm::StringRef target = options.target;
+  pm.addPass(createRLXRuntimeChecks());
+  pm.addPass(createRLXCPULowerDynamicExpandShapes());
+  pm.addNestedPass<func::FuncOp>(createRLXMaterializeWorkspace());
+  pm.addPass(createRLXGPUPrepareBuffers());
+  pm.addPass(createConvertLinalgToParallelLoopsPass());
+  RLXGPUMapKernelsOptions map;
+  // Vulkan guarantees 128 invocations per workgroup, no more.
+  map.blockSize = target == "vulkan" ? 128 : 256;
+  pm.addPass(createRLXGPUMapKernels(map));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createCanonicalizerPass());
+  // Constants and index arithmetic move into the kernels, not into args.
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  if (target == "vulkan") {
+    pm.addPass(createRLXGPUPrepareSPIRV());
+    pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToSPIRVPass());
+    pm.addPass(createConvertGPUToSPIRVPass());
+    OpPassManager &spirvModule = pm.nest<spirv::ModuleOp>();
+    spirvModule.addPass(spirv::createSPIRVLowerABIAttributesPass());
+    spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());
+  } else {
+    if (target == "cuda") {
+      for (const char *chip : kCudaChips) {
+        GpuNVVMAttachTargetOptions attach;
+        attach.chip = chip;
+        attach.optLevel = 3;
+        pm.addPass(createGpuNVVMAttachTarget(attach));
+      }
+    } else {
+      for (const char *chip : kRocmChips) {
+        GpuROCDLAttachTargetOptions attach;
+        attach.chip = chip;
+        attach.optLevel = 3;
+        pm.addPass(createGpuROCDLAttachTarget(attach));
+      }
+    }
+    // Math as __ocml_* calls (device libs) before the GPU conversion, which
+    // would otherwise leave LLVM intrinsics AMDGPU cannot select. A module
+    // pass; the host has no math left by now.
+    if (target == "rocm")
+      pm.addPass(createConvertMathToROCDL());
+    OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+    device.addPass(createSCFToControlFlowPass());
+    if (target == "cuda") {
+      device.addPass(createConvertGpuOpsToNVVMOps());
+    } else {
+      device.addPass(createConvertGpuOpsToROCDLOps());
+    }
+    device.addPass(createCanonicalizerPass());
+    device.addPass(createReconcileUnrealizedCastsPass());
+  }
+  RLXGPUEmbedDeviceCodeOptions embed;
+  embed.target = target.str();
+  embed.toolkitPath = target == "vulkan" ? "" : deviceToolkit(target);
+  embed.dumpDirectory = options.deviceCodeDirectory;
+  pm.addPass(createRLXGPUEmbedDeviceCode(embed));
+  // The host side: index arithmetic, views, allocations and calls.
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
+  memrefToLLVM.useGenericFunctions = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createRLXGPUDeviceHooks());
+  pm.addPass(createRLXCheckedAllocations());
+  pm.addPass(createRLXEmitArtifactABI());
+}
+
 void buildPhasePipeline(OpPassManager &pm, Phase phase,
                         const CompileOptions &options) {
   switch (phase) {
@@ -162,7 +263,10 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
     break;
   }
   case Phase::Codegen:
-    buildCPUCodegen(pm, options);
+    if (isGPUTarget(options.target))
+      buildGPUCodegen(pm, options);
+    else
+      buildCPUCodegen(pm, options);
     break;
   }
 }
@@ -204,6 +308,7 @@ void registerCompilerPassesAndPipelines() {
   registerRLXToLinalgPasses();
   registerRLXABIPasses();
   registerRLXCPUPasses();
+  registerRLXGPUPasses();
   for (int p = 0; p < kPhaseCount; ++p) {
     Phase phase = static_cast<Phase>(p);
     PassPipelineRegistration<>(

@@ -38,6 +38,11 @@ std::optional<Phase> parsePhase(llvm::StringRef name);
 /// The names of all phases, for help texts.
 llvm::StringRef phaseNames();
 
+/// True for the targets whose kernels run on a GPU (cuda, rocm, vulkan).
+bool isGPUTarget(llvm::StringRef target);
+/// The targets rlxc accepts, for help texts and errors.
+llvm::StringRef targetNames();
+
 /// What the compiler writes.
 enum class EmitKind { MLIR, LLVMIR, Object, SharedLibrary };
 
@@ -51,6 +56,9 @@ struct CompileOptions {
   std::vector<std::string> perExampleGradFunctions;
   /// Functions to add `FN_jvp` and `FN_vjp` entry points for.
   std::vector<std::string> checkGradFunctions;
+  /// When set, GPU targets also write each device binary (SPIR-V, PTX,
+  /// cubin, hsaco) into this folder, for inspection and validation.
+  std::string deviceCodeDirectory;
   /// Register tile of the CPU matmul schedule.
   int64_t matmulTileM = 8, matmulTileN = 32;
 };

@@ -41,15 +41,19 @@ bool sameFile(llvm::StringRef a, llvm::StringRef b) {
 int main(int argc, char **argv) {
   CLI::App app{"rlxc: compiles an rlx / TOSA model in MLIR into a native "
                "artifact"};
-  std::string input, output, target = "cpu", compileTo, emit;
+  std::string input, output, target = "cpu", compileTo, emit, deviceCodeDir;
   int optLevel = 2;
   bool printAfterAll = false, version = false, printStats = false;
   app.add_option("input", input, "the model (.mlir)");
   app.add_option("-o,--output", output, "the output file ('-' for stdout "
                                         "with --emit=mlir|llvm)");
-  app.add_option("--target", target, "cpu (default); cuda, rocm and vulkan "
-                                     "are not built in yet")
+  app.add_option("--target", target, "cpu (default), vulkan (SPIR-V), cuda (PTX + "
+                                     "cubin sm_80/sm_90), rocm (hsaco "
+                                     "gfx90a/gfx942)")
       ->check(CLI::IsMember({"cpu", "cuda", "rocm", "vulkan"}));
+  app.add_option("--dump-device-code", deviceCodeDir,
+                 "GPU targets: also write each device binary (SPIR-V, PTX, "
+                 "cubin, hsaco) into this folder");
   app.add_option("--compile-to", compileTo,
                  "stop after this phase and write MLIR: " +
                      rlx::phaseNames().str());
@@ -96,9 +100,9 @@ int main(int argc, char **argv) {
   }
   if (input.empty())
     return fail("no input file; usage: rlxc model.mlir -o model.so");
-  if (target != "cpu")
-    return fail("target '" + target +
-                "' is not compiled into this rlxc; available: cpu");
+  if (target != "cpu" && !rlx::isGPUTarget(target))
+    return fail("unknown target '" + target +
+                "'; targets: " + rlx::targetNames().str());
 
   rlx::Phase last = rlx::Phase::Codegen;
   if (!compileTo.empty()) {
@@ -137,6 +141,7 @@ int main(int argc, char **argv) {
 
   rlx::CompileOptions options;
   options.target = target;
+  options.deviceCodeDirectory = deviceCodeDir;
   options.optLevel = optLevel;
   options.gradFunctions = gradFns;
   options.valueAndGradFunctions = valueAndGradFns;

@@ -1,0 +1,315 @@
+//===- MapKernels.cpp - Loop nests to gpu.launch --------------------------===//
+///
+/// \file
+/// After `convert-linalg-to-parallel-loops` an entry point is host code
+/// (allocations, views, dims) interleaved with loop nests that touch
+/// buffers. Each such nest becomes a `gpu.launch`:
+///
+/// - an `scf.parallel` becomes a one-dimensional grid-stride loop over the
+///   product of its trip counts, so any rank maps onto threads with
+///   consecutive threads on consecutive innermost elements (coalesced), and
+///   the grid stays under the 65535 blocks every Vulkan device accepts;
+/// - any other nest (a full reduction, a store into a 0-d buffer) runs on
+///   one thread.
+///
+/// Kernels must not see memref descriptors: SPIR-V storage buffers carry no
+/// sizes or strides and CUDA/HIP kernel parameters are plain words. So each
+/// buffer a launch reads or writes is passed as a flat `memref<?xT>` view
+/// of its base allocation, and its offset, sizes and strides as scalars
+/// (constants when the type knows them); loads and stores index that view
+/// with the linearized address.
+///
+//===----------------------------------------------------------------------===//
+
+#include "codegen/GPU/Passes.h"
+
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace rlx {
+#define GEN_PASS_DEF_RLXGPUMAPKERNELS
+#include "codegen/GPU/Passes.h.inc"
+} // namespace rlx
+
+using namespace mlir;
+
+namespace {
+
+/// The most blocks of a one-dimensional grid that every Vulkan device
+/// supports (maxComputeWorkGroupCount[0] >= 65535).
+constexpr int64_t kMaxBlocks = 65535;
+
+bool touchesBuffers(Operation *op) {
+  bool found = false;
+  op->walk([&](Operation *nested) {
+    if (isa<memref::LoadOp, memref::StoreOp, linalg::LinalgOp>(nested))
+      found = true;
+  });
+  return found;
+}
+
+/// A buffer as a kernel sees it: a flat view of its base plus the scalars
+/// that linearize an index, valid inside the launch.
+struct FlatBuffer {
+  Value flat;
+  Value offset;
+  SmallVector<Value> sizes, strides;
+};
+
+/// Creates the host side (before `launch`) and the in-kernel values of
+/// `buffer`'s flat form.
+FlatBuffer flatten(OpBuilder &host, OpBuilder &device, Location loc,
+                   Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  auto meta = memref::ExtractStridedMetadataOp::create(host, loc, buffer);
+  SmallVector<int64_t> staticStrides;
+  int64_t staticOffset;
+  if (failed(type.getStridesAndOffset(staticStrides, staticOffset))) {
+    staticStrides.assign(type.getRank(), ShapedType::kDynamic);
+    staticOffset = ShapedType::kDynamic;
+  }
+  // Extent of the base the view may touch: offset + sum(size * stride),
+  // an upper bound that keeps the view's size honest.
+  Value extent = meta.getOffset();
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    Value span = arith::MulIOp::create(host, loc, meta.getSizes()[d],
+                                       meta.getStrides()[d]);
+    extent = arith::AddIOp::create(host, loc, extent, span);
+  }
+  Value one = arith::ConstantIndexOp::create(host, loc, 1);
+  extent = arith::MaxSIOp::create(host, loc, extent, one);
+  auto flatType = MemRefType::get({ShapedType::kDynamic},
+                                  type.getElementType());
+  Value flat = memref::ReinterpretCastOp::create(
+      host, loc, flatType, meta.getBaseBuffer(),
+      /*offset=*/host.getIndexAttr(0),
+      /*sizes=*/ArrayRef<OpFoldResult>{extent},
+      /*strides=*/ArrayRef<OpFoldResult>{host.getIndexAttr(1)});
+
+  auto inKernel = [&](int64_t known, Value dynamic) -> Value {
+    if (!ShapedType::isDynamic(known))
+      return arith::ConstantIndexOp::create(device, loc, known);
+    return dynamic;
+  };
+  FlatBuffer result;
+  result.flat = flat;
+  result.offset = inKernel(staticOffset, meta.getOffset());
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    result.sizes.push_back(inKernel(type.getDimSize(d), meta.getSizes()[d]));
+    result.strides.push_back(inKernel(staticStrides[d], meta.getStrides()[d]));
+  }
+  return result;
+}
+
+Value linearIndex(OpBuilder &b, Location loc, const FlatBuffer &buffer,
+                  ValueRange indices) {
+  Value index = buffer.offset;
+  for (auto [i, stride] : llvm::zip(indices, buffer.strides)) {
+    Value term = arith::MulIOp::create(b, loc, i, stride);
+    index = arith::AddIOp::create(b, loc, index, term);
+  }
+  return index;
+}
+
+/// Rewrites every access in `launch` to a buffer defined outside it.
+LogicalResult flattenAccesses(gpu::LaunchOp launch) {
+  OpBuilder host(launch);
+  OpBuilder device(launch.getContext());
+  device.setInsertionPointToStart(&launch.getBody().front());
+  llvm::DenseMap<Value, FlatBuffer> flats;
+  auto lookup = [&](Value buffer, Location loc) -> FlatBuffer & {
+    auto it = flats.find(buffer);
+    if (it == flats.end())
+      it = flats.try_emplace(buffer, flatten(host, device, loc, buffer)).first;
+    return it->second;
+  };
+  auto outside = [&](Value v) {
+    return !launch.getBody().isAncestor(v.getParentRegion());
+  };
+
+  SmallVector<Operation *> users;
+  launch.getBody().walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (isa<MemRefType>(operand.getType()) && outside(operand)) {
+        users.push_back(op);
+        break;
+      }
+  });
+  for (Operation *op : users) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      FlatBuffer &flat = lookup(load.getMemRef(), loc);
+      Value index = linearIndex(b, loc, flat, load.getIndices());
+      Value value = memref::LoadOp::create(b, loc, flat.flat, index);
+      load.replaceAllUsesWith(value);
+      load.erase();
+    } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      FlatBuffer &flat = lookup(store.getMemRef(), loc);
+      Value index = linearIndex(b, loc, flat, store.getIndices());
+      memref::StoreOp::create(b, loc, store.getValueToStore(), flat.flat,
+                              index);
+      store.erase();
+    } else if (auto dim = dyn_cast<memref::DimOp>(op)) {
+      std::optional<int64_t> d = dim.getConstantIndex();
+      if (!d)
+        return dim.emitError("a dynamic dim index in a GPU kernel");
+      dim.replaceAllUsesWith(lookup(dim.getSource(), loc).sizes[*d]);
+      dim.erase();
+    } else {
+      return op->emitError("GPU codegen cannot pass this buffer use to a "
+                           "kernel: ")
+             << op->getName();
+    }
+  }
+  return success();
+}
+
+struct RLXGPUMapKernelsPass
+    : rlx::impl::RLXGPUMapKernelsBase<RLXGPUMapKernelsPass> {
+  using Base::Base;
+
+  /// A launch of grid x block threads (1-D), with an empty body ending in
+  /// gpu.terminator; the builder is left at the body's start.
+  gpu::LaunchOp createLaunch(OpBuilder &b, Location loc, Value grid,
+                             int64_t block) {
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value blockSize = arith::ConstantIndexOp::create(b, loc, block);
+    auto launch =
+        gpu::LaunchOp::create(b, loc, grid, one, one, blockSize, one, one);
+    Block &body = launch.getBody().front();
+    b.setInsertionPointToEnd(&body);
+    if (body.empty() || !body.back().hasTrait<OpTrait::IsTerminator>())
+      gpu::TerminatorOp::create(b, loc);
+    b.setInsertionPointToStart(&body);
+    return launch;
+  }
+
+  LogicalResult mapParallel(scf::ParallelOp loop) {
+    OpBuilder b(loop);
+    Location loc = loop.getLoc();
+    if (!loop.getInitVals().empty())
+      return loop.emitError("GPU codegen: parallel loop with reductions");
+    // Trip counts and their product on the host.
+    SmallVector<Value> trips;
+    Value total = arith::ConstantIndexOp::create(b, loc, 1);
+    for (auto [lb, ub, step] : llvm::zip(loop.getLowerBound(),
+                                         loop.getUpperBound(),
+                                         loop.getStep())) {
+      Value span = arith::SubIOp::create(b, loc, ub, lb);
+      Value trip = arith::CeilDivSIOp::create(b, loc, span, step);
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      trip = arith::MaxSIOp::create(b, loc, trip, zero);
+      trips.push_back(trip);
+      total = arith::MulIOp::create(b, loc, total, trip);
+    }
+    Value blockSizeValue = arith::ConstantIndexOp::create(b, loc, blockSize);
+    Value blocks = arith::CeilDivSIOp::create(b, loc, total, blockSizeValue);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value maxBlocks = arith::ConstantIndexOp::create(b, loc, kMaxBlocks);
+    blocks = arith::MinSIOp::create(b, loc, blocks, maxBlocks);
+    blocks = arith::MaxSIOp::create(b, loc, blocks, one);
+
+    gpu::LaunchOp launch = createLaunch(b, loc, blocks, blockSize);
+    Value bsz = arith::ConstantIndexOp::create(b, loc, blockSize);
+    Value first = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, launch.getBlockIds().x, bsz),
+        launch.getThreadIds().x);
+    Value stride = arith::MulIOp::create(b, loc, launch.getGridSize().x, bsz);
+    auto strideLoop = scf::ForOp::create(b, loc, first, total, stride);
+    b.setInsertionPointToStart(strideLoop.getBody());
+    IRMapping mapping;
+    Value rest = strideLoop.getInductionVar();
+    int64_t rank = trips.size();
+    SmallVector<Value> ivs(rank);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      Value position = d == 0 ? rest
+                              : arith::RemSIOp::create(b, loc, rest, trips[d])
+                                    .getResult();
+      if (d > 0)
+        rest = arith::DivSIOp::create(b, loc, rest, trips[d]);
+      Value scaled =
+          arith::MulIOp::create(b, loc, position, loop.getStep()[d]);
+      ivs[d] = arith::AddIOp::create(b, loc, loop.getLowerBound()[d], scaled);
+    }
+    mapping.map(loop.getInductionVars(), ivs);
+    for (Operation &op : loop.getBody()->without_terminator())
+      b.clone(op, mapping);
+    loop.erase();
+    return flattenAccesses(launch);
+  }
+
+  /// Moves `ops` (consecutive, in order) into a one-thread launch.
+  LogicalResult mapSingleThread(ArrayRef<Operation *> ops) {
+    llvm::SmallPtrSet<Operation *, 8> inside(ops.begin(), ops.end());
+    Block *block = ops.front()->getBlock();
+    for (Operation *op : ops)
+      for (Operation *user : op->getUsers())
+        if (!inside.contains(block->findAncestorOpInBlock(*user)))
+          return op->emitError("GPU codegen: the host would read a value "
+                               "computed from device memory");
+    OpBuilder b(ops.front());
+    Location loc = ops.front()->getLoc();
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    gpu::LaunchOp launch = createLaunch(b, loc, one, 1);
+    Operation *terminator = launch.getBody().front().getTerminator();
+    for (Operation *op : ops)
+      op->moveBefore(terminator);
+    return flattenAccesses(launch);
+  }
+
+  /// Splits a function body into host ops, parallel loops and runs of
+  /// device work for one thread: a run is a maximal sequence of
+  /// consecutive ops that touch buffers or use a value of the run (the
+  /// loads, arithmetic and store of a 0-d computation).
+  LogicalResult mapFunction(func::FuncOp fn) {
+    for (Block &block : fn.getBody()) {
+      SmallVector<Operation *> ops;
+      for (Operation &op : block)
+        ops.push_back(&op);
+      SmallVector<Operation *> run;
+      llvm::SmallPtrSet<Operation *, 8> inRun;
+      auto flush = [&]() -> LogicalResult {
+        if (run.empty())
+          return success();
+        LogicalResult result = mapSingleThread(run);
+        run.clear();
+        inRun.clear();
+        return result;
+      };
+      for (Operation *op : ops) {
+        if (isa<linalg::LinalgOp>(op))
+          return op->emitError("GPU codegen: linalg op left after loop "
+                               "lowering");
+        if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
+          if (failed(flush()) || failed(mapParallel(loop)))
+            return failure();
+          continue;
+        }
+        bool usesRun = llvm::any_of(op->getOperands(), [&](Value v) {
+          Operation *def = v.getDefiningOp();
+          return def && inRun.contains(def);
+        });
+        if (!op->hasTrait<OpTrait::IsTerminator>() &&
+            (usesRun || touchesBuffers(op))) {
+          run.push_back(op);
+          inRun.insert(op);
+          continue;
+        }
+        if (failed(flush()))
+          return failure();
+      }
+      if (failed(flush()))
+        return failure();
+    }
+    return success();
+  }
+
+  void runOnOperation() override {
+    for (auto fn : getOperation().getOps<func::FuncOp>())
+      if (!fn.isExternal() && failed(mapFunction(fn)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,92 @@
+//===- Passes.td - GPU codegen passes -----------------------*- tablegen -*-===//
+
+#ifndef RLX_CODEGEN_GPU_PASSES_TD
+#define RLX_CODEGEN_GPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def RLXGPUPrepareBuffers : Pass<"rlx-gpu-prepare-buffers", "mlir::ModuleOp"> {
+  let summary = "Makes every buffer access of an entry point device work";
+  let description = [{
+    In a GPU artifact every buffer lives in device memory, so host code may
+    not touch element data. This pass turns `memref.copy` into `linalg.copy`
+    (a kernel after the loop mapping) and every `memref.get_global` constant
+    into a device buffer filled by `rlx_device_upload` at entry and freed at
+    each return.
+  }];
+  let dependentDialects = [
+    "mlir::linalg::LinalgDialect", "mlir::func::FuncDialect",
+    "mlir::arith::ArithDialect"
+  ];
+}
+
+def RLXGPUMapKernels : Pass<"rlx-gpu-map-kernels", "mlir::ModuleOp"> {
+  let summary = "Turns the loop nests of entry points into gpu.launch kernels";
+  let description = [{
+    Runs after `convert-linalg-to-parallel-loops`. Every top-level
+    `scf.parallel` becomes a one-dimensional grid-stride `gpu.launch`
+    (`block-size` threads per block, at most 65535 blocks) over the product
+    of its trip counts; every other top-level loop nest or buffer access
+    (a full reduction, a 0-d store) becomes a one-thread launch. Inside a
+    launch every access to a buffer defined outside goes through a flat
+    `memref<?xT>` view of the buffer's base with the offset and strides
+    computed on the host, so kernels take base pointers and scalars only
+    (what SPIR-V storage buffers and bare CUDA/HIP pointers can express).
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "threads per block of elementwise kernels">
+  ];
+  let dependentDialects = [
+    "mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
+    "mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"
+  ];
+}
+
+def RLXGPUPrepareSPIRV : Pass<"rlx-gpu-prepare-spirv", "mlir::ModuleOp"> {
+  let summary = "Readies outlined kernels for the SPIR-V (Vulkan) conversion";
+  let description = [{
+    Attaches a Vulkan 1.2 `spirv.target_env` to every `gpu.module` and the
+    `spirv.entry_point_abi` workgroup size to every kernel, expands math
+    functions GLSL.std.450 lacks (`erf` by a polynomial) and refuses, naming
+    the op, what SPIR-V cannot do (64-bit transcendental functions, bf16).
+  }];
+  let dependentDialects = ["mlir::spirv::SPIRVDialect"];
+}
+
+def RLXGPUEmbedDeviceCode
+    : Pass<"rlx-gpu-embed-device-code", "mlir::ModuleOp"> {
+  let summary = "Serializes kernels into the artifact and lowers launches";
+  let description = [{
+    Serializes every device module (SPIR-V words, PTX and cubins per chip,
+    hsaco per chip) into `rlx_artifact_device_binaries` (docs/abi.md), and
+    replaces each `gpu.launch_func` by a call of `rlx_device_launch` with the
+    grid, the block and the kernel arguments packed as (kind, value) words.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"vulkan\"",
+           "vulkan, cuda or rocm">,
+    Option<"toolkitPath", "toolkit", "std::string", /*default=*/"\"\"",
+           "CUDA toolkit (ptxas) or ROCm toolkit folder (bitcode, ld.lld)">,
+    Option<"dumpDirectory", "dump-dir", "std::string", /*default=*/"\"\"",
+           "also write each binary to DIR/<module>.<chip>.<format>">
+  ];
+  let dependentDialects = [
+    "mlir::LLVM::LLVMDialect", "mlir::func::FuncDialect",
+    "mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"
+  ];
+}
+
+def RLXGPUDeviceHooks : Pass<"rlx-gpu-device-hooks", "mlir::ModuleOp"> {
+  let summary = "Defines device allocation, upload and launch through hooks";
+  let description = [{
+    Runs on the LLVM dialect, before rlx-checked-allocations: defines
+    `_mlir_memref_to_llvm_alloc`/`_aligned_alloc`/`_free`,
+    `rlx_device_upload` and `rlx_device_launch` as calls through the
+    exported `rlx_artifact_device_*_hook` pointers the runtime sets at load
+    (docs/abi.md). Without a runtime (hooks null) they abort.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
+#endif // RLX_CODEGEN_GPU_PASSES_TD
