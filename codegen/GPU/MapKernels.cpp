@@ -111,8 +111,32 @@ Value linearIndex(OpBuilder &b, Location loc, const FlatBuffer &buffer,
   return index;
 }
 
+/// A parallel loop nested under a sequential one (a reduction over an outer
+/// dim) runs sequentially inside its thread: SPIR-V has no scf.parallel.
+void sequentializeNestedParallels(gpu::LaunchOp launch) {
+  SmallVector<scf::ParallelOp> nested;
+  launch.getBody().walk([&](scf::ParallelOp op) { nested.push_back(op); });
+  // Innermost first, so each rewrite sees plain loops inside.
+  for (scf::ParallelOp loop : llvm::reverse(nested)) {
+    OpBuilder b(loop);
+    Location loc = loop.getLoc();
+    IRMapping mapping;
+    for (auto [iv, lb, ub, step] :
+         llvm::zip(loop.getInductionVars(), loop.getLowerBound(),
+                   loop.getUpperBound(), loop.getStep())) {
+      auto forOp = scf::ForOp::create(b, loc, lb, ub, step);
+      mapping.map(iv, forOp.getInductionVar());
+      b.setInsertionPointToStart(forOp.getBody());
+    }
+    for (Operation &op : loop.getBody()->without_terminator())
+      b.clone(op, mapping);
+    loop.erase();
+  }
+}
+
 /// Rewrites every access in `launch` to a buffer defined outside it.
 LogicalResult flattenAccesses(gpu::LaunchOp launch) {
+  sequentializeNestedParallels(launch);
   OpBuilder host(launch);
   OpBuilder device(launch.getContext());
   device.setInsertionPointToStart(&launch.getBody().front());
@@ -258,12 +282,34 @@ struct RLXGPUMapKernelsPass
     return flattenAccesses(launch);
   }
 
+  /// A scalar the host loads from a buffer (a pad value, a 0-d operand)
+  /// and a loop nest uses: the load moves to each use inside the nest, so
+  /// the kernel reads it from device memory. Nothing writes the buffer in
+  /// between: after bufferization a buffer is written by its producer only.
+  void sinkScalarLoads(Block &block) {
+    for (Operation &op : llvm::make_early_inc_range(block)) {
+      auto load = dyn_cast<memref::LoadOp>(&op);
+      if (!load)
+        continue;
+      for (OpOperand &use : llvm::make_early_inc_range(load->getUses())) {
+        Operation *user = use.getOwner();
+        if (user->getBlock() == &block)
+          continue;
+        OpBuilder b(user);
+        use.set(b.clone(*load)->getResult(0));
+      }
+      if (load->use_empty())
+        load->erase();
+    }
+  }
+
   /// Splits a function body into host ops, parallel loops and runs of
   /// device work for one thread: a run is a maximal sequence of
   /// consecutive ops that touch buffers or use a value of the run (the
   /// loads, arithmetic and store of a 0-d computation).
   LogicalResult mapFunction(func::FuncOp fn) {
     for (Block &block : fn.getBody()) {
+      sinkScalarLoads(block);
       SmallVector<Operation *> ops;
       for (Operation &op : block)
         ops.push_back(&op);
