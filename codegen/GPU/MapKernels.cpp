@@ -58,7 +58,7 @@ struct FlatBuffer {
 
 /// Creates the host side (before `launch`) and the in-kernel values of
 /// `buffer`'s flat form.
-FlatBuffer flatten(OpBuilder &host, OpBuilder &device, Location loc,
+FlatBuffer flatten(OpBuilder &host, Block &kernel, Location loc,
                    Value buffer) {
   auto type = cast<MemRefType>(buffer.getType());
   auto meta = memref::ExtractStridedMetadataOp::create(host, loc, buffer);
@@ -86,10 +86,13 @@ FlatBuffer flatten(OpBuilder &host, OpBuilder &device, Location loc,
       /*sizes=*/ArrayRef<OpFoldResult>{extent},
       /*strides=*/ArrayRef<OpFoldResult>{host.getIndexAttr(1)});
 
+  // Constants go at the kernel's start, which dominates every access
+  // (ops are replaced while this runs, so no insertion point is kept).
   auto inKernel = [&](int64_t known, Value dynamic) -> Value {
-    if (!ShapedType::isDynamic(known))
-      return arith::ConstantIndexOp::create(device, loc, known);
-    return dynamic;
+    if (ShapedType::isDynamic(known))
+      return dynamic;
+    OpBuilder device = OpBuilder::atBlockBegin(&kernel);
+    return arith::ConstantIndexOp::create(device, loc, known);
   };
   FlatBuffer result;
   result.flat = flat;
@@ -138,13 +141,12 @@ void sequentializeNestedParallels(gpu::LaunchOp launch) {
 LogicalResult flattenAccesses(gpu::LaunchOp launch) {
   sequentializeNestedParallels(launch);
   OpBuilder host(launch);
-  OpBuilder device(launch.getContext());
-  device.setInsertionPointToStart(&launch.getBody().front());
+  Block &kernel = launch.getBody().front();
   llvm::DenseMap<Value, FlatBuffer> flats;
   auto lookup = [&](Value buffer, Location loc) -> FlatBuffer & {
     auto it = flats.find(buffer);
     if (it == flats.end())
-      it = flats.try_emplace(buffer, flatten(host, device, loc, buffer)).first;
+      it = flats.try_emplace(buffer, flatten(host, kernel, loc, buffer)).first;
     return it->second;
   };
   auto outside = [&](Value v) {
