@@ -132,6 +132,10 @@ static void buildGPUCodegen(OpPassManager &pm, const CompileOptions &options) {
   pm.addPass(createRLXCPULowerDynamicExpandShapes());
   pm.addNestedPass<func::FuncOp>(createRLXMaterializeWorkspace());
   pm.addPass(createRLXGPUPrepareBuffers());
+  RLXGPUTileMatmulOptions matmul;
+  // 8 x 8 threads on Vulkan (a device may offer no more than 128).
+  matmul.tile = target == "vulkan" ? 8 : 16;
+  pm.addPass(createRLXGPUTileMatmul(matmul));
   pm.addPass(createConvertLinalgToParallelLoopsPass());
   RLXGPUMapKernelsOptions map;
   // Vulkan guarantees 128 invocations per workgroup, no more.

@@ -329,6 +329,12 @@ struct RLXGPUMapKernelsPass
         if (isa<linalg::LinalgOp>(op))
           return op->emitError("GPU codegen: linalg op left after loop "
                                "lowering");
+        if (auto launch = dyn_cast<gpu::LaunchOp>(op)) {
+          // Built earlier (rlx-gpu-tile-matmul): only its buffers change.
+          if (failed(flush()) || failed(flattenAccesses(launch)))
+            return failure();
+          continue;
+        }
         if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
           if (failed(flush()) || failed(mapParallel(loop)))
             return failure();

@@ -20,6 +20,25 @@ def RLXGPUPrepareBuffers : Pass<"rlx-gpu-prepare-buffers", "mlir::ModuleOp"> {
   ];
 }
 
+def RLXGPUTileMatmul : Pass<"rlx-gpu-tile-matmul", "mlir::ModuleOp"> {
+  let summary = "Matmuls on buffers as workgroup-memory tiled gpu.launch kernels";
+  let description = [{
+    Each `linalg.matmul`/`linalg.batch_matmul` (default maps) becomes a
+    `gpu.launch` of `tile` x `tile` threads per block, one output each,
+    staging tiles of A and B in workgroup memory per step along K
+    (barriers around the accumulation). Runs before the loop lowering;
+    `rlx-gpu-map-kernels` later passes its buffers as flat views.
+  }];
+  let options = [
+    Option<"tile", "tile", "int64_t", /*default=*/"16",
+           "rows and columns of C per block (tile x tile threads)">
+  ];
+  let dependentDialects = [
+    "mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
+    "mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"
+  ];
+}
+
 def RLXGPUMapKernels : Pass<"rlx-gpu-map-kernels", "mlir::ModuleOp"> {
   let summary = "Turns the loop nests of entry points into gpu.launch kernels";
   let description = [{

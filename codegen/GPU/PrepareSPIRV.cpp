@@ -70,6 +70,34 @@ LogicalResult checkSupported(gpu::GPUModuleOp module) {
   return failure(result.wasInterrupted());
 }
 
+/// Workgroup attributions become `memref.alloc`s in workgroup memory at
+/// the kernel's start in SPIR-V's Workgroup storage class, the form the
+/// SPIR-V conversion turns into Workgroup variables (in MLIR 22 it crashes
+/// on a kernel with attributions and maps no gpu address space).
+void workgroupAttributionsToAllocs(gpu::GPUFuncOp fn) {
+  unsigned count = fn.getNumWorkgroupAttributions();
+  if (count == 0)
+    return;
+  Block &entry = fn.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  unsigned first = fn.getFunctionType().getNumInputs();
+  auto storage = spirv::StorageClassAttr::get(fn.getContext(),
+                                              spirv::StorageClass::Workgroup);
+  for (unsigned i = 0; i < count; ++i) {
+    BlockArgument arg = entry.getArgument(first + i);
+    auto type = cast<MemRefType>(arg.getType());
+    auto alloc = memref::AllocOp::create(
+        b, fn.getLoc(),
+        MemRefType::get(type.getShape(), type.getElementType(),
+                        type.getLayout(), storage));
+    arg.replaceAllUsesWith(alloc.getResult());
+  }
+  for (unsigned i = count; i-- > 0;)
+    entry.eraseArgument(first + i);
+  fn->setAttr(gpu::GPUFuncOp::getNumWorkgroupAttributionsAttrName(),
+              b.getI64IntegerAttr(0));
+}
+
 struct RLXGPUPrepareSPIRVPass
     : rlx::impl::RLXGPUPrepareSPIRVBase<RLXGPUPrepareSPIRVPass> {
   void runOnOperation() override {
@@ -92,6 +120,7 @@ struct RLXGPUPrepareSPIRVPass
           fn.emitError("vulkan: kernel without a constant block size");
           return signalPassFailure();
         }
+        workgroupAttributionsToAllocs(fn);
         fn->setAttr(spirv::getEntryPointABIAttrName(),
                     spirv::getEntryPointABIAttr(context, *block));
       }

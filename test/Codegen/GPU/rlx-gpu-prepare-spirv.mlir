@@ -62,3 +62,22 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// Workgroup attributions (the matmul's tiles) become allocations in the
+// Workgroup storage class, which the SPIR-V conversion makes variables.
+// CHECK-LABEL: gpu.func @tiles
+// CHECK-NOT: workgroup(
+// CHECK: %[[TILE:.+]] = memref.alloc() : memref<8x8xf32, #spirv.storage_class<Workgroup>>
+// CHECK: memref.store %{{.+}}, %[[TILE]]
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @tiles(%a: memref<?xf32>) workgroup(%t : memref<8x8xf32, #gpu.address_space<workgroup>>) kernel attributes {known_block_size = array<i32: 8, 8, 1>} {
+      %c0 = arith.constant 0 : index
+      %x = memref.load %a[%c0] : memref<?xf32>
+      memref.store %x, %t[%c0, %c0] : memref<8x8xf32, #gpu.address_space<workgroup>>
+      gpu.return
+    }
+  }
+}
