@@ -1206,6 +1206,15 @@ std::string instantiate(const Case &c, const Variant &v) {
   return text;
 }
 
+bool Case::needsF64Transcendentals() const {
+  for (const char *op :
+       {"rlx.exp ", "rlx.log ", "rlx.tanh ", "rlx.pow ", "rlx.erf ",
+        "rlx.gelu ", "rlx.sigmoid ", "rlx.softmax ", "rlx.log_softmax "})
+    if (mlir.find(op) != std::string::npos)
+      return true;
+  return false;
+}
+
 std::string moduleText(const Variant &v) {
   std::string text = "// rlx end-to-end tests, variant " + v.name() + "\n";
   for (const Case &c : allCases())

@@ -2,6 +2,7 @@
 
 #include "Harness.h"
 
+#include <cctype>
 #include <csignal>
 
 #include <chrono>
@@ -121,7 +122,12 @@ Arr fromTensor(const rlx::HostTensor &t) {
 }
 
 std::string Variant::name() const {
-  return std::string(f64 ? "F64" : "F32") + (dynamic ? "Dynamic" : "Static");
+  std::string prefix;
+  if (target != "cpu") {
+    prefix = target;
+    prefix[0] = static_cast<char>(std::toupper(prefix[0]));
+  }
+  return prefix + (f64 ? "F64" : "F32") + (dynamic ? "Dynamic" : "Static");
 }
 
 std::vector<int64_t> Variant::callBatches() const {

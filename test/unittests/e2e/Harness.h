@@ -52,6 +52,9 @@ Arr fromTensor(const rlx::HostTensor &t);
 struct Variant {
   bool f64 = false;
   bool dynamic = false;
+  /// rlxc's --target: "cpu", or "vulkan" (runs on Mesa's lavapipe here).
+  std::string target = "cpu";
+  /// F32Static, ...; prefixed with the target when not cpu (VulkanF32Static).
   std::string name() const;
   rlx_dtype_t floatType() const { return f64 ? RLX_DTYPE_F64 : RLX_DTYPE_F32; }
   rlx_dtype_t otherFloatType() const {

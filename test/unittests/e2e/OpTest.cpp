@@ -27,7 +27,8 @@ std::unique_ptr<Compiled> compileModule(const std::string &stem,
                                         const std::string &text,
                                         const Variant &v,
                                         const std::vector<const Case *> &cases) {
-  std::unique_ptr<Compiled> result = compileAndLoad(stem, text);
+  std::unique_ptr<Compiled> result =
+      compileAndLoad(stem, text, {"--target=" + v.target});
   if (!result->ok)
     return result;
   try {
@@ -149,8 +150,9 @@ TEST_P(OpTest, Run) {
   }
 }
 
-std::vector<Param> paramsFor(bool f64, bool dynamic) {
-  Variant v{f64, dynamic};
+std::vector<Param> paramsFor(bool f64, bool dynamic,
+                             const char *target = "cpu") {
+  Variant v{f64, dynamic, target};
   std::vector<Param> params;
   for (const Case &c : allCases())
     if (c.runsIn(v))
@@ -170,6 +172,20 @@ INSTANTIATE_TEST_SUITE_P(F64Static, OpTest,
                          ::testing::ValuesIn(paramsFor(true, false)), caseName);
 INSTANTIATE_TEST_SUITE_P(F64Dynamic, OpTest,
                          ::testing::ValuesIn(paramsFor(true, true)), caseName);
+// The same cases compiled for Vulkan and run on its device (Mesa's lavapipe
+// here), against the same double-precision references.
+INSTANTIATE_TEST_SUITE_P(VulkanF32Static, OpTest,
+                         ::testing::ValuesIn(paramsFor(false, false, "vulkan")),
+                         caseName);
+INSTANTIATE_TEST_SUITE_P(VulkanF32Dynamic, OpTest,
+                         ::testing::ValuesIn(paramsFor(false, true, "vulkan")),
+                         caseName);
+INSTANTIATE_TEST_SUITE_P(VulkanF64Static, OpTest,
+                         ::testing::ValuesIn(paramsFor(true, false, "vulkan")),
+                         caseName);
+INSTANTIATE_TEST_SUITE_P(VulkanF64Dynamic, OpTest,
+                         ::testing::ValuesIn(paramsFor(true, true, "vulkan")),
+                         caseName);
 
 /// Dynamic batch dims that the compiled code assumes equal (a ? against a
 /// ?): a call that breaks one is refused by the runtime, naming the dims,

@@ -18,11 +18,14 @@ protected:
   void SetUp() override { dir = makeScratchSubdir("cli"); }
 
   /// Writes `text` to dir/name and compiles it to dir/out.so.
-  ProcessResult compile(const std::string &name, const std::string &text) {
+  ProcessResult compile(const std::string &name, const std::string &text,
+                        const std::vector<std::string> &flags = {}) {
     input = dir + "/" + name;
     output = dir + "/out.so";
     writeFile(input, text);
-    return runProcess({RLXC_PATH, input, "-o", output});
+    std::vector<std::string> argv = {RLXC_PATH, input, "-o", output};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    return runProcess(argv);
   }
 
   /// `input:line:col: error:` where `line` holds `marker` and `col` is where
@@ -55,6 +58,27 @@ protected:
 
   std::string dir, input, output;
 };
+
+/// SPIR-V's GLSL.std.450 has no 64-bit exp: Vulkan refuses it at the op.
+TEST_F(RlxcCli, VulkanRefusesF64Exp) {
+  std::string text = R"(func.func @f(%x: tensor<4xf64>) -> tensor<4xf64> {
+  %y = rlx.exp %x : tensor<4xf64>
+  return %y : tensor<4xf64>
+}
+)";
+  ProcessResult p = compile("exp64.mlir", text, {"--target=vulkan"});
+  expectFailure(p, locationOf(text, "rlx.exp"),
+                "vulkan: math.exp on f64 has no SPIR-V lowering");
+}
+
+TEST_F(RlxcCli, UnknownTargetIsRefused) {
+  ProcessResult p = compile("t.mlir", "func.func @f() { return }\n",
+                            {"--target=metal"});
+  EXPECT_NE(p.exitCode, 0);
+  EXPECT_EQ(p.signal, 0);
+  EXPECT_NE(p.err.find("metal"), std::string::npos) << p.err;
+  EXPECT_FALSE(fileExists(output));
+}
 
 TEST_F(RlxcCli, ValidModuleCompiles) {
   ProcessResult p = compile("ok.mlir", R"(
