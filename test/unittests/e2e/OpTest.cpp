@@ -13,6 +13,7 @@
 #include "OpList.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include <map>
 #include <memory>
@@ -103,6 +104,9 @@ class OpTest : public ::testing::TestWithParam<Param> {};
 TEST_P(OpTest, Run) {
   const Variant &v = GetParam().variant;
   const Case &c = *GetParam().c;
+  if (v.target == "cuda" && !std::getenv("RLX_E2E_CUDA"))
+    GTEST_SKIP() << "CUDA variants run with RLX_E2E_CUDA=1 on a GPU "
+                    "(bench/gpu_check.sh)";
   VariantBuild &build = variantBuild(v);
   Compiled *module = build.all.get();
   if (!module->ok) {
@@ -185,6 +189,20 @@ INSTANTIATE_TEST_SUITE_P(VulkanF64Static, OpTest,
                          caseName);
 INSTANTIATE_TEST_SUITE_P(VulkanF64Dynamic, OpTest,
                          ::testing::ValuesIn(paramsFor(true, true, "vulkan")),
+                         caseName);
+// CUDA runs only where bench/gpu_check.sh asks for it (RLX_E2E_CUDA=1, on a
+// machine with an NVIDIA GPU); without it these are skipped, not compiled.
+INSTANTIATE_TEST_SUITE_P(CudaF32Static, OpTest,
+                         ::testing::ValuesIn(paramsFor(false, false, "cuda")),
+                         caseName);
+INSTANTIATE_TEST_SUITE_P(CudaF32Dynamic, OpTest,
+                         ::testing::ValuesIn(paramsFor(false, true, "cuda")),
+                         caseName);
+INSTANTIATE_TEST_SUITE_P(CudaF64Static, OpTest,
+                         ::testing::ValuesIn(paramsFor(true, false, "cuda")),
+                         caseName);
+INSTANTIATE_TEST_SUITE_P(CudaF64Dynamic, OpTest,
+                         ::testing::ValuesIn(paramsFor(true, true, "cuda")),
                          caseName);
 
 /// Dynamic batch dims that the compiled code assumes equal (a ? against a
