@@ -86,6 +86,34 @@ RLX_API void rlx_set_num_threads(int32_t count);
 RLX_API int32_t rlx_get_num_threads(void);
 
 /*===----------------------------------------------------------------------===*
+ * Devices
+ *
+ * Where an artifact runs and where a tensor's elements live. A GPU device is
+ * opened (its driver dlopen'ed) by the first session that runs on it and
+ * shared by every session of the process on it; librlxrt and every artifact
+ * load on a machine without the driver.
+ *===----------------------------------------------------------------------===*/
+
+typedef enum rlx_device_e {
+  /** In session options: the device the artifact was compiled for. */
+  RLX_DEVICE_DEFAULT = 0,
+  RLX_DEVICE_CPU = 1,
+  /** The first Vulkan physical device, or RLX_VULKAN_DEVICE=index. */
+  RLX_DEVICE_VULKAN = 2,
+  /** CUDA device 0 (CUDA_VISIBLE_DEVICES picks it), or RLX_CUDA_DEVICE. */
+  RLX_DEVICE_CUDA = 3,
+  /** AMD GPUs through HIP (artifacts compiled for target "rocm"); device 0,
+      or RLX_HIP_DEVICE. */
+  RLX_DEVICE_HIP = 4
+} rlx_device_t;
+
+/** "default", "cpu", "vulkan", "cuda", "hip"; "?" outside the enum. */
+RLX_API const char *rlx_device_name(rlx_device_t device);
+/** Parses "cpu", "vulkan", "cuda" or "hip"; INVALID_ARGUMENT otherwise. */
+RLX_API rlx_status_t rlx_device_parse(const char *name,
+                                      rlx_device_t *out_device);
+
+/*===----------------------------------------------------------------------===*
  * Element types
  *===----------------------------------------------------------------------===*/
 
