@@ -181,12 +181,26 @@ RLX_API const int64_t *rlx_tensor_dims(const rlx_tensor_t *tensor);
 RLX_API size_t rlx_tensor_element_count(const rlx_tensor_t *tensor);
 RLX_API size_t rlx_tensor_byte_size(const rlx_tensor_t *tensor);
 /** The first element. Tensors from rlx_safetensors_read and bound weights
-    point into a read-only file mapping: do not write through them. */
+    point into a read-only file mapping: do not write through them. NULL
+    for a device tensor (rlx_tensor_device). */
 RLX_API void *rlx_tensor_data(const rlx_tensor_t *tensor);
 /** Reads element `index` (row-major) converted to double, whatever the dtype
     (f16 and bf16 are widened exactly). OUT_OF_RANGE past the end. */
 RLX_API rlx_status_t rlx_tensor_get_f64(const rlx_tensor_t *tensor,
                                         size_t index, double *out_value);
+
+/** Where the elements live: RLX_DEVICE_CPU for host tensors. A device
+    tensor comes from a GPU session (rlx_session_to_device, or a call with
+    `outputs_on_device`) and keeps its device memory until its last
+    reference goes. It has no host data: rlx_tensor_data returns NULL, and
+    rlx_tensor_get_f64, rlx_npy_write and rlx_safetensors_write answer
+    FAILED_PRECONDITION; read it back with rlx_tensor_to_host. */
+RLX_API rlx_device_t rlx_tensor_device(const rlx_tensor_t *tensor);
+/** A host tensor with the elements of `tensor`: a new reference to `tensor`
+    itself when it is on the host, else a fresh copy downloaded from the
+    device (it waits for the device). Thread-safe. */
+RLX_API rlx_status_t rlx_tensor_to_host(rlx_tensor_t *tensor,
+                                        rlx_tensor_t **out_tensor);
 
 /*===----------------------------------------------------------------------===*
  * Named tensor lists (safetensors contents, call outputs)
@@ -279,6 +293,9 @@ RLX_API void rlx_artifact_release(rlx_artifact_t *artifact);
 RLX_API const char *rlx_artifact_path(const rlx_artifact_t *artifact);
 /** The manifest's "target" (e.g. "cpu"). */
 RLX_API const char *rlx_artifact_target(const rlx_artifact_t *artifact);
+/** The device the artifact was compiled for: its target, with "rocm" run
+    through HIP. */
+RLX_API rlx_device_t rlx_artifact_device(const rlx_artifact_t *artifact);
 /** The manifest's "compiler" string, "" if absent. */
 RLX_API const char *rlx_artifact_compiler(const rlx_artifact_t *artifact);
 /** The manifest JSON text exactly as the artifact exports it. */
@@ -349,17 +366,50 @@ typedef struct rlx_bind_options_t {
 /** Sets the defaults (everything checked). */
 RLX_API void rlx_bind_options_initialize(rlx_bind_options_t *out_options);
 
+typedef struct rlx_session_options_t {
+  /** The device to run on; RLX_DEVICE_DEFAULT is the one the artifact was
+      compiled for, and any other must be that one too. */
+  rlx_device_t device;
+} rlx_session_options_t;
+
+/** Sets the defaults (the artifact's device). */
+RLX_API void rlx_session_options_initialize(rlx_session_options_t *out_options);
+
 /** Creates a session with no weights bound; it retains `artifact`. The caller
     owns one reference. The first session of a process raises glibc's mmap
     and trim thresholds (mallopt) so that large tensors freed after a call
     are reused by the next instead of being unmapped and faulted in again;
-    set RLX_MALLOC_TUNING=0 to leave malloc untouched. */
+    set RLX_MALLOC_TUNING=0 to leave malloc untouched. A session of a GPU
+    artifact opens its device: FAILED_PRECONDITION when it cannot ("no CUDA
+    driver (libcuda.so.1 not found)", "no Vulkan device ..."). Same as
+    rlx_session_create_with_options with the default options. */
 RLX_API rlx_status_t rlx_session_create(rlx_artifact_t *artifact,
                                         rlx_session_t **out_session);
+/** Creates a session on `options->device` (`options` may be NULL: the
+    defaults). A device other than the artifact's is INVALID_ARGUMENT
+    ("artifact was compiled for vulkan, not cuda"); otherwise as
+    rlx_session_create. */
+RLX_API rlx_status_t rlx_session_create_with_options(
+    rlx_artifact_t *artifact, const rlx_session_options_t *options,
+    rlx_session_t **out_session);
 RLX_API void rlx_session_retain(rlx_session_t *session);
 RLX_API void rlx_session_release(rlx_session_t *session);
 /** Borrowed; valid while the session lives. */
 RLX_API rlx_artifact_t *rlx_session_artifact(const rlx_session_t *session);
+/** The device the session runs on (never RLX_DEVICE_DEFAULT). */
+RLX_API rlx_device_t rlx_session_device(const rlx_session_t *session);
+/** The device for people, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)" or
+    "cpu"; valid while the session lives. */
+RLX_API const char *
+rlx_session_device_description(const rlx_session_t *session);
+/** Copies host tensor `tensor` into the session's device memory, as a new
+    device tensor the caller owns, to pass to calls without copying it
+    again. For a CPU session, or a tensor already on the session's device, a
+    new reference to `tensor` itself. A tensor on another device is
+    INVALID_ARGUMENT. Thread-safe. */
+RLX_API rlx_status_t rlx_session_to_device(rlx_session_t *session,
+                                           rlx_tensor_t *tensor,
+                                           rlx_tensor_t **out_tensor);
 
 /** Binds every tensor of a safetensors file by name, memory-mapped (not
     copied). Several files may be bound one after another; a later binding of
@@ -371,7 +421,11 @@ RLX_API rlx_artifact_t *rlx_session_artifact(const rlx_session_t *session);
 RLX_API rlx_status_t
 rlx_session_bind_safetensors(rlx_session_t *session, const char *path,
                              const rlx_bind_options_t *options);
-/** Binds `tensor` (retained) as weight `name`, with the same checks. */
+/** Binds `tensor` (retained) as weight `name`, with the same checks. A GPU
+    session copies host weights to its device once, here (and for
+    rlx_session_bind_safetensors), and keeps them there until they are
+    rebound or the session goes; a device tensor of the session's device is
+    bound as it is, without a copy. */
 RLX_API rlx_status_t rlx_session_bind_tensor(rlx_session_t *session,
                                              const char *name,
                                              rlx_tensor_t *tensor);
@@ -387,12 +441,33 @@ RLX_API rlx_status_t rlx_session_lookup_weight(rlx_session_t *session,
     actual shape), and that every param it reads is bound (FAILED_PRECONDITION
     naming the weight and the entry). Inputs are only read. On success
     `*out_outputs` is a new list the caller frees, holding one owning tensor
-    per output, named as in the manifest. INTERNAL if the entry fails. */
+    per output, named as in the manifest. INTERNAL if the entry fails.
+    On a GPU session, host inputs are copied to the device for the call and
+    device tensors of its device are used in place (a device tensor of
+    another device is INVALID_ARGUMENT); the call waits for the device and
+    downloads the outputs into host tensors. Same as
+    rlx_session_call_with_options with the default options. */
 RLX_API rlx_status_t rlx_session_call(rlx_session_t *session,
                                       const char *entry_name,
                                       rlx_tensor_t *const *inputs,
                                       size_t input_count,
                                       rlx_tensor_list_t **out_outputs);
+
+typedef struct rlx_call_options_t {
+  /** Non-zero: a GPU session leaves the outputs in device memory, as device
+      tensors (rlx_tensor_device) to pass to the next call without a copy or
+      to read back with rlx_tensor_to_host. A CPU session ignores it. */
+  int outputs_on_device;
+} rlx_call_options_t;
+
+/** Sets the defaults (outputs downloaded to the host). */
+RLX_API void rlx_call_options_initialize(rlx_call_options_t *out_options);
+
+/** rlx_session_call with `options` (NULL: the defaults). */
+RLX_API rlx_status_t rlx_session_call_with_options(
+    rlx_session_t *session, const char *entry_name, rlx_tensor_t *const *inputs,
+    size_t input_count, const rlx_call_options_t *options,
+    rlx_tensor_list_t **out_outputs);
 
 #ifdef __cplusplus
 } /* extern "C" */
