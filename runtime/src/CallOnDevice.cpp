@@ -78,7 +78,10 @@ TensorRef takeOutput(const rlx_entry_point_s &entry, size_t index,
     bad("its elements run past the end of its " + std::to_string(bytes) +
         "-byte allocation");
 
-  if (onDevice && output.contiguous) {
+  // Kept in place when a next call can bind it as it is: contiguous, and
+  // at an offset any device accepts for a kernel argument (docs/abi.md).
+  if (onDevice && output.contiguous &&
+      (output.data - output.allocated) % 256 == 0) {
     call.release(output.allocated);
     auto buffer = std::make_shared<DeviceBuffer>(device, output.allocated);
     return wrapDeviceTensor(spec.dtype, dims, rank, std::move(buffer),

@@ -165,6 +165,7 @@ TEST_F(VulkanTest, SessionRunsOnTheArtifactsDevice) {
 }
 
 TEST_F(VulkanTest, ForwardMatchesALoop) {
+  checkForward(1);
   checkForward(3);
   // Several workgroups, the last one partly idle.
   checkForward(100);
@@ -250,6 +251,40 @@ TEST_F(VulkanTest, DeviceResidentOutputFeedsTheNextCall) {
   rlx_tensor_release(x);
   rlx_tensor_release(y);
   rlx_tensor_release(z);
+}
+
+/// An output 16 bytes into its memory is copied to memory of its own when
+/// it stays on the device (a kernel could not bind it there everywhere).
+TEST_F(VulkanTest, DeviceResidentViewAtAnOffset) {
+  rlx_tensor_t *x = makeInput(3);
+  rlx_call_options_t options;
+  rlx_call_options_initialize(&options);
+  options.outputs_on_device = 1;
+  rlx_tensor_list_t *outputs = nullptr;
+  ASSERT_TRUE(isOk(rlx_session_call_with_options(session, "tail", &x, 1,
+                                                 &options, &outputs)));
+  rlx_tensor_t *y = rlx_tensor_list_get(outputs, 0);
+  EXPECT_EQ(rlx_tensor_device(y), RLX_DEVICE_VULKAN);
+  EXPECT_EQ(rlx_tensor_dims(y)[0], 2);
+  std::vector<float> all = forwardOf(valuesOf(x));
+  std::vector<float> tail(all.begin() + 4, all.end());
+  rlx_tensor_t *z = forward(y);
+  ASSERT_NE(z, nullptr);
+  std::vector<float> expected = forwardOf(tail), actual = valuesOf(z);
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i)
+    EXPECT_FLOAT_EQ(actual[i], expected[i]) << "element " << i;
+  rlx_tensor_t *host = nullptr;
+  ASSERT_TRUE(isOk(rlx_tensor_to_host(y, &host)));
+  EXPECT_EQ(valuesOf(host), tail);
+  rlx_tensor_release(host);
+  rlx_tensor_release(z);
+  rlx_tensor_list_free(outputs);
+  // Downloaded, the view is read from its offset too.
+  ASSERT_TRUE(isOk(rlx_session_call(session, "tail", &x, 1, &outputs)));
+  EXPECT_EQ(valuesOf(rlx_tensor_list_get(outputs, 0)), tail);
+  rlx_tensor_list_free(outputs);
+  rlx_tensor_release(x);
 }
 
 TEST_F(VulkanTest, DeviceTensorsOutliveTheirSession) {

@@ -179,6 +179,11 @@ static const char manifest[] =
     ", \"inputs\": [" SPEC("x", "f32", "[-1, 4]") "]"
     ", \"params\": [" PARAM "]"
     ", \"outputs\": [" SPEC("y", "f32", "[-1, 4]") "]}, "
+    /* forward without its first row, as a view 16 bytes into the result */
+    ENTRY("tail", "fake_tail")
+    ", \"inputs\": [" SPEC("x", "f32", "[-1, 4]") "]"
+    ", \"params\": [" PARAM "]"
+    ", \"outputs\": [" SPEC("y", "f32", "[-1, 4]") "]}, "
     /* y = 2 x in f64 */
     ENTRY("twice", "fake_twice")
     ", \"inputs\": [" SPEC("x", "f64", "[-1]") "]"
@@ -217,7 +222,8 @@ static int64_t floatBits(float value) {
   return bits;
 }
 
-EXPORT int32_t fake_forward(void **args) {
+/* y = 2 x + c + p, returned from row `skip` on. */
+static void forward(void **args, int64_t skip) {
   static const float constants[4] = {0.0f, 0.5f, 1.0f, 1.5f};
   const int64_t *x = args[0], *p = args[1];
   int64_t *y = args[2];
@@ -244,11 +250,20 @@ EXPORT int32_t fake_forward(void **args) {
   rlx_artifact_device_free_hook(t);
   y[0] = pointerWord(block);
   y[1] = pointerWord(out);
-  y[2] = 0;
-  y[3] = rows;
+  y[2] = skip * 4;
+  y[3] = rows - skip;
   y[4] = 4;
   y[5] = 4;
   y[6] = 1;
+}
+
+EXPORT int32_t fake_forward(void **args) {
+  forward(args, 0);
+  return 0;
+}
+
+EXPORT int32_t fake_tail(void **args) {
+  forward(args, 1);
   return 0;
 }
 
