@@ -1,8 +1,8 @@
 /*===-- rlx/runtime.h - The rlx runtime C API ---------------------*- C -*-===*\
 |*                                                                            *|
 |* The C ABI of librlxrt: load an rlx artifact (docs/abi.md), inspect its     *|
-|* manifest, bind weights, call its entry points; plus host tensors and the   *|
-|* .npy / safetensors file formats.                                           *|
+|* manifest, bind weights, call its entry points on the CPU or a GPU; plus    *|
+|* tensors and the .npy / safetensors file formats.                           *|
 |*                                                                            *|
 |* Conventions (IREE-style):                                                  *|
 |*  - Objects are opaque handles; reference-counted ones have retain/release. *|
@@ -138,11 +138,12 @@ RLX_API size_t rlx_dtype_size(rlx_dtype_t dtype);
 RLX_API rlx_status_t rlx_dtype_parse(const char *name, rlx_dtype_t *out_dtype);
 
 /*===----------------------------------------------------------------------===*
- * Host tensors
+ * Tensors
  *
- * A dense, row-major, contiguous host array. Reference-counted; retain and
- * release are thread-safe, reading a tensor from several threads is safe,
- * writing its data while another thread reads it is the caller's race.
+ * A dense, row-major, contiguous array in host memory or, for a device
+ * tensor (rlx_tensor_device), in a GPU's memory. Reference-counted; retain
+ * and release are thread-safe, reading a tensor from several threads is
+ * safe, writing its data while another thread reads it is the caller's race.
  *===----------------------------------------------------------------------===*/
 
 typedef struct rlx_tensor_s rlx_tensor_t;

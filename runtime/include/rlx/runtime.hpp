@@ -94,7 +94,8 @@ protected:
 };
 } // namespace detail
 
-/// A host tensor (rlx_tensor_t).
+/// A tensor (rlx_tensor_t): in host memory, or a device tensor in a GPU's
+/// (then data() is null; toHost() reads it back).
 class HostTensor : public detail::Handle<rlx_tensor_t, rlx_tensor_retain,
                                      rlx_tensor_release> {
 public:
