@@ -287,6 +287,35 @@ TEST_F(VulkanTest, DeviceResidentViewAtAnOffset) {
   rlx_tensor_release(x);
 }
 
+/// A strided output is gathered into row-major order, on the host or back
+/// on the device.
+TEST_F(VulkanTest, StridedOutput) {
+  rlx_tensor_t *x = makeInput(3);
+  std::vector<float> rows = forwardOf(valuesOf(x)), expected;
+  for (int j = 0; j < 4; ++j)
+    for (int r = 0; r < 3; ++r)
+      expected.push_back(rows[r * 4 + j]);
+  for (int onDevice = 0; onDevice < 2; ++onDevice) {
+    rlx_call_options_t options;
+    rlx_call_options_initialize(&options);
+    options.outputs_on_device = onDevice;
+    rlx_tensor_list_t *outputs = nullptr;
+    ASSERT_TRUE(isOk(rlx_session_call_with_options(session, "transposed", &x, 1,
+                                                   &options, &outputs)));
+    rlx_tensor_t *y = rlx_tensor_list_get(outputs, 0);
+    EXPECT_EQ(rlx_tensor_device(y),
+              onDevice ? RLX_DEVICE_VULKAN : RLX_DEVICE_CPU);
+    EXPECT_EQ(rlx_tensor_dims(y)[0], 4);
+    EXPECT_EQ(rlx_tensor_dims(y)[1], 3);
+    rlx_tensor_t *host = nullptr;
+    ASSERT_TRUE(isOk(rlx_tensor_to_host(y, &host)));
+    EXPECT_EQ(valuesOf(host), expected);
+    rlx_tensor_release(host);
+    rlx_tensor_list_free(outputs);
+  }
+  rlx_tensor_release(x);
+}
+
 TEST_F(VulkanTest, DeviceTensorsOutliveTheirSession) {
   rlx_tensor_t *x = makeInput(3);
   rlx_tensor_t *y = forward(x, /*onDevice=*/true);

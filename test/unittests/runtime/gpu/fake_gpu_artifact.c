@@ -184,6 +184,11 @@ static const char manifest[] =
     ", \"inputs\": [" SPEC("x", "f32", "[-1, 4]") "]"
     ", \"params\": [" PARAM "]"
     ", \"outputs\": [" SPEC("y", "f32", "[-1, 4]") "]}, "
+    /* forward, transposed: a strided view of the result */
+    ENTRY("transposed", "fake_transposed")
+    ", \"inputs\": [" SPEC("x", "f32", "[-1, 4]") "]"
+    ", \"params\": [" PARAM "]"
+    ", \"outputs\": [" SPEC("y", "f32", "[4, -1]") "]}, "
     /* y = 2 x in f64 */
     ENTRY("twice", "fake_twice")
     ", \"inputs\": [" SPEC("x", "f64", "[-1]") "]"
@@ -264,6 +269,16 @@ EXPORT int32_t fake_forward(void **args) {
 
 EXPORT int32_t fake_tail(void **args) {
   forward(args, 1);
+  return 0;
+}
+
+EXPORT int32_t fake_transposed(void **args) {
+  int64_t *y = args[2];
+  forward(args, 0);
+  y[4] = y[3]; /* sizes [4, rows], strides [1, 4] */
+  y[3] = 4;
+  y[5] = 1;
+  y[6] = 4;
   return 0;
 }
 
