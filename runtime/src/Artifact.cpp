@@ -9,8 +9,9 @@
 
 #include "Artifact.h"
 #include "DType.h"
-#include "Status.h"
+#include "DeviceCall.h"
 #include "GuardedCall.h"
+#include "Status.h"
 
 #include <cerrno>
 #include <dlfcn.h>
@@ -30,6 +31,59 @@ namespace {
 std::string lastDlError() {
   const char *message = dlerror();
   return message ? message : "unknown dlopen error";
+}
+
+/// Reads a GPU artifact's device code table and points its device hooks at
+/// the runtime (docs/abi.md, "GPU artifacts"). Everything is required: an
+/// artifact without it could not run a single call.
+void loadDeviceCode(rlx_artifact_s &artifact) {
+  const std::string &path = artifact.path;
+  auto symbol = [&](const char *name) {
+    void *address = dlsym(artifact.library, name);
+    if (!address)
+      fail(RLX_STATUS_DATA_LOSS, "malformed artifact '" + path +
+                                     "': its target is '" +
+                                     artifact.manifest.target +
+                                     "' but it has no symbol '" + name + "'");
+    return address;
+  };
+  auto *records =
+      static_cast<const DeviceBinary *>(symbol("rlx_artifact_device_binaries"));
+  int64_t count =
+      *static_cast<const int64_t *>(symbol("rlx_artifact_device_binary_count"));
+  auto bad = [&](const std::string &what) {
+    fail(RLX_STATUS_DATA_LOSS, "malformed artifact '" + path +
+                                   "': rlx_artifact_device_binaries " + what);
+  };
+  if (count < 0 || count > (1 << 20))
+    bad("has count " + std::to_string(count));
+  const char *format = artifact.device == RLX_DEVICE_VULKAN ? "spirv"
+                       : artifact.device == RLX_DEVICE_CUDA ? "cubin or ptx"
+                                                            : "hsaco";
+  for (int64_t i = 0; i < count; ++i) {
+    const DeviceBinary &record = records[i];
+    std::string at = "record " + std::to_string(i);
+    if (!record.module || !record.format || !record.chip ||
+        (!record.data && record.size))
+      bad(at + " has a null field");
+    std::string kind = record.format;
+    bool fits = artifact.device == RLX_DEVICE_VULKAN ? kind == "spirv"
+                : artifact.device == RLX_DEVICE_CUDA
+                    ? kind == "cubin" || kind == "ptx"
+                    : kind == "hsaco";
+    if (!fits)
+      bad(at + " (module '" + record.module + "') has format '" + kind +
+          "'; a " + artifact.manifest.target + " artifact holds " + format);
+    artifact.deviceBinaries.push_back(record);
+  }
+  *static_cast<void *(**)(int64_t)>(symbol("rlx_artifact_device_alloc_hook")) =
+      deviceAllocateHook;
+  *static_cast<void (**)(void *)>(symbol("rlx_artifact_device_free_hook")) =
+      deviceFreeHook;
+  *static_cast<void (**)(void *, const void *, int64_t)>(
+      symbol("rlx_artifact_device_upload_hook")) = deviceUploadHook;
+  *static_cast<DeviceLaunchHook *>(symbol("rlx_artifact_device_launch_hook")) =
+      deviceLaunchHook;
 }
 
 std::unique_ptr<rlx_artifact_s> loadArtifact(const std::string &path) {
@@ -89,6 +143,16 @@ std::unique_ptr<rlx_artifact_s> loadArtifact(const std::string &path) {
              std::to_string(artifact->manifest.abiVersion) +
              " disagrees with rlx_artifact_abi_version() = " +
              std::to_string(abiVersion));
+
+  const std::string &target = artifact->manifest.target;
+  artifact->device = target.empty() ? RLX_DEVICE_CPU : deviceForTarget(target);
+  if (artifact->device == RLX_DEVICE_DEFAULT)
+    fail(RLX_STATUS_UNIMPLEMENTED,
+         "'" + path + "' was compiled for target '" + target +
+             "', which this runtime cannot run (targets: cpu, cuda, rocm, "
+             "vulkan)");
+  if (artifact->device != RLX_DEVICE_CPU)
+    loadDeviceCode(*artifact);
 
   artifact->numThreads = static_cast<int32_t *>(
       dlsym(artifact->library, "rlx_artifact_num_threads"));
@@ -168,6 +232,10 @@ const char *rlx_artifact_path(const rlx_artifact_t *artifact) {
 
 const char *rlx_artifact_target(const rlx_artifact_t *artifact) {
   return artifact->manifest.target.c_str();
+}
+
+rlx_device_t rlx_artifact_device(const rlx_artifact_t *artifact) {
+  return artifact->device;
 }
 
 const char *rlx_artifact_compiler(const rlx_artifact_t *artifact) {

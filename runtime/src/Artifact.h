@@ -8,6 +8,7 @@
 #ifndef RLX_RUNTIME_SRC_ARTIFACT_H
 #define RLX_RUNTIME_SRC_ARTIFACT_H
 
+#include "Device.h"
 #include "Manifest.h"
 
 #include <atomic>
@@ -32,6 +33,11 @@ struct rlx_artifact_s {
   void (**checkFailedHook)(const char *) = nullptr;
   std::string manifestJson;
   rlx::Manifest manifest;
+  /// Where the entry code's pointers point: RLX_DEVICE_CPU, or the GPU of
+  /// the manifest's target.
+  rlx_device_t device = RLX_DEVICE_CPU;
+  /// A GPU artifact's `rlx_artifact_device_binaries`, in its static storage.
+  std::vector<rlx::DeviceBinary> deviceBinaries;
 };
 
 namespace rlx {

@@ -48,3 +48,14 @@ void rlx::checkFailedHook(const char *message) {
   activeGuard->failure.message = message ? message : "a run-time check failed";
   std::longjmp(activeGuard->target, 1);
 }
+
+bool rlx::recordHookFailure(rlx_status_code_t code,
+                            const std::string &message) {
+  if (!activeGuard)
+    return false;
+  activeGuard->failure.code = code;
+  activeGuard->failure.message = message;
+  return true;
+}
+
+void rlx::unwindToCall() { std::longjmp(activeGuard->target, 1); }

@@ -25,7 +25,9 @@ namespace rlx {
 /// Why a guarded call stopped early.
 struct CallFailure {
   int64_t failedBytes = -1; ///< an allocation of this size failed, or
-  std::string message;      ///< a run-time check failed with this message
+  std::string message;      ///< a run-time check failed with this message,
+  /// or, when not OK, a device hook failed with this status and `message`.
+  rlx_status_code_t code = RLX_STATUS_OK;
 };
 
 /// Runs `function(args)`. Returns false, filling `failure`, when the entry
@@ -37,6 +39,14 @@ bool guardedCall(EntryFunction function, void **args, int32_t &code,
 void outOfMemoryHook(int64_t bytes);
 /// What artifacts call when a run-time check fails.
 void checkFailedHook(const char *message);
+
+/// Records that a device hook failed with `code` and `message` on this
+/// thread's innermost guarded call; false when no call is in progress.
+bool recordHookFailure(rlx_status_code_t code, const std::string &message);
+/// Jumps back to the innermost guarded call of this thread, after
+/// recordHookFailure. Call it only from a frame whose locals need no
+/// destructor: the jump skips them.
+[[noreturn]] void unwindToCall();
 
 } // namespace rlx
 

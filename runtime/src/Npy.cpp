@@ -305,6 +305,7 @@ TensorRef readNpy(const std::string &path) {
 }
 
 void writeNpy(const std::string &path, const rlx_tensor_t &tensor) {
+  requireHost(tensor, "cannot write '" + path + "'");
   const char *descr = descrFromDType(tensor.dtype);
   if (!descr)
     fail(RLX_STATUS_UNIMPLEMENTED, std::string("cannot write '") + path +

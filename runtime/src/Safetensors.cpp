@@ -168,6 +168,8 @@ void writeSafetensors(const std::string &path, const rlx_tensor_list_s &list) {
   OrderedJson header = OrderedJson::object();
   for (size_t i = 0; i < list.items.size(); ++i) {
     const rlx_tensor_t &tensor = *list.items[i].second;
+    requireHost(tensor, "cannot write '" + path + "': tensor '" +
+                            list.items[i].first + "'");
     if (list.items[i].first == "__metadata__")
       fail(RLX_STATUS_INVALID_ARGUMENT,
            "cannot write '" + path + "': '__metadata__' is a reserved name");

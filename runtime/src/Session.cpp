@@ -40,6 +40,8 @@ void checkWeight(const TensorSpec &spec, const rlx_tensor_t &tensor,
 /// Compiled code may assume element alignment; a mapped tensor in a file
 /// whose writer did not align its data gets an aligned copy instead.
 TensorRef ensureAligned(TensorRef tensor) {
+  if (tensor->deviceBuffer)
+    return tensor;
   size_t alignment = rlx_dtype_size(tensor->dtype);
   if (reinterpret_cast<uintptr_t>(tensor->data) % alignment == 0)
     return tensor;
@@ -49,9 +51,50 @@ TensorRef ensureAligned(TensorRef tensor) {
   return copy;
 }
 
+/// `tensor` where the session's code reads it: itself on the host for a CPU
+/// session; itself or a device copy for a GPU session. `what` names it for
+/// the error of a tensor on another device.
+TensorRef placeForSession(const rlx_session_s &session, TensorRef tensor,
+                          const std::string &what) {
+  if (tensor->deviceBuffer) {
+    if (session.program &&
+        tensor->deviceBuffer->device.get() == &session.program->device())
+      return tensor;
+    fail(RLX_STATUS_INVALID_ARGUMENT,
+         what + " is in " + deviceName(tensor->device()) +
+             " device memory, but the session runs on " +
+             deviceName(session.device()) +
+             " (copy it with rlx_tensor_to_host)");
+  }
+  if (!session.program)
+    return tensor;
+  return uploadTensor(session.program->sharedDevice(), *tensor);
+}
+
+/// Binds checked weights, all or none: device copies are made before any
+/// binding changes.
+void commitWeights(rlx_session_s &session,
+                   std::vector<std::pair<std::string, TensorRef>> accepted) {
+  std::vector<TensorRef> placed;
+  for (auto &item : accepted)
+    placed.push_back(
+        placeForSession(session, item.second, "weight '" + item.first + "'"));
+  std::unique_lock<std::shared_mutex> lock(session.mutex);
+  for (size_t i = 0; i < accepted.size(); ++i) {
+    session.weights[accepted[i].first] = std::move(accepted[i].second);
+    if (session.program)
+      session.deviceWeights[accepted[i].first] = std::move(placed[i]);
+  }
+}
+
 } // namespace
 
 extern "C" {
+
+void rlx_session_options_initialize(rlx_session_options_t *out_options) {
+  if (out_options)
+    out_options->device = RLX_DEVICE_DEFAULT;
+}
 
 void rlx_bind_options_initialize(rlx_bind_options_t *out_options) {
   if (out_options)
@@ -81,11 +124,32 @@ void tuneMallocOnce() {
 
 rlx_status_t rlx_session_create(rlx_artifact_t *artifact,
                                 rlx_session_t **out_session) {
+  return rlx_session_create_with_options(artifact, nullptr, out_session);
+}
+
+rlx_status_t
+rlx_session_create_with_options(rlx_artifact_t *artifact,
+                                const rlx_session_options_t *options,
+                                rlx_session_t **out_session) {
   return guard([&] {
     requireArg(artifact, "artifact");
     requireArg(out_session, "out_session");
+    rlx_device_t wanted = options ? options->device : RLX_DEVICE_DEFAULT;
+    if (wanted < RLX_DEVICE_DEFAULT || wanted > RLX_DEVICE_HIP)
+      fail(RLX_STATUS_INVALID_ARGUMENT,
+           "invalid device value " + std::to_string(static_cast<int>(wanted)));
+    if (wanted != RLX_DEVICE_DEFAULT && wanted != artifact->device)
+      fail(RLX_STATUS_INVALID_ARGUMENT,
+           "artifact '" + artifact->path + "' was compiled for " +
+               (artifact->manifest.target.empty() ? "cpu"
+                                                  : artifact->manifest.target) +
+               ", not " + deviceName(wanted));
     tuneMallocOnce();
-    *out_session = new rlx_session_s(artifact);
+    auto session = std::make_unique<rlx_session_s>(artifact);
+    if (artifact->device != RLX_DEVICE_CPU)
+      session->program = std::make_unique<DeviceProgram>(
+          openDevice(artifact->device), artifact->deviceBinaries);
+    *out_session = session.release();
   });
 }
 
@@ -101,6 +165,27 @@ void rlx_session_release(rlx_session_t *session) {
 
 rlx_artifact_t *rlx_session_artifact(const rlx_session_t *session) {
   return session->artifact;
+}
+
+rlx_device_t rlx_session_device(const rlx_session_t *session) {
+  return session->device();
+}
+
+const char *rlx_session_device_description(const rlx_session_t *session) {
+  return session->program ? session->program->device().description().c_str()
+                          : "cpu";
+}
+
+rlx_status_t rlx_session_to_device(rlx_session_t *session, rlx_tensor_t *tensor,
+                                   rlx_tensor_t **out_tensor) {
+  return guard([&] {
+    requireArg(session, "session");
+    requireArg(tensor, "tensor");
+    requireArg(out_tensor, "out_tensor");
+    *out_tensor =
+        placeForSession(*session, TensorRef::retain(tensor), "the tensor")
+            .release();
+  });
 }
 
 rlx_status_t rlx_session_bind_safetensors(rlx_session_t *session,
@@ -139,9 +224,7 @@ rlx_status_t rlx_session_bind_safetensors(rlx_session_t *session,
       checkWeight(*spec, *item.second, source);
       accepted.emplace_back(item.first, ensureAligned(item.second));
     }
-    std::unique_lock<std::shared_mutex> lock(session->mutex);
-    for (auto &item : accepted)
-      session->weights[item.first] = std::move(item.second);
+    commitWeights(*session, std::move(accepted));
   });
 }
 
@@ -157,9 +240,9 @@ rlx_status_t rlx_session_bind_tensor(rlx_session_t *session, const char *name,
            std::string("unknown weight '") + name + "': no entry point of '" +
                session->artifact->path + "' uses it");
     checkWeight(*spec, *tensor, "");
-    TensorRef bound = ensureAligned(TensorRef::retain(tensor));
-    std::unique_lock<std::shared_mutex> lock(session->mutex);
-    session->weights[name] = std::move(bound);
+    std::vector<std::pair<std::string, TensorRef>> accepted;
+    accepted.emplace_back(name, ensureAligned(TensorRef::retain(tensor)));
+    commitWeights(*session, std::move(accepted));
   });
 }
 

@@ -3,6 +3,8 @@
 /// \file
 /// The struct behind rlx_session_t: an artifact plus the weights bound to
 /// its params, guarded by a reader-writer lock (calls read, binds write).
+/// A GPU session also holds its device, the artifact's modules loaded there,
+/// and a device copy of every bound weight.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +12,7 @@
 #define RLX_RUNTIME_SRC_SESSION_H
 
 #include "Artifact.h"
+#include "DeviceProgram.h"
 #include "Tensor.h"
 
 #include <atomic>
@@ -25,13 +28,25 @@ struct rlx_session_s {
   rlx_session_s &operator=(const rlx_session_s &) = delete;
   ~rlx_session_s() {
     weights.clear();
+    deviceWeights.clear();
+    program.reset();
     rlx_artifact_release(artifact);
+  }
+
+  /// The device calls run on: RLX_DEVICE_CPU, or that of `program`.
+  rlx_device_t device() const {
+    return program ? program->device().kind() : RLX_DEVICE_CPU;
   }
 
   std::atomic<int> refCount{1};
   rlx_artifact_t *artifact;
+  /// GPU sessions: the artifact's modules on the session's device.
+  std::unique_ptr<rlx::DeviceProgram> program;
   mutable std::shared_mutex mutex;
+  /// The weights as bound (what lookup returns).
   std::unordered_map<std::string, rlx::TensorRef> weights;
+  /// GPU sessions: each bound weight in device memory, what calls read.
+  std::unordered_map<std::string, rlx::TensorRef> deviceWeights;
 };
 
 #endif // RLX_RUNTIME_SRC_SESSION_H

@@ -68,6 +68,23 @@ TensorRef wrapTensor(rlx_dtype_t dtype, const int64_t *dims, size_t rank,
   return TensorRef(tensor.release());
 }
 
+TensorRef wrapDeviceTensor(rlx_dtype_t dtype, const int64_t *dims, size_t rank,
+                           std::shared_ptr<DeviceBuffer> buffer,
+                           uint64_t address) {
+  auto tensor = newTensor(dtype, dims, rank);
+  tensor->deviceBuffer = std::move(buffer);
+  tensor->deviceAddress = address;
+  return TensorRef(tensor.release());
+}
+
+void requireHost(const rlx_tensor_t &tensor, const std::string &what) {
+  if (tensor.deviceBuffer)
+    fail(RLX_STATUS_FAILED_PRECONDITION,
+         what + ": the " + formatType(tensor.dtype, tensor.dims) +
+             " tensor is in " + deviceName(tensor.device()) +
+             " device memory (copy it with rlx_tensor_to_host)");
+}
+
 } // namespace rlx
 
 long rlx_tensor_list_s::find(const std::string &name) const {
@@ -149,6 +166,7 @@ rlx_status_t rlx_tensor_get_f64(const rlx_tensor_t *tensor, size_t index,
   return guard([&] {
     requireArg(tensor, "tensor");
     requireArg(out_value, "out_value");
+    requireHost(*tensor, "cannot read an element");
     if (index >= tensor->elementCount)
       fail(RLX_STATUS_OUT_OF_RANGE,
            "element index " + std::to_string(index) + " out of range for " +

@@ -3,13 +3,16 @@
 /// \file
 /// The structs behind rlx_tensor_t and rlx_tensor_list_t, and an RAII
 /// reference (`TensorRef`) the runtime uses internally so that an error
-/// thrown halfway through never leaks a tensor.
+/// thrown halfway through never leaks a tensor. A tensor's elements are in
+/// host memory (`data`) or, for a device tensor, in device memory
+/// (`deviceBuffer`, `deviceAddress`), never both.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef RLX_RUNTIME_SRC_TENSOR_H
 #define RLX_RUNTIME_SRC_TENSOR_H
 
+#include "Device.h"
 #include "rlx/runtime.h"
 
 #include <atomic>
@@ -30,6 +33,15 @@ struct rlx_tensor_s {
   rlx_release_fn_t releaseFn = nullptr;
   void *releaseUserData = nullptr;
   std::shared_ptr<const void> keepAlive;
+  /// A device tensor: the allocation holding it and the address of its
+  /// first element (which may lie past the allocation's start).
+  std::shared_ptr<rlx::DeviceBuffer> deviceBuffer;
+  uint64_t deviceAddress = 0;
+
+  /// RLX_DEVICE_CPU, or the device the elements are on.
+  rlx_device_t device() const {
+    return deviceBuffer ? deviceBuffer->device->kind() : RLX_DEVICE_CPU;
+  }
 
   ~rlx_tensor_s() {
     if (releaseFn)
@@ -84,6 +96,22 @@ TensorRef allocateTensor(rlx_dtype_t dtype, const int64_t *dims, size_t rank);
 /// the memory is borrowed).
 TensorRef wrapTensor(rlx_dtype_t dtype, const int64_t *dims, size_t rank,
                      void *data, std::shared_ptr<const void> keepAlive);
+
+/// A new device tensor whose first element is at `address` in `buffer`.
+TensorRef wrapDeviceTensor(rlx_dtype_t dtype, const int64_t *dims, size_t rank,
+                           std::shared_ptr<DeviceBuffer> buffer,
+                           uint64_t address);
+
+/// Throws FAILED_PRECONDITION unless `tensor` is on the host; `what` names
+/// the operation ("cannot write a .npy file").
+void requireHost(const rlx_tensor_t &tensor, const std::string &what);
+
+/// A copy of host tensor `host` in fresh memory of `device` (waits for the
+/// copy).
+TensorRef uploadTensor(const std::shared_ptr<Device> &device,
+                       const rlx_tensor_t &host);
+/// A host copy of device tensor `tensor` (waits for the device).
+TensorRef downloadTensor(const rlx_tensor_t &tensor);
 
 } // namespace rlx
 

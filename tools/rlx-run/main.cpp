@@ -3,7 +3,7 @@
 /// \file
 /// `rlx-run model.so --fn NAME --weights W.safetensors --input [NAME=]X.npy
 /// [--output Y.npy | --outputs Y.safetensors] [--benchmark N] [--threads N]
-/// [--info]
+/// [--device cpu|vulkan|cuda|hip] [--info]
 /// [--check-grads [--eps E] [--rtol R] [--atol A] [--seed S] [--directions N]]`.
 /// Only flag parsing, printing and calls into the runtime live here. Every
 /// failure is one line `rlx-run: error: ...` on stderr and exit code 1; bad
@@ -35,6 +35,7 @@ struct Options {
   std::string outputs;
   int benchmark = 0;
   int threads = 0;
+  std::string device;
   bool info = false;
   bool allowUnusedWeights = false;
   bool checkGrads = false;
@@ -58,9 +59,26 @@ std::string joinNames(const std::vector<rlx::TensorSpec> &specs) {
   return names.empty() ? "none" : names;
 }
 
-void printInfo(const rlx::Artifact &artifact) {
+/// The device --device names, or the artifact's when it names none.
+rlx_device_t chosenDevice(const Options &options) {
+  return options.device.empty() ? RLX_DEVICE_DEFAULT
+                                : rlx::parseDevice(options.device);
+}
+
+void printInfo(const rlx::Artifact &artifact, rlx_device_t device) {
   std::printf("artifact: %s\n", artifact.path().c_str());
   std::printf("target: %s\n", artifact.target().c_str());
+  // The device it runs on, and whether this machine has it.
+  std::string status;
+  try {
+    status = rlx::Session(artifact, device).deviceDescription();
+  } catch (const rlx::RuntimeError &error) {
+    if (error.code() == RLX_STATUS_INVALID_ARGUMENT)
+      throw;
+    status = std::string("unavailable: ") + error.what();
+  }
+  std::printf("device: %s (%s)\n", rlx_device_name(artifact.device()),
+              status.c_str());
   if (!artifact.compiler().empty())
     std::printf("compiler: %s\n", artifact.compiler().c_str());
   auto printSpecs = [](const char *title,
@@ -252,8 +270,9 @@ void printBenchmark(const rlx::Session &session, const std::string &entry,
 
 void run(const Options &options) {
   rlx::Artifact artifact = rlx::Artifact::load(options.model);
+  rlx_device_t device = chosenDevice(options);
   if (options.info) {
-    printInfo(artifact);
+    printInfo(artifact, device);
     return;
   }
   rlx::EntryPoint entry =
@@ -274,7 +293,7 @@ void run(const Options &options) {
 
   if (options.threads > 0)
     rlx_set_num_threads(options.threads);
-  rlx::Session session(artifact);
+  rlx::Session session(artifact, device);
   for (const std::string &file : options.weights)
     session.bindSafetensors(file, options.allowUnusedWeights);
   std::vector<rlx::HostTensor> inputs = readInputs(entry, options.inputs);
@@ -332,8 +351,13 @@ int main(int argc, char **argv) {
                  "Threads for the artifact's parallel kernels (default: every "
                  "core, or RLX_NUM_THREADS)")
       ->check(CLI::PositiveNumber);
+  app.add_option("--device", options.device,
+                 "Run on this device: cpu, vulkan, cuda or hip (default: the "
+                 "one the artifact was compiled for, which any other must "
+                 "be)");
   app.add_flag("--info", options.info,
-               "Print the artifact's manifest and exit");
+               "Print the artifact's manifest and the device it runs on, and "
+               "exit");
   app.add_flag("--allow-unused-weights", options.allowUnusedWeights,
                "Skip weights that no entry point uses instead of failing");
   CLI::Option *checkGrads = app.add_flag(

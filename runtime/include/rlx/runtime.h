@@ -1,8 +1,8 @@
 /*===-- rlx/runtime.h - The rlx runtime C API ---------------------*- C -*-===*\
 |*                                                                            *|
 |* The C ABI of librlxrt: load an rlx artifact (docs/abi.md), inspect its     *|
-|* manifest, bind weights, call its entry points; plus host tensors and the   *|
-|* .npy / safetensors file formats.                                           *|
+|* manifest, bind weights, call its entry points on the CPU or a GPU; plus    *|
+|* tensors and the .npy / safetensors file formats.                           *|
 |*                                                                            *|
 |* Conventions (IREE-style):                                                  *|
 |*  - Objects are opaque handles; reference-counted ones have retain/release. *|
@@ -86,6 +86,34 @@ RLX_API void rlx_set_num_threads(int32_t count);
 RLX_API int32_t rlx_get_num_threads(void);
 
 /*===----------------------------------------------------------------------===*
+ * Devices
+ *
+ * Where an artifact runs and where a tensor's elements live. A GPU device is
+ * opened (its driver dlopen'ed) by the first session that runs on it and
+ * shared by every session of the process on it; librlxrt and every artifact
+ * load on a machine without the driver.
+ *===----------------------------------------------------------------------===*/
+
+typedef enum rlx_device_e {
+  /** In session options: the device the artifact was compiled for. */
+  RLX_DEVICE_DEFAULT = 0,
+  RLX_DEVICE_CPU = 1,
+  /** The first Vulkan physical device, or RLX_VULKAN_DEVICE=index. */
+  RLX_DEVICE_VULKAN = 2,
+  /** CUDA device 0 (CUDA_VISIBLE_DEVICES picks it), or RLX_CUDA_DEVICE. */
+  RLX_DEVICE_CUDA = 3,
+  /** AMD GPUs through HIP (artifacts compiled for target "rocm"); device 0,
+      or RLX_HIP_DEVICE. */
+  RLX_DEVICE_HIP = 4
+} rlx_device_t;
+
+/** "default", "cpu", "vulkan", "cuda", "hip"; "?" outside the enum. */
+RLX_API const char *rlx_device_name(rlx_device_t device);
+/** Parses "cpu", "vulkan", "cuda" or "hip"; INVALID_ARGUMENT otherwise. */
+RLX_API rlx_status_t rlx_device_parse(const char *name,
+                                      rlx_device_t *out_device);
+
+/*===----------------------------------------------------------------------===*
  * Element types
  *===----------------------------------------------------------------------===*/
 
@@ -110,11 +138,12 @@ RLX_API size_t rlx_dtype_size(rlx_dtype_t dtype);
 RLX_API rlx_status_t rlx_dtype_parse(const char *name, rlx_dtype_t *out_dtype);
 
 /*===----------------------------------------------------------------------===*
- * Host tensors
+ * Tensors
  *
- * A dense, row-major, contiguous host array. Reference-counted; retain and
- * release are thread-safe, reading a tensor from several threads is safe,
- * writing its data while another thread reads it is the caller's race.
+ * A dense, row-major, contiguous array in host memory or, for a device
+ * tensor (rlx_tensor_device), in a GPU's memory. Reference-counted; retain
+ * and release are thread-safe, reading a tensor from several threads is
+ * safe, writing its data while another thread reads it is the caller's race.
  *===----------------------------------------------------------------------===*/
 
 typedef struct rlx_tensor_s rlx_tensor_t;
@@ -153,12 +182,26 @@ RLX_API const int64_t *rlx_tensor_dims(const rlx_tensor_t *tensor);
 RLX_API size_t rlx_tensor_element_count(const rlx_tensor_t *tensor);
 RLX_API size_t rlx_tensor_byte_size(const rlx_tensor_t *tensor);
 /** The first element. Tensors from rlx_safetensors_read and bound weights
-    point into a read-only file mapping: do not write through them. */
+    point into a read-only file mapping: do not write through them. NULL
+    for a device tensor (rlx_tensor_device). */
 RLX_API void *rlx_tensor_data(const rlx_tensor_t *tensor);
 /** Reads element `index` (row-major) converted to double, whatever the dtype
     (f16 and bf16 are widened exactly). OUT_OF_RANGE past the end. */
 RLX_API rlx_status_t rlx_tensor_get_f64(const rlx_tensor_t *tensor,
                                         size_t index, double *out_value);
+
+/** Where the elements live: RLX_DEVICE_CPU for host tensors. A device
+    tensor comes from a GPU session (rlx_session_to_device, or a call with
+    `outputs_on_device`) and keeps its device memory until its last
+    reference goes. It has no host data: rlx_tensor_data returns NULL, and
+    rlx_tensor_get_f64, rlx_npy_write and rlx_safetensors_write answer
+    FAILED_PRECONDITION; read it back with rlx_tensor_to_host. */
+RLX_API rlx_device_t rlx_tensor_device(const rlx_tensor_t *tensor);
+/** A host tensor with the elements of `tensor`: a new reference to `tensor`
+    itself when it is on the host, else a fresh copy downloaded from the
+    device (it waits for the device). Thread-safe. */
+RLX_API rlx_status_t rlx_tensor_to_host(rlx_tensor_t *tensor,
+                                        rlx_tensor_t **out_tensor);
 
 /*===----------------------------------------------------------------------===*
  * Named tensor lists (safetensors contents, call outputs)
@@ -251,6 +294,9 @@ RLX_API void rlx_artifact_release(rlx_artifact_t *artifact);
 RLX_API const char *rlx_artifact_path(const rlx_artifact_t *artifact);
 /** The manifest's "target" (e.g. "cpu"). */
 RLX_API const char *rlx_artifact_target(const rlx_artifact_t *artifact);
+/** The device the artifact was compiled for: its target, with "rocm" run
+    through HIP. */
+RLX_API rlx_device_t rlx_artifact_device(const rlx_artifact_t *artifact);
 /** The manifest's "compiler" string, "" if absent. */
 RLX_API const char *rlx_artifact_compiler(const rlx_artifact_t *artifact);
 /** The manifest JSON text exactly as the artifact exports it. */
@@ -321,17 +367,50 @@ typedef struct rlx_bind_options_t {
 /** Sets the defaults (everything checked). */
 RLX_API void rlx_bind_options_initialize(rlx_bind_options_t *out_options);
 
+typedef struct rlx_session_options_t {
+  /** The device to run on; RLX_DEVICE_DEFAULT is the one the artifact was
+      compiled for, and any other must be that one too. */
+  rlx_device_t device;
+} rlx_session_options_t;
+
+/** Sets the defaults (the artifact's device). */
+RLX_API void rlx_session_options_initialize(rlx_session_options_t *out_options);
+
 /** Creates a session with no weights bound; it retains `artifact`. The caller
     owns one reference. The first session of a process raises glibc's mmap
     and trim thresholds (mallopt) so that large tensors freed after a call
     are reused by the next instead of being unmapped and faulted in again;
-    set RLX_MALLOC_TUNING=0 to leave malloc untouched. */
+    set RLX_MALLOC_TUNING=0 to leave malloc untouched. A session of a GPU
+    artifact opens its device: FAILED_PRECONDITION when it cannot ("no CUDA
+    driver (libcuda.so.1 not found)", "no Vulkan device ..."). Same as
+    rlx_session_create_with_options with the default options. */
 RLX_API rlx_status_t rlx_session_create(rlx_artifact_t *artifact,
                                         rlx_session_t **out_session);
+/** Creates a session on `options->device` (`options` may be NULL: the
+    defaults). A device other than the artifact's is INVALID_ARGUMENT
+    ("artifact was compiled for vulkan, not cuda"); otherwise as
+    rlx_session_create. */
+RLX_API rlx_status_t rlx_session_create_with_options(
+    rlx_artifact_t *artifact, const rlx_session_options_t *options,
+    rlx_session_t **out_session);
 RLX_API void rlx_session_retain(rlx_session_t *session);
 RLX_API void rlx_session_release(rlx_session_t *session);
 /** Borrowed; valid while the session lives. */
 RLX_API rlx_artifact_t *rlx_session_artifact(const rlx_session_t *session);
+/** The device the session runs on (never RLX_DEVICE_DEFAULT). */
+RLX_API rlx_device_t rlx_session_device(const rlx_session_t *session);
+/** The device for people, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)" or
+    "cpu"; valid while the session lives. */
+RLX_API const char *
+rlx_session_device_description(const rlx_session_t *session);
+/** Copies host tensor `tensor` into the session's device memory, as a new
+    device tensor the caller owns, to pass to calls without copying it
+    again. For a CPU session, or a tensor already on the session's device, a
+    new reference to `tensor` itself. A tensor on another device is
+    INVALID_ARGUMENT. Thread-safe. */
+RLX_API rlx_status_t rlx_session_to_device(rlx_session_t *session,
+                                           rlx_tensor_t *tensor,
+                                           rlx_tensor_t **out_tensor);
 
 /** Binds every tensor of a safetensors file by name, memory-mapped (not
     copied). Several files may be bound one after another; a later binding of
@@ -343,7 +422,11 @@ RLX_API rlx_artifact_t *rlx_session_artifact(const rlx_session_t *session);
 RLX_API rlx_status_t
 rlx_session_bind_safetensors(rlx_session_t *session, const char *path,
                              const rlx_bind_options_t *options);
-/** Binds `tensor` (retained) as weight `name`, with the same checks. */
+/** Binds `tensor` (retained) as weight `name`, with the same checks. A GPU
+    session copies host weights to its device once, here (and for
+    rlx_session_bind_safetensors), and keeps them there until they are
+    rebound or the session goes; a device tensor of the session's device is
+    bound as it is, without a copy. */
 RLX_API rlx_status_t rlx_session_bind_tensor(rlx_session_t *session,
                                              const char *name,
                                              rlx_tensor_t *tensor);
@@ -359,12 +442,33 @@ RLX_API rlx_status_t rlx_session_lookup_weight(rlx_session_t *session,
     actual shape), and that every param it reads is bound (FAILED_PRECONDITION
     naming the weight and the entry). Inputs are only read. On success
     `*out_outputs` is a new list the caller frees, holding one owning tensor
-    per output, named as in the manifest. INTERNAL if the entry fails. */
+    per output, named as in the manifest. INTERNAL if the entry fails.
+    On a GPU session, host inputs are copied to the device for the call and
+    device tensors of its device are used in place (a device tensor of
+    another device is INVALID_ARGUMENT); the call waits for the device and
+    downloads the outputs into host tensors. Same as
+    rlx_session_call_with_options with the default options. */
 RLX_API rlx_status_t rlx_session_call(rlx_session_t *session,
                                       const char *entry_name,
                                       rlx_tensor_t *const *inputs,
                                       size_t input_count,
                                       rlx_tensor_list_t **out_outputs);
+
+typedef struct rlx_call_options_t {
+  /** Non-zero: a GPU session leaves the outputs in device memory, as device
+      tensors (rlx_tensor_device) to pass to the next call without a copy or
+      to read back with rlx_tensor_to_host. A CPU session ignores it. */
+  int outputs_on_device;
+} rlx_call_options_t;
+
+/** Sets the defaults (outputs downloaded to the host). */
+RLX_API void rlx_call_options_initialize(rlx_call_options_t *out_options);
+
+/** rlx_session_call with `options` (NULL: the defaults). */
+RLX_API rlx_status_t rlx_session_call_with_options(
+    rlx_session_t *session, const char *entry_name, rlx_tensor_t *const *inputs,
+    size_t input_count, const rlx_call_options_t *options,
+    rlx_tensor_list_t **out_outputs);
 
 #ifdef __cplusplus
 } /* extern "C" */

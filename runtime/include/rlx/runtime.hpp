@@ -94,7 +94,8 @@ protected:
 };
 } // namespace detail
 
-/// A host tensor (rlx_tensor_t).
+/// A tensor (rlx_tensor_t): in host memory, or a device tensor in a GPU's
+/// (then data() is null; toHost() reads it back).
 class HostTensor : public detail::Handle<rlx_tensor_t, rlx_tensor_retain,
                                      rlx_tensor_release> {
 public:
@@ -143,6 +144,18 @@ public:
     return value;
   }
   std::string typeString() const { return formatType(dtype(), dims()); }
+
+  /// RLX_DEVICE_CPU, or the device holding the elements (then data() is
+  /// null).
+  rlx_device_t device() const { return rlx_tensor_device(raw); }
+  bool onDevice() const { return device() != RLX_DEVICE_CPU; }
+  /// The elements on the host: this tensor itself when it is there, else a
+  /// downloaded copy.
+  HostTensor toHost() const {
+    rlx_tensor_t *host = nullptr;
+    check(rlx_tensor_to_host(raw, &host));
+    return HostTensor(host);
+  }
 };
 
 /// Named tensors (rlx_tensor_list_t): safetensors contents, call outputs.
@@ -277,6 +290,8 @@ public:
 
   std::string path() const { return rlx_artifact_path(raw); }
   std::string target() const { return rlx_artifact_target(raw); }
+  /// The device it was compiled for.
+  rlx_device_t device() const { return rlx_artifact_device(raw); }
   std::string compiler() const { return rlx_artifact_compiler(raw); }
   std::string manifestJson() const { return rlx_artifact_manifest_json(raw); }
   std::vector<EntryPoint> entryPoints() const {
@@ -301,16 +316,48 @@ public:
   }
 };
 
+/// Options of one call.
+struct CallOptions {
+  /// A GPU session leaves the outputs in device memory (HostTensor::toHost
+  /// reads them back; a next call takes them without a copy).
+  bool outputsOnDevice = false;
+};
+
+/// The device named "cpu", "vulkan", "cuda" or "hip".
+inline rlx_device_t parseDevice(const std::string &name) {
+  rlx_device_t device = RLX_DEVICE_DEFAULT;
+  check(rlx_device_parse(name.c_str(), &device));
+  return device;
+}
+
 /// Weight bindings and calls (rlx_session_t).
 class Session : public detail::Handle<rlx_session_t, rlx_session_retain,
                                       rlx_session_release> {
 public:
   using Handle::Handle;
 
-  explicit Session(const Artifact &artifact) {
-    check(rlx_session_create(artifact.get(), &raw));
+  /// A session on `device`: by default the one the artifact was compiled
+  /// for, which any other must be.
+  explicit Session(const Artifact &artifact,
+                   rlx_device_t device = RLX_DEVICE_DEFAULT) {
+    rlx_session_options_t options;
+    rlx_session_options_initialize(&options);
+    options.device = device;
+    check(rlx_session_create_with_options(artifact.get(), &options, &raw));
   }
   Session share() const { return Session(retained()); }
+
+  rlx_device_t device() const { return rlx_session_device(raw); }
+  /// "llvmpipe (LLVM 15.0.6, 256 bits)", "cpu".
+  std::string deviceDescription() const {
+    return rlx_session_device_description(raw);
+  }
+  /// `tensor` in the session's device memory (itself on a CPU session).
+  HostTensor toDevice(const HostTensor &tensor) const {
+    rlx_tensor_t *copy = nullptr;
+    check(rlx_session_to_device(raw, tensor.get(), &copy));
+    return HostTensor(copy);
+  }
 
   void bindSafetensors(const std::string &path, bool allowUnused = false) {
     rlx_bind_options_t options;
@@ -329,21 +376,26 @@ public:
   /// Calls `entry` with `inputs` by position; outputs named as in the
   /// manifest.
   TensorList call(const std::string &entry,
-                  const std::vector<const HostTensor *> &inputs) const {
+                  const std::vector<const HostTensor *> &inputs,
+                  const CallOptions &options = {}) const {
     std::vector<rlx_tensor_t *> raws;
     for (const HostTensor *input : inputs)
       raws.push_back(input ? input->get() : nullptr);
+    rlx_call_options_t callOptions;
+    rlx_call_options_initialize(&callOptions);
+    callOptions.outputs_on_device = options.outputsOnDevice ? 1 : 0;
     rlx_tensor_list_t *outputs = nullptr;
-    check(rlx_session_call(raw, entry.c_str(), raws.data(), raws.size(),
-                           &outputs));
+    check(rlx_session_call_with_options(raw, entry.c_str(), raws.data(),
+                                        raws.size(), &callOptions, &outputs));
     return TensorList(outputs);
   }
   TensorList call(const std::string &entry,
-                  const std::vector<HostTensor> &inputs) const {
+                  const std::vector<HostTensor> &inputs,
+                  const CallOptions &options = {}) const {
     std::vector<const HostTensor *> pointers;
     for (const HostTensor &input : inputs)
       pointers.push_back(&input);
-    return call(entry, pointers);
+    return call(entry, pointers, options);
   }
 };
 

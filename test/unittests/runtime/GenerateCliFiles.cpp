@@ -59,6 +59,11 @@ int main(int argc, char **argv) {
     *scale.data<int32_t>() = 2;
     scale.writeNpy(dir + "/scale.npy");
     std::ofstream(dir + "/corrupt.npy") << "\x93NUMPY\x01\x00garbage";
+    // The fake GPU artifact's param and an input of its `forward`.
+    rlx::TensorList gpuWeights;
+    gpuWeights.append("p", f32({4}, {0.25f, -1.0f, 2.0f, 0.5f}));
+    gpuWeights.writeSafetensors(dir + "/gpu_weights.safetensors");
+    f32({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8}).writeNpy(dir + "/gpu_x.npy");
   } catch (const rlx::RuntimeError &error) {
     std::fprintf(stderr, "rlx-runtime-testgen: %s\n", error.what());
     return 1;

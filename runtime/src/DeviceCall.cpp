@@ -1,0 +1,170 @@
+//===- DeviceCall.cpp - One call's work on a device -----------------------===//
+
+#include "DeviceCall.h"
+#include "GuardedCall.h"
+#include "Status.h"
+
+#include <cstdio>
+#include <new>
+
+using namespace rlx;
+
+namespace {
+
+thread_local DeviceCall *activeCall = nullptr;
+
+std::string hex(uint64_t value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "0x%llx",
+                static_cast<unsigned long long>(value));
+  return text;
+}
+
+uint64_t toAddress(const void *pointer) {
+  return reinterpret_cast<uintptr_t>(pointer);
+}
+
+/// Runs `body` on the active call. False when it failed and the failure was
+/// recorded on the guarded call: the hook must then unwind. Without an
+/// active call (a hook called outside one) nothing happens.
+template <typename Fn> bool runHook(Fn &&body) noexcept {
+  if (!activeCall)
+    return true;
+  try {
+    body(*activeCall);
+    return true;
+  } catch (const StatusError &error) {
+    return !recordHookFailure(error.code, error.message);
+  } catch (const std::bad_alloc &) {
+    return !recordHookFailure(RLX_STATUS_RESOURCE_EXHAUSTED,
+                              "out of host memory");
+  } catch (const std::exception &error) {
+    return !recordHookFailure(RLX_STATUS_INTERNAL,
+                              std::string("internal error: ") + error.what());
+  } catch (...) {
+    return !recordHookFailure(RLX_STATUS_INTERNAL,
+                              "internal error: unknown exception");
+  }
+}
+
+/// A launch dimension as the driver takes it.
+uint32_t dimension(int64_t value, const char *what, int axis,
+                   const char *kernel) {
+  if (value < 0 || value > int64_t(UINT32_MAX))
+    fail(RLX_STATUS_INTERNAL,
+         std::string("launch of kernel '") + kernel + "' with " + what + "[" +
+             std::to_string(axis) + "] = " + std::to_string(value));
+  return static_cast<uint32_t>(value);
+}
+
+} // namespace
+
+DeviceCall::DeviceCall(DeviceProgram &program)
+    : program(program), queue_(program.device().createQueue()) {}
+
+DeviceCall::~DeviceCall() {
+  try {
+    queue_->synchronize();
+  } catch (...) {
+    // The device failed; what it held is freed all the same.
+  }
+  std::vector<uint64_t> addresses = inputs;
+  for (const auto &entry : owned)
+    addresses.push_back(entry.first);
+  for (uint64_t address : addresses) {
+    try {
+      program.device().free(address);
+    } catch (...) {
+    }
+  }
+}
+
+uint64_t DeviceCall::uploadInput(const void *source, uint64_t bytes) {
+  uint64_t address = program.device().allocate(bytes);
+  inputs.push_back(address);
+  queue_->upload(address, source, bytes);
+  return address;
+}
+
+uint64_t DeviceCall::allocate(int64_t bytes) {
+  if (bytes < 0)
+    fail(RLX_STATUS_INTERNAL,
+         "device allocation of " + std::to_string(bytes) + " bytes");
+  uint64_t address = program.device().allocate(static_cast<uint64_t>(bytes));
+  owned.emplace(address, bytes);
+  return address;
+}
+
+void DeviceCall::free(uint64_t address) {
+  if (!address)
+    return;
+  if (!owned.erase(address))
+    fail(RLX_STATUS_INTERNAL, "device free of " + hex(address) +
+                                  ", which this call did not allocate");
+  queue_->freeAfterWork(address);
+}
+
+void DeviceCall::upload(uint64_t destination, const void *source,
+                        int64_t bytes) {
+  if (bytes < 0 || (bytes && !source))
+    fail(RLX_STATUS_INTERNAL, "device upload of " + std::to_string(bytes) +
+                                  " bytes from " + hex(toAddress(source)));
+  queue_->upload(destination, source, static_cast<uint64_t>(bytes));
+}
+
+void DeviceCall::launch(const char *module, const char *kernel,
+                        const int64_t grid[3], const int64_t block[3],
+                        int64_t argCount, const int64_t *args) {
+  if (!module || !kernel || !grid || !block || argCount < 0 ||
+      (argCount && !args))
+    fail(RLX_STATUS_INTERNAL, "device launch with a null or negative operand");
+  LaunchShape shape;
+  for (int axis = 0; axis < 3; ++axis) {
+    shape.grid[axis] = dimension(grid[axis], "grid", axis, kernel);
+    shape.block[axis] = dimension(block[axis], "block", axis, kernel);
+  }
+  std::vector<KernelArg> kernelArgs(static_cast<size_t>(argCount));
+  for (int64_t i = 0; i < argCount; ++i)
+    kernelArgs[i] = {args[2 * i], args[2 * i + 1]};
+  queue_->launch(program.module(module), kernel, shape, kernelArgs);
+}
+
+int64_t DeviceCall::ownedBytes(uint64_t address) const {
+  auto it = owned.find(address);
+  return it == owned.end() ? -1 : it->second;
+}
+
+DeviceCall::Activation::Activation(DeviceCall &call) : outer(activeCall) {
+  activeCall = &call;
+}
+
+DeviceCall::Activation::~Activation() { activeCall = outer; }
+
+void *rlx::deviceAllocateHook(int64_t bytes) {
+  uint64_t address = 0;
+  if (!runHook([&](DeviceCall &call) { address = call.allocate(bytes); }))
+    unwindToCall();
+  return reinterpret_cast<void *>(static_cast<uintptr_t>(address));
+}
+
+void rlx::deviceFreeHook(void *address) {
+  if (!runHook([&](DeviceCall &call) { call.free(toAddress(address)); }))
+    unwindToCall();
+}
+
+void rlx::deviceUploadHook(void *destination, const void *source,
+                           int64_t bytes) {
+  if (!runHook([&](DeviceCall &call) {
+        call.upload(toAddress(destination), source, bytes);
+      }))
+    unwindToCall();
+}
+
+void rlx::deviceLaunchHook(const char *module, const char *kernel,
+                           const int64_t *grid, const int64_t *block,
+                           int64_t argCount, const int64_t *args) {
+  if (!runHook([&](DeviceCall &call) {
+        call.launch(module, kernel, grid, block, argCount, args);
+      }))
+    unwindToCall();
+}

@@ -1,0 +1,108 @@
+//===- StreamDevice.cpp - Queues on driver streams ------------------------===//
+
+#include "StreamDevice.h"
+#include "Status.h"
+
+#include <algorithm>
+
+using namespace rlx;
+
+namespace {
+
+class StreamQueue final : public DeviceQueue {
+public:
+  explicit StreamQueue(std::shared_ptr<StreamDevice> device)
+      : device(std::move(device)), stream(this->device->createStream()) {}
+  ~StreamQueue() override {
+    try {
+      synchronize();
+    } catch (...) {
+      for (uint64_t address : deferredFrees) {
+        try {
+          device->driverFree(address);
+        } catch (...) {
+        }
+      }
+    }
+    try {
+      device->destroyStream(stream);
+    } catch (...) {
+    }
+  }
+
+  void upload(uint64_t destination, const void *source,
+              uint64_t bytes) override {
+    if (bytes)
+      device->copyToDevice(stream, destination, source, bytes);
+  }
+  void launch(DeviceModule &module, const std::string &kernel,
+              const LaunchShape &shape,
+              const std::vector<KernelArg> &args) override {
+    void *function = static_cast<StreamModule &>(module).kernel(kernel);
+    // One parameter per word: kernelParams points at each value; a 4-byte
+    // parameter reads the low half of its (little-endian) word.
+    std::vector<int64_t> values(args.size());
+    std::vector<void *> params(args.size());
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (args[i].kind < KernelArg::Pointer || args[i].kind > KernelArg::F64)
+        fail(RLX_STATUS_INTERNAL,
+             "argument " + std::to_string(i) + " of kernel '" + kernel +
+                 "' has unknown kind " + std::to_string(args[i].kind));
+      values[i] = args[i].value;
+      params[i] = &values[i];
+    }
+    device->launchKernel(stream, function, shape, params.data());
+  }
+  void freeAfterWork(uint64_t address) override {
+    deferredFrees.push_back(address);
+  }
+  void synchronize() override {
+    device->synchronizeStream(stream);
+    std::vector<uint64_t> frees;
+    frees.swap(deferredFrees);
+    for (uint64_t address : frees)
+      device->driverFree(address);
+  }
+  void download(void *destination, uint64_t source, uint64_t bytes) override {
+    if (bytes)
+      device->copyToHost(stream, destination, source, bytes);
+    device->synchronizeStream(stream);
+  }
+
+private:
+  std::shared_ptr<StreamDevice> device;
+  void *stream;
+  std::vector<uint64_t> deferredFrees;
+};
+
+} // namespace
+
+uint64_t StreamDevice::allocate(uint64_t bytes) {
+  // At least one 256-byte unit: a zero-byte allocation still gets its own
+  // address (the drivers refuse size 0).
+  return driverAllocate(std::max<uint64_t>(bytes, 256));
+}
+
+void StreamDevice::free(uint64_t address) { driverFree(address); }
+
+std::unique_ptr<DeviceQueue> StreamDevice::createQueue() {
+  return std::make_unique<StreamQueue>(
+      std::static_pointer_cast<StreamDevice>(shared_from_this()));
+}
+
+StreamModule::~StreamModule() {
+  try {
+    device->unloadModule(handle);
+  } catch (...) {
+  }
+}
+
+void *StreamModule::kernel(const std::string &kernel) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = kernels.find(kernel);
+  if (it != kernels.end())
+    return it->second;
+  void *function = device->findKernel(handle, name, kernel);
+  kernels.emplace(kernel, function);
+  return function;
+}
