@@ -104,7 +104,13 @@ std::unique_ptr<rlx_tensor_list_s>
 rlx::callOnDevice(rlx_session_s &session, const rlx_entry_point_s &entry,
                   rlx_tensor_t *const *inputs,
                   const rlx_call_options_t &options) {
+  // Device memory the call reads stays alive until it is done (the call
+  // is destroyed first), even if another thread lets go of it meanwhile.
   std::vector<TensorRef> params = boundParams(session, entry);
+  std::vector<TensorRef> deviceInputs;
+  for (size_t i = 0; i < entry.inputs.size(); ++i)
+    if (inputs[i]->deviceBuffer)
+      deviceInputs.push_back(TensorRef::retain(inputs[i]));
   DeviceProgram &program = *session.program;
   DeviceCall call(program);
   std::vector<std::pair<uint64_t, std::vector<int64_t>>> arguments;
