@@ -476,7 +476,10 @@ ChildResult runInChild(const std::function<std::string()> &produce,
 
 CallResult callIsolated(const rlx::Session &session, const std::string &entry,
                         const std::vector<rlx::HostTensor> &inputs) {
-  if (std::getenv("RLX_E2E_NO_FORK"))
+  // A GPU device does not survive fork (its driver's threads and queues
+  // stay in the parent), so device sessions are called in process.
+  if (std::getenv("RLX_E2E_NO_FORK") ||
+      session.device() != RLX_DEVICE_CPU)
     return callDirect(session, entry, inputs);
   ChildResult child = runInChild(
       [&] { return serialize(callDirect(session, entry, inputs)); }, 60,
