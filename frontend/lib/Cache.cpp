@@ -175,9 +175,10 @@ std::shared_ptr<Artifact> compileModule(const std::string &mlir,
                                         const Device &device,
                                         const JitOptions &options,
                                         const std::string &what) {
-  if (device.target != "cpu")
-    throw Error("rlx::jit: target '" + device.target +
-                "' is not compiled into this build; available: cpu");
+  if (device.target != "cpu" && device.target != "vulkan" &&
+      device.target != "cuda" && device.target != "rocm")
+    throw Error("rlx::jit: unknown target '" + device.target +
+                "'; targets: cpu, vulkan, cuda, rocm");
   std::string key = mlir + "\n// device=" + device.target +
                     " O=" + std::to_string(options.optLevel) +
                     " compiler=" + compilerVersion().str() +

@@ -55,10 +55,19 @@ DType fromRuntime(rlx_dtype_t dtype) {
 // Array
 //===----------------------------------------------------------------------===//
 
-const HostTensor &Array::host() const {
-  if (!tensor_)
+const HostTensor &Array::runtime() const {
+  if (!state_)
     throw Error("rlx::Array: empty");
-  return *tensor_;
+  return state_->tensor;
+}
+
+const HostTensor &Array::host() const {
+  const HostTensor &tensor = runtime();
+  if (!tensor.onDevice())
+    return tensor;
+  std::call_once(state_->downloaded,
+                 [&] { state_->hostCopy.emplace(tensor.toHost()); });
+  return *state_->hostCopy;
 }
 
 Array Array::zeros(const Shape &dims, DType dtype) {
@@ -201,12 +210,15 @@ Outputs Compiled::run(const std::map<std::string, Array> &inputs) const {
       throw Error("rlx::Compiled::run: input '" + in.name + "' of '" + name +
                   "' is " + it->second.type_string() + ", expected " +
                   in.type.str());
-    ordered.push_back(&it->second.host());
+    ordered.push_back(&it->second.runtime());
   }
   const Variant &variant = variantFor(inputs);
   TensorList list;
   try {
-    list = variant.session->call(name, ordered);
+    // GPU outputs stay on the device until read (Array::host).
+    CallOptions options;
+    options.outputsOnDevice = true;
+    list = variant.session->call(name, ordered, options);
   } catch (const RuntimeError &e) {
     throw Error("rlx::Compiled::run: '" + name + "': " + e.what());
   }
@@ -228,10 +240,10 @@ Compiled &Compiled::with_param(const std::string &name, const Array &value) {
                   value.type_string());
     try {
       if (session_)
-        session_->bindTensor(name, value.host());
+        session_->bindTensor(name, value.runtime());
       for (auto &[signature, variant] : variants_)
         if (variant->session != session_)
-          variant->session->bindTensor(name, value.host());
+          variant->session->bindTensor(name, value.runtime());
       bound_[name] = value;
     } catch (const RuntimeError &e) {
       throw Error("rlx::Compiled::with_param: '" + name + "': " + e.what());
@@ -290,7 +302,7 @@ Compiled::variantFor(const std::map<std::string, Array> &inputs) const {
         compileModule(special.to_mlir(), device_, options_, func_.name());
     auto session = std::make_shared<Session>(*artifact);
     for (const auto &[name, value] : bound_)
-      session->bindTensor(name, value.host());
+      session->bindTensor(name, value.runtime());
     variant = std::make_shared<Variant>(Variant{special, artifact, session});
   }
   lastSignature_ = signature;

@@ -17,15 +17,23 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace rlx {
 
-/// Where compiled code runs.
+/// Where compiled code runs: rlxc's target. On a GPU, call outputs stay in
+/// device memory (read back when an Array's elements are first read) and
+/// are passed to later calls and bound as weights without copies, so a
+/// train step moves only its batch.
 struct Device {
   std::string target = "cpu";
   static Device cpu() { return Device{"cpu"}; }
+  static Device vulkan() { return Device{"vulkan"}; }
+  static Device cuda() { return Device{"cuda"}; }
+  static Device rocm() { return Device{"rocm"}; }
 };
 
 /// Compiler options that change the artifact (part of the cache key).
@@ -40,12 +48,14 @@ struct JitOptions {
 rlx_dtype_t toRuntime(DType dtype);
 DType fromRuntime(rlx_dtype_t dtype);
 
-/// A host array: a reference-counted runtime tensor (copies share data).
+/// An array: a reference-counted runtime tensor (copies share data), on
+/// the host or in a GPU's memory (a GPU call's output); reading the
+/// elements of a device array downloads them once.
 class Array {
 public:
   Array() = default;
   explicit Array(HostTensor tensor)
-      : tensor_(std::make_shared<HostTensor>(std::move(tensor))) {}
+      : state_(std::make_shared<State>(std::move(tensor))) {}
 
   /// Zero-filled.
   static Array zeros(const Shape &dims, DType dtype = DType::f32);
@@ -58,9 +68,9 @@ public:
     return from(std::vector<double>{value}, {}, dtype);
   }
 
-  DType dtype() const { return fromRuntime(host().dtype()); }
-  Shape shape() const { return host().dims(); }
-  size_t size() const { return host().elementCount(); }
+  DType dtype() const { return fromRuntime(runtime().dtype()); }
+  Shape shape() const { return runtime().dims(); }
+  size_t size() const { return runtime().elementCount(); }
   template <typename T> T *data() const { return host().data<T>(); }
   /// Element `i` (row-major) as a double.
   double at(size_t i) const { return host().getF64(i); }
@@ -68,11 +78,23 @@ public:
   std::vector<double> to_vector() const;
   /// `f32[2,3]`.
   std::string type_string() const;
+  /// The elements on the host (downloaded on first use for a device
+  /// array).
   const HostTensor &host() const;
-  bool valid() const { return tensor_ != nullptr; }
+  /// The runtime tensor as it is, host or device: what calls take.
+  const HostTensor &runtime() const;
+  /// Whether the elements live in a GPU's memory.
+  bool on_device() const { return runtime().onDevice(); }
+  bool valid() const { return state_ != nullptr; }
 
 private:
-  std::shared_ptr<HostTensor> tensor_;
+  struct State {
+    explicit State(HostTensor tensor) : tensor(std::move(tensor)) {}
+    HostTensor tensor;
+    std::once_flag downloaded;
+    std::optional<HostTensor> hostCopy;
+  };
+  std::shared_ptr<State> state_;
 };
 
 /// The outputs of a call, by position and by name.
