@@ -136,6 +136,9 @@ static void buildGPUCodegen(OpPassManager &pm, const CompileOptions &options) {
   // 8 x 8 threads on Vulkan (a device may offer no more than 128).
   matmul.tile = target == "vulkan" ? 8 : 16;
   pm.addPass(createRLXGPUTileMatmul(matmul));
+  RLXGPUBlockReductionsOptions reductions;
+  reductions.blockSize = target == "vulkan" ? 128 : 256;
+  pm.addPass(createRLXGPUBlockReductions(reductions));
   pm.addPass(createConvertLinalgToParallelLoopsPass());
   RLXGPUMapKernelsOptions map;
   // Vulkan guarantees 128 invocations per workgroup, no more.

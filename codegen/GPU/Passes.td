@@ -39,6 +39,26 @@ def RLXGPUTileMatmul : Pass<"rlx-gpu-tile-matmul", "mlir::ModuleOp"> {
   ];
 }
 
+def RLXGPUBlockReductions : Pass<"rlx-gpu-block-reductions", "mlir::ModuleOp"> {
+  let summary = "Reductions over every dim as one block with a tree in workgroup memory";
+  let description = [{
+    A `linalg.generic` on buffers whose loops are all reductions into a 0-d
+    output, folding with one op that has a neutral element (addf, addi,
+    mulf, maximumf, minimumf, ...), becomes a one-block `gpu.launch`:
+    strided per-thread partials, then a tree in workgroup memory. Without it
+    the loop mapping would run the reduction on one thread.
+  }];
+  let options = [
+    Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
+           "threads of the block (a power of two)">
+  ];
+  let dependentDialects = [
+    "mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
+    "mlir::memref::MemRefDialect", "mlir::arith::ArithDialect",
+    "mlir::affine::AffineDialect"
+  ];
+}
+
 def RLXGPUMapKernels : Pass<"rlx-gpu-map-kernels", "mlir::ModuleOp"> {
   let summary = "Turns the loop nests of entry points into gpu.launch kernels";
   let description = [{
