@@ -133,8 +133,10 @@ static void buildGPUCodegen(OpPassManager &pm, const CompileOptions &options) {
   pm.addNestedPass<func::FuncOp>(createRLXMaterializeWorkspace());
   pm.addPass(createRLXGPUPrepareBuffers());
   RLXGPUTileMatmulOptions matmul;
-  // 8 x 8 threads on Vulkan (a device may offer no more than 128).
+  // 16 x 16 threads with 4 x 4 outputs each (64 x 64 tiles of C); 8 x 8
+  // threads on Vulkan (a device may offer no more than 128 invocations).
   matmul.tile = target == "vulkan" ? 8 : 16;
+  matmul.outputsPerThread = 4;
   pm.addPass(createRLXGPUTileMatmul(matmul));
   RLXGPUBlockReductionsOptions reductions;
   reductions.blockSize = target == "vulkan" ? 128 : 256;

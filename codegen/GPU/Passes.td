@@ -24,14 +24,17 @@ def RLXGPUTileMatmul : Pass<"rlx-gpu-tile-matmul", "mlir::ModuleOp"> {
   let summary = "Matmuls on buffers as workgroup-memory tiled gpu.launch kernels";
   let description = [{
     Each `linalg.matmul`/`linalg.batch_matmul` (default maps) becomes a
-    `gpu.launch` of `tile` x `tile` threads per block, one output each,
-    staging tiles of A and B in workgroup memory per step along K
-    (barriers around the accumulation). Runs before the loop lowering;
+    `gpu.launch` of `tile` x `tile` threads per block, each accumulating
+    `outputs-per-thread`^2 outputs in registers, staging tiles of A and B in
+    workgroup memory per step along K (barriers around the accumulation). Runs before the loop lowering;
     `rlx-gpu-map-kernels` later passes its buffers as flat views.
   }];
   let options = [
     Option<"tile", "tile", "int64_t", /*default=*/"16",
-           "rows and columns of C per block (tile x tile threads)">
+           "threads per block along each of rows and columns (and K step)">,
+    Option<"outputsPerThread", "outputs-per-thread", "int64_t",
+           /*default=*/"4",
+           "each thread computes this many rows times this many columns">
   ];
   let dependentDialects = [
     "mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",

@@ -2,13 +2,14 @@
 ///
 /// \file
 /// A matmul mapped one thread per output reads each A and B element from
-/// device memory once per output that uses it. Here each block computes a
-/// T x T tile of C: per step of T along K, its threads stage a T x T tile
-/// of A and of B in workgroup (shared) memory, one element each, and every
-/// thread accumulates its output from the staged tiles, so each element of A
-/// and B is read from device memory once per block instead of once per
-/// thread. Partial tiles at the edges load zeros. Batched matmuls use the
-/// grid's z dimension.
+/// device memory once per output that uses it. Here each block of T x T
+/// threads computes a (T*R) x (T*R) tile of C: per step of T along K, its
+/// threads stage a (T*R) x T tile of A and a T x (T*R) tile of B in
+/// workgroup (shared) memory, R elements each, and every thread accumulates
+/// its R x R outputs in registers from the staged tiles, so each element of
+/// A and B is read from device memory once per block and from workgroup
+/// memory once per R outputs. Partial tiles at the edges load zeros.
+/// Batched matmuls use the grid's z dimension.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -70,24 +71,28 @@ struct RLXGPUTileMatmulPass
     Location loc = op.getLoc();
     Type element = cast<MemRefType>(c.getType()).getElementType();
     MatmulKernelBuilder k{b, loc, element};
+    // T x T threads; each computes R x R outputs, rows ty + T*i and
+    // columns tx + T*j of the block's (T*R) x (T*R) tile (consecutive
+    // threads on consecutive columns: coalesced loads and stores, no bank
+    // conflicts); K advances T at a time.
+    const int64_t t = tile, r = outputsPerThread, span = t * r;
     int64_t first = batched ? 1 : 0;
     auto dim = [&](Value v, int64_t d) -> Value {
       return memref::DimOp::create(b, loc, v, d);
     };
     Value m = dim(c, first), n = dim(c, first + 1), kSize = dim(a, first + 1);
     Value batch = batched ? dim(c, 0) : k.index(1);
-    Value t = k.index(tile);
-    Value gridX = arith::CeilDivSIOp::create(b, loc, n, t);
-    Value gridY = arith::CeilDivSIOp::create(b, loc, m, t);
+    Value gridX = arith::CeilDivSIOp::create(b, loc, n, k.index(span));
+    Value gridY = arith::CeilDivSIOp::create(b, loc, m, k.index(span));
     auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
                                                 gpu::AddressSpace::Workgroup);
-    auto tileType =
-        MemRefType::get({int64_t(tile), int64_t(tile)}, element, AffineMap(), workgroup);
+    auto aTileType = MemRefType::get({span, t}, element, AffineMap(), workgroup);
+    auto bTileType = MemRefType::get({t, span}, element, AffineMap(), workgroup);
     auto launch = gpu::LaunchOp::create(
-        b, loc, gridX, gridY, batch, t, t, k.index(1),
+        b, loc, gridX, gridY, batch, k.index(t), k.index(t), k.index(1),
         /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
         /*asyncDependencies=*/ValueRange{},
-        /*workgroupAttributions=*/TypeRange{tileType, tileType});
+        /*workgroupAttributions=*/TypeRange{aTileType, bTileType});
     Block &body = launch.getBody().front();
     b.setInsertionPointToEnd(&body);
     gpu::TerminatorOp::create(b, loc);
@@ -96,58 +101,90 @@ struct RLXGPUTileMatmulPass
     Value bTile = launch.getWorkgroupAttributions()[1];
     Value tx = launch.getThreadIds().x, ty = launch.getThreadIds().y;
     Value bz = launch.getBlockIds().z;
-    Value tt = k.index(tile);
-    Value row = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, launch.getBlockIds().y, tt), ty);
-    Value col = arith::AddIOp::create(
-        b, loc, arith::MulIOp::create(b, loc, launch.getBlockIds().x, tt), tx);
+    Value rowBase = arith::MulIOp::create(b, loc, launch.getBlockIds().y,
+                                          k.index(span));
+    Value colBase = arith::MulIOp::create(b, loc, launch.getBlockIds().x,
+                                          k.index(span));
+    Value tid = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, ty, k.index(t)), tx);
     auto at = [&](Value i, Value j) {
       return batched ? SmallVector<Value>{bz, i, j} : SmallVector<Value>{i, j};
     };
-    Value rowIn = k.less(row, m), colIn = k.less(col, n);
+    auto add = [&](Value x, int64_t y) -> Value {
+      return arith::AddIOp::create(b, loc, x, k.index(y));
+    };
 
-    auto steps = scf::ForOp::create(b, loc, k.index(0), kSize, tt,
-                                    ValueRange{k.zero()});
+    SmallVector<Value> zeros(r * r, k.zero());
+    auto steps = scf::ForOp::create(b, loc, k.index(0), kSize, k.index(t),
+                                    zeros);
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(steps.getBody());
       Value k0 = steps.getInductionVar();
-      Value acc = steps.getRegionIterArgs()[0];
-      Value ka = arith::AddIOp::create(b, loc, k0, tx);
-      Value aIn = arith::AndIOp::create(b, loc, rowIn, k.less(ka, kSize));
-      memref::StoreOp::create(b, loc, k.guardedLoad(aIn, a, at(row, ka)),
-                              aTile, ValueRange{ty, tx});
-      Value kb = arith::AddIOp::create(b, loc, k0, ty);
-      Value bIn = arith::AndIOp::create(b, loc, k.less(kb, kSize), colIn);
-      memref::StoreOp::create(b, loc, k.guardedLoad(bIn, bMat, at(kb, col)),
-                              bTile, ValueRange{ty, tx});
+      // Stage the tiles: each thread copies r elements of each.
+      for (int64_t e = 0; e < r; ++e) {
+        Value idx = add(tid, e * t * t);
+        Value aRow = arith::DivUIOp::create(b, loc, idx, k.index(t));
+        Value aCol = arith::RemUIOp::create(b, loc, idx, k.index(t));
+        Value gRow = arith::AddIOp::create(b, loc, rowBase, aRow);
+        Value gK = arith::AddIOp::create(b, loc, k0, aCol);
+        Value aIn = arith::AndIOp::create(b, loc, k.less(gRow, m),
+                                          k.less(gK, kSize));
+        memref::StoreOp::create(b, loc, k.guardedLoad(aIn, a, at(gRow, gK)),
+                                aTile, ValueRange{aRow, aCol});
+        Value bRow = arith::DivUIOp::create(b, loc, idx, k.index(span));
+        Value bCol = arith::RemUIOp::create(b, loc, idx, k.index(span));
+        Value gKb = arith::AddIOp::create(b, loc, k0, bRow);
+        Value gCol = arith::AddIOp::create(b, loc, colBase, bCol);
+        Value bIn = arith::AndIOp::create(b, loc, k.less(gKb, kSize),
+                                          k.less(gCol, n));
+        memref::StoreOp::create(b, loc,
+                                k.guardedLoad(bIn, bMat, at(gKb, gCol)),
+                                bTile, ValueRange{bRow, bCol});
+      }
       gpu::BarrierOp::create(b, loc);
-      auto inner = scf::ForOp::create(b, loc, k.index(0), tt, k.index(1),
-                                      ValueRange{acc});
+      auto inner = scf::ForOp::create(b, loc, k.index(0), k.index(t),
+                                      k.index(1), steps.getRegionIterArgs());
       {
         OpBuilder::InsertionGuard innerGuard(b);
         b.setInsertionPointToStart(inner.getBody());
         Value kk = inner.getInductionVar();
-        Value x = memref::LoadOp::create(b, loc, aTile, ValueRange{ty, kk});
-        Value y = memref::LoadOp::create(b, loc, bTile, ValueRange{kk, tx});
-        scf::YieldOp::create(
-            b, loc, k.multiplyAdd(inner.getRegionIterArgs()[0], x, y));
+        SmallVector<Value> as, bs;
+        for (int64_t i = 0; i < r; ++i)
+          as.push_back(memref::LoadOp::create(b, loc, aTile,
+                                              ValueRange{add(ty, t * i), kk}));
+        for (int64_t j = 0; j < r; ++j)
+          bs.push_back(memref::LoadOp::create(b, loc, bTile,
+                                              ValueRange{kk, add(tx, t * j)}));
+        SmallVector<Value> next;
+        for (int64_t i = 0; i < r; ++i)
+          for (int64_t j = 0; j < r; ++j)
+            next.push_back(k.multiplyAdd(inner.getRegionIterArgs()[i * r + j],
+                                         as[i], bs[j]));
+        scf::YieldOp::create(b, loc, next);
       }
       gpu::BarrierOp::create(b, loc);
-      scf::YieldOp::create(b, loc, inner.getResult(0));
+      scf::YieldOp::create(b, loc, inner.getResults());
     }
     // linalg.matmul accumulates into C.
-    auto store = scf::IfOp::create(b, loc,
-                                   arith::AndIOp::create(b, loc, rowIn, colIn),
-                                   /*withElseRegion=*/false);
-    b.setInsertionPointToStart(store.thenBlock());
-    Value old = memref::LoadOp::create(b, loc, c, at(row, col));
-    Value sum = isa<FloatType>(element)
-                    ? arith::AddFOp::create(b, loc, old, steps.getResult(0))
-                          .getResult()
-                    : arith::AddIOp::create(b, loc, old, steps.getResult(0))
-                          .getResult();
-    memref::StoreOp::create(b, loc, sum, c, at(row, col));
+    for (int64_t i = 0; i < r; ++i)
+      for (int64_t j = 0; j < r; ++j) {
+        Value row = add(arith::AddIOp::create(b, loc, rowBase, ty), t * i);
+        Value col = add(arith::AddIOp::create(b, loc, colBase, tx), t * j);
+        auto store = scf::IfOp::create(
+            b, loc,
+            arith::AndIOp::create(b, loc, k.less(row, m), k.less(col, n)),
+            /*withElseRegion=*/false);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(store.thenBlock());
+        Value old = memref::LoadOp::create(b, loc, c, at(row, col));
+        Value result = steps.getResult(i * r + j);
+        Value sum =
+            isa<FloatType>(element)
+                ? arith::AddFOp::create(b, loc, old, result).getResult()
+                : arith::AddIOp::create(b, loc, old, result).getResult();
+        memref::StoreOp::create(b, loc, sum, c, at(row, col));
+      }
     op->erase();
   }
 
