@@ -13,10 +13,10 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "codegen/ABI/DefineFunctions.h"
 #include "codegen/ABI/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Parser/Parser.h"
 
 namespace rlx {
 #define GEN_PASS_DEF_RLXCHECKEDALLOCATIONS
@@ -87,30 +87,9 @@ llvm.func @_mlir_memref_to_llvm_free(%p: !llvm.ptr) {
 struct RLXCheckedAllocationsPass
     : rlx::impl::RLXCheckedAllocationsBase<RLXCheckedAllocationsPass> {
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    OwningOpRef<ModuleOp> definitions =
-        parseSourceString<ModuleOp>(kDefinitions, &getContext());
-    if (!definitions) {
-      module.emitError("failed to parse the allocation functions");
-      return signalPassFailure();
-    }
-    SymbolTable symbols(module);
-    for (Operation &op :
-         llvm::make_early_inc_range(definitions->getBody()->getOperations())) {
-      auto symbol = cast<SymbolOpInterface>(op);
-      if (Operation *existing = symbols.lookup(symbol.getName())) {
-        // A declaration the lowering made gives way to the definition; an
-        // existing definition or a repeated declaration stays.
-        auto existingFunc = dyn_cast<LLVM::LLVMFuncOp>(existing);
-        auto newFunc = dyn_cast<LLVM::LLVMFuncOp>(op);
-        if (!existingFunc || !newFunc || !existingFunc.isExternal() ||
-            newFunc.isExternal())
-          continue;
-        symbols.erase(existing);
-      }
-      op.moveBefore(module.getBody(), module.getBody()->end());
-      symbols.insert(&op);
-    }
+    if (failed(rlx::defineFunctions(getOperation(), kDefinitions,
+                                    "allocation functions")))
+      signalPassFailure();
   }
 };
 

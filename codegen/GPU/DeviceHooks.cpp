@@ -11,9 +11,9 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "codegen/ABI/DefineFunctions.h"
 #include "codegen/GPU/Passes.h"
 
-#include "mlir/Parser/Parser.h"
 
 namespace rlx {
 #define GEN_PASS_DEF_RLXGPUDEVICEHOOKS
@@ -90,36 +90,14 @@ llvm.func @rlx_device_launch(%module: i64, %kernel: i64, %words: i64, %count: i6
 }
 )mlir";
 
+/// Runs before rlx-checked-allocations, whose CPU allocation functions
+/// then give way to these (an existing definition stays).
 struct RLXGPUDeviceHooksPass
     : rlx::impl::RLXGPUDeviceHooksBase<RLXGPUDeviceHooksPass> {
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    OwningOpRef<ModuleOp> definitions =
-        parseSourceString<ModuleOp>(kDefinitions, &getContext());
-    if (!definitions) {
-      module.emitError("failed to parse the device hook functions");
-      return signalPassFailure();
-    }
-    SymbolTable symbols(module);
-    for (Operation &op :
-         llvm::make_early_inc_range(definitions->getBody()->getOperations())) {
-      auto symbol = cast<SymbolOpInterface>(op);
-      if (Operation *existing = symbols.lookup(symbol.getName())) {
-        // Declarations the lowering made give way to these definitions.
-        auto existingFunc = dyn_cast<LLVM::LLVMFuncOp>(existing);
-        if (!existingFunc || !existingFunc.isExternal()) {
-          existing->emitError("'") << symbol.getName()
-                                   << "' is defined twice";
-          return signalPassFailure();
-        }
-        auto newFunc = dyn_cast<LLVM::LLVMFuncOp>(op);
-        if (newFunc && newFunc.isExternal())
-          continue;
-        symbols.erase(existing);
-      }
-      op.moveBefore(module.getBody(), module.getBody()->end());
-      symbols.insert(&op);
-    }
+    if (failed(rlx::defineFunctions(getOperation(), kDefinitions,
+                                    "device hook functions")))
+      signalPassFailure();
   }
 };
 

@@ -15,6 +15,8 @@
 
 #include "codegen/GPU/Passes.h"
 
+#include <array>
+
 namespace rlx {
 #define GEN_PASS_DEF_RLXGPUTILEMATMUL
 #include "codegen/GPU/Passes.h.inc"
@@ -121,27 +123,27 @@ struct RLXGPUTileMatmulPass
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(steps.getBody());
       Value k0 = steps.getInductionVar();
-      // Stage the tiles: each thread copies r elements of each.
-      for (int64_t e = 0; e < r; ++e) {
-        Value idx = add(tid, e * t * t);
-        Value aRow = arith::DivUIOp::create(b, loc, idx, k.index(t));
-        Value aCol = arith::RemUIOp::create(b, loc, idx, k.index(t));
-        Value gRow = arith::AddIOp::create(b, loc, rowBase, aRow);
-        Value gK = arith::AddIOp::create(b, loc, k0, aCol);
-        Value aIn = arith::AndIOp::create(b, loc, k.less(gRow, m),
-                                          k.less(gK, kSize));
-        memref::StoreOp::create(b, loc, k.guardedLoad(aIn, a, at(gRow, gK)),
-                                aTile, ValueRange{aRow, aCol});
-        Value bRow = arith::DivUIOp::create(b, loc, idx, k.index(span));
-        Value bCol = arith::RemUIOp::create(b, loc, idx, k.index(span));
-        Value gKb = arith::AddIOp::create(b, loc, k0, bRow);
-        Value gCol = arith::AddIOp::create(b, loc, colBase, bCol);
-        Value bIn = arith::AndIOp::create(b, loc, k.less(gKb, kSize),
-                                          k.less(gCol, n));
-        memref::StoreOp::create(b, loc,
-                                k.guardedLoad(bIn, bMat, at(gKb, gCol)),
-                                bTile, ValueRange{bRow, bCol});
-      }
+      // Stage the tiles: each thread copies r elements of each. Element
+      // idx of a tile with `cols` columns is (idx / cols, idx % cols), at
+      // `origin` in the source, zero outside `limits`.
+      auto stage = [&](Value tileBuffer, Value source, int64_t cols,
+                       std::array<Value, 2> origin,
+                       std::array<Value, 2> limits) {
+        for (int64_t e = 0; e < r; ++e) {
+          Value idx = add(tid, e * t * t);
+          Value row = arith::DivUIOp::create(b, loc, idx, k.index(cols));
+          Value col = arith::RemUIOp::create(b, loc, idx, k.index(cols));
+          Value gRow = arith::AddIOp::create(b, loc, origin[0], row);
+          Value gCol = arith::AddIOp::create(b, loc, origin[1], col);
+          Value inBounds = arith::AndIOp::create(
+              b, loc, k.less(gRow, limits[0]), k.less(gCol, limits[1]));
+          memref::StoreOp::create(
+              b, loc, k.guardedLoad(inBounds, source, at(gRow, gCol)),
+              tileBuffer, ValueRange{row, col});
+        }
+      };
+      stage(aTile, a, t, {rowBase, k0}, {m, kSize});
+      stage(bTile, bMat, span, {k0, colBase}, {kSize, n});
       gpu::BarrierOp::create(b, loc);
       auto inner = scf::ForOp::create(b, loc, k.index(0), k.index(t),
                                       k.index(1), steps.getRegionIterArgs());
