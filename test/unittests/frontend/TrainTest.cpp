@@ -18,10 +18,10 @@ using rlx::test::expectNear;
 namespace {
 
 /// 0.5 |w - x|^2 + 0.5 |b - x|^2 over two params.
-Func quadratic() {
-  return Func("quad", [](Scope &s) {
-    Tensor x = s.input("x", {3}, f64);
-    Tensor w = s.param("w", {3}, f64), b = s.param("b", {3}, f64);
+Func quadratic(DType dtype = f64) {
+  return Func("quad", [dtype](Scope &s) {
+    Tensor x = s.input("x", {3}, dtype);
+    Tensor w = s.param("w", {3}, dtype), b = s.param("b", {3}, dtype);
     return 0.5 * sum(square(w - x)) + 0.5 * sum(square(b - x));
   });
 }
@@ -308,15 +308,6 @@ TEST(Train, ErrorPaths) {
 
 namespace {
 
-/// The f32 quadratic (Vulkan has no 64-bit pow for Adam's bias correction).
-Func quadraticF32() {
-  return Func("quad32", [](Scope &s) {
-    Tensor x = s.input("x", {3}, f32);
-    Tensor w = s.param("w", {3}, f32), b = s.param("b", {3}, f32);
-    return 0.5 * sum(square(w - x)) + 0.5 * sum(square(b - x));
-  });
-}
-
 /// The same compiled train step on Vulkan (lavapipe here): the updates
 /// match the textbook host reference, and the new weights and optimizer
 /// state stay in device memory between steps (only x moves). f32 Adam: the
@@ -324,7 +315,8 @@ Func quadraticF32() {
 /// rounding.
 TEST(Train, AdamOnVulkanKeepsStateOnTheDevice) {
   Optimizer adam = Optimizer::adam();
-  TrainStep step = make_train_step(quadraticF32(), adam, Schedule::constant(0.1));
+  // f32: Vulkan has no 64-bit pow for Adam's bias correction.
+  TrainStep step = make_train_step(quadratic(f32), adam, Schedule::constant(0.1));
   try {
     step.jit(Device::vulkan());
     step.with_param("w", Array::from(std::vector<float>{1.0f, 0.5f, -0.5f}, {3}));
