@@ -28,3 +28,13 @@
 // RUN: not rlx-run %t.rocm.so --fn forward --weights %rlx_src_root/examples/mlp/weights.safetensors \
 // RUN:   --input x=%rlx_src_root/examples/mlp/x.npy 2>&1 | FileCheck %s --check-prefix=NOHIP
 // NOHIP: rlx-run: error: no HIP
+
+// Derivatives on the device: jvp and vjp of the Vulkan artifact against
+// central differences of its own forward, at f32 tolerances.
+// RUN: rlxc %rlx_src_root/examples/tosa_loss/model.mlir --check-grads=loss --target=vulkan -o %t.cg.so
+// RUN: rlx-run %t.cg.so --check-grads --fn loss --weights %rlx_src_root/examples/tosa_loss/weights.safetensors \
+// RUN:   --input x=%rlx_src_root/examples/tosa_loss/x.npy --input y=%rlx_src_root/examples/tosa_loss/y.npy \
+// RUN:   --directions 3 | FileCheck %s --check-prefix=CG
+// CG: forward (jvp vs central differences{{.*}}: PASS
+// CG: reverse ({{.*}}: PASS
+// CG: {{^PASS}}
