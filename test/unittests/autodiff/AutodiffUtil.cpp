@@ -30,7 +30,8 @@ IsolatedCheck checkGradsIsolated(const rlx::Session &session,
     }
     return check;
   };
-  if (std::getenv("RLX_E2E_NO_FORK"))
+  // A GPU device does not survive fork: device sessions check in process.
+  if (std::getenv("RLX_E2E_NO_FORK") || session.device() != RLX_DEVICE_CPU)
     return direct();
   e2e::ChildResult child = e2e::runInChild(
       [&] {
