@@ -304,6 +304,8 @@ void VulkanDevice::chooseMemoryTypes() {
 VulkanDevice::~VulkanDevice() {
   if (device) {
     api.vkDeviceWaitIdle(device);
+    for (const QueueObjects &objects : idleQueues)
+      destroyQueueObjects(objects);
     if (pool)
       pool->trim();
     for (const auto &entry : buffers)
@@ -456,6 +458,37 @@ void VulkanDevice::submit(VkCommandBuffer commands, VkFence fence) {
   info.pCommandBuffers = &commands;
   std::lock_guard<std::mutex> lock(queueMutex);
   checkVulkan(api.vkQueueSubmit(queue, 1, &info, fence), "vkQueueSubmit");
+}
+
+std::optional<VulkanDevice::QueueObjects> VulkanDevice::takeIdleQueue() {
+  std::lock_guard<std::mutex> lock(idleMutex);
+  if (idleQueues.empty())
+    return std::nullopt;
+  QueueObjects objects = std::move(idleQueues.back());
+  idleQueues.pop_back();
+  return objects;
+}
+
+void VulkanDevice::keepIdleQueue(QueueObjects objects) {
+  {
+    // As many as calls ran at once, within reason.
+    std::lock_guard<std::mutex> lock(idleMutex);
+    if (idleQueues.size() < 16) {
+      idleQueues.push_back(std::move(objects));
+      return;
+    }
+  }
+  destroyQueueObjects(objects);
+}
+
+void VulkanDevice::destroyQueueObjects(const QueueObjects &objects) {
+  destroyBuffer(objects.chunk);
+  for (VkDescriptorPool descriptorPool : objects.descriptorPools)
+    api.vkDestroyDescriptorPool(device, descriptorPool, nullptr);
+  if (objects.fence)
+    api.vkDestroyFence(device, objects.fence, nullptr);
+  if (objects.pool)
+    api.vkDestroyCommandPool(device, objects.pool, nullptr);
 }
 
 std::unique_ptr<DeviceQueue> VulkanDevice::createQueue() {

@@ -47,6 +47,18 @@ public:
     void *mapped = nullptr;
   };
 
+  /// The driver objects of a queue (VulkanQueue.cpp), kept between calls:
+  /// its command pool is reset, its fence unsignalled, its descriptor pools
+  /// reset.
+  struct QueueObjects {
+    VkCommandPool pool = VK_NULL_HANDLE;
+    VkCommandBuffer commands = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    /// Mapped host memory for scalars and staging, or none.
+    Buffer chunk;
+    std::vector<VkDescriptorPool> descriptorPools;
+  };
+
   VulkanDevice() = default;
   ~VulkanDevice() override;
   /// Loads the driver and opens the physical device (see
@@ -72,6 +84,12 @@ public:
   void destroyBuffer(const Buffer &buffer);
   /// Submits `commands` to the queue, signalling `fence`.
   void submit(VkCommandBuffer commands, VkFence fence);
+  /// The objects of a queue that has ended, if any are kept.
+  std::optional<QueueObjects> takeIdleQueue();
+  /// Keeps the objects of a queue that has ended for the next, or destroys
+  /// them when enough are kept.
+  void keepIdleQueue(QueueObjects objects);
+  void destroyQueueObjects(const QueueObjects &objects);
 
   VulkanApi api;
   VkInstance instance = VK_NULL_HANDLE;
@@ -111,6 +129,8 @@ private:
   std::map<uint64_t, Buffer> buffers;
   uint64_t nextAddress = uint64_t(1) << 40;
   std::mutex queueMutex;
+  std::mutex idleMutex;
+  std::vector<QueueObjects> idleQueues;
 };
 
 /// A SPIR-V module with a compute pipeline per kernel, built on first use.
