@@ -1,24 +1,10 @@
-//===- DeviceMemoryPool.cpp - Size classes and the cache's cap ------------===//
+//===- DeviceMemoryPool.cpp - The cache's cap -----------------------------===//
 
 #include "DeviceMemoryPool.h"
 
 #include <cstdlib>
 
 using namespace rlx;
-
-uint64_t rlx::deviceMemorySizeClass(uint64_t bytes) {
-  const uint64_t granule = uint64_t(2) << 20;
-  if (bytes > granule) {
-    // Rounding up would overflow: the driver refuses such a size anyway.
-    if (bytes > UINT64_MAX - granule)
-      return bytes;
-    return (bytes + granule - 1) / granule * granule;
-  }
-  uint64_t capacity = 256;
-  while (capacity < bytes)
-    capacity *= 2;
-  return capacity;
-}
 
 uint64_t rlx::deviceMemoryPoolCapFromEnvironment() {
   const uint64_t defaultMiB = 1024;

@@ -32,7 +32,19 @@ namespace rlx {
 
 /// The capacity a block for `bytes` gets: at least 256, a power of two up
 /// to 2 MiB, then a multiple of 2 MiB.
-uint64_t deviceMemorySizeClass(uint64_t bytes);
+inline uint64_t deviceMemorySizeClass(uint64_t bytes) {
+  const uint64_t granule = uint64_t(2) << 20;
+  if (bytes > granule) {
+    // Rounding up would overflow: the driver refuses such a size anyway.
+    if (bytes > UINT64_MAX - granule)
+      return bytes;
+    return (bytes + granule - 1) / granule * granule;
+  }
+  uint64_t capacity = 256;
+  while (capacity < bytes)
+    capacity *= 2;
+  return capacity;
+}
 
 /// RLX_DEVICE_POOL_MB in bytes, 1 GiB when unset. Throws INVALID_ARGUMENT
 /// on a value that is not a number of MiB.
