@@ -84,6 +84,7 @@ struct CudaApi {
 class CudaDevice final : public StreamDevice {
 public:
   ~CudaDevice() override {
+    releaseCachedMemory();
     if (context)
       api.cuDevicePrimaryCtxRelease(device);
   }
@@ -94,10 +95,10 @@ public:
   loadModule(const std::string &module,
              const std::vector<const DeviceBinary *> &records) override;
 
-  uint64_t driverAllocate(uint64_t bytes) override {
+  uint64_t driverAllocate(uint64_t capacity, uint64_t bytes) override {
     Current current(*this);
     CUdeviceptr address = 0;
-    CUresult result = api.cuMemAlloc(&address, bytes);
+    CUresult result = api.cuMemAlloc(&address, capacity);
     if (result == cudaErrorOutOfMemory)
       fail(RLX_STATUS_RESOURCE_EXHAUSTED,
            "cannot allocate " + std::to_string(bytes) +

@@ -43,6 +43,16 @@ struct KernelArg {
   size_t byteSize() const { return kind == I32 || kind == F32 ? 4 : 8; }
 };
 
+/// Bytes a device's memory pool holds (DeviceMemoryPool.h).
+struct DeviceMemoryStats {
+  /// In allocations the runtime or a call holds, at their size classes.
+  uint64_t liveBytes = 0;
+  /// In freed blocks kept for reuse.
+  uint64_t cachedBytes = 0;
+  /// The most `cachedBytes` may reach (RLX_DEVICE_POOL_MB).
+  uint64_t capBytes = 0;
+};
+
 /// Grid (workgroups) and block (threads per workgroup) of a launch.
 struct LaunchShape {
   uint32_t grid[3];
@@ -88,13 +98,16 @@ public:
   /// What it is, for people: "llvmpipe (LLVM 15.0.6, 256 bits)".
   virtual const std::string &description() const = 0;
 
-  /// Allocates `bytes` (0 too) at a fresh non-zero address aligned to 256
-  /// bytes. Throws RESOURCE_EXHAUSTED naming the bytes when the device has
-  /// no room.
+  /// Allocates `bytes` (0 too) at a non-zero address aligned to 256 bytes
+  /// that no live allocation has, from the device's DeviceMemoryPool.
+  /// Throws RESOURCE_EXHAUSTED naming the bytes when the device has no
+  /// room even after the pool let go of its cached blocks.
   virtual uint64_t allocate(uint64_t bytes) = 0;
-  /// Frees an address `allocate` returned, at once: no queued work may
-  /// still use it (DeviceQueue::freeAfterWork defers).
+  /// Frees an address `allocate` returned, at once, into the pool: no
+  /// queued work may still use it (DeviceQueue::freeAfterWork defers).
   virtual void free(uint64_t address) = 0;
+  /// Bytes live and cached in the device's pool.
+  virtual DeviceMemoryStats memoryStats() const = 0;
 
   virtual std::unique_ptr<DeviceQueue> createQueue() = 0;
 

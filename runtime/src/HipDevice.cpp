@@ -77,6 +77,7 @@ void *toPointer(uint64_t address) {
 
 class HipDevice final : public StreamDevice {
 public:
+  ~HipDevice() override { releaseCachedMemory(); }
   void open();
 
   rlx_device_t kind() const override { return RLX_DEVICE_HIP; }
@@ -84,10 +85,10 @@ public:
   loadModule(const std::string &module,
              const std::vector<const DeviceBinary *> &records) override;
 
-  uint64_t driverAllocate(uint64_t bytes) override {
+  uint64_t driverAllocate(uint64_t capacity, uint64_t bytes) override {
     makeCurrent();
     void *address = nullptr;
-    hipError_t result = api.hipMalloc(&address, bytes);
+    hipError_t result = api.hipMalloc(&address, capacity);
     if (result == hipErrorOutOfMemory)
       fail(RLX_STATUS_RESOURCE_EXHAUSTED,
            "cannot allocate " + std::to_string(bytes) +

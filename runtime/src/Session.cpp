@@ -176,6 +176,21 @@ const char *rlx_session_device_description(const rlx_session_t *session) {
                           : "cpu";
 }
 
+rlx_status_t rlx_session_device_memory(const rlx_session_t *session,
+                                       rlx_device_memory_t *out_memory) {
+  return guard([&] {
+    requireArg(session, "session");
+    requireArg(out_memory, "out_memory");
+    *out_memory = {};
+    if (!session->program)
+      return;
+    rlx::DeviceMemoryStats stats = session->program->device().memoryStats();
+    out_memory->live_bytes = stats.liveBytes;
+    out_memory->cached_bytes = stats.cachedBytes;
+    out_memory->cache_limit_bytes = stats.capBytes;
+  });
+}
+
 rlx_status_t rlx_session_to_device(rlx_session_t *session, rlx_tensor_t *tensor,
                                    rlx_tensor_t **out_tensor) {
   return guard([&] {

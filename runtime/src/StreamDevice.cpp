@@ -4,6 +4,7 @@
 #include "Status.h"
 
 #include <algorithm>
+#include <cstdio>
 
 using namespace rlx;
 
@@ -19,7 +20,7 @@ public:
     } catch (...) {
       for (uint64_t address : deferredFrees) {
         try {
-          device->driverFree(address);
+          device->free(address);
         } catch (...) {
         }
       }
@@ -61,7 +62,7 @@ public:
     std::vector<uint64_t> frees;
     frees.swap(deferredFrees);
     for (uint64_t address : frees)
-      device->driverFree(address);
+      device->free(address);
   }
   void download(void *destination, uint64_t source, uint64_t bytes) override {
     if (bytes)
@@ -77,13 +78,44 @@ private:
 
 } // namespace
 
+StreamDevice::StreamDevice()
+    : pool(deviceMemoryPoolCapFromEnvironment(), [this](uint64_t address) {
+        try {
+          driverFree(address);
+        } catch (...) {
+          // A driver that cannot free has lost the device.
+        }
+      }) {}
+
 uint64_t StreamDevice::allocate(uint64_t bytes) {
-  // At least one 256-byte unit: a zero-byte allocation still gets its own
-  // address (the drivers refuse size 0).
-  return driverAllocate(std::max<uint64_t>(bytes, 256));
+  // Size classes start at 256 bytes, so a zero-byte allocation still gets
+  // its own address (the drivers refuse size 0).
+  uint64_t capacity = deviceMemorySizeClass(bytes);
+  uint64_t address = pool.allocate(capacity, [&](uint64_t capacity) {
+    return driverAllocate(capacity, bytes);
+  });
+  std::lock_guard<std::mutex> lock(liveMutex);
+  live.emplace(address, capacity);
+  return address;
 }
 
-void StreamDevice::free(uint64_t address) { driverFree(address); }
+void StreamDevice::free(uint64_t address) {
+  uint64_t capacity;
+  {
+    std::lock_guard<std::mutex> lock(liveMutex);
+    auto it = live.find(address);
+    if (it == live.end()) {
+      char text[32];
+      std::snprintf(text, sizeof(text), "0x%llx",
+                    static_cast<unsigned long long>(address));
+      fail(RLX_STATUS_INTERNAL, std::string("free of device pointer ") + text +
+                                    ", which is not a live allocation");
+    }
+    capacity = it->second;
+    live.erase(it);
+  }
+  pool.free(address, capacity);
+}
 
 std::unique_ptr<DeviceQueue> StreamDevice::createQueue() {
   return std::make_unique<StreamQueue>(

@@ -3,9 +3,9 @@
 /// \file
 /// CUDA and HIP share everything above their driver calls: device pointers
 /// are real addresses, a call's work goes on one stream, kernel parameters
-/// are passed by address (`kernelParams`), frees wait for the stream. A
-/// driver implements the primitives below; each throws StatusError with the
-/// driver's message.
+/// are passed by address (`kernelParams`), frees wait for the stream and
+/// return the memory to a DeviceMemoryPool. A driver implements the
+/// primitives below; each throws StatusError with the driver's message.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,21 +13,27 @@
 #define RLX_RUNTIME_SRC_STREAMDEVICE_H
 
 #include "Device.h"
+#include "DeviceMemoryPool.h"
 
 #include <map>
 #include <mutex>
+#include <unordered_map>
 
 namespace rlx {
 
 class StreamDevice : public Device {
 public:
+  StreamDevice();
   uint64_t allocate(uint64_t bytes) override;
   void free(uint64_t address) override;
+  DeviceMemoryStats memoryStats() const override { return pool.stats(); }
   std::unique_ptr<DeviceQueue> createQueue() override;
   const std::string &description() const override { return name; }
 
   // Driver primitives.
-  virtual uint64_t driverAllocate(uint64_t bytes) = 0;
+  /// Allocates `capacity` bytes for a request of `bytes`, which a
+  /// RESOURCE_EXHAUSTED names.
+  virtual uint64_t driverAllocate(uint64_t capacity, uint64_t bytes) = 0;
   virtual void driverFree(uint64_t address) = 0;
   virtual void *createStream() = 0;
   virtual void destroyStream(void *stream) = 0;
@@ -44,7 +50,17 @@ public:
                             const LaunchShape &shape, void **params) = 0;
 
 protected:
+  /// Frees the cached blocks; a driver's destructor calls it while it can
+  /// still free.
+  void releaseCachedMemory() { pool.trim(); }
+
   std::string name;
+
+private:
+  DeviceMemoryPool<uint64_t> pool;
+  mutable std::mutex liveMutex;
+  /// Address -> capacity of the live allocations.
+  std::unordered_map<uint64_t, uint64_t> live;
 };
 
 /// A module loaded by a StreamDevice, with its kernels looked up once.

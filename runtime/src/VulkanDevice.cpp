@@ -38,10 +38,13 @@ std::string hex(uint64_t value) {
 } // namespace
 
 void VulkanDevice::open() {
+  uint64_t poolCap = deviceMemoryPoolCapFromEnvironment();
   openInstance();
   choosePhysicalDevice();
   createLogicalDevice();
   chooseMemoryTypes();
+  pool = std::make_unique<DeviceMemoryPool<Buffer>>(
+      poolCap, [this](const Buffer &buffer) { destroyBuffer(buffer); });
 }
 
 void VulkanDevice::openInstance() {
@@ -301,6 +304,10 @@ void VulkanDevice::chooseMemoryTypes() {
 VulkanDevice::~VulkanDevice() {
   if (device) {
     api.vkDeviceWaitIdle(device);
+    for (const QueueObjects &objects : idleQueues)
+      destroyQueueObjects(objects);
+    if (pool)
+      pool->trim();
     for (const auto &entry : buffers)
       destroyBuffer(entry.second);
     api.vkDestroyDevice(device, nullptr);
@@ -309,17 +316,19 @@ VulkanDevice::~VulkanDevice() {
     api.vkDestroyInstance(instance, nullptr);
 }
 
-VulkanDevice::Buffer VulkanDevice::createBuffer(uint64_t bytes, bool host) {
+VulkanDevice::Buffer VulkanDevice::createBuffer(uint64_t bytes,
+                                                uint64_t capacity, bool host) {
   Buffer result;
   result.bytes = bytes;
+  result.size = roundUp(std::max<uint64_t>(bytes, 1), 4);
   auto info =
       makeVulkan<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
-  info.size = roundUp(std::max<uint64_t>(bytes, 1), 4);
+  info.size = std::max<uint64_t>(roundUp(capacity, 4), result.size);
   info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-  result.size = info.size;
+  result.capacity = info.size;
   auto outOfMemory = [&](VkResult why) {
     fail(RLX_STATUS_RESOURCE_EXHAUSTED,
          "cannot allocate " + std::to_string(bytes) + " bytes of " +
@@ -393,12 +402,21 @@ uint64_t VulkanDevice::allocate(uint64_t bytes) {
              " bytes of device memory on Vulkan device '" + name +
              "': it allows at most " + std::to_string(limit) +
              " bytes in one buffer");
-  Buffer buffer = createBuffer(bytes, /*host=*/false);
+  // A size class the device cannot hold is not rounded up. The capacity
+  // is the VkBuffer's size, the pool's key.
+  uint64_t capacity = deviceMemorySizeClass(bytes);
+  if (capacity > limit)
+    capacity = roundUp(bytes, 4);
+  Buffer buffer = pool->allocate(capacity, [&](uint64_t capacity) {
+    return createBuffer(bytes, capacity, /*host=*/false);
+  });
+  buffer.bytes = bytes;
+  buffer.size = roundUp(std::max<uint64_t>(bytes, 1), 4);
   std::lock_guard<std::mutex> lock(mutex);
+  // Always a fresh address, for a reused buffer too. A gap after every
+  // buffer, so that a pointer one past the end of one never names the next.
   uint64_t address = nextAddress;
-  // A gap after every buffer, so that a pointer one past the end of one
-  // never names the next.
-  nextAddress += roundUp(buffer.size, 256) + 256;
+  nextAddress += roundUp(buffer.capacity, 256) + 256;
   buffers.emplace(address, buffer);
   return address;
 }
@@ -414,7 +432,7 @@ void VulkanDevice::free(uint64_t address) {
     buffer = it->second;
     buffers.erase(it);
   }
-  destroyBuffer(buffer);
+  pool->free(buffer, buffer.capacity);
 }
 
 std::pair<VulkanDevice::Buffer, uint64_t>
@@ -431,7 +449,7 @@ VulkanDevice::resolve(uint64_t address) const {
 }
 
 VulkanDevice::Buffer VulkanDevice::createHostBuffer(uint64_t bytes) {
-  return createBuffer(bytes, /*host=*/true);
+  return createBuffer(bytes, bytes, /*host=*/true);
 }
 
 void VulkanDevice::submit(VkCommandBuffer commands, VkFence fence) {
@@ -440,6 +458,37 @@ void VulkanDevice::submit(VkCommandBuffer commands, VkFence fence) {
   info.pCommandBuffers = &commands;
   std::lock_guard<std::mutex> lock(queueMutex);
   checkVulkan(api.vkQueueSubmit(queue, 1, &info, fence), "vkQueueSubmit");
+}
+
+std::optional<VulkanDevice::QueueObjects> VulkanDevice::takeIdleQueue() {
+  std::lock_guard<std::mutex> lock(idleMutex);
+  if (idleQueues.empty())
+    return std::nullopt;
+  QueueObjects objects = std::move(idleQueues.back());
+  idleQueues.pop_back();
+  return objects;
+}
+
+void VulkanDevice::keepIdleQueue(QueueObjects objects) {
+  {
+    // As many as calls ran at once, within reason.
+    std::lock_guard<std::mutex> lock(idleMutex);
+    if (idleQueues.size() < 16) {
+      idleQueues.push_back(std::move(objects));
+      return;
+    }
+  }
+  destroyQueueObjects(objects);
+}
+
+void VulkanDevice::destroyQueueObjects(const QueueObjects &objects) {
+  destroyBuffer(objects.chunk);
+  for (VkDescriptorPool descriptorPool : objects.descriptorPools)
+    api.vkDestroyDescriptorPool(device, descriptorPool, nullptr);
+  if (objects.fence)
+    api.vkDestroyFence(device, objects.fence, nullptr);
+  if (objects.pool)
+    api.vkDestroyCommandPool(device, objects.pool, nullptr);
 }
 
 std::unique_ptr<DeviceQueue> VulkanDevice::createQueue() {

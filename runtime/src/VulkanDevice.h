@@ -5,9 +5,12 @@
 /// Device pointers are addresses the runtime invents (non-zero, 256-aligned,
 /// never reused) and maps back to the VkBuffer that holds them, since
 /// kernels take their arguments as storage buffers of descriptor set 0.
-/// Each allocation is one VkBuffer with its own memory: device-local, and
-/// kept mapped when that memory is also host-visible (lavapipe, integrated
-/// GPUs), else filled and read through staging buffers.
+/// Each allocation is one VkBuffer with its own memory, of the request's
+/// size class: device-local, and kept mapped when that memory is also
+/// host-visible (lavapipe, integrated GPUs), else filled and read through
+/// staging buffers. A freed buffer waits in a DeviceMemoryPool and is named
+/// by a fresh address when it is handed out again; only live buffers are in
+/// the address map.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +18,7 @@
 #define RLX_RUNTIME_SRC_VULKANDEVICE_H
 
 #include "Device.h"
+#include "DeviceMemoryPool.h"
 #include "SpirvModule.h"
 #include "VulkanApi.h"
 
@@ -32,12 +36,27 @@ public:
   struct Buffer {
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDeviceMemory memory = VK_NULL_HANDLE;
-    /// The bytes asked for; the VkBuffer may be larger.
+    /// The bytes asked for.
     uint64_t bytes = 0;
-    /// The VkBuffer's size.
+    /// What a kernel argument binds: `bytes` rounded up to 4 (at least 4).
     VkDeviceSize size = 0;
+    /// The VkBuffer's size, at least `size` (the size class of a device
+    /// buffer).
+    VkDeviceSize capacity = 0;
     /// Where it is mapped, or null.
     void *mapped = nullptr;
+  };
+
+  /// The driver objects of a queue (VulkanQueue.cpp), kept between calls:
+  /// its command pool is reset, its fence unsignalled, its descriptor pools
+  /// reset.
+  struct QueueObjects {
+    VkCommandPool pool = VK_NULL_HANDLE;
+    VkCommandBuffer commands = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    /// Mapped host memory for scalars and staging, or none.
+    Buffer chunk;
+    std::vector<VkDescriptorPool> descriptorPools;
   };
 
   VulkanDevice() = default;
@@ -50,6 +69,7 @@ public:
   const std::string &description() const override { return name; }
   uint64_t allocate(uint64_t bytes) override;
   void free(uint64_t address) override;
+  DeviceMemoryStats memoryStats() const override { return pool->stats(); }
   std::unique_ptr<DeviceQueue> createQueue() override;
   std::unique_ptr<DeviceModule>
   loadModule(const std::string &name,
@@ -64,6 +84,12 @@ public:
   void destroyBuffer(const Buffer &buffer);
   /// Submits `commands` to the queue, signalling `fence`.
   void submit(VkCommandBuffer commands, VkFence fence);
+  /// The objects of a queue that has ended, if any are kept.
+  std::optional<QueueObjects> takeIdleQueue();
+  /// Keeps the objects of a queue that has ended for the next, or destroys
+  /// them when enough are kept.
+  void keepIdleQueue(QueueObjects objects);
+  void destroyQueueObjects(const QueueObjects &objects);
 
   VulkanApi api;
   VkInstance instance = VK_NULL_HANDLE;
@@ -76,9 +102,10 @@ public:
   std::set<std::string> features;
 
 private:
-  /// Creates a buffer of at least `bytes` in device memory or, when
-  /// `host`, in mapped host-coherent memory. Throws RESOURCE_EXHAUSTED.
-  Buffer createBuffer(uint64_t bytes, bool host);
+  /// Creates a buffer of `bytes` whose VkBuffer holds `capacity` in device
+  /// memory or, when `host`, in mapped host-coherent memory. Throws
+  /// RESOURCE_EXHAUSTED naming `bytes`.
+  Buffer createBuffer(uint64_t bytes, uint64_t capacity, bool host);
   void openInstance();
   void choosePhysicalDevice();
   void createLogicalDevice();
@@ -95,10 +122,15 @@ private:
   /// RLX_VULKAN_STAGING: never map device buffers, even host-visible ones.
   bool forceStaging = false;
 
+  /// Freed device buffers for reuse; made by open().
+  std::unique_ptr<DeviceMemoryPool<Buffer>> pool;
   mutable std::mutex mutex;
+  /// Address -> the live buffer it starts.
   std::map<uint64_t, Buffer> buffers;
   uint64_t nextAddress = uint64_t(1) << 40;
   std::mutex queueMutex;
+  std::mutex idleMutex;
+  std::vector<QueueObjects> idleQueues;
 };
 
 /// A SPIR-V module with a compute pipeline per kernel, built on first use.

@@ -6,7 +6,9 @@
 /// order, as a stream would), and submitted when the call synchronizes or
 /// reads something back. Kernel scalars and staging copies live in mapped
 /// host memory carved from chunks that are recycled at synchronize, as are
-/// descriptor sets; frees wait until then too.
+/// descriptor sets; frees wait until then too. When a call ends its command
+/// pool, fence, first chunk and descriptor pools go back to the device for
+/// the next call's queue.
 //
 //===----------------------------------------------------------------------===//
 
@@ -81,6 +83,16 @@ private:
 
 VulkanQueue::VulkanQueue(std::shared_ptr<VulkanDevice> device)
     : device(std::move(device)), api(this->device->api) {
+  if (std::optional<VulkanDevice::QueueObjects> idle =
+          this->device->takeIdleQueue()) {
+    pool = idle->pool;
+    commands = idle->commands;
+    fence = idle->fence;
+    if (idle->chunk.buffer)
+      chunks.push_back({idle->chunk, 0});
+    descriptorPools = std::move(idle->descriptorPools);
+    return;
+  }
   VkDevice vk = this->device->device;
   try {
     auto poolInfo = makeVulkan<VkCommandPoolCreateInfo>(
@@ -110,6 +122,16 @@ VulkanQueue::VulkanQueue(std::shared_ptr<VulkanDevice> device)
 VulkanQueue::~VulkanQueue() {
   try {
     synchronize();
+    // Clean: the next call's queue takes the objects over.
+    VulkanDevice::QueueObjects idle;
+    idle.pool = pool;
+    idle.commands = commands;
+    idle.fence = fence;
+    if (!chunks.empty())
+      idle.chunk = chunks[0].buffer;
+    idle.descriptorPools = std::move(descriptorPools);
+    device->keepIdleQueue(std::move(idle));
+    return;
   } catch (...) {
     // The device is lost; free what is left all the same.
   }

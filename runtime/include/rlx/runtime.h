@@ -403,6 +403,18 @@ RLX_API rlx_device_t rlx_session_device(const rlx_session_t *session);
     "cpu"; valid while the session lives. */
 RLX_API const char *
 rlx_session_device_description(const rlx_session_t *session);
+/** Memory of a session's device, shared by every session on it: bytes in
+    live allocations (at their size classes) and in freed blocks kept for
+    reuse, which never exceed `cache_limit_bytes` (env RLX_DEVICE_POOL_MB,
+    default 1024). All zero for a CPU session. */
+typedef struct rlx_device_memory_t {
+  uint64_t live_bytes;
+  uint64_t cached_bytes;
+  uint64_t cache_limit_bytes;
+} rlx_device_memory_t;
+/** Fills `out_memory`. Thread-safe. */
+RLX_API rlx_status_t rlx_session_device_memory(const rlx_session_t *session,
+                                               rlx_device_memory_t *out_memory);
 /** Copies host tensor `tensor` into the session's device memory, as a new
     device tensor the caller owns, to pass to calls without copying it
     again. For a CPU session, or a tensor already on the session's device, a

@@ -152,6 +152,12 @@ protected:
     return status;
   }
 
+  rlx_device_memory_t memory() {
+    rlx_device_memory_t result{};
+    EXPECT_TRUE(isOk(rlx_session_device_memory(session, &result)));
+    return result;
+  }
+
   ScopedEnvironment environment;
   rlx_artifact_t *artifact = nullptr;
   rlx_session_t *session = nullptr;
@@ -380,7 +386,48 @@ TEST_F(VulkanTest, Float64Kernel) {
   rlx_tensor_release(x);
 }
 
+/// Calls reuse the memory earlier calls freed: the same numbers every
+/// time, nothing left live, the cache no larger than one call needs.
+TEST_F(VulkanTest, ManyCallsReuseTheirMemory) {
+  checkForward(10);
+  rlx_device_memory_t first = memory();
+  EXPECT_GT(first.live_bytes, 0u); // p
+  EXPECT_GT(first.cached_bytes, 0u);
+  EXPECT_LE(first.cached_bytes, first.cache_limit_bytes);
+  for (int call = 0; call < 200; ++call)
+    checkForward(10);
+  rlx_device_memory_t after = memory();
+  EXPECT_EQ(after.live_bytes, first.live_bytes);
+  EXPECT_EQ(after.cached_bytes, first.cached_bytes);
+  // Other sizes take other size classes; the cache stays capped.
+  for (int rows = 1; rows < 300; rows += 7)
+    checkForward(rows);
+  after = memory();
+  EXPECT_EQ(after.live_bytes, first.live_bytes);
+  EXPECT_LE(after.cached_bytes, after.cache_limit_bytes);
+}
+
+TEST_F(VulkanTest, DeviceTensorsKeepTheirMemoryOutOfThePool) {
+  rlx_tensor_t *x = makeInput(6);
+  rlx_device_memory_t before = memory();
+  rlx_tensor_t *y = forward(x, /*onDevice=*/true);
+  ASSERT_NE(y, nullptr);
+  EXPECT_GT(memory().live_bytes, before.live_bytes);
+  // Calls that reuse freed blocks do not hand out y's.
+  for (int call = 0; call < 20; ++call)
+    checkForward(6);
+  rlx_tensor_t *host = nullptr;
+  ASSERT_TRUE(isOk(rlx_tensor_to_host(y, &host)));
+  EXPECT_EQ(valuesOf(host), forwardOf(valuesOf(x)));
+  rlx_tensor_release(host);
+  rlx_tensor_release(y);
+  EXPECT_EQ(memory().live_bytes, before.live_bytes);
+  rlx_tensor_release(x);
+}
+
 TEST_F(VulkanTest, DeviceOutOfMemoryIsResourceExhausted) {
+  // With blocks cached, too.
+  checkForward(2);
   EXPECT_TRUE(statusIs(
       callWithoutInputs("huge"), RLX_STATUS_RESOURCE_EXHAUSTED,
       {"entry point 'huge'", "device memory", "1125899906842624 bytes"}));
@@ -417,6 +464,7 @@ TEST_F(VulkanTest, OutputMustBeMemoryOfTheCall) {
 }
 
 TEST_F(VulkanTest, ConcurrentCallsOnOneSession) {
+  rlx_device_memory_t before = memory();
   std::vector<std::thread> threads;
   std::vector<int> failures(4, 0);
   for (int t = 0; t < 4; ++t)
@@ -442,6 +490,9 @@ TEST_F(VulkanTest, ConcurrentCallsOnOneSession) {
     thread.join();
   for (int t = 0; t < 4; ++t)
     EXPECT_EQ(failures[t], 0) << "thread " << t;
+  rlx_device_memory_t after = memory();
+  EXPECT_EQ(after.live_bytes, before.live_bytes);
+  EXPECT_LE(after.cached_bytes, after.cache_limit_bytes);
 }
 
 TEST_F(VulkanTest, CppWrapper) {
@@ -502,6 +553,22 @@ TEST_F(VulkanStagingTest, ForwardAndChainMatchALoop) {
   rlx_tensor_release(z);
 }
 
+/// RLX_DEVICE_POOL_MB=0: every free goes back to the driver.
+class VulkanWithoutPoolTest : public VulkanTest {
+  void configure(ScopedEnvironment &environment) override {
+    environment.set("RLX_DEVICE_POOL_MB", "0");
+  }
+};
+
+TEST_F(VulkanWithoutPoolTest, CachesNothing) {
+  for (int call = 0; call < 5; ++call)
+    checkForward(30);
+  rlx_device_memory_t stats = memory();
+  EXPECT_EQ(stats.cache_limit_bytes, 0u);
+  EXPECT_EQ(stats.cached_bytes, 0u);
+  EXPECT_GT(stats.live_bytes, 0u); // p
+}
+
 /// A device without 64-bit floats.
 class VulkanWithoutFloat64Test : public VulkanTest {
   void configure(ScopedEnvironment &environment) override {
@@ -520,6 +587,21 @@ TEST_F(VulkanWithoutFloat64Test, ModuleNeedingItIsRefused) {
   rlx_tensor_release(x);
   // Modules that need no such feature still run.
   checkForward(2);
+}
+
+TEST(DeviceTest, CpuSessionHasNoDeviceMemory) {
+  rlx_artifact_t *artifact = nullptr;
+  ASSERT_TRUE(isOk(rlx_artifact_load(RLX_FAKE_ARTIFACT, &artifact)));
+  rlx_session_t *session = nullptr;
+  ASSERT_TRUE(isOk(rlx_session_create(artifact, &session)));
+  rlx_device_memory_t memory{1, 1, 1};
+  ASSERT_TRUE(isOk(rlx_session_device_memory(session, &memory)));
+  EXPECT_EQ(memory.live_bytes + memory.cached_bytes + memory.cache_limit_bytes,
+            0u);
+  EXPECT_TRUE(statusIs(rlx_session_device_memory(session, nullptr),
+                       RLX_STATUS_INVALID_ARGUMENT, {"out_memory"}));
+  rlx_session_release(session);
+  rlx_artifact_release(artifact);
 }
 
 TEST(DeviceTest, ParsesAndNamesDevices) {
