@@ -9,6 +9,11 @@
 // RUN: rlx-testdata npy %t.small.npy f32 3
 // RUN: rlx-run %t.so --input x=%t.small.npy | FileCheck %s --check-prefix=SMALL
 // SMALL: y: f32[3,3]
+// On a GPU (Vulkan here) the device allocation fails the same way.
+// RUN: rlxc %s --target=vulkan -o %t.vk.so
+// RUN: not rlx-run %t.vk.so --input x=%t.big.npy 2>&1 | FileCheck %s --check-prefix=DEVICE
+// DEVICE: rlx-run: error: entry point 'outer' ran out of device memory: cannot allocate 64000000000064 bytes
+// RUN: rlx-run %t.vk.so --input x=%t.small.npy | FileCheck %s --check-prefix=SMALL
 func.func @outer(%x: tensor<?xf32> {rlx.name = "x"}) -> (tensor<?x?xf32> {rlx.name = "y"}) {
   %a = rlx.reshape %x : (tensor<?xf32>) -> tensor<?x1xf32>
   %b = rlx.reshape %x : (tensor<?xf32>) -> tensor<1x?xf32>
