@@ -30,6 +30,20 @@ namespace {
 /// B operands of at least this many bytes are packed.
 constexpr int64_t kPackBytes = int64_t(2) << 20;
 
+/// Bytes of packed A a core should keep in its L2 across the B panels.
+constexpr int64_t kABlockBytes = int64_t(1) << 20;
+
+/// Rows of A per M block: the largest power of two (a multiple of tileM,
+/// dividing m) whose packed K block fits kABlockBytes; m when none does.
+int64_t mBlockFor(int64_t m, int64_t block, int64_t elementBytes,
+                  int64_t tileM) {
+  for (int64_t rows = 1024; rows >= tileM; rows /= 2)
+    if (rows % tileM == 0 && m % rows == 0 &&
+        rows * block * elementBytes <= kABlockBytes)
+      return rows;
+  return m;
+}
+
 int64_t kBlockFor(int64_t k) {
   for (int64_t block : {1024, 512, 256, 128})
     if (k % block == 0)
@@ -131,9 +145,14 @@ void packOne(linalg::MatmulOp matmul, int64_t tileM, int64_t tileN) {
                aType.getDimSize(0) % tileM == 0;
   OpBuilder::InsertionGuard guard(builder);
   if (packA) {
-    // K block, then B panel (it stays in L2 across all row tiles), then
-    // row tile (parallel), each a tileM x tileN matmul with A transposed.
+    // K block; M block (its packed A, at most kABlockBytes, stays in L2
+    // while every B panel passes over it: GotoBLAS's mc blocking); B
+    // panel; row tile, each a tileM x tileN matmul with A transposed. The
+    // M blocks run in parallel when there are several (each core keeps its
+    // own A block), else the row tiles do.
     int64_t m = aType.getDimSize(0);
+    int64_t mc = mBlockFor(m, block, aType.getElementTypeBitWidth() / 8,
+                           tileM);
     Value packedA = memref::AllocOp::create(
         builder, p.loc,
         MemRefType::get({m / tileM, block, tileM}, aType.getElementType()),
@@ -144,13 +163,18 @@ void packOne(linalg::MatmulOp matmul, int64_t tileM, int64_t tileN) {
                                          p.index(block));
     Value aBlock = p.view(a, {p.attr(0), kStart}, {m, block}, 2);
     p.pack(aBlock, /*split=*/0, tileM, packedA);
+    scf::ForOp mLoop;
+    Value firstRowTile = arith::MulIOp::create(
+        builder, p.loc, p.loop(m / mc, &mLoop), p.index(mc / tileM));
     Value panel = p.loop(panels);
     Value bTile = p.view(packedB, {panel, kStart, p.attr(0)},
                          {1, block, tileN}, 2);
     Value column = arith::MulIOp::create(builder, p.loc, panel, p.index(tileN));
     scf::ForOp rowLoop;
-    Value rowTile = p.loop(m / tileM, &rowLoop);
-    rowLoop->setAttr("rlx.parallel", builder.getUnitAttr());
+    Value rowTile = arith::AddIOp::create(
+        builder, p.loc, firstRowTile, p.loop(mc / tileM, &rowLoop));
+    (m / mc >= 2 ? mLoop : rowLoop)
+        ->setAttr("rlx.parallel", builder.getUnitAttr());
     Value aTile = p.view(packedA, {rowTile, p.attr(0), p.attr(0)},
                          {1, block, tileM}, 2);
     Value row = arith::MulIOp::create(builder, p.loc, rowTile, p.index(tileM));
