@@ -151,6 +151,7 @@ static void buildGPUCodegen(OpPassManager &pm, const CompileOptions &options) {
   // Constants and index arithmetic move into the kernels, not into args.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createRLXGPUMergeModules());
   if (target == "vulkan") {
     pm.addPass(createRLXGPUPrepareSPIRV());
     pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToSPIRVPass());

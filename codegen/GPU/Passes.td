@@ -85,6 +85,16 @@ def RLXGPUMapKernels : Pass<"rlx-gpu-map-kernels", "mlir::ModuleOp"> {
   ];
 }
 
+def RLXGPUMergeModules : Pass<"rlx-gpu-merge-modules", "mlir::ModuleOp"> {
+  let summary = "Moves every outlined kernel into one gpu.module";
+  let description = [{
+    After `gpu-kernel-outlining` (a module per kernel): one module
+    `rlx_kernels` holds every kernel, each named after its old module, and
+    the launches point at it, so each device backend runs once per chip.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
 def RLXGPUPrepareSPIRV : Pass<"rlx-gpu-prepare-spirv", "mlir::ModuleOp"> {
   let summary = "Readies outlined kernels for the SPIR-V (Vulkan) conversion";
   let description = [{

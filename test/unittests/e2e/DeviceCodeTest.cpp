@@ -3,10 +3,11 @@
 /// \file
 /// No NVIDIA or AMD GPU runs here, so the CUDA and ROCm targets are checked
 /// as far as a machine without one can: the module of every op case
-/// compiles with `--target=cuda|rocm`, and the device code it dumps is
-/// validated by the vendors' own tools — CUDA's ptxas assembles every PTX
-/// kernel for sm_80 and sm_90 — and by the ELF headers of every cubin
-/// (EM_CUDA) and hsaco (EM_AMDGPU with the gfx90a/gfx942 machine flags).
+/// compiles with `--target=cuda|rocm` (all kernels in one device module),
+/// and the device code it dumps is validated by the vendors' own tools —
+/// CUDA's ptxas assembles the PTX for sm_80 and sm_90 — and by the ELF
+/// headers of the cubins (EM_CUDA) and hsacos (EM_AMDGPU with the
+/// gfx90a/gfx942 machine flags).
 /// Running them is bench/gpu_check.sh's job, on a machine with a GPU.
 //
 //===----------------------------------------------------------------------===//
@@ -77,14 +78,26 @@ std::string compileForTarget(const Variant &v, const std::string &target) {
 
 class DeviceCode : public ::testing::TestWithParam<Variant> {};
 
+/// Occurrences of `needle` in the file at `path`.
+size_t countIn(const std::string &path, const std::string &needle) {
+  std::string text = readFile(path);
+  size_t count = 0;
+  for (size_t at = text.find(needle); at != std::string::npos;
+       at = text.find(needle, at + needle.size()))
+    ++count;
+  return count;
+}
+
 TEST_P(DeviceCode, CudaKernelsAssembleWithPtxas) {
   std::string dir = compileForTarget(GetParam(), "cuda");
   auto files = listByKind(dir);
+  // One module holding every kernel: its PTX and a cubin per chip.
   const std::vector<std::string> &ptx = files[".sm_80.ptx"];
-  ASSERT_GT(ptx.size(), 50u) << "too few kernels in " << dir;
-  // A cubin per chip for every kernel, and the PTX of each.
-  EXPECT_EQ(files[".sm_80.cubin"].size(), ptx.size());
-  EXPECT_EQ(files[".sm_90.cubin"].size(), ptx.size());
+  ASSERT_EQ(ptx.size(), 1u) << "expected one PTX module in " << dir;
+  EXPECT_GT(countIn(ptx[0], ".entry "), 50u) << "too few kernels in "
+                                              << ptx[0];
+  EXPECT_EQ(files[".sm_80.cubin"].size(), 1u);
+  EXPECT_EQ(files[".sm_90.cubin"].size(), 1u);
   for (const char *chip : {".sm_80.cubin", ".sm_90.cubin"})
     for (const std::string &cubin : files[chip]) {
       ElfHeader h = readElfHeader(cubin);
@@ -105,9 +118,13 @@ TEST_P(DeviceCode, CudaKernelsAssembleWithPtxas) {
 TEST_P(DeviceCode, RocmHsacoForEachChip) {
   std::string dir = compileForTarget(GetParam(), "rocm");
   auto files = listByKind(dir);
+  // One module holding every kernel, an hsaco per chip; each kernel has a
+  // kernel descriptor symbol (NAME.kd).
   const std::vector<std::string> &gfx90a = files[".gfx90a.hsaco"];
-  ASSERT_GT(gfx90a.size(), 50u) << "too few kernels in " << dir;
-  EXPECT_EQ(files[".gfx942.hsaco"].size(), gfx90a.size());
+  ASSERT_EQ(gfx90a.size(), 1u) << "expected one hsaco per chip in " << dir;
+  EXPECT_GT(countIn(gfx90a[0], ".kd"), 50u) << "too few kernels in "
+                                             << gfx90a[0];
+  EXPECT_EQ(files[".gfx942.hsaco"].size(), 1u);
   // EF_AMDGPU_MACH (the low byte of e_flags): gfx90a 0x3f, gfx942 0x4c.
   for (auto [kind, mach] : {std::pair<const char *, uint32_t>{".gfx90a.hsaco",
                                                                0x3f},
