@@ -130,7 +130,7 @@ void progress(int epoch, int epochs, double loss) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string data = RLX_DIGITS_DEFAULT, out = ".";
+  std::string data = RLX_DIGITS_DEFAULT, out = ".", device = "cpu";
   int epochs = 30;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -140,9 +140,11 @@ int main(int argc, char **argv) {
       epochs = std::stoi(argv[++i]);
     else if (arg == "--out" && i + 1 < argc)
       out = argv[++i];
+    else if (arg == "--device" && i + 1 < argc)
+      device = argv[++i];
     else {
       std::cerr << "usage: train_digits [--data digits.csv.gz] [--epochs N] "
-                   "[--out DIR]\n";
+                   "[--out DIR] [--device cpu|vulkan|cuda|rocm]\n";
       return 2;
     }
   }
@@ -180,7 +182,9 @@ int main(int argc, char **argv) {
             stepsPerEpoch,
             rlx::Schedule::cosine(0.01, epochs * stepsPerEpoch, 1e-4)),
         /*clip=*/5.0);
-    step.jit().init_randn(/*seed=*/0, /*stddev=*/0.1);
+    // On a GPU the weights and Adam's state stay on the device between
+    // steps; only the batches move.
+    step.jit(rlx::Device{device}).init_randn(/*seed=*/0, /*stddev=*/0.1);
 
     Rng shuffler{7};
     std::vector<size_t> rows(train.rows());
@@ -210,7 +214,7 @@ int main(int argc, char **argv) {
     testX.host().writeNpy(out + "/test_x.npy");
     testLabels.host().writeNpy(out + "/test_labels.npy");
 
-    rlx::Compiled model = predict.jit(rlx::Device::cpu());
+    rlx::Compiled model = predict.jit(rlx::Device{device});
     model.load_params(out + "/digits.safetensors");
     double accuracy =
         model.run({{"x", testX}, {"labels", testLabels}})["accuracy"].item();
