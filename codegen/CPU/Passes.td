@@ -53,10 +53,13 @@ def RLXCPULowerDynamicExpandShapes
 def RLXFuseElementwise : Pass<"rlx-fuse-elementwise"> {
   let summary = "Fuses elementwise linalg producers into their consumers";
   let description = [{
-    linalg's elementwise fusion without the reshape propagation of
-    `linalg-fuse-elementwise-ops`: propagating collapse/expand shapes through
-    a named matmul turns it into a generic contraction that no longer gets
-    the vectorized matmul schedule.
+    First merges an elementwise producer whose results are also used after
+    its elementwise consumer into that consumer as extra results (an
+    optimizer's new moments and its weight update become one loop); then
+    linalg's elementwise fusion of single-use producers, without the reshape
+    propagation of `linalg-fuse-elementwise-ops`: propagating
+    collapse/expand shapes through a named matmul turns it into a generic
+    contraction that no longer gets the vectorized matmul schedule.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
