@@ -250,6 +250,8 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
     break;
   case Phase::Fuse:
     pm.addPass(createRLXFuseElementwise());
+    if (!isGPUTarget(options.target))
+      pm.addPass(createRLXCPUSplitReductions());
     pm.addPass(createCanonicalizerPass());
     break;
   case Phase::Bufferize: {

@@ -64,6 +64,18 @@ def RLXFuseElementwise : Pass<"rlx-fuse-elementwise"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def RLXCPUSplitReductions : Pass<"rlx-cpu-split-reductions"> {
+  let summary = "Splits long 1-D full reductions into parallel partials";
+  let description = [{
+    On tensors, after fusion: a linalg op whose only loop is a reduction of
+    a static length of at least 2^16 becomes partials over up to 64 parts
+    (a parallel dim) and a fold of the partials (linalg's splitReduction),
+    so both cores work on it.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def RLXCPUVectorizeLoops : Pass<"rlx-cpu-vectorize-loops", "mlir::ModuleOp"> {
   let summary = "Vectorizes elementwise, broadcast, transpose and reduction loops";
   let description = [{
