@@ -78,7 +78,13 @@ struct MergeSharedProducer : OpRewritePattern<linalg::GenericOp> {
       bool readsOutputs = llvm::any_of(
           producerBody.getArguments().drop_front(producer.getNumDpsInputs()),
           [](BlockArgument arg) { return !arg.use_empty(); });
-      if (!aligned || !outsideUse || !usesAfter || readsOutputs)
+      // A producer result the consumer writes into (an init) cannot also be
+      // a result of the merged op.
+      bool initFromProducer = llvm::any_of(
+          consumer.getDpsInits(),
+          [&](Value init) { return init.getDefiningOp() == producer; });
+      if (!aligned || !outsideUse || !usesAfter || readsOutputs ||
+          initFromProducer)
         continue;
       merge(consumer, producer, rewriter);
       return success();

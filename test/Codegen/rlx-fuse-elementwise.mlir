@@ -63,3 +63,4 @@ func.func @used_before(%a: tensor<8xf32>) -> tensor<8xf32> {
   } -> tensor<8xf32>
   return %c : tensor<8xf32>
 }
+
