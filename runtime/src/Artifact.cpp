@@ -156,14 +156,14 @@ std::unique_ptr<rlx_artifact_s> loadArtifact(const std::string &path) {
 
   artifact->numThreads = static_cast<int32_t *>(
       dlsym(artifact->library, "rlx_artifact_num_threads"));
-  artifact->outOfMemoryHook = reinterpret_cast<void (**)(int64_t)>(
-      dlsym(artifact->library, "rlx_artifact_oom_hook"));
-  if (artifact->outOfMemoryHook)
-    *artifact->outOfMemoryHook = rlx::outOfMemoryHook;
-  artifact->checkFailedHook = reinterpret_cast<void (**)(const char *)>(
-      dlsym(artifact->library, "rlx_artifact_error_hook"));
-  if (artifact->checkFailedHook)
-    *artifact->checkFailedHook = rlx::checkFailedHook;
+  // The hooks are pointed at the runtime's handlers once, here; artifacts
+  // without checked allocations or run-time checks have none.
+  if (auto outOfMemory = reinterpret_cast<void (**)(int64_t)>(
+          dlsym(artifact->library, "rlx_artifact_oom_hook")))
+    *outOfMemory = rlx::outOfMemoryHook;
+  if (auto checkFailed = reinterpret_cast<void (**)(const char *)>(
+          dlsym(artifact->library, "rlx_artifact_error_hook")))
+    *checkFailed = rlx::checkFailedHook;
   for (rlx_entry_point_s &entry : artifact->manifest.entryPoints) {
     dlerror();
     entry.function = reinterpret_cast<EntryFunction>(

@@ -26,11 +26,6 @@ struct rlx_artifact_s {
   /// The artifact's `rlx_artifact_num_threads` (null when it has no
   /// parallel kernels), set before every call.
   int32_t *numThreads = nullptr;
-  /// The artifact's `rlx_artifact_oom_hook` (null in artifacts without
-  /// checked allocations), pointed at the runtime's handler at load.
-  void (**outOfMemoryHook)(int64_t) = nullptr;
-  /// The artifact's `rlx_artifact_error_hook` (failed run-time checks).
-  void (**checkFailedHook)(const char *) = nullptr;
   std::string manifestJson;
   rlx::Manifest manifest;
   /// Where the entry code's pointers point: RLX_DEVICE_CPU, or the GPU of

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Call.h"
+#include "Addresses.h"
 #include "DType.h"
 #include "Descriptors.h"
 #include "GuardedCall.h"
@@ -104,10 +105,6 @@ private:
 /// A release callback whose user data is the output's `allocated` block
 /// (the data pointer may lie inside it, past an offset).
 void freeBlock(void *block, void * /*data*/) { std::free(block); }
-
-void *toPointer(uint64_t address) {
-  return reinterpret_cast<void *>(static_cast<uintptr_t>(address));
-}
 
 /// Turns output `index`'s descriptor into an owning tensor.
 TensorRef adoptOutput(const rlx_entry_point_s &entry, size_t index,

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Addresses.h"
 #include "Call.h"
 #include "DType.h"
 #include "Descriptors.h"
@@ -24,13 +25,6 @@
 using namespace rlx;
 
 namespace {
-
-std::string hex(uint64_t value) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "0x%llx",
-                static_cast<unsigned long long>(value));
-  return text;
-}
 
 /// Throws the status a failed guarded call of `entry` deserves.
 [[noreturn]] void failCall(const rlx_entry_point_s &entry,
@@ -70,7 +64,7 @@ TensorRef takeOutput(const rlx_entry_point_s &entry, size_t index,
     bad("its memory is shared with another output");
   int64_t bytes = call.ownedBytes(output.allocated);
   if (bytes < 0)
-    bad("its memory (" + hex(output.allocated) +
+    bad("its memory (" + hexAddress(output.allocated) +
         ") was not allocated by this call");
   if (output.data < output.allocated ||
       output.data - output.allocated + output.extentBytes >

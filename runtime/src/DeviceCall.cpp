@@ -1,6 +1,7 @@
 //===- DeviceCall.cpp - One call's work on a device -----------------------===//
 
 #include "DeviceCall.h"
+#include "Addresses.h"
 #include "GuardedCall.h"
 #include "Status.h"
 
@@ -12,17 +13,6 @@ using namespace rlx;
 namespace {
 
 thread_local DeviceCall *activeCall = nullptr;
-
-std::string hex(uint64_t value) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "0x%llx",
-                static_cast<unsigned long long>(value));
-  return text;
-}
-
-uint64_t toAddress(const void *pointer) {
-  return reinterpret_cast<uintptr_t>(pointer);
-}
 
 /// Runs `body` on the active call. False when it failed and the failure was
 /// recorded on the guarded call: the hook must then unwind. Without an
@@ -99,7 +89,7 @@ void DeviceCall::free(uint64_t address) {
   if (!address)
     return;
   if (!owned.erase(address))
-    fail(RLX_STATUS_INTERNAL, "device free of " + hex(address) +
+    fail(RLX_STATUS_INTERNAL, "device free of " + hexAddress(address) +
                                   ", which this call did not allocate");
   queue_->freeAfterWork(address);
 }
@@ -108,7 +98,7 @@ void DeviceCall::upload(uint64_t destination, const void *source,
                         int64_t bytes) {
   if (bytes < 0 || (bytes && !source))
     fail(RLX_STATUS_INTERNAL, "device upload of " + std::to_string(bytes) +
-                                  " bytes from " + hex(toAddress(source)));
+                                  " bytes from " + hexAddress(toAddress(source)));
   queue_->upload(destination, source, static_cast<uint64_t>(bytes));
 }
 

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Addresses.h"
 #include "DeviceBackends.h"
 #include "DriverLibrary.h"
 #include "Status.h"
@@ -70,10 +71,6 @@ struct HipApi {
 #undef RLX_DECLARE
   hipError_t (*hipGetDevicePropertiesR0600)(void *, int) = nullptr;
 };
-
-void *toPointer(uint64_t address) {
-  return reinterpret_cast<void *>(static_cast<uintptr_t>(address));
-}
 
 class HipDevice final : public StreamDevice {
 public:

@@ -1,6 +1,7 @@
 //===- StreamDevice.cpp - Queues on driver streams ------------------------===//
 
 #include "StreamDevice.h"
+#include "Addresses.h"
 #include "Status.h"
 
 #include <algorithm>
@@ -105,10 +106,8 @@ void StreamDevice::free(uint64_t address) {
     std::lock_guard<std::mutex> lock(liveMutex);
     auto it = live.find(address);
     if (it == live.end()) {
-      char text[32];
-      std::snprintf(text, sizeof(text), "0x%llx",
-                    static_cast<unsigned long long>(address));
-      fail(RLX_STATUS_INTERNAL, std::string("free of device pointer ") + text +
+      fail(RLX_STATUS_INTERNAL, "free of device pointer " +
+                                    hexAddress(address) +
                                     ", which is not a live allocation");
     }
     capacity = it->second;

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "VulkanDevice.h"
+#include "Addresses.h"
 #include "DeviceBackends.h"
 #include "DriverLibrary.h"
 #include "Status.h"
@@ -22,17 +23,6 @@ namespace {
 
 [[noreturn]] void noDevice(const std::string &why) {
   fail(RLX_STATUS_FAILED_PRECONDITION, "no Vulkan device: " + why);
-}
-
-uint64_t roundUp(uint64_t value, uint64_t to) {
-  return (value + to - 1) / to * to;
-}
-
-std::string hex(uint64_t value) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "0x%llx",
-                static_cast<unsigned long long>(value));
-  return text;
 }
 
 } // namespace
@@ -427,7 +417,7 @@ void VulkanDevice::free(uint64_t address) {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = buffers.find(address);
     if (it == buffers.end())
-      fail(RLX_STATUS_INTERNAL, "free of device pointer " + hex(address) +
+      fail(RLX_STATUS_INTERNAL, "free of device pointer " + hexAddress(address) +
                                     ", which is not a live allocation");
     buffer = it->second;
     buffers.erase(it);
@@ -445,7 +435,7 @@ VulkanDevice::resolve(uint64_t address) const {
       return {it->second, address - it->first};
   }
   fail(RLX_STATUS_INTERNAL,
-       "device pointer " + hex(address) + " is not in any live allocation");
+       "device pointer " + hexAddress(address) + " is not in any live allocation");
 }
 
 VulkanDevice::Buffer VulkanDevice::createHostBuffer(uint64_t bytes) {

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Addresses.h"
 #include "Status.h"
 #include "VulkanDevice.h"
 
@@ -21,10 +22,6 @@
 using namespace rlx;
 
 namespace {
-
-uint64_t roundUp(uint64_t value, uint64_t to) {
-  return (value + to - 1) / to * to;
-}
 
 std::string formatTriple(const uint32_t values[3]) {
   return "(" + std::to_string(values[0]) + ", " + std::to_string(values[1]) +
@@ -68,8 +65,8 @@ private:
   VkCommandPool pool = VK_NULL_HANDLE;
   VkCommandBuffer commands = VK_NULL_HANDLE;
   VkFence fence = VK_NULL_HANDLE;
+  /// Commands are recorded and not yet submitted.
   bool recording = false;
-  bool recordedAny = false;
 
   struct Chunk {
     VulkanDevice::Buffer buffer;
@@ -191,13 +188,12 @@ VkCommandBuffer VulkanQueue::record() {
     checkVulkan(api.vkBeginCommandBuffer(commands, &info),
                 "vkBeginCommandBuffer");
     recording = true;
-  } else if (recordedAny) {
+  } else {
     barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
                 VK_PIPELINE_STAGE_TRANSFER_BIT,
             VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
                 VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
   }
-  recordedAny = true;
   return commands;
 }
 
@@ -205,18 +201,13 @@ void VulkanQueue::flush() {
   if (!recording)
     return;
   VkDevice vk = device->device;
-  if (recordedAny)
-    barrier(VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+  barrier(VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   recording = false;
-  bool submit = recordedAny;
-  recordedAny = false;
   checkVulkan(api.vkEndCommandBuffer(commands), "vkEndCommandBuffer");
-  if (submit) {
-    device->submit(commands, fence);
-    checkVulkan(api.vkWaitForFences(vk, 1, &fence, VK_TRUE, UINT64_MAX),
-                "vkWaitForFences");
-    checkVulkan(api.vkResetFences(vk, 1, &fence), "vkResetFences");
-  }
+  device->submit(commands, fence);
+  checkVulkan(api.vkWaitForFences(vk, 1, &fence, VK_TRUE, UINT64_MAX),
+              "vkWaitForFences");
+  checkVulkan(api.vkResetFences(vk, 1, &fence), "vkResetFences");
   checkVulkan(api.vkResetCommandPool(vk, pool, 0), "vkResetCommandPool");
 }
 
@@ -281,7 +272,7 @@ void VulkanQueue::upload(uint64_t destination, const void *source,
              std::to_string(offset) + " of a device buffer of " +
              std::to_string(buffer.bytes) + " bytes runs past its end");
   // Nothing recorded can be using the buffer yet: write it in place.
-  if (buffer.mapped && !recordedAny) {
+  if (buffer.mapped && !recording) {
     std::memcpy(static_cast<char *>(buffer.mapped) + offset, source, bytes);
     return;
   }
