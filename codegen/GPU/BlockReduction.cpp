@@ -49,6 +49,9 @@ Operation *matchCombiner(linalg::GenericOp op) {
       outArg.getUses().begin()->getOwner() != combiner ||
       !arith::getNeutralElement(combiner))
     return nullptr;
+  // The body is cloned into plain loops, where linalg.index has no meaning.
+  if (!body.getOps<linalg::IndexOp>().empty())
+    return nullptr;
   return combiner;
 }
 

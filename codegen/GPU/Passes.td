@@ -98,7 +98,7 @@ def RLXGPUMergeModules : Pass<"rlx-gpu-merge-modules", "mlir::ModuleOp"> {
 def RLXGPUPrepareSPIRV : Pass<"rlx-gpu-prepare-spirv", "mlir::ModuleOp"> {
   let summary = "Readies outlined kernels for the SPIR-V (Vulkan) conversion";
   let description = [{
-    Attaches a Vulkan 1.2 `spirv.target_env` to every `gpu.module` and the
+    Attaches a SPIR-V 1.3 / Vulkan `spirv.target_env` to every `gpu.module` and the
     `spirv.entry_point_abi` workgroup size to every kernel, expands math
     functions GLSL.std.450 lacks (`erf` by a polynomial) and refuses, naming
     the op, what SPIR-V cannot do (64-bit transcendental functions, bf16).

@@ -8,6 +8,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "codegen/ABI/BufferAliases.h"
 #include "codegen/GPU/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -28,12 +29,6 @@ Value pointerAsI64(OpBuilder &b, Location loc, Value buffer) {
   Value index =
       memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
   return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
-}
-
-/// Bytes of a statically shaped buffer type (i1 is stored as one byte).
-int64_t byteSize(MemRefType type) {
-  unsigned bits = type.getElementTypeBitWidth();
-  return type.getNumElements() * std::max<int64_t>(1, (bits + 7) / 8);
 }
 
 func::FuncOp declareUpload(ModuleOp module) {
@@ -73,11 +68,10 @@ struct RLXGPUPrepareBuffersPass
       Location loc = global.getLoc();
       rewriter.setInsertionPointAfter(global);
       auto device = memref::AllocOp::create(rewriter, loc, type);
-      rewriter.replaceAllUsesExcept(global.getResult(), device.getResult(),
-                                    {});
+      rewriter.replaceAllUsesWith(global.getResult(), device.getResult());
       Value bytes = arith::ConstantIntOp::create(rewriter, loc,
                                                  rewriter.getI64Type(),
-                                                 byteSize(type));
+                                                 rlx::staticBytes(type));
       func::CallOp::create(rewriter, loc, upload,
                            ValueRange{pointerAsI64(rewriter, loc, device),
                                       pointerAsI64(rewriter, loc, global),

@@ -7,14 +7,13 @@
 /// devices such as lavapipe offer; spirv-update-vce later keeps only what a
 /// module uses, and the runtime checks that against the device), sets the
 /// workgroup size from the launch's constant block size, rewrites f32 erf as
-/// a polynomial, lowers math to GLSL ops, and refuses at the op's location
-/// what no Vulkan device can run.
+/// a polynomial (convert-math-to-spirv then lowers the rest to GLSL ops),
+/// and refuses, at the op's location, what no Vulkan device can run.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "codegen/GPU/Passes.h"
 
-#include "mlir/Conversion/MathToSPIRV/MathToSPIRV.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
@@ -46,10 +45,7 @@ LogicalResult checkSupported(gpu::GPUModuleOp module) {
   WalkResult result = module.walk([&](Operation *op) {
     for (Type type : llvm::concat<Type>(op->getOperandTypes(),
                                         op->getResultTypes())) {
-      Type element = getElementTypeOrSelf(type);
-      if (auto memref = dyn_cast<MemRefType>(type))
-        element = memref.getElementType();
-      if (element.isBF16()) {
+      if (getElementTypeOrSelf(type).isBF16()) {
         op->emitError("vulkan: bf16 has no SPIR-V type; compile for cpu, "
                       "cuda or rocm, or cast to f32");
         return WalkResult::interrupt();

@@ -193,7 +193,13 @@ struct RLXGPUTileMatmulPass
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> matmuls;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (!op.hasPureBufferSemantics())
+      // The kernel computes in C's element type; mixed-type matmuls (f16 x
+      // f16 -> f32, ...) take the loop mapping.
+      if (!op.hasPureBufferSemantics() ||
+          llvm::any_of(op->getOperandTypes(), [&](Type type) {
+            return getElementTypeOrSelf(type) !=
+                   getElementTypeOrSelf(op->getOperand(0).getType());
+          }))
         return;
       if (auto mm = dyn_cast<linalg::MatmulOp>(op.getOperation());
           mm && !mm.hasUserDefinedMaps())

@@ -175,10 +175,9 @@ std::shared_ptr<Artifact> compileModule(const std::string &mlir,
                                         const Device &device,
                                         const JitOptions &options,
                                         const std::string &what) {
-  if (device.target != "cpu" && device.target != "vulkan" &&
-      device.target != "cuda" && device.target != "rocm")
+  if (device.target != "cpu" && !isGPUTarget(device.target))
     throw Error("rlx::jit: unknown target '" + device.target +
-                "'; targets: cpu, vulkan, cuda, rocm");
+                "'; targets: " + targetNames().str());
   std::string key = mlir + "\n// device=" + device.target +
                     " O=" + std::to_string(options.optLevel) +
                     " compiler=" + compilerVersion().str() +

@@ -34,3 +34,17 @@ func.func @short_sum(%x: tensor<1024xf32>, %init: tensor<f32>) -> tensor<f32> {
   } -> tensor<f32>
   return %r : tensor<f32>
 }
+
+// CHECK-LABEL: func.func @dynamic_sum
+// CHECK-NOT: expand_shape
+// CHECK: linalg.generic
+// CHECK-NOT: linalg.generic
+func.func @dynamic_sum(%x: tensor<?xf32>, %init: tensor<f32>) -> tensor<f32> {
+  %r = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["reduction"]}
+      ins(%x : tensor<?xf32>) outs(%init : tensor<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %r : tensor<f32>
+}

@@ -68,3 +68,22 @@ func.func @rows(%x: memref<8x300xf32>, %out: memref<8xf32>) {
   }
   return
 }
+
+// A body reading linalg.index cannot leave the linalg op: loop mapping.
+// CHECK-LABEL: func.func @indexed
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.generic
+func.func @indexed(%x: memref<1000xf32>, %out: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>],
+                  iterator_types = ["reduction"]}
+      ins(%x : memref<1000xf32>) outs(%out : memref<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %i = linalg.index 0 : index
+    %ii = arith.index_cast %i : index to i32
+    %f = arith.sitofp %ii : i32 to f32
+    %p = arith.mulf %a, %f : f32
+    %s = arith.addf %p, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -2,13 +2,13 @@
 
 // Two outlined modules with same-named kernels become one module whose
 // kernels are named after their old modules; the launches follow.
-// CHECK-NOT: gpu.module @f_kernel
 // CHECK-LABEL: func.func @f
 // CHECK: gpu.launch_func @rlx_kernels::@f_kernel
 // CHECK: gpu.launch_func @rlx_kernels::@f_kernel_0
 // CHECK: gpu.module @rlx_kernels
 // CHECK: gpu.func @f_kernel(
 // CHECK: gpu.func @f_kernel_0(
+// CHECK-NOT: gpu.module
 module attributes {gpu.container_module} {
   func.func @f(%a: memref<?xf32>) {
     %c1 = arith.constant 1 : index

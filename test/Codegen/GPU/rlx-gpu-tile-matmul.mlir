@@ -26,9 +26,18 @@ func.func @matmul(%a: memref<?x64xf32>, %b: memref<64x?xf32>, %c: memref<?x?xf32
 // CHECK-LABEL: func.func @batched
 // CHECK: %[[B:.+]] = memref.dim %arg2, %c0
 // CHECK: gpu.launch blocks({{.+}}) in (%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}, %{{.+}} = %[[B]])
-// CHECK: arith.muli
-// CHECK: arith.addi
+// CHECK: arith.muli %{{.+}}, %{{.+}} : i32
+// CHECK: arith.addi %{{.+}}, %{{.+}} : i32
 func.func @batched(%a: memref<?x8x4xi32>, %b: memref<?x4x8xi32>, %c: memref<?x8x8xi32>) {
   linalg.batch_matmul ins(%a, %b : memref<?x8x4xi32>, memref<?x4x8xi32>) outs(%c : memref<?x8x8xi32>)
+  return
+}
+
+// Mixed element types (f16 x f16 -> f32) keep the loop mapping.
+// CHECK-LABEL: func.func @mixed
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.matmul
+func.func @mixed(%a: memref<8x8xf16>, %b: memref<8x8xf16>, %c: memref<8x8xf32>) {
+  linalg.matmul ins(%a, %b : memref<8x8xf16>, memref<8x8xf16>) outs(%c : memref<8x8xf32>)
   return
 }
