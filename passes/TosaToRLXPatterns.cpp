@@ -1,17 +1,19 @@
 //===- TosaToRLXPatterns.cpp - TOSA to rlx rewrite patterns ---------------===//
 ///
 /// \file
-/// One pattern per TOSA op. rlx result types are computed from the converted
-/// operands with the rules of ShapeUtils.h rather than copied from TOSA: the
-/// rlx verifiers require exactly those shapes, and TOSA may leave a dim `?`
-/// that the broadcast makes static. Every check runs before the first op is
-/// created, so a failing pattern leaves the IR untouched.
+/// One pattern per TOSA op. rlx result types are inferred by the rlx ops'
+/// shape rules (ShapeInference.h) rather than copied from TOSA: the rlx
+/// verifiers require exactly those shapes, and TOSA may leave a dim `?` that
+/// the broadcast makes static. Every check, the shape rules included, runs
+/// before the first op is created, so a failing pattern leaves the IR
+/// untouched.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "passes/TosaToRLXPatterns.h"
 
 #include "dialects/RLX/IR/RLXDialect.h"
+#include "dialects/RLX/IR/ShapeInference.h"
 #include "dialects/RLX/IR/ShapeUtils.h"
 
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
@@ -36,20 +38,25 @@ static Type elementTypeOf(Value value) {
   return cast<ShapedType>(value.getType()).getElementType();
 }
 
-/// The NumPy broadcast of the shapes of `operands`, with `elementType`; an
-/// error at `op` when they do not broadcast.
-static FailureOr<RankedTensorType>
-broadcastType(Operation *op, ArrayRef<Value> operands, Type elementType) {
-  SmallVector<int64_t> shape;
-  for (Value operand : operands) {
-    std::optional<SmallVector<int64_t>> next =
-        broadcastShapes(shape, shapeOf(operand));
-    if (!next)
-      return op->emitOpError("expects operand shapes that broadcast, got ")
-             << formatShape(shape) << " and " << formatShape(shapeOf(operand));
-    shape = std::move(*next);
-  }
-  return RankedTensorType::get(shape, elementType);
+/// Replaces `op` with an `OpTy` built from `args`, its result type inferred
+/// by the rlx op's shape rule. When the rule rejects the operands, the error
+/// is reported at `op` and nothing is built (the generated builders without
+/// a result type would abort instead).
+template <typename OpTy, typename... Args>
+static LogicalResult replaceOpWithInferred(PatternRewriter &rewriter,
+                                           Operation *op, Args &&...args) {
+  MLIRContext *context = rewriter.getContext();
+  OperationState state(op->getLoc(), OpTy::getOperationName());
+  OpTy::build(rewriter, state, TypeRange(), std::forward<Args>(args)...);
+  SmallVector<Type, 1> types;
+  if (failed(OpTy::inferReturnTypes(context, state.location, state.operands,
+                                    state.attributes.getDictionary(context),
+                                    state.getRawProperties(), state.regions,
+                                    types)))
+    return failure();
+  state.addTypes(types);
+  rewriter.replaceOp(op, rewriter.create(state));
+  return success();
 }
 
 /// Whether every element of `attr` is zero.
@@ -236,13 +243,8 @@ struct BinaryPattern : TosaPattern<TosaOp> {
   LogicalResult convert(TosaOp op, PatternRewriter &rewriter) const override {
     if (failed(checkNanPropagation(op)))
       return failure();
-    Value lhs = op.getInput1(), rhs = op.getInput2();
-    FailureOr<RankedTensorType> type =
-        broadcastType(op, {lhs, rhs}, elementTypeOf(lhs));
-    if (failed(type))
-      return failure();
-    rewriter.replaceOpWithNewOp<RlxOp>(op, *type, lhs, rhs);
-    return success();
+    return replaceOpWithInferred<RlxOp>(rewriter, op, op.getInput1(),
+                                        op.getInput2());
   }
 };
 
@@ -253,13 +255,8 @@ struct MulPattern : TosaPattern<tosa::MulOp> {
                         PatternRewriter &rewriter) const override {
     if (failed(checkZeroOperand(op, op.getShift(), "shift")))
       return failure();
-    Value lhs = op.getInput1(), rhs = op.getInput2();
-    FailureOr<RankedTensorType> type =
-        broadcastType(op, {lhs, rhs}, elementTypeOf(lhs));
-    if (failed(type))
-      return failure();
-    rewriter.replaceOpWithNewOp<rlx::MulOp>(op, *type, lhs, rhs);
-    return success();
+    return replaceOpWithInferred<rlx::MulOp>(rewriter, op, op.getInput1(),
+                                             op.getInput2());
   }
 };
 
@@ -270,8 +267,7 @@ struct UnaryPattern : TosaPattern<TosaOp> {
 
   LogicalResult convert(TosaOp op, PatternRewriter &rewriter) const override {
     // The operand is `input1` or `input` depending on the op.
-    Value x = op->getOperand(0);
-    rewriter.replaceOpWithNewOp<RlxOp>(op, x.getType(), x);
+    rewriter.replaceOpWithNewOp<RlxOp>(op, op->getOperand(0));
     return success();
   }
 };
@@ -284,8 +280,7 @@ struct NegatePattern : TosaPattern<tosa::NegateOp> {
     if (failed(checkZeroOperand(op, op.getInput1Zp(), "input1_zp")) ||
         failed(checkZeroOperand(op, op.getOutputZp(), "output_zp")))
       return failure();
-    Value x = op.getInput1();
-    rewriter.replaceOpWithNewOp<rlx::NegOp>(op, x.getType(), x);
+    rewriter.replaceOpWithNewOp<rlx::NegOp>(op, op.getInput1());
     return success();
   }
 };
@@ -302,7 +297,7 @@ struct ReciprocalPattern : TosaPattern<tosa::ReciprocalOp> {
       return op.emitOpError("expects a floating-point tensor");
     Value one =
         scalarConstant(rewriter, op.getLoc(), FloatAttr::get(floatType, 1.0));
-    rewriter.replaceOpWithNewOp<rlx::DivOp>(op, x.getType(), one, x);
+    rewriter.replaceOpWithNewOp<rlx::DivOp>(op, one, x);
     return success();
   }
 };
@@ -327,15 +322,15 @@ struct ClampPattern : TosaPattern<tosa::ClampOp> {
     Location loc = op.getLoc();
     bool clampLow = !isLowest(low), clampHigh = !isHighest(high);
     if (clampLow && !clampHigh && isZeroScalar(low)) {
-      rewriter.replaceOpWithNewOp<rlx::ReluOp>(op, x.getType(), x);
+      rewriter.replaceOpWithNewOp<rlx::ReluOp>(op, x);
       return success();
     }
     Value result = x;
     if (clampLow)
-      result = rlx::MaximumOp::create(rewriter, loc, x.getType(), result,
+      result = rlx::MaximumOp::create(rewriter, loc, result,
                                       scalarConstant(rewriter, loc, low));
     if (clampHigh)
-      result = rlx::MinimumOp::create(rewriter, loc, x.getType(), result,
+      result = rlx::MinimumOp::create(rewriter, loc, result,
                                       scalarConstant(rewriter, loc, high));
     rewriter.replaceOp(op, result);
     return success();
@@ -352,19 +347,20 @@ template <typename TosaOp> struct ComparePattern : TosaPattern<TosaOp> {
     Value lhs = op.getInput1(), rhs = op.getInput2();
     if (elementTypeOf(lhs) != elementTypeOf(rhs))
       return op.emitOpError("expects operands of one element type");
-    FailureOr<RankedTensorType> type =
-        broadcastType(op, {lhs, rhs}, IntegerType::get(op.getContext(), 1));
-    if (failed(type))
+    auto emitError = [&] { return op.emitOpError(); };
+    FailureOr<SmallVector<int64_t>> shape =
+        inferBroadcastShape({lhs.getType(), rhs.getType()}, emitError);
+    if (failed(shape))
       return failure();
-    ArrayRef<int64_t> shape = type->getShape();
-    if (!stretchesTo(shapeOf(lhs), shape) || !stretchesTo(shapeOf(rhs), shape))
+    if (!stretchesTo(shapeOf(lhs), *shape) ||
+        !stretchesTo(shapeOf(rhs), *shape))
       return op.emitOpError("expects operand shapes ")
              << formatShape(shapeOf(lhs)) << " and "
              << formatShape(shapeOf(rhs)) << " that differ only in size-1 dims";
     Location loc = op.getLoc();
-    lhs = stretch(rewriter, loc, lhs, shape);
-    rhs = stretch(rewriter, loc, rhs, shape);
-    rewriter.replaceOpWithNewOp<rlx::CompareOp>(op, *type, direction, lhs, rhs);
+    lhs = stretch(rewriter, loc, lhs, *shape);
+    rhs = stretch(rewriter, loc, rhs, *shape);
+    rewriter.replaceOpWithNewOp<rlx::CompareOp>(op, direction, lhs, rhs);
     return success();
   }
 
@@ -380,13 +376,8 @@ struct SelectPattern : TosaPattern<tosa::SelectOp> {
           onFalse = op.getInput3();
     if (elementTypeOf(onTrue) != elementTypeOf(onFalse))
       return op.emitOpError("expects on_true and on_false of one element type");
-    FailureOr<RankedTensorType> type =
-        broadcastType(op, {cond, onTrue, onFalse}, elementTypeOf(onTrue));
-    if (failed(type))
-      return failure();
-    rewriter.replaceOpWithNewOp<rlx::SelectOp>(op, *type, cond, onTrue,
-                                               onFalse);
-    return success();
+    return replaceOpWithInferred<rlx::SelectOp>(rewriter, op, cond, onTrue,
+                                                onFalse);
   }
 };
 
@@ -416,7 +407,7 @@ struct CastPattern : TosaPattern<tosa::CastOp> {
       Value zeros =
           rlx::ConstantOp::create(rewriter, op.getLoc(), inputType,
                                   DenseElementsAttr::get(inputType, zero));
-      rewriter.replaceOpWithNewOp<rlx::CompareOp>(op, type, "ne", x, zeros);
+      rewriter.replaceOpWithNewOp<rlx::CompareOp>(op, "ne", x, zeros);
       return success();
     }
     if (isa<FloatType>(from) && isa<IntegerType>(to))
@@ -459,19 +450,7 @@ struct MatMulPattern : TosaPattern<tosa::MatMulOp> {
                             "got ")
              << elementType << ", " << elementTypeOf(b) << " and "
              << getElementTypeOrSelf(op.getType());
-    ArrayRef<int64_t> aShape = shapeOf(a), bShape = shapeOf(b);
-    if (aShape.size() < 2 || bShape.size() < 2)
-      return op.emitOpError("expects operands of rank 2 or more");
-    std::optional<SmallVector<int64_t>> shape =
-        broadcastShapes(aShape.drop_back(2), bShape.drop_back(2));
-    if (!shape)
-      return op.emitOpError("expects batch dims that broadcast, got ")
-             << formatShape(aShape) << " and " << formatShape(bShape);
-    shape->push_back(aShape[aShape.size() - 2]);
-    shape->push_back(bShape.back());
-    rewriter.replaceOpWithNewOp<rlx::MatmulOp>(
-        op, RankedTensorType::get(*shape, elementType), a, b);
-    return success();
+    return replaceOpWithInferred<rlx::MatmulOp>(rewriter, op, a, b);
   }
 };
 
@@ -498,53 +477,39 @@ struct Conv2DPattern : TosaPattern<tosa::Conv2DOp> {
     if (ShapedType::isDynamic(w[1]) || ShapedType::isDynamic(w[2]))
       return op.emitOpError("expects static kernel sizes, got weight ")
              << formatShape(w);
+    // The transpose, conv2d and bias add are checked with their shape rules
+    // before any is built.
     ArrayRef<int64_t> pad = op.getPad(), stride = op.getStride(),
                       dilation = op.getDilation();
-    SmallVector<int64_t> shape = {
-        in[0],
-        slidingWindowExtent(in[1], pad[0], pad[1], w[1], stride[0],
-                            dilation[0]),
-        slidingWindowExtent(in[2], pad[2], pad[3], w[2], stride[1],
-                            dilation[1]),
-        w[0]};
+    SmallVector<int64_t> ohwiToHwio = {1, 2, 3, 0};
+    auto emitError = [&] { return op.emitOpError(); };
+    FailureOr<SmallVector<int64_t>> hwio =
+        inferTransposeShape(w, ohwiToHwio, emitError);
+    if (failed(hwio))
+      return failure();
+    FailureOr<SmallVector<int64_t>> shape = inferConv2DShape(
+        in, *hwio, stride, pad, dilation, /*groups=*/1, emitError);
+    if (failed(shape))
+      return failure();
     DenseElementsAttr biasValue;
     bool addBias = !matchPattern(bias, m_Constant(&biasValue)) ||
                    !isZeroElements(biasValue);
-    if (addBias && !broadcastShapes(shape, shapeOf(bias)))
-      return op.emitOpError("expects a bias that broadcasts to ")
-             << formatShape(shape) << ", got " << formatShape(shapeOf(bias));
+    if (addBias &&
+        failed(inferBroadcastShape(
+            {RankedTensorType::get(*shape, elementType), bias.getType()},
+            emitError)))
+      return failure();
 
     Location loc = op.getLoc();
-    auto filterType =
-        RankedTensorType::get({w[1], w[2], w[3], w[0]}, elementType);
-    SmallVector<int64_t> ohwiToHwio = {1, 2, 3, 0};
-    Value filter =
-        rlx::TransposeOp::create(rewriter, loc, filterType, weight, ohwiToHwio);
-    auto type = RankedTensorType::get(shape, elementType);
-    Value result = rlx::Conv2DOp::create(rewriter, loc, type, input, filter,
-                                         stride, pad, dilation, /*groups=*/1);
-    if (addBias) {
-      auto biasedType = RankedTensorType::get(
-          *broadcastShapes(shape, shapeOf(bias)), elementType);
-      result = rlx::AddOp::create(rewriter, loc, biasedType, result, bias);
-    }
+    Value filter = rlx::TransposeOp::create(rewriter, loc, weight, ohwiToHwio);
+    Value result = rlx::Conv2DOp::create(rewriter, loc, input, filter, stride,
+                                         pad, dilation, /*groups=*/1);
+    if (addBias)
+      result = rlx::AddOp::create(rewriter, loc, result, bias);
     rewriter.replaceOp(op, result);
     return success();
   }
 };
-
-/// The NHWC output type of a pooling of `input`.
-static RankedTensorType poolType(Value input, ArrayRef<int64_t> kernel,
-                                 ArrayRef<int64_t> stride,
-                                 ArrayRef<int64_t> pad) {
-  ArrayRef<int64_t> in = shapeOf(input);
-  SmallVector<int64_t> shape = {
-      in[0],
-      slidingWindowExtent(in[1], pad[0], pad[1], kernel[0], stride[0], 1),
-      slidingWindowExtent(in[2], pad[2], pad[3], kernel[1], stride[1], 1),
-      in[3]};
-  return RankedTensorType::get(shape, elementTypeOf(input));
-}
 
 struct MaxPool2DPattern : TosaPattern<tosa::MaxPool2dOp> {
   using TosaPattern::TosaPattern;
@@ -556,11 +521,8 @@ struct MaxPool2DPattern : TosaPattern<tosa::MaxPool2dOp> {
     Value input = op.getInput();
     if (!isa<FloatType>(elementTypeOf(input)) || shapeOf(input).size() != 4)
       return op.emitOpError("expects a floating-point NHWC input");
-    RankedTensorType type =
-        poolType(input, op.getKernel(), op.getStride(), op.getPad());
-    rewriter.replaceOpWithNewOp<rlx::MaxPool2DOp>(
-        op, type, input, op.getKernel(), op.getStride(), op.getPad());
-    return success();
+    return replaceOpWithInferred<rlx::MaxPool2DOp>(
+        rewriter, op, input, op.getKernel(), op.getStride(), op.getPad());
   }
 };
 
@@ -580,11 +542,8 @@ struct AvgPool2DPattern : TosaPattern<tosa::AvgPool2dOp> {
     if (llvm::any_of(op.getPad(), [](int64_t p) { return p != 0; }))
       return op.emitOpError("expects zero padding (TOSA leaves padding out of "
                             "the average, rlx.avg_pool2d counts it)");
-    RankedTensorType type =
-        poolType(input, op.getKernel(), op.getStride(), op.getPad());
-    rewriter.replaceOpWithNewOp<rlx::AvgPool2DOp>(
-        op, type, input, op.getKernel(), op.getStride(), op.getPad());
-    return success();
+    return replaceOpWithInferred<rlx::AvgPool2DOp>(
+        rewriter, op, input, op.getKernel(), op.getStride(), op.getPad());
   }
 };
 
@@ -592,19 +551,7 @@ struct AvgPool2DPattern : TosaPattern<tosa::AvgPool2dOp> {
 // Reductions
 //===----------------------------------------------------------------------===//
 
-/// The reduced type of `op`'s input over `axis`, kept as size 1 like TOSA.
-template <typename TosaOp>
-static FailureOr<RankedTensorType> reducedType(TosaOp op) {
-  Value x = op.getInput();
-  int64_t rank = shapeOf(x).size();
-  int64_t axis = op.getAxis();
-  if (axis < 0 || axis >= rank)
-    return op.emitOpError("expects axis in [0, ") << rank << "), got " << axis;
-  SmallVector<int64_t> shape(shapeOf(x));
-  shape[axis] = 1;
-  return RankedTensorType::get(shape, elementTypeOf(x));
-}
-
+/// TOSA reduces over one axis and keeps it as size 1.
 template <typename TosaOp, typename RlxOp>
 struct ReducePattern : TosaPattern<TosaOp> {
   using TosaPattern<TosaOp>::TosaPattern;
@@ -612,13 +559,9 @@ struct ReducePattern : TosaPattern<TosaOp> {
   LogicalResult convert(TosaOp op, PatternRewriter &rewriter) const override {
     if (failed(checkNanPropagation(op)))
       return failure();
-    FailureOr<RankedTensorType> type = reducedType(op);
-    if (failed(type))
-      return failure();
     SmallVector<int64_t> axes = {static_cast<int64_t>(op.getAxis())};
-    rewriter.replaceOpWithNewOp<RlxOp>(op, *type, op.getInput(), axes,
-                                       /*keepdims=*/true);
-    return success();
+    return replaceOpWithInferred<RlxOp>(rewriter, op, op.getInput(), axes,
+                                        /*keepdims=*/true);
   }
 };
 
@@ -630,16 +573,17 @@ struct ReduceMinPattern : TosaPattern<tosa::ReduceMinOp> {
                         PatternRewriter &rewriter) const override {
     if (failed(checkNanPropagation(op)))
       return failure();
-    FailureOr<RankedTensorType> type = reducedType(op);
-    if (failed(type))
-      return failure();
-    Location loc = op.getLoc();
     Value x = op.getInput();
     SmallVector<int64_t> axes = {static_cast<int64_t>(op.getAxis())};
-    Value negated = rlx::NegOp::create(rewriter, loc, x.getType(), x);
-    Value max = rlx::MaxOp::create(rewriter, loc, *type, negated, axes,
+    auto emitError = [&] { return op.emitOpError(); };
+    if (failed(inferReductionShape(shapeOf(x), axes, /*keepdims=*/true,
+                                   emitError)))
+      return failure();
+    Location loc = op.getLoc();
+    Value negated = rlx::NegOp::create(rewriter, loc, x);
+    Value max = rlx::MaxOp::create(rewriter, loc, negated, axes,
                                    /*keepdims=*/true);
-    rewriter.replaceOpWithNewOp<rlx::NegOp>(op, *type, max);
+    rewriter.replaceOpWithNewOp<rlx::NegOp>(op, max);
     return success();
   }
 };
@@ -693,19 +637,10 @@ struct TransposePattern : TosaPattern<tosa::TransposeOp> {
 
   LogicalResult convert(tosa::TransposeOp op,
                         PatternRewriter &rewriter) const override {
-    Value x = op.getInput1();
-    ArrayRef<int64_t> in = shapeOf(x);
     SmallVector<int64_t> perm = llvm::map_to_vector(
         op.getPerms(), [](int32_t p) { return static_cast<int64_t>(p); });
-    if (perm.size() != in.size() || llvm::any_of(perm, [&](int64_t p) {
-          return p < 0 || p >= static_cast<int64_t>(in.size());
-        }))
-      return op.emitOpError("expects perms of ") << in.size() << " dims";
-    SmallVector<int64_t> shape =
-        llvm::map_to_vector(perm, [&](int64_t p) { return in[p]; });
-    rewriter.replaceOpWithNewOp<rlx::TransposeOp>(
-        op, RankedTensorType::get(shape, elementTypeOf(x)), x, perm);
-    return success();
+    return replaceOpWithInferred<rlx::TransposeOp>(rewriter, op, op.getInput1(),
+                                                   perm);
   }
 };
 
@@ -729,7 +664,7 @@ struct SlicePattern : TosaPattern<tosa::SliceOp> {
     if (start->size() != in.size() || size->size() != in.size())
       return op.emitOpError("expects start and size with ")
              << in.size() << " entries";
-    SmallVector<int64_t> limit, shape;
+    SmallVector<int64_t> limit;
     for (auto [d, dim] : llvm::enumerate(in)) {
       int64_t first = (*start)[d], count = (*size)[d];
       if (ShapedType::isDynamic(dim)) {
@@ -737,7 +672,6 @@ struct SlicePattern : TosaPattern<tosa::SliceOp> {
           return op.emitOpError("expects dynamic dim ")
                  << d << " to be sliced whole (start 0, size -1)";
         limit.push_back(-1);
-        shape.push_back(ShapedType::kDynamic);
         continue;
       }
       int64_t last = count == -1 ? dim : first + count;
@@ -746,13 +680,10 @@ struct SlicePattern : TosaPattern<tosa::SliceOp> {
                << d << " of size " << dim << ", got start " << first
                << " and size " << count;
       limit.push_back(last);
-      shape.push_back(last - first);
     }
     SmallVector<int64_t> strides(in.size(), 1);
-    rewriter.replaceOpWithNewOp<rlx::SliceOp>(
-        op, RankedTensorType::get(shape, elementTypeOf(x)), x, *start, limit,
-        strides);
-    return success();
+    return replaceOpWithInferred<rlx::SliceOp>(rewriter, op, x, *start, limit,
+                                               strides);
   }
 };
 
@@ -761,34 +692,8 @@ struct ConcatPattern : TosaPattern<tosa::ConcatOp> {
 
   LogicalResult convert(tosa::ConcatOp op,
                         PatternRewriter &rewriter) const override {
-    ValueRange inputs = op.getInput1();
-    if (inputs.empty())
-      return op.emitOpError("expects at least one input");
-    SmallVector<int64_t> shape(shapeOf(inputs.front()));
-    int64_t rank = shape.size(), axis = op.getAxis();
-    if (axis < 0 || axis >= rank)
-      return op.emitOpError("expects axis in [0, ")
-             << rank << "), got " << axis;
-    shape[axis] = 0;
-    for (Value input : inputs) {
-      ArrayRef<int64_t> in = shapeOf(input);
-      if (static_cast<int64_t>(in.size()) != rank)
-        return op.emitOpError("expects inputs of one rank");
-      for (int64_t d = 0; d < rank; ++d)
-        if (d != axis && in[d] != shape[d])
-          return op.emitOpError("expects inputs that agree on every dim but "
-                                "the axis, got ")
-                 << formatShape(shapeOf(inputs.front())) << " and "
-                 << formatShape(in);
-      shape[axis] =
-          ShapedType::isDynamic(shape[axis]) || ShapedType::isDynamic(in[axis])
-              ? ShapedType::kDynamic
-              : shape[axis] + in[axis];
-    }
-    rewriter.replaceOpWithNewOp<rlx::ConcatOp>(
-        op, RankedTensorType::get(shape, elementTypeOf(inputs.front())), inputs,
-        rewriter.getI64IntegerAttr(axis));
-    return success();
+    return replaceOpWithInferred<rlx::ConcatOp>(
+        rewriter, op, op.getInput1(), rewriter.getI64IntegerAttr(op.getAxis()));
   }
 };
 

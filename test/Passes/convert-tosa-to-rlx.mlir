@@ -387,6 +387,27 @@ func.func @partial_dynamic_slice(%x: tensor<?x4xf32>) -> tensor<2x4xf32> {
 
 // -----
 
+// rlx's shape rules are stricter than TOSA's: the rlx.concat rule wants the
+// dims besides the axis equal, and a `?` does not equal a 2. The import asks
+// the rule before it builds (inferred result types) and reports it here.
+func.func @concat_mixed_static(%a: tensor<?x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x6xf32> {
+  // expected-error @+1 {{'rlx.concat' op expects input 1 [2,3] to match input 0 [?,3] on dim 0}}
+  %0 = tosa.concat %a, %b {axis = 1 : i32} : (tensor<?x3xf32>, tensor<2x3xf32>) -> tensor<2x6xf32>
+  return %0 : tensor<2x6xf32>
+}
+
+// -----
+
+// The rlx.conv2d rule, checked before the weight transpose is built.
+func.func @dynamic_conv_weight(%x: tensor<1x5x5x1xf32>, %w: tensor<?x3x3x1xf32>, %b: tensor<1xf32>) -> tensor<1x3x3x?xf32> {
+  %zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  // expected-error @+1 {{'tosa.conv2d' op expects a static filter shape, got [3,3,1,?]}}
+  %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x5x5x1xf32>, tensor<?x3x3x1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x3x?xf32>
+  return %0 : tensor<1x3x3x?xf32>
+}
+
+// -----
+
 // expected-error @+1 {{'ml_program.global' op expects immutable ml_program globals}}
 ml_program.global private mutable @state(dense<0.0> : tensor<4xf32>) : tensor<4xf32>
 func.func @mutable_global() -> tensor<4xf32> {

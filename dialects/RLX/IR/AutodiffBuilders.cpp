@@ -1,7 +1,6 @@
 //===- AutodiffBuilders.cpp - Building rlx ops in derivative rules --------===//
 
 #include "dialects/RLX/IR/AutodiffBuilders.h"
-#include "dialects/RLX/IR/ShapeUtils.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -36,37 +35,29 @@ Value zerosLike(RuleBuilder b, Value like) {
   // Dynamic: select(false, like, 0) has like's shape and is all zeros, even
   // where like holds NaN or inf.
   Value no = scalar(b, b.b.getI1Type(), 0);
-  return SelectOp::create(b.b, b.loc, type, no, like, scalarLike(b, like, 0));
+  return SelectOp::create(b.b, b.loc, no, like, scalarLike(b, like, 0));
 }
 
-static RankedTensorType broadcastType(Value x, Value y, Type element) {
-  auto shape = broadcastShapes(tensorType(x).getShape(), tensorType(y).getShape());
-  return RankedTensorType::get(*shape, element);
+Value add(RuleBuilder b, Value x, Value y) {
+  return AddOp::create(b.b, b.loc, x, y);
 }
-
-template <typename OpTy> static Value binary(RuleBuilder b, Value x, Value y) {
-  auto type = broadcastType(x, y, tensorType(x).getElementType());
-  return OpTy::create(b.b, b.loc, type, x, y);
+Value sub(RuleBuilder b, Value x, Value y) {
+  return SubOp::create(b.b, b.loc, x, y);
 }
-
-Value add(RuleBuilder b, Value x, Value y) { return binary<AddOp>(b, x, y); }
-Value sub(RuleBuilder b, Value x, Value y) { return binary<SubOp>(b, x, y); }
-Value mul(RuleBuilder b, Value x, Value y) { return binary<MulOp>(b, x, y); }
-Value div(RuleBuilder b, Value x, Value y) { return binary<DivOp>(b, x, y); }
+Value mul(RuleBuilder b, Value x, Value y) {
+  return MulOp::create(b.b, b.loc, x, y);
+}
+Value div(RuleBuilder b, Value x, Value y) {
+  return DivOp::create(b.b, b.loc, x, y);
+}
 Value neg(RuleBuilder b, Value x) { return NegOp::create(b.b, b.loc, x); }
 
 Value select(RuleBuilder b, Value cond, Value x, Value y) {
-  auto shape = broadcastShapes(tensorType(cond).getShape(),
-                               tensorType(x).getShape());
-  shape = broadcastShapes(*shape, tensorType(y).getShape());
-  auto type = RankedTensorType::get(*shape, tensorType(x).getElementType());
-  return SelectOp::create(b.b, b.loc, type, cond, x, y);
+  return SelectOp::create(b.b, b.loc, cond, x, y);
 }
 
 Value compare(RuleBuilder b, StringRef direction, Value x, Value y) {
-  auto type = broadcastType(x, y, b.b.getI1Type());
-  return CompareOp::create(b.b, b.loc, type, b.b.getStringAttr(direction), x,
-                           y);
+  return CompareOp::create(b.b, b.loc, direction, x, y);
 }
 
 Value castTo(RuleBuilder b, Value x, Type element) {
@@ -79,18 +70,7 @@ Value castTo(RuleBuilder b, Value x, Type element) {
 Value sum(RuleBuilder b, Value x, ArrayRef<int64_t> axes, bool keepdims) {
   if (axes.empty())
     return x;
-  RankedTensorType type = tensorType(x);
-  SmallVector<int64_t> shape;
-  for (int64_t d = 0; d < type.getRank(); ++d) {
-    if (!llvm::is_contained(axes, d))
-      shape.push_back(type.getDimSize(d));
-    else if (keepdims)
-      shape.push_back(1);
-  }
-  auto resultType = RankedTensorType::get(shape, type.getElementType());
-  return SumOp::create(b.b, b.loc, resultType, x,
-                       b.b.getDenseI64ArrayAttr(axes),
-                       b.b.getBoolAttr(keepdims));
+  return SumOp::create(b.b, b.loc, x, axes, keepdims);
 }
 
 Value reshapeTo(RuleBuilder b, Value x, RankedTensorType type) {
@@ -123,13 +103,7 @@ Value sumToType(RuleBuilder b, Value g, RankedTensorType target) {
 }
 
 Value transpose(RuleBuilder b, Value x, ArrayRef<int64_t> perm) {
-  RankedTensorType type = tensorType(x);
-  SmallVector<int64_t> shape;
-  for (int64_t p : perm)
-    shape.push_back(type.getDimSize(p));
-  return TransposeOp::create(
-      b.b, b.loc, RankedTensorType::get(shape, type.getElementType()), x,
-      b.b.getDenseI64ArrayAttr(perm));
+  return TransposeOp::create(b.b, b.loc, x, perm);
 }
 
 Value transposeLast2(RuleBuilder b, Value x) {
@@ -142,14 +116,7 @@ Value transposeLast2(RuleBuilder b, Value x) {
 }
 
 Value matmul(RuleBuilder b, Value x, Value y) {
-  ArrayRef<int64_t> xs = tensorType(x).getShape(), ys = tensorType(y).getShape();
-  auto batch = broadcastShapes(xs.drop_back(2), ys.drop_back(2));
-  SmallVector<int64_t> shape = *batch;
-  shape.push_back(xs[xs.size() - 2]);
-  shape.push_back(ys.back());
-  return MatmulOp::create(
-      b.b, b.loc, RankedTensorType::get(shape, tensorType(x).getElementType()),
-      x, y);
+  return MatmulOp::create(b.b, b.loc, x, y);
 }
 
 Value broadcastLike(RuleBuilder b, Value x, Value like) {

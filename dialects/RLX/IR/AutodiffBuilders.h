@@ -1,8 +1,9 @@
 //===- AutodiffBuilders.h - Building rlx ops in derivative rules -*- C++ -*-===//
 ///
 /// \file
-/// Small builders that infer result types, so that VJP and JVP rules read
-/// like the math they implement: `mul(b, g, sub(b, one, mul(b, r, r)))`.
+/// Small builders over the ops' inferring builders (result types come from
+/// each op's shape function, ShapeInference.h), so that VJP and JVP rules
+/// read like the math they implement: `mul(b, g, sub(b, one, mul(b, r, r)))`.
 ///
 //===----------------------------------------------------------------------===//
 

@@ -60,8 +60,8 @@ Value unaryDerivative(RuleBuilder b, Operation *op) {
 std::pair<Value, Value> powPartials(RuleBuilder b, PowOp op) {
   Value a = op.getLhs(), e = op.getRhs(), r = op.getResult();
   Value one = scalarLike(b, a, 1), zero = scalarLike(b, a, 0);
-  Value da = mul(b, e, PowOp::create(b.b, b.loc, tensorType(r), a,
-                                     broadcastLike(b, sub(b, e, one), r)));
+  Value da = mul(
+      b, e, PowOp::create(b.b, b.loc, a, broadcastLike(b, sub(b, e, one), r)));
   // Where a <= 0, a^b has no real log; take 0 there (as JAX does at 0).
   Value positive = compare(b, "gt", a, zero);
   Value safeA = select(b, positive, a, one);
@@ -118,7 +118,8 @@ FailureOr<Value> scatterAddByOneHot(RuleBuilder b, GatherOp op, Value g) {
   Value idx = op.getIndices();
   Value lo = scalar(b, idxType.getElementType(), 0);
   Value hi = scalar(b, idxType.getElementType(), double(size - 1));
-  idx = MinimumOp::create(b.b, b.loc, idxType, MaximumOp::create(b.b, b.loc, idxType, idx, lo), hi);
+  idx = MinimumOp::create(b.b, b.loc, MaximumOp::create(b.b, b.loc, idx, lo),
+                          hi);
   SmallVector<int64_t> idxShape(idxType.getShape());
   idxShape.push_back(1);
   SmallVector<int64_t> idxDims;

@@ -1,16 +1,20 @@
-//===- RLXOps.cpp - rlx op verifiers --------------------------------------===//
+//===- RLXOps.cpp - rlx op verifiers and type inference -------------------===//
 ///
 /// \file
-/// Verifiers of the rlx ops. Every shape error is reported here, at the op's
-/// location, so that no later pass meets a malformed op.
+/// Verifiers of the rlx ops and the inference of their result types. Every
+/// shape error is reported here, at the op's location, so that no later pass
+/// meets a malformed op. Inference and verification share one shape function
+/// per op (ShapeInference.h): the verifier checks the attributes and element
+/// types, runs the shape function and compares the declared result.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "dialects/RLX/IR/RLXDialect.h"
+#include "dialects/RLX/IR/ShapeInference.h"
 #include "dialects/RLX/IR/ShapeUtils.h"
 
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/SmallSet.h"
 
 using namespace mlir;
 using namespace rlx;
@@ -19,42 +23,66 @@ static ArrayRef<int64_t> shapeOf(Value v) {
   return cast<RankedTensorType>(v.getType()).getShape();
 }
 
-static std::string formatArray(ArrayRef<int64_t> values) {
-  std::string text = "[";
-  llvm::raw_string_ostream os(text);
-  llvm::interleave(values, os, ",");
-  os << "]";
-  return text;
+/// Where inferReturnTypes reports: at `location`, prefixed like emitOpError,
+/// or nowhere (an inactive diagnostic) without a location.
+static auto inferenceErrors(std::optional<Location> location,
+                            StringRef opName) {
+  return [location, opName]() -> InFlightDiagnostic {
+    if (!location)
+      return InFlightDiagnostic();
+    InFlightDiagnostic diag = emitError(*location);
+    diag << "'" << opName << "' op ";
+    return diag;
+  };
+}
+
+/// Inference may run before the operand constraints are verified (a builder
+/// given wrong operands): it fails instead of casting.
+static LogicalResult checkRanked(ValueRange operands, EmitErrorFn emitError) {
+  for (Value operand : operands)
+    if (!isa<RankedTensorType>(operand.getType()))
+      return emitError() << "expects ranked tensor operands";
+  return success();
+}
+
+/// Appends the tensor type of `shape` and `element` to `types`.
+static LogicalResult addTensorType(ShapeOrFailure shape, Type element,
+                                   SmallVectorImpl<Type> &types) {
+  if (failed(shape))
+    return failure();
+  types.push_back(RankedTensorType::get(*shape, element));
+  return success();
+}
+
+/// Compares the declared result shape of `op` with the inferred one; `why`
+/// explains the expected shape in the message.
+static LogicalResult verifyResultShape(Operation *op, ShapeOrFailure inferred,
+                                       StringRef why = "") {
+  if (failed(inferred))
+    return failure();
+  ArrayRef<int64_t> declared = shapeOf(op->getResult(0));
+  if (declared != ArrayRef<int64_t>(*inferred))
+    return op->emitOpError("expects result shape ")
+           << formatShape(*inferred) << why << ", got "
+           << formatShape(declared);
+  return success();
+}
+
+/// The result of a broadcasting op (binary ops, compare, select).
+static LogicalResult inferBroadcastingType(std::optional<Location> location,
+                                           StringRef opName,
+                                           ValueRange operands, Type element,
+                                           SmallVectorImpl<Type> &types) {
+  auto emitError = inferenceErrors(location, opName);
+  return addTensorType(inferBroadcastShape(operands.getTypes(), emitError),
+                       element, types);
 }
 
 LogicalResult rlx::verifyBroadcastingShape(Operation *op) {
-  SmallVector<int64_t> shape;
-  for (Value operand : op->getOperands()) {
-    auto type = dyn_cast<RankedTensorType>(operand.getType());
-    if (!type)
-      return op->emitOpError("expects ranked tensor operands");
-    std::optional<SmallVector<int64_t>> next =
-        broadcastShapes(shape, type.getShape());
-    if (!next)
-      return op->emitOpError("expects operand shapes that broadcast, got ")
-             << formatShape(shape) << " and " << formatShape(type.getShape());
-    shape = *next;
-  }
-  ArrayRef<int64_t> resultShape = shapeOf(op->getResult(0));
-  if (resultShape != ArrayRef<int64_t>(shape))
-    return op->emitOpError("expects result shape ")
-           << formatShape(shape) << " (the broadcast of the operands), got "
-           << formatShape(resultShape);
-  return success();
-}
-
-/// Checks that `axis` lies in [0, rank).
-static LogicalResult verifyAxis(Operation *op, int64_t axis, int64_t rank,
-                                StringRef what = "axis") {
-  if (axis < 0 || axis >= rank)
-    return op->emitOpError("expects ")
-           << what << " in [0, " << rank << "), got " << axis;
-  return success();
+  auto emitError = [op] { return op->emitOpError(); };
+  return verifyResultShape(
+      op, inferBroadcastShape(op->getOperandTypes(), emitError),
+      " (the broadcast of the operands)");
 }
 
 //===----------------------------------------------------------------------===//
@@ -90,6 +118,15 @@ LogicalResult CompareOp::verify() {
   return success();
 }
 
+LogicalResult CompareOp::inferReturnTypes(MLIRContext *context,
+                                          std::optional<Location> location,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  return inferBroadcastingType(location, getOperationName(),
+                               adaptor.getOperands(),
+                               IntegerType::get(context, 1), types);
+}
+
 LogicalResult SelectOp::verify() {
   Type elementType = getType().getElementType();
   if (getOnTrue().getType().getElementType() != elementType ||
@@ -97,6 +134,15 @@ LogicalResult SelectOp::verify() {
     return emitOpError("expects on_true, on_false and result of one element "
                        "type");
   return success();
+}
+
+LogicalResult SelectOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  return inferBroadcastingType(
+      location, getOperationName(), adaptor.getOperands(),
+      getElementTypeOrSelf(adaptor.getOnTrue()), types);
 }
 
 LogicalResult CastOp::verify() {
@@ -112,73 +158,26 @@ LogicalResult CastOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult MatmulOp::verify() {
-  ArrayRef<int64_t> lhs = getLhs().getType().getShape();
-  ArrayRef<int64_t> rhs = getRhs().getType().getShape();
   if (getLhs().getType().getElementType() !=
           getRhs().getType().getElementType() ||
       getType().getElementType() != getLhs().getType().getElementType())
     return emitOpError("expects operands and result of one element type");
-  if (lhs.size() < 2 || rhs.size() < 2)
-    return emitOpError("expects operands of rank 2 or more, got ")
-           << formatShape(lhs) << " and " << formatShape(rhs);
-  int64_t k = lhs.back(), k2 = rhs[rhs.size() - 2];
-  if (!ShapedType::isDynamic(k) && !ShapedType::isDynamic(k2) && k != k2)
-    return emitOpError("expects contracting dims to match: lhs ")
-           << formatShape(lhs) << " has K = " << k << ", rhs "
-           << formatShape(rhs) << " has K = " << k2;
-  std::optional<SmallVector<int64_t>> batch =
-      broadcastShapes(lhs.drop_back(2), rhs.drop_back(2));
-  if (!batch)
-    return emitOpError("expects batch dims that broadcast, got ")
-           << formatShape(lhs.drop_back(2)) << " and "
-           << formatShape(rhs.drop_back(2));
-  SmallVector<int64_t> expected = *batch;
-  expected.push_back(lhs[lhs.size() - 2]);
-  expected.push_back(rhs.back());
-  if (getType().getShape() != ArrayRef<int64_t>(expected))
-    return emitOpError("expects result shape ")
-           << formatShape(expected) << ", got "
-           << formatShape(getType().getShape());
-  return success();
+  auto emitError = [&] { return emitOpError(); };
+  return verifyResultShape(
+      *this, inferMatmulShape(getLhs().getType().getShape(),
+                              getRhs().getType().getShape(), emitError));
 }
 
-/// Checks the attributes shared by conv2d and pooling and the output size.
-static LogicalResult verifyWindowOp(Operation *op, RankedTensorType input,
-                                    ArrayRef<int64_t> window,
-                                    ArrayRef<int64_t> strides,
-                                    ArrayRef<int64_t> padding,
-                                    ArrayRef<int64_t> dilations,
-                                    int64_t channels, RankedTensorType result) {
-  if (input.getRank() != 4)
-    return op->emitOpError("expects an NHWC input of rank 4, got ")
-           << formatShape(input.getShape());
-  if (window.size() != 2 || strides.size() != 2 || dilations.size() != 2)
-    return op->emitOpError("expects 2 window sizes, 2 strides and 2 "
-                           "dilations");
-  if (padding.size() != 4)
-    return op->emitOpError("expects padding [top, bottom, left, right], got ")
-           << formatArray(padding);
-  if (llvm::any_of(window, [](int64_t v) { return v < 1; }) ||
-      llvm::any_of(strides, [](int64_t v) { return v < 1; }) ||
-      llvm::any_of(dilations, [](int64_t v) { return v < 1; }))
-    return op->emitOpError("expects positive window sizes, strides and "
-                           "dilations");
-  if (llvm::any_of(padding, [](int64_t v) { return v < 0; }))
-    return op->emitOpError("expects non-negative padding, got ")
-           << formatArray(padding);
-  ArrayRef<int64_t> in = input.getShape();
-  SmallVector<int64_t> expected = {
-      in[0],
-      slidingWindowExtent(in[1], padding[0], padding[1], window[0], strides[0],
-                          dilations[0]),
-      slidingWindowExtent(in[2], padding[2], padding[3], window[1], strides[1],
-                          dilations[1]),
-      channels};
-  if (result.getShape() != ArrayRef<int64_t>(expected))
-    return op->emitOpError("expects result shape ")
-           << formatShape(expected) << ", got "
-           << formatShape(result.getShape());
-  return success();
+LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  auto emitError = inferenceErrors(location, getOperationName());
+  if (failed(checkRanked(adaptor.getOperands(), emitError)))
+    return failure();
+  return addTensorType(inferMatmulShape(shapeOf(adaptor.getLhs()),
+                                        shapeOf(adaptor.getRhs()), emitError),
+                       getElementTypeOrSelf(adaptor.getLhs()), types);
 }
 
 LogicalResult Conv2DOp::verify() {
@@ -187,110 +186,96 @@ LogicalResult Conv2DOp::verify() {
   if (input.getElementType() != filter.getElementType() ||
       input.getElementType() != getType().getElementType())
     return emitOpError("expects input, filter and result of one element type");
-  if (filter.getRank() != 4)
-    return emitOpError("expects an HWIO filter of rank 4, got ")
-           << formatShape(filter.getShape());
-  if (!filter.hasStaticShape())
-    return emitOpError("expects a static filter shape, got ")
-           << formatShape(filter.getShape());
-  int64_t groups = getGroups();
-  if (groups < 1)
-    return emitOpError("expects groups >= 1, got ") << groups;
-  if (input.getRank() == 4) {
-    int64_t c = input.getDimSize(3), fc = filter.getDimSize(2);
-    if (!ShapedType::isDynamic(c) && !ShapedType::isDynamic(fc) &&
-        c != fc * groups)
-      return emitOpError("expects input channels ")
-             << c << " = filter input channels " << fc << " x groups "
-             << groups;
-  }
-  int64_t f = filter.getDimSize(3);
-  if (!ShapedType::isDynamic(f) && f % groups != 0)
-    return emitOpError("expects filter output channels ")
-           << f << " divisible by groups " << groups;
-  SmallVector<int64_t> window = {filter.getDimSize(0), filter.getDimSize(1)};
-  return verifyWindowOp(*this, input, window, getStrides(), getPadding(),
-                        getDilations(), f, getType());
+  auto emitError = [&] { return emitOpError(); };
+  return verifyResultShape(
+      *this,
+      inferConv2DShape(input.getShape(), filter.getShape(), getStrides(),
+                       getPadding(), getDilations(), getGroups(), emitError));
 }
 
-static LogicalResult verifyPool(Operation *op, RankedTensorType input,
-                                ArrayRef<int64_t> window,
-                                ArrayRef<int64_t> strides,
-                                ArrayRef<int64_t> padding,
-                                RankedTensorType result) {
-  if (input.getElementType() != result.getElementType())
-    return op->emitOpError("expects input and result of one element type");
-  if (input.getRank() == 4 && window.size() == 2 && padding.size() == 4 &&
-      (padding[0] >= window[0] || padding[1] >= window[0] ||
-       padding[2] >= window[1] || padding[3] >= window[1]))
-    return op->emitOpError("expects padding smaller than the window, got ")
-           << formatArray(padding);
-  int64_t channels = input.getRank() == 4 ? input.getDimSize(3) : 0;
-  return verifyWindowOp(op, input, window, strides, padding, {1, 1}, channels,
-                        result);
+LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  auto emitError = inferenceErrors(location, getOperationName());
+  if (failed(checkRanked(adaptor.getOperands(), emitError)))
+    return failure();
+  return addTensorType(
+      inferConv2DShape(shapeOf(adaptor.getInput()),
+                       shapeOf(adaptor.getFilter()), adaptor.getStrides(),
+                       adaptor.getPadding(), adaptor.getDilations(),
+                       adaptor.getGroups(), emitError),
+      getElementTypeOrSelf(adaptor.getInput()), types);
 }
 
-LogicalResult MaxPool2DOp::verify() {
-  return verifyPool(*this, getInput().getType(), getWindow(), getStrides(),
-                    getPadding(), getType());
+template <typename PoolOp> static LogicalResult verifyPool(PoolOp op) {
+  if (op.getInput().getType().getElementType() != op.getType().getElementType())
+    return op.emitOpError("expects input and result of one element type");
+  auto emitError = [&] { return op.emitOpError(); };
+  return verifyResultShape(
+      op, inferPool2DShape(op.getInput().getType().getShape(), op.getWindow(),
+                           op.getStrides(), op.getPadding(), emitError));
 }
 
-LogicalResult AvgPool2DOp::verify() {
-  return verifyPool(*this, getInput().getType(), getWindow(), getStrides(),
-                    getPadding(), getType());
+/// inferReturnTypes of max_pool2d and avg_pool2d.
+template <typename Adaptor>
+static LogicalResult inferPoolType(std::optional<Location> location,
+                                   StringRef opName, Adaptor adaptor,
+                                   SmallVectorImpl<Type> &types) {
+  auto emitError = inferenceErrors(location, opName);
+  if (failed(checkRanked(adaptor.getOperands(), emitError)))
+    return failure();
+  return addTensorType(
+      inferPool2DShape(shapeOf(adaptor.getInput()), adaptor.getWindow(),
+                       adaptor.getStrides(), adaptor.getPadding(), emitError),
+      getElementTypeOrSelf(adaptor.getInput()), types);
 }
+
+LogicalResult MaxPool2DOp::verify() { return verifyPool(*this); }
+LogicalResult AvgPool2DOp::verify() { return verifyPool(*this); }
 
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
 
-static LogicalResult verifyReduction(Operation *op, RankedTensorType input,
-                                     ArrayRef<int64_t> axes, bool keepdims,
-                                     RankedTensorType result) {
-  if (input.getElementType() != result.getElementType())
-    return op->emitOpError("expects input and result of one element type");
-  llvm::SmallSet<int64_t, 4> seen;
-  for (int64_t axis : axes) {
-    if (failed(verifyAxis(op, axis, input.getRank(), "axes")))
-      return failure();
-    if (!seen.insert(axis).second)
-      return op->emitOpError("expects distinct axes, got ")
-             << formatArray(axes);
-  }
-  SmallVector<int64_t> expected;
-  for (int64_t d = 0; d < input.getRank(); ++d) {
-    if (!seen.contains(d))
-      expected.push_back(input.getDimSize(d));
-    else if (keepdims)
-      expected.push_back(1);
-  }
-  if (result.getShape() != ArrayRef<int64_t>(expected))
-    return op->emitOpError("expects result shape ")
-           << formatShape(expected) << ", got "
-           << formatShape(result.getShape());
-  return success();
+template <typename ReduceOp> static LogicalResult verifyReduction(ReduceOp op) {
+  if (op.getX().getType().getElementType() != op.getType().getElementType())
+    return op.emitOpError("expects input and result of one element type");
+  auto emitError = [&] { return op.emitOpError(); };
+  return verifyResultShape(
+      op, inferReductionShape(op.getX().getType().getShape(), op.getAxes(),
+                              op.getKeepdims(), emitError));
 }
 
-LogicalResult SumOp::verify() {
-  return verifyReduction(*this, getX().getType(), getAxes(), getKeepdims(),
-                         getType());
+/// inferReturnTypes of sum, mean and max.
+template <typename Adaptor>
+static LogicalResult inferReductionType(std::optional<Location> location,
+                                        StringRef opName, Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  auto emitError = inferenceErrors(location, opName);
+  if (failed(checkRanked(adaptor.getOperands(), emitError)))
+    return failure();
+  return addTensorType(inferReductionShape(shapeOf(adaptor.getX()),
+                                           adaptor.getAxes(),
+                                           adaptor.getKeepdims(), emitError),
+                       getElementTypeOrSelf(adaptor.getX()), types);
 }
+
+LogicalResult SumOp::verify() { return verifyReduction(*this); }
 LogicalResult MeanOp::verify() {
   if (!isa<FloatType>(getType().getElementType()))
     return emitOpError("expects a floating-point tensor");
-  return verifyReduction(*this, getX().getType(), getAxes(), getKeepdims(),
-                         getType());
+  return verifyReduction(*this);
 }
-LogicalResult MaxOp::verify() {
-  return verifyReduction(*this, getX().getType(), getAxes(), getKeepdims(),
-                         getType());
-}
+LogicalResult MaxOp::verify() { return verifyReduction(*this); }
 
 LogicalResult SoftmaxOp::verify() {
-  return verifyAxis(*this, getAxis(), getType().getRank());
+  return checkAxis(getAxis(), getType().getRank(),
+                   [&] { return emitOpError(); });
 }
 LogicalResult LogSoftmaxOp::verify() {
-  return verifyAxis(*this, getAxis(), getType().getRank());
+  return checkAxis(getAxis(), getType().getRank(),
+                   [&] { return emitOpError(); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -301,7 +286,8 @@ LogicalResult ReshapeOp::verify() {
   auto in = getX().getType(), out = getType();
   if (in.getElementType() != out.getElementType())
     return emitOpError("expects operand and result of one element type");
-  int64_t inDynamic = in.getNumDynamicDims(), outDynamic = out.getNumDynamicDims();
+  int64_t inDynamic = in.getNumDynamicDims(),
+          outDynamic = out.getNumDynamicDims();
   if (inDynamic == 0 && outDynamic == 0) {
     if (in.getNumElements() != out.getNumElements())
       return emitOpError("expects the same number of elements, got ")
@@ -313,26 +299,16 @@ LogicalResult ReshapeOp::verify() {
   if (inDynamic == 0)
     return emitOpError("expects a static result for a static operand, got ")
            << formatShape(out.getShape());
-  if (outDynamic != 1)
-    return emitOpError("expects exactly one dynamic result dim for a dynamic "
-                       "operand, got ")
+  if (outDynamic == 0)
+    return emitOpError("expects a dynamic result dim for a dynamic operand, "
+                       "got ")
            << formatShape(out.getShape());
-  return success();
-}
-
-/// Checks that `perm` is a permutation of [0, rank).
-static LogicalResult verifyPermutation(Operation *op, ArrayRef<int64_t> perm,
-                                       int64_t rank) {
-  if (static_cast<int64_t>(perm.size()) != rank)
-    return op->emitOpError("expects a permutation of ")
-           << rank << " dims, got " << formatArray(perm);
-  SmallVector<bool> seen(rank, false);
-  for (int64_t p : perm) {
-    if (p < 0 || p >= rank || seen[p])
-      return op->emitOpError("expects a permutation of [0, ")
-             << rank << "), got " << formatArray(perm);
-    seen[p] = true;
-  }
+  if (outDynamic > 1 && !groupReshape(in.getShape(), out.getShape()))
+    return emitOpError("expects one dynamic result dim, or dims that pair "
+                       "with the operand's (groups of equal static size "
+                       "holding one dynamic dim on each side), got ")
+           << formatShape(in.getShape()) << " -> "
+           << formatShape(out.getShape());
   return success();
 }
 
@@ -340,16 +316,21 @@ LogicalResult TransposeOp::verify() {
   auto in = getX().getType();
   if (in.getElementType() != getType().getElementType())
     return emitOpError("expects operand and result of one element type");
-  if (failed(verifyPermutation(*this, getPermutation(), in.getRank())))
+  auto emitError = [&] { return emitOpError(); };
+  return verifyResultShape(
+      *this, inferTransposeShape(in.getShape(), getPermutation(), emitError));
+}
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> location,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  auto emitError = inferenceErrors(location, getOperationName());
+  if (failed(checkRanked(adaptor.getOperands(), emitError)))
     return failure();
-  SmallVector<int64_t> expected;
-  for (int64_t p : getPermutation())
-    expected.push_back(in.getDimSize(p));
-  if (getType().getShape() != ArrayRef<int64_t>(expected))
-    return emitOpError("expects result shape ")
-           << formatShape(expected) << ", got "
-           << formatShape(getType().getShape());
-  return success();
+  return addTensorType(inferTransposeShape(shapeOf(adaptor.getX()),
+                                           adaptor.getPermutation(), emitError),
+                       getElementTypeOrSelf(adaptor.getX()), types);
 }
 
 LogicalResult BroadcastInDimOp::verify() {
@@ -369,8 +350,9 @@ LogicalResult BroadcastInDimOp::verify() {
     int64_t from = in.getDimSize(i), to = out.getDimSize(d);
     if (from != 1 && from != to)
       return emitOpError("expects operand dim ")
-             << i << " (" << formatShape({from}) << ") to be 1 or equal result dim "
-             << d << " (" << formatShape({to}) << ")";
+             << i << " (" << formatShape({from})
+             << ") to be 1 or equal result dim " << d << " ("
+             << formatShape({to}) << ")";
   }
   for (int64_t d = 0; d < out.getRank(); ++d)
     if (!mapped[d] && out.isDynamicDim(d))
@@ -380,42 +362,25 @@ LogicalResult BroadcastInDimOp::verify() {
 }
 
 LogicalResult SliceOp::verify() {
-  auto in = getX().getType();
-  if (in.getElementType() != getType().getElementType())
+  if (getX().getType().getElementType() != getType().getElementType())
     return emitOpError("expects operand and result of one element type");
-  int64_t rank = in.getRank();
-  if (static_cast<int64_t>(getStart().size()) != rank ||
-      static_cast<int64_t>(getLimit().size()) != rank ||
-      static_cast<int64_t>(getStrides().size()) != rank)
-    return emitOpError("expects start, limit and strides with one entry per "
-                       "dim (")
-           << rank << ")";
-  SmallVector<int64_t> expected;
-  for (int64_t d = 0; d < rank; ++d) {
-    int64_t size = in.getDimSize(d), start = getStart()[d],
-            limit = getLimit()[d], stride = getStrides()[d];
-    if (stride < 1)
-      return emitOpError("expects positive strides, got ")
-             << formatArray(getStrides());
-    if (ShapedType::isDynamic(size)) {
-      if (stride != 1)
-        return emitOpError("expects stride 1 on dynamic dim ") << d;
-      expected.push_back(ShapedType::kDynamic);
-      continue;
-    }
-    if (limit == -1)
-      limit = size;
-    if (start < 0 || start > limit || limit > size)
-      return emitOpError("expects 0 <= start <= limit <= size on dim ")
-             << d << ", got start " << start << ", limit " << limit
-             << ", size " << size;
-    expected.push_back((limit - start + stride - 1) / stride);
-  }
-  if (getType().getShape() != ArrayRef<int64_t>(expected))
-    return emitOpError("expects result shape ")
-           << formatShape(expected) << ", got "
-           << formatShape(getType().getShape());
-  return success();
+  auto emitError = [&] { return emitOpError(); };
+  return verifyResultShape(*this, inferSliceShape(getX().getType().getShape(),
+                                                  getStart(), getLimit(),
+                                                  getStrides(), emitError));
+}
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> location,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  auto emitError = inferenceErrors(location, getOperationName());
+  if (failed(checkRanked(adaptor.getOperands(), emitError)))
+    return failure();
+  return addTensorType(inferSliceShape(shapeOf(adaptor.getX()),
+                                       adaptor.getStart(), adaptor.getLimit(),
+                                       adaptor.getStrides(), emitError),
+                       getElementTypeOrSelf(adaptor.getX()), types);
 }
 
 LogicalResult PadOp::verify() {
@@ -425,84 +390,76 @@ LogicalResult PadOp::verify() {
       value.getElementType() != in.getElementType())
     return emitOpError("expects operand, padding value and result of one "
                        "element type");
-  if (value.getRank() != 0)
-    return emitOpError("expects a rank-0 padding value, got ")
-           << formatShape(value.getShape());
-  int64_t rank = in.getRank();
-  if (static_cast<int64_t>(getLow().size()) != rank ||
-      static_cast<int64_t>(getHigh().size()) != rank ||
-      static_cast<int64_t>(getInterior().size()) != rank)
-    return emitOpError("expects low, high and interior with one entry per "
-                       "dim (")
-           << rank << ")";
-  SmallVector<int64_t> expected;
-  for (int64_t d = 0; d < rank; ++d) {
-    int64_t lo = getLow()[d], hi = getHigh()[d], inner = getInterior()[d];
-    if (lo < 0 || hi < 0 || inner < 0)
-      return emitOpError("expects non-negative padding on dim ") << d;
-    int64_t size = in.getDimSize(d);
-    if (ShapedType::isDynamic(size)) {
-      if (lo || hi || inner)
-        return emitOpError("expects no padding on dynamic dim ") << d;
-      expected.push_back(size);
-      continue;
-    }
-    expected.push_back(lo + size + std::max<int64_t>(size - 1, 0) * inner + hi);
-  }
-  if (getType().getShape() != ArrayRef<int64_t>(expected))
-    return emitOpError("expects result shape ")
-           << formatShape(expected) << ", got "
-           << formatShape(getType().getShape());
-  return success();
+  auto emitError = [&] { return emitOpError(); };
+  return verifyResultShape(*this, inferPadShape(in.getShape(), value.getShape(),
+                                                getLow(), getHigh(),
+                                                getInterior(), emitError));
+}
+
+LogicalResult PadOp::inferReturnTypes(MLIRContext *,
+                                      std::optional<Location> location,
+                                      Adaptor adaptor,
+                                      SmallVectorImpl<Type> &types) {
+  auto emitError = inferenceErrors(location, getOperationName());
+  if (failed(checkRanked(adaptor.getOperands(), emitError)))
+    return failure();
+  return addTensorType(inferPadShape(shapeOf(adaptor.getX()),
+                                     shapeOf(adaptor.getPaddingValue()),
+                                     adaptor.getLow(), adaptor.getHigh(),
+                                     adaptor.getInterior(), emitError),
+                       getElementTypeOrSelf(adaptor.getX()), types);
 }
 
 LogicalResult ConcatOp::verify() {
-  int64_t rank = getType().getRank();
-  if (failed(verifyAxis(*this, getAxis(), rank)))
+  auto emitError = [&] { return emitOpError(); };
+  ShapeOrFailure expected =
+      inferConcatShape(getInputs().getTypes(), getAxis(), emitError);
+  if (failed(expected))
     return failure();
-  SmallVector<int64_t> expected(getType().getShape());
-  int64_t total = 0;
-  for (auto [i, input] : llvm::enumerate(getInputs())) {
-    auto type = cast<RankedTensorType>(input.getType());
-    if (type.getRank() != rank)
-      return emitOpError("expects every input of rank ")
-             << rank << ", input " << i << " is "
-             << formatShape(type.getShape());
-    for (int64_t d = 0; d < rank; ++d) {
-      if (d == getAxis())
-        continue;
-      if (type.getDimSize(d) != getType().getDimSize(d))
-        return emitOpError("expects input ")
-               << i << " " << formatShape(type.getShape())
-               << " to match the result "
-               << formatShape(getType().getShape()) << " on dim " << d;
-    }
-    int64_t size = type.getDimSize(getAxis());
-    total = ShapedType::isDynamic(total) || ShapedType::isDynamic(size)
-                ? ShapedType::kDynamic
-                : total + size;
-  }
-  if (getType().getDimSize(getAxis()) != total)
+  // The size along the axis is the one most often wrong: say which.
+  int64_t axis = getAxis();
+  if (getType().getRank() == static_cast<int64_t>(expected->size()) &&
+      getType().getDimSize(axis) != (*expected)[axis])
     return emitOpError("expects result dim ")
-           << getAxis() << " to be " << formatShape({total}) << ", got "
-           << formatShape({getType().getDimSize(getAxis())});
-  return success();
+           << axis << " to be " << formatShape({(*expected)[axis]}) << ", got "
+           << formatShape({getType().getDimSize(axis)});
+  return verifyResultShape(*this, expected);
+}
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  auto emitError = inferenceErrors(location, getOperationName());
+  ValueRange inputs = adaptor.getInputs();
+  ShapeOrFailure shape =
+      inferConcatShape(inputs.getTypes(), adaptor.getAxis(), emitError);
+  if (failed(shape))
+    return failure();
+  return addTensorType(shape, getElementTypeOrSelf(inputs.front()), types);
 }
 
 LogicalResult GatherOp::verify() {
-  auto in = getX().getType();
-  if (in.getElementType() != getType().getElementType())
+  if (getX().getType().getElementType() != getType().getElementType())
     return emitOpError("expects operand and result of one element type");
-  if (failed(verifyAxis(*this, getAxis(), in.getRank())))
+  auto emitError = [&] { return emitOpError(); };
+  return verifyResultShape(*this,
+                           inferGatherShape(getX().getType().getShape(),
+                                            getIndices().getType().getShape(),
+                                            getAxis(), emitError));
+}
+
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> location,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  auto emitError = inferenceErrors(location, getOperationName());
+  if (failed(checkRanked(adaptor.getOperands(), emitError)))
     return failure();
-  SmallVector<int64_t> expected(in.getShape().take_front(getAxis()));
-  llvm::append_range(expected, getIndices().getType().getShape());
-  llvm::append_range(expected, in.getShape().drop_front(getAxis() + 1));
-  if (getType().getShape() != ArrayRef<int64_t>(expected))
-    return emitOpError("expects result shape ")
-           << formatShape(expected) << ", got "
-           << formatShape(getType().getShape());
-  return success();
+  return addTensorType(inferGatherShape(shapeOf(adaptor.getX()),
+                                        shapeOf(adaptor.getIndices()),
+                                        adaptor.getAxis(), emitError),
+                       getElementTypeOrSelf(adaptor.getX()), types);
 }
 
 #define GET_OP_CLASSES

@@ -4,6 +4,13 @@
 // broadcasting, contractions, convolution and pooling, reductions and shape
 // ops. Shape errors are verifier errors at the op's location.
 //
+// An op whose result type follows from its operands and attributes infers it
+// (InferTypeOpAdaptor, or ODS's own inference for SameOperandsAndResultType):
+// builders take no result type, and the verifier compares the declared type
+// with the inferred one. Each such op's shape rule is one function in
+// ShapeInference.h. reshape, broadcast_in_dim, cast, constant and param take
+// the result type from the user.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef RLX_DIALECT_RLXOPS_TD
@@ -85,9 +92,19 @@ def RLX_ConstantOp : RLX_DiffOp<"constant",
 
 class RLX_BinaryOp<string mnemonic, Type operandType, list<Trait> traits = []>
     : RLX_DiffOp<mnemonic, !listconcat(traits,
-        [Pure, SameOperandsAndResultElementType, RLX_BroadcastingShape])> {
+        [Pure, SameOperandsAndResultElementType, RLX_BroadcastingShape,
+         InferTypeOpAdaptor])> {
   let arguments = (ins operandType:$lhs, operandType:$rhs);
   let results = (outs operandType:$result);
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> location,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return inferBroadcastingType(
+          location, getOperationName(), adaptor.getOperands(),
+          ::mlir::getElementTypeOrSelf(adaptor.getLhs()), types);
+    }
+  }];
   let assemblyFormat =
       "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
   let description = [{
@@ -197,7 +214,7 @@ def RLX_GeluOp : RLX_DiffOp<"gelu", [Pure, SameOperandsAndResultType]> {
 }
 
 def RLX_CompareOp : RLX_DiffOp<"compare",
-    [Pure, SameOperandsElementType, RLX_BroadcastingShape]> {
+    [Pure, SameOperandsElementType, RLX_BroadcastingShape, InferTypeOpAdaptor]> {
   let summary = "elementwise comparison with broadcasting";
   let description = [{
     Compares `lhs` and `rhs` elementwise with `direction`, one of `eq`, `ne`,
@@ -219,7 +236,8 @@ def RLX_CompareOp : RLX_DiffOp<"compare",
   let hasVerifier = 1;
 }
 
-def RLX_SelectOp : RLX_DiffOp<"select", [Pure, RLX_BroadcastingShape]> {
+def RLX_SelectOp : RLX_DiffOp<"select",
+    [Pure, RLX_BroadcastingShape, InferTypeOpAdaptor]> {
   let summary = "elementwise choice: cond ? on_true : on_false";
   let description = [{
     All three operands broadcast together.
@@ -262,7 +280,7 @@ def RLX_CastOp : RLX_DiffOp<"cast", [Pure]> {
 // Contractions, convolution, pooling
 //===----------------------------------------------------------------------===//
 
-def RLX_MatmulOp : RLX_DiffOp<"matmul", [Pure]> {
+def RLX_MatmulOp : RLX_DiffOp<"matmul", [Pure, InferTypeOpAdaptor]> {
   let summary = "matrix product with broadcasting batch dims";
   let description = [{
     `lhs` is `[..., M, K]`, `rhs` is `[..., K, N]`, both of rank 2 or more; the
@@ -283,7 +301,7 @@ def RLX_MatmulOp : RLX_DiffOp<"matmul", [Pure]> {
   let hasCanonicalizer = 1;
 }
 
-def RLX_Conv2DOp : RLX_DiffOp<"conv2d", [Pure]> {
+def RLX_Conv2DOp : RLX_DiffOp<"conv2d", [Pure, InferTypeOpAdaptor]> {
   let summary = "2-D convolution, NHWC input and HWIO filter";
   let description = [{
     `input` is `[N, H, W, C]`, `filter` is `[KH, KW, C / groups, F]` with `F`
@@ -309,7 +327,8 @@ def RLX_Conv2DOp : RLX_DiffOp<"conv2d", [Pure]> {
   let hasVerifier = 1;
 }
 
-class RLX_Pool2DOp<string mnemonic> : RLX_DiffOp<mnemonic, [Pure]> {
+class RLX_Pool2DOp<string mnemonic>
+    : RLX_DiffOp<mnemonic, [Pure, InferTypeOpAdaptor]> {
   let arguments = (ins RLX_FloatTensor:$input,
       DenseI64ArrayAttr:$window,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
@@ -317,6 +336,13 @@ class RLX_Pool2DOp<string mnemonic> : RLX_DiffOp<mnemonic, [Pure]> {
   let results = (outs RLX_FloatTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> location,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return inferPoolType(location, getOperationName(), adaptor, types);
+    }
+  }];
 }
 
 def RLX_MaxPool2DOp : RLX_Pool2DOp<"max_pool2d"> {
@@ -354,12 +380,20 @@ def RLX_AvgPool2DOp : RLX_Pool2DOp<"avg_pool2d"> {
 // Reductions
 //===----------------------------------------------------------------------===//
 
-class RLX_ReduceOp<string mnemonic> : RLX_DiffOp<mnemonic, [Pure]> {
+class RLX_ReduceOp<string mnemonic>
+    : RLX_DiffOp<mnemonic, [Pure, InferTypeOpAdaptor]> {
   let arguments = (ins RLX_NumericTensor:$x, DenseI64ArrayAttr:$axes,
                        DefaultValuedAttr<BoolAttr, "false">:$keepdims);
   let results = (outs RLX_NumericTensor:$result);
   let assemblyFormat = "$x attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location> location,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return inferReductionType(location, getOperationName(), adaptor, types);
+    }
+  }];
   let description = [{
     Reduces `x` over the distinct, in-range `axes` with `}] # mnemonic # [{`;
     with `keepdims` the reduced axes stay as size 1.
@@ -409,14 +443,20 @@ def RLX_ReshapeOp : RLX_DiffOp<"reshape", [Pure]> {
   let summary = "row-major reshape to the result type";
   let description = [{
     Same elements, same row-major order, new shape. When the operand has
-    dynamic dims the result has exactly one, sized at run time so the
-    element count is kept (the element count must then be divisible by the
-    result's static dims).
+    dynamic dims the result has some too. With one, it is sized at run time
+    so the element count is kept (the element count must then be divisible
+    by the result's static dims). With several, the dims must pair up: the
+    shapes split into consecutive groups of the same static element count
+    holding one dynamic dim on each side (or none), and each dynamic result
+    dim equals the dynamic operand dim of its group
+    (`tensor<?x?xf32> -> tensor<?x?x1xf32>`, `tensor<?x?x4xf32> ->
+    tensor<?x?x2x2xf32>`).
 
     Example:
 
     ```mlir
     %r = rlx.reshape %x : (tensor<?x28x28xf32>) -> tensor<?x784xf32>
+    %k = rlx.reshape %s : (tensor<?x?xf32>) -> tensor<?x?x1xf32>
     ```
   }];
   let arguments = (ins AnyRankedTensor:$x);
@@ -426,7 +466,7 @@ def RLX_ReshapeOp : RLX_DiffOp<"reshape", [Pure]> {
   let hasFolder = 1;
 }
 
-def RLX_TransposeOp : RLX_DiffOp<"transpose", [Pure]> {
+def RLX_TransposeOp : RLX_DiffOp<"transpose", [Pure, InferTypeOpAdaptor]> {
   let summary = "permutes dims: result dim i is operand dim permutation[i]";
   let description = [{
     Example:
@@ -462,7 +502,7 @@ def RLX_BroadcastInDimOp : RLX_DiffOp<"broadcast_in_dim", [Pure]> {
   let hasFolder = 1;
 }
 
-def RLX_SliceOp : RLX_DiffOp<"slice", [Pure]> {
+def RLX_SliceOp : RLX_DiffOp<"slice", [Pure, InferTypeOpAdaptor]> {
   let summary = "strided slice start:limit:stride per dim";
   let description = [{
     Per dim `d`, takes `start[d], start[d] + strides[d], ...` below
@@ -485,7 +525,7 @@ def RLX_SliceOp : RLX_DiffOp<"slice", [Pure]> {
   let hasVerifier = 1;
 }
 
-def RLX_PadOp : RLX_DiffOp<"pad", [Pure]> {
+def RLX_PadOp : RLX_DiffOp<"pad", [Pure, InferTypeOpAdaptor]> {
   let summary = "pads with a scalar value: low, high and interior per dim";
   let description = [{
     Puts `padding_value` (a rank-0 tensor) before (`low`), after (`high`)
@@ -509,7 +549,8 @@ def RLX_PadOp : RLX_DiffOp<"pad", [Pure]> {
   let hasVerifier = 1;
 }
 
-def RLX_ConcatOp : RLX_DiffOp<"concat", [Pure, SameOperandsAndResultElementType]> {
+def RLX_ConcatOp : RLX_DiffOp<"concat",
+    [Pure, SameOperandsAndResultElementType, InferTypeOpAdaptor]> {
   let summary = "concatenation along an axis";
   let description = [{
     All inputs agree on every dim but `axis`.
@@ -526,7 +567,7 @@ def RLX_ConcatOp : RLX_DiffOp<"concat", [Pure, SameOperandsAndResultElementType]
   let hasVerifier = 1;
 }
 
-def RLX_GatherOp : RLX_DiffOp<"gather", [Pure]> {
+def RLX_GatherOp : RLX_DiffOp<"gather", [Pure, InferTypeOpAdaptor]> {
   let summary = "takes slices of x along axis at the given indices";
   let description = [{
     NumPy's `take(x, indices, axis)`: the result shape is

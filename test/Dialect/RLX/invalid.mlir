@@ -16,6 +16,42 @@ func.func @broadcast_result(%a: tensor<4x3xf32>, %b: tensor<3xf32>) {
 
 // -----
 
+// The declared result must be exactly the inferred one: not more dynamic.
+func.func @broadcast_result_dynamic(%a: tensor<4x3xf32>, %b: tensor<?x3xf32>) {
+  // expected-error @+1 {{'rlx.add' op expects result shape [4,3] (the broadcast of the operands), got [?,3]}}
+  %0 = rlx.add %a, %b : (tensor<4x3xf32>, tensor<?x3xf32>) -> tensor<?x3xf32>
+  return
+}
+
+// -----
+
+func.func @compare_result(%a: tensor<4x3xf32>, %b: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.compare' op expects result shape [4,3] (the broadcast of the operands), got [3]}}
+  %0 = rlx.compare "lt", %a, %b : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<3xi1>
+  return
+}
+
+// -----
+
+func.func @select_result(%c: tensor<4x1xi1>, %x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.select' op expects result shape [4,3] (the broadcast of the operands), got [3]}}
+  %0 = rlx.select %c, %x, %x : (tensor<4x1xi1>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// The shape rules give no encoding, so a declared one differs from the
+// inferred type: InferTypeOpInterface's check, after the op's verifier.
+func.func @matmul_encoding(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) {
+  // expected-error @+2 {{'rlx.matmul' op inferred type(s) 'tensor<2x4xf32>' are incompatible with return type(s) of operation 'tensor<2x4xf32, "enc">'}}
+  // expected-error @+1 {{'rlx.matmul' op failed to infer returned types}}
+  %0 = rlx.matmul %a, %b : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32, "enc">
+  return
+}
+
+// -----
+
 func.func @param_empty_name() {
   // expected-error @+1 {{'rlx.param' op expects a non-empty parameter name}}
   %0 = rlx.param "" : tensor<3xf32>
@@ -208,6 +244,14 @@ func.func @pool_types(%x: tensor<1x4x4x2xf32>) {
 
 // -----
 
+func.func @pool_result(%x: tensor<1x4x4x2xf32>) {
+  // expected-error @+1 {{'rlx.max_pool2d' op expects result shape [1,3,3,2], got [1,4,4,2]}}
+  %0 = rlx.max_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>) -> tensor<1x4x4x2xf32>
+  return
+}
+
+// -----
+
 func.func @pool_padding(%x: tensor<1x4x4x2xf32>) {
   // expected-error @+1 {{'rlx.avg_pool2d' op expects padding smaller than the window, got [2,0,0,0]}}
   %0 = rlx.avg_pool2d %x {window = array<i64: 2, 2>, padding = array<i64: 2, 0, 0, 0>} : (tensor<1x4x4x2xf32>) -> tensor<1x5x3x2xf32>
@@ -296,9 +340,27 @@ func.func @reshape_static_to_dynamic(%x: tensor<4x3xf32>) {
 
 // -----
 
+// Two dynamic result dims from one dynamic operand dim: no pairing.
 func.func @reshape_two_dynamic(%x: tensor<?x12xf32>) {
-  // expected-error @+1 {{'rlx.reshape' op expects exactly one dynamic result dim for a dynamic operand, got [?,?,3]}}
+  // expected-error @+1 {{'rlx.reshape' op expects one dynamic result dim, or dims that pair with the operand's (groups of equal static size holding one dynamic dim on each side), got [?,12] -> [?,?,3]}}
   %0 = rlx.reshape %x : (tensor<?x12xf32>) -> tensor<?x?x3xf32>
+  return
+}
+
+// -----
+
+// Two dynamic dims on each side, but the second would be split by 2.
+func.func @reshape_two_dynamic_unpaired(%x: tensor<?x?xf32>) {
+  // expected-error @+1 {{'rlx.reshape' op expects one dynamic result dim, or dims that pair with the operand's (groups of equal static size holding one dynamic dim on each side), got [?,?] -> [?,2,?]}}
+  %0 = rlx.reshape %x : (tensor<?x?xf32>) -> tensor<?x2x?xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_dynamic_to_static(%x: tensor<?x12xf32>) {
+  // expected-error @+1 {{'rlx.reshape' op expects a dynamic result dim for a dynamic operand, got [4,3]}}
+  %0 = rlx.reshape %x : (tensor<?x12xf32>) -> tensor<4x3xf32>
   return
 }
 
@@ -450,7 +512,7 @@ func.func @concat_rank(%x: tensor<2xf32>, %y: tensor<2x1xf32>) {
 // -----
 
 func.func @concat_dims(%x: tensor<2x3xf32>, %y: tensor<2x4xf32>) {
-  // expected-error @+1 {{'rlx.concat' op expects input 1 [2,4] to match the result [4,3] on dim 1}}
+  // expected-error @+1 {{'rlx.concat' op expects input 1 [2,4] to match input 0 [2,3] on dim 1}}
   %0 = rlx.concat %x, %y {axis = 0 : i64} : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<4x3xf32>
   return
 }
