@@ -7,7 +7,11 @@
 /// first, so markers compose), then cloned at the marker as the forward
 /// sweep. Reverse mode walks the clones backwards asking each op for its VJP;
 /// forward mode asks each clone for its JVP as it is made. Rules come from
-/// DifferentiableOpInterface; nothing here knows an op's kind.
+/// DifferentiableOpInterface and BatchableOpInterface; nothing here knows an
+/// op's kind. The pass owns one SymbolTableCollection: its lookups, the
+/// functions it adds and those rules add (a batched custom_vjp's mapped fwd
+/// and bwd) all go through it. A marker whose callee reaches a recursive
+/// function is an error naming the cycle; without one, expansion ends.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -67,38 +71,112 @@ MarkerInfo describe(Operation *op, SymbolTableCollection &symbols) {
   return info;
 }
 
+/// The functions `fn` names anywhere in its body: callees of calls,
+/// markers and custom rules, and the rules' fwd, bwd and jvp.
+SmallVector<func::FuncOp> namedFunctions(func::FuncOp fn,
+                                         SymbolTableCollection &symbols) {
+  SmallVector<func::FuncOp> named;
+  if (auto uses = SymbolTable::getSymbolUses(&fn.getBody()))
+    for (const SymbolTable::SymbolUse &use : *uses)
+      if (auto target = symbols.lookupNearestSymbolFrom<func::FuncOp>(
+              use.getUser(), use.getSymbolRef()))
+        named.push_back(target);
+  return named;
+}
+
+/// Finds functions that reach themselves through the functions they name.
+class CycleFinder {
+public:
+  explicit CycleFinder(SymbolTableCollection &symbols) : symbols(symbols) {}
+
+  /// A cycle reachable from `fn`, its first function repeated at its end;
+  /// empty when there is none.
+  SmallVector<func::FuncOp> find(func::FuncOp fn) {
+    auto [it, isNew] = visited.try_emplace(fn, /*done=*/false);
+    if (!isNew) {
+      if (it->second)
+        return {};
+      SmallVector<func::FuncOp> cycle(llvm::find(path, fn), path.end());
+      cycle.push_back(fn);
+      return cycle;
+    }
+    path.push_back(fn);
+    for (func::FuncOp next : namedFunctions(fn, symbols))
+      if (SmallVector<func::FuncOp> cycle = find(next); !cycle.empty())
+        return cycle;
+    path.pop_back();
+    visited[fn] = true;
+    return {};
+  }
+
+private:
+  SymbolTableCollection &symbols;
+  llvm::DenseMap<Operation *, bool> visited; ///< true once fully explored
+  SmallVector<func::FuncOp> path;
+};
+
+/// Fails at each marker whose callee reaches a recursive function: flattening
+/// would inline or expand it forever. Without one, expansion ends: the
+/// functions form a DAG through the names they use, and every marker that
+/// expanding a marker emits (a rule's, or one a flattened callee held) names
+/// a function below the one the expanded marker named; functions the
+/// expansion adds only name functions below the marker's callee.
+LogicalResult checkNoRecursion(ModuleOp module,
+                               SymbolTableCollection &symbols) {
+  CycleFinder finder(symbols);
+  WalkResult result = module.walk([&](Operation *op) {
+    if (!isMarker(op))
+      return WalkResult::advance();
+    auto name = op->getAttrOfType<FlatSymbolRefAttr>("callee");
+    auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(op, name);
+    if (!callee)
+      return WalkResult::advance(); // the expansion reports it
+    SmallVector<func::FuncOp> cycle = finder.find(callee);
+    if (cycle.empty())
+      return WalkResult::advance();
+    std::string path;
+    for (func::FuncOp fn : cycle)
+      path += (path.empty() ? "@" : " -> @") + fn.getSymName().str();
+    InFlightDiagnostic diag = op->emitOpError("cannot transform @")
+                              << callee.getSymName() << ": ";
+    if (cycle.front() == callee)
+      diag << "it is recursive (" << path << ")";
+    else
+      diag << "it reaches recursive @" << cycle.front().getSymName() << " ("
+           << path << ")";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 class Expander {
 public:
   Expander(ModuleOp module) : module(module) {}
 
-  /// Expands every marker in `func`, innermost first.
+  /// Expands every marker in `func`, innermost first. Rules may emit
+  /// markers (remat's VJP is a vjp marker): repeat until none is left. This
+  /// ends because checkNoRecursion held: a marker a rule emits names a
+  /// function below the one whose expansion emitted it.
   LogicalResult expandAllIn(func::FuncOp func) {
-    if (++depth > kMaxDepth)
-      return func.emitError("markers nest too deeply (recursive functions "
-                            "cannot be differentiated)");
-    // Rules may emit markers (remat's VJP is a vjp marker): repeat until
-    // none is left.
-    for (int round = 0;; ++round) {
+    while (true) {
       SmallVector<Operation *> markers;
       func.walk([&](Operation *op) {
         if (isMarker(op))
           markers.push_back(op);
       });
       if (markers.empty())
-        break;
-      if (round > kMaxDepth)
-        return func.emitError("marker expansion does not terminate");
+        return success();
       for (Operation *marker : markers)
         if (failed(expand(marker)))
           return failure();
     }
-    --depth;
-    return success();
   }
 
-private:
-  static constexpr int kMaxDepth = 32;
+  /// The module's symbol tables: every lookup of the expansion, and every
+  /// function it or a rule adds, goes through them.
+  SymbolTableCollection &getSymbols() { return symbols; }
 
+private:
   /// A private copy of `callee` with every call inlined and every marker
   /// expanded.
   FailureOr<func::FuncOp> flatten(func::FuncOp callee) {
@@ -110,14 +188,12 @@ private:
         (callee.getSymName() + "__rlx_ad_" + Twine(counter++)).str());
     symbols.getSymbolTable(module).insert(flat);
     scratch.push_back(flat);
-    for (int round = 0;; ++round) {
+    // Ends: calls do not recurse (checkNoRecursion).
+    while (true) {
       SmallVector<func::CallOp> calls;
       flat.walk([&](func::CallOp call) { calls.push_back(call); });
       if (calls.empty())
         break;
-      if (round > kMaxDepth)
-        return callee.emitError("cannot differentiate @")
-               << callee.getSymName() << ": its calls recurse";
       for (func::CallOp call : calls)
         if (failed(inlineCall(call)))
           return failure();
@@ -270,7 +346,7 @@ private:
                                                      &adj - resultAdjoints.data()));
       SmallVector<Value> operandAdjoints;
       OpBuilder::InsertionGuard guard(b);
-      if (failed(rule.buildVJP(b, resultAdjoints, operandAdjoints)))
+      if (failed(rule.buildVJP(b, resultAdjoints, operandAdjoints, symbols)))
         return failure();
       for (auto [operand, adj] :
            llvm::zip(op->getOperands(), operandAdjoints))
@@ -354,7 +430,7 @@ private:
       if (!rule)
         return op.emitOpError("has no batching rule: it cannot be vmapped");
       SmallVector<Value> results;
-      if (failed(rule.buildBatched(b, operands, isBatched, results)))
+      if (failed(rule.buildBatched(b, operands, isBatched, results, symbols)))
         return failure();
       for (auto [old, now] : llvm::zip(op.getResults(), results)) {
         mapping.map(old, now);
@@ -586,7 +662,7 @@ private:
         return clone->emitOpError(
             "has no JVP rule: it cannot be differentiated");
       SmallVector<Value> resultTangents;
-      if (failed(rule.buildJVP(b, operandTangents, resultTangents)))
+      if (failed(rule.buildJVP(b, operandTangents, resultTangents, symbols)))
         return failure();
       for (auto [r, t] : llvm::zip(clone->getResults(), resultTangents))
         if (t)
@@ -648,7 +724,6 @@ private:
   SymbolTableCollection symbols;
   SmallVector<func::FuncOp> scratch;
   llvm::DenseSet<Operation *> kept;
-  int depth = 0;
   unsigned counter = 0;
 
 public:
@@ -681,23 +756,23 @@ struct RLXAutodiffPass : rlx::impl::RLXAutodiffBase<RLXAutodiffPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Expander expander(module);
+    if (failed(checkNoRecursion(module, expander.getSymbols())))
+      return signalPassFailure();
     // Rules may add functions holding markers (a batched custom_vjp maps
-    // its fwd and bwd): repeat over the module until no marker is left.
-    for (int round = 0;; ++round) {
-      SmallVector<func::FuncOp> funcs;
-      bool anyMarker = false;
-      for (func::FuncOp func : module.getOps<func::FuncOp>()) {
-        funcs.push_back(func);
-        func.walk([&](Operation *op) { anyMarker |= isMarker(op); });
-      }
-      if (!anyMarker)
+    // its fwd and bwd): repeat over the module until no marker is left
+    // (this ends for the reason expandAllIn does).
+    while (true) {
+      SmallVector<func::FuncOp> withMarkers;
+      for (func::FuncOp func : module.getOps<func::FuncOp>())
+        if (func.walk([](Operation *op) {
+                  return isMarker(op) ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+                })
+                .wasInterrupted())
+          withMarkers.push_back(func);
+      if (withMarkers.empty())
         break;
-      if (round > 8) {
-        module.emitError("marker expansion does not terminate");
-        expander.eraseScratch();
-        return signalPassFailure();
-      }
-      for (func::FuncOp func : funcs) {
+      for (func::FuncOp func : withMarkers) {
         if (failed(expander.expandAllIn(func))) {
           expander.eraseScratch();
           return signalPassFailure();

@@ -161,3 +161,160 @@ func.func @vmap_matmul(%xs: tensor<?x4xf32>, %w: tensor<4x3xf32>) -> tensor<?x3x
   %ys = rlx.vmap @f(%xs, %w) {in_axes = [0, unit], out_axes = array<i64: 0>} : (tensor<?x4xf32>, tensor<4x3xf32>) -> tensor<?x3xf32>
   return %ys : tensor<?x3xf32>
 }
+
+// -----
+
+// A gradient of a function that takes a gradient through a vmapped
+// custom_vjp: the batched rule adds @sq_fwd__vmap and @sq_bwd__vmap, and the
+// outer gradient inlines the inner one's calls of them (the functions a rule
+// adds are in the pass's symbol table).
+// CHECK-LABEL: func @grad_sum_grad
+// CHECK-NOT: rlx.grad
+// CHECK-NOT: rlx.vmap
+// CHECK-NOT: call @sq_fwd__vmap
+// CHECK-NOT: call @sq_bwd__vmap
+// CHECK: return
+func.func private @sq(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %y = rlx.mul %x, %x : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+  return %y : tensor<3xf64>
+}
+func.func private @sq_fwd(%x: tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>) {
+  %y = rlx.mul %x, %x : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+  return %y, %x : tensor<3xf64>, tensor<3xf64>
+}
+func.func private @sq_bwd(%x: tensor<3xf64>, %g: tensor<3xf64>) -> tensor<3xf64> {
+  %r = rlx.mul %g, %x : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+  return %r : tensor<3xf64>
+}
+func.func private @one(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %y = rlx.custom_vjp @sq(%x) {fwd = @sq_fwd, bwd = @sq_bwd} : (tensor<3xf64>) -> tensor<3xf64>
+  return %y : tensor<3xf64>
+}
+func.func private @loss(%xs: tensor<2x3xf64>) -> tensor<f64> {
+  %ys = rlx.vmap @one(%xs) {in_axes = [0], out_axes = array<i64: 0>} : (tensor<2x3xf64>) -> tensor<2x3xf64>
+  %s = rlx.sum %ys {axes = array<i64: 0, 1>} : (tensor<2x3xf64>) -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func private @sum_grad(%xs: tensor<2x3xf64>) -> tensor<f64> {
+  %g = rlx.grad @loss(%xs) {wrt = array<i64: 0>} : (tensor<2x3xf64>) -> tensor<2x3xf64>
+  %s = rlx.sum %g {axes = array<i64: 0, 1>} : (tensor<2x3xf64>) -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func @grad_sum_grad(%xs: tensor<2x3xf64>) -> tensor<2x3xf64> {
+  %g = rlx.grad @sum_grad(%xs) {wrt = array<i64: 0>} : (tensor<2x3xf64>) -> tensor<2x3xf64>
+  return %g : tensor<2x3xf64>
+}
+
+// -----
+
+// Negative: a marker whose callee calls a recursive function; inlining the
+// calls would never end.
+func.func private @self(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %y = func.call @self(%x) : (tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+func.func private @sum_self(%x: tensor<3xf32>) -> tensor<f32> {
+  %y = func.call @self(%x) : (tensor<3xf32>) -> tensor<3xf32>
+  %s = rlx.sum %y {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @grad_reaches_recursion(%x: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{'rlx.grad' op cannot transform @sum_self: it reaches recursive @self (@self -> @self)}}
+  %g = rlx.grad @sum_self(%x) {wrt = array<i64: 0>} : (tensor<3xf32>) -> tensor<3xf32>
+  return %g : tensor<3xf32>
+}
+
+// -----
+
+// Negative: a function that differentiates itself.
+func.func @grad_of_itself(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'rlx.grad' op cannot transform @grad_of_itself: it is recursive (@grad_of_itself -> @grad_of_itself)}}
+  %g = rlx.grad @grad_of_itself(%x) {wrt = array<i64: 0>} : (tensor<f32>) -> tensor<f32>
+  return %g : tensor<f32>
+}
+
+// -----
+
+// Negative: mutual recursion through a vmap and a call.
+func.func private @b(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %y = func.call @a(%x) : (tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+func.func private @a(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %x2 = rlx.reshape %x : (tensor<3xf32>) -> tensor<1x3xf32>
+  // expected-error @+1 {{'rlx.vmap' op cannot transform @b: it is recursive (@b -> @a -> @b)}}
+  %y2 = rlx.vmap @b(%x2) {in_axes = [0], out_axes = array<i64: 0>} : (tensor<1x3xf32>) -> tensor<1x3xf32>
+  %y = rlx.reshape %y2 : (tensor<1x3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+func.func @vmap_recursion(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %y = func.call @a(%x) : (tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+
+// -----
+
+// Negative: a custom_vjp whose bwd calls back into the differentiated
+// function.
+func.func private @id(%x: tensor<3xf32>) -> tensor<3xf32> {
+  return %x : tensor<3xf32>
+}
+func.func private @id_fwd(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+  return %x, %x : tensor<3xf32>, tensor<3xf32>
+}
+func.func private @id_bwd(%x: tensor<3xf32>, %g: tensor<3xf32>) -> tensor<3xf32> {
+  %s = func.call @h(%x) : (tensor<3xf32>) -> tensor<f32>
+  %r = rlx.mul %g, %s : (tensor<3xf32>, tensor<f32>) -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}
+func.func private @h(%x: tensor<3xf32>) -> tensor<f32> {
+  %y = rlx.custom_vjp @id(%x) {fwd = @id_fwd, bwd = @id_bwd} : (tensor<3xf32>) -> tensor<3xf32>
+  %s = rlx.sum %y {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @grad_custom_recursion(%x: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{'rlx.grad' op cannot transform @h: it is recursive (@h -> @id_bwd -> @h)}}
+  %g = rlx.grad @h(%x) {wrt = array<i64: 0>} : (tensor<3xf32>) -> tensor<3xf32>
+  return %g : tensor<3xf32>
+}
+
+// -----
+
+// Negative: a remat of the function it is in.
+func.func private @r(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %y = rlx.remat @r(%x) : (tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+func.func private @sum_r(%x: tensor<3xf32>) -> tensor<f32> {
+  %y = func.call @r(%x) : (tensor<3xf32>) -> tensor<3xf32>
+  %s = rlx.sum %y {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @grad_remat_recursion(%x: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error @+1 {{'rlx.grad' op cannot transform @sum_r: it reaches recursive @r (@r -> @r)}}
+  %g = rlx.grad @sum_r(%x) {wrt = array<i64: 0>} : (tensor<3xf32>) -> tensor<3xf32>
+  return %g : tensor<3xf32>
+}
+
+// -----
+
+// A recursive function the marker does not reach is left alone.
+// CHECK-LABEL: func @grad_beside_recursion
+// CHECK: rlx.mul
+// CHECK-NOT: rlx.grad
+// CHECK: return
+// CHECK-LABEL: func @countdown
+// CHECK: call @countdown
+func.func private @sq(%x: tensor<3xf32>) -> tensor<f32> {
+  %y = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %s = rlx.sum %y {axes = array<i64: 0>} : (tensor<3xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}
+func.func @grad_beside_recursion(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %g = rlx.grad @sq(%x) {wrt = array<i64: 0>} : (tensor<3xf32>) -> tensor<3xf32>
+  return %g : tensor<3xf32>
+}
+func.func @countdown(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %y = func.call @countdown(%x) : (tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}

@@ -134,11 +134,11 @@ LogicalResult batchIntoN(Operation *op, OpBuilder &builder,
 
 } // namespace
 
-#define RLX_ELEMENTWISE_BATCH(OpTy)                                           \
-  LogicalResult OpTy::buildBatched(OpBuilder &b, ArrayRef<Value> operands,    \
-                                   ArrayRef<bool> batched,                    \
-                                   SmallVectorImpl<Value> &results) {         \
-    return batchElementwise(*this, b, operands, batched, results);           \
+#define RLX_ELEMENTWISE_BATCH(OpTy)                                            \
+  LogicalResult OpTy::buildBatched(                                            \
+      OpBuilder &b, ArrayRef<Value> operands, ArrayRef<bool> batched,          \
+      SmallVectorImpl<Value> &results, SymbolTableCollection &) {              \
+    return batchElementwise(*this, b, operands, batched, results);             \
   }
 RLX_ELEMENTWISE_BATCH(AddOp)
 RLX_ELEMENTWISE_BATCH(SubOp)
@@ -167,56 +167,60 @@ RLX_ELEMENTWISE_BATCH(MatmulOp)
 #undef RLX_ELEMENTWISE_BATCH
 
 LogicalResult ParamOp::buildBatched(OpBuilder &, ArrayRef<Value>,
-                                    ArrayRef<bool>, SmallVectorImpl<Value> &) {
+                                    ArrayRef<bool>, SmallVectorImpl<Value> &,
+                                    SymbolTableCollection &) {
   return emitOpError("has no operands to batch");
 }
 
 LogicalResult ConstantOp::buildBatched(OpBuilder &, ArrayRef<Value>,
-                                       ArrayRef<bool>,
-                                       SmallVectorImpl<Value> &) {
+                                       ArrayRef<bool>, SmallVectorImpl<Value> &,
+                                       SymbolTableCollection &) {
   return emitOpError("has no operands to batch");
 }
 
 LogicalResult Conv2DOp::buildBatched(OpBuilder &b, ArrayRef<Value> operands,
                                      ArrayRef<bool> batched,
-                                     SmallVectorImpl<Value> &results) {
+                                     SmallVectorImpl<Value> &results,
+                                     SymbolTableCollection &) {
   return batchIntoN(*this, b, operands, batched, results);
 }
 
 LogicalResult MaxPool2DOp::buildBatched(OpBuilder &b, ArrayRef<Value> operands,
                                         ArrayRef<bool> batched,
-                                        SmallVectorImpl<Value> &results) {
+                                        SmallVectorImpl<Value> &results,
+                                        SymbolTableCollection &) {
   return batchIntoN(*this, b, operands, batched, results);
 }
 
 LogicalResult AvgPool2DOp::buildBatched(OpBuilder &b, ArrayRef<Value> operands,
                                         ArrayRef<bool> batched,
-                                        SmallVectorImpl<Value> &results) {
+                                        SmallVectorImpl<Value> &results,
+                                        SymbolTableCollection &) {
   return batchIntoN(*this, b, operands, batched, results);
 }
 
-#define RLX_REDUCE_BATCH(OpTy)                                                \
-  LogicalResult OpTy::buildBatched(OpBuilder &b, ArrayRef<Value> operands,    \
-                                   ArrayRef<bool>,                            \
-                                   SmallVectorImpl<Value> &results) {         \
-    return batchShifted(                                                      \
-        *this, b, operands,                                                \
-        {b.getNamedAttr("axes", b.getDenseI64ArrayAttr(shifted(getAxes())))}, \
-        results);                                                             \
+#define RLX_REDUCE_BATCH(OpTy)                                                 \
+  LogicalResult OpTy::buildBatched(                                            \
+      OpBuilder &b, ArrayRef<Value> operands, ArrayRef<bool>,                  \
+      SmallVectorImpl<Value> &results, SymbolTableCollection &) {              \
+    return batchShifted(                                                       \
+        *this, b, operands,                                                    \
+        {b.getNamedAttr("axes", b.getDenseI64ArrayAttr(shifted(getAxes())))},  \
+        results);                                                              \
   }
 RLX_REDUCE_BATCH(SumOp)
 RLX_REDUCE_BATCH(MeanOp)
 RLX_REDUCE_BATCH(MaxOp)
 #undef RLX_REDUCE_BATCH
 
-#define RLX_SOFTMAX_BATCH(OpTy)                                               \
-  LogicalResult OpTy::buildBatched(OpBuilder &b, ArrayRef<Value> operands,    \
-                                   ArrayRef<bool>,                            \
-                                   SmallVectorImpl<Value> &results) {         \
-    return batchShifted(                                                      \
-        *this, b, operands,                                                \
-        {b.getNamedAttr("axis", b.getI64IntegerAttr(getAxis() + 1))},         \
-        results);                                                             \
+#define RLX_SOFTMAX_BATCH(OpTy)                                                \
+  LogicalResult OpTy::buildBatched(                                            \
+      OpBuilder &b, ArrayRef<Value> operands, ArrayRef<bool>,                  \
+      SmallVectorImpl<Value> &results, SymbolTableCollection &) {              \
+    return batchShifted(                                                       \
+        *this, b, operands,                                                    \
+        {b.getNamedAttr("axis", b.getI64IntegerAttr(getAxis() + 1))},          \
+        results);                                                              \
   }
 RLX_SOFTMAX_BATCH(SoftmaxOp)
 RLX_SOFTMAX_BATCH(LogSoftmaxOp)
@@ -224,13 +228,15 @@ RLX_SOFTMAX_BATCH(LogSoftmaxOp)
 
 LogicalResult ReshapeOp::buildBatched(OpBuilder &b, ArrayRef<Value> operands,
                                       ArrayRef<bool>,
-                                      SmallVectorImpl<Value> &results) {
+                                      SmallVectorImpl<Value> &results,
+                                      SymbolTableCollection &) {
   return batchShifted(*this, b, operands, {}, results);
 }
 
 LogicalResult TransposeOp::buildBatched(OpBuilder &b, ArrayRef<Value> operands,
                                         ArrayRef<bool>,
-                                        SmallVectorImpl<Value> &results) {
+                                        SmallVectorImpl<Value> &results,
+                                        SymbolTableCollection &) {
   SmallVector<int64_t> perm = {0};
   llvm::append_range(perm, shifted(getPermutation()));
   return batchShifted(
@@ -241,7 +247,8 @@ LogicalResult TransposeOp::buildBatched(OpBuilder &b, ArrayRef<Value> operands,
 LogicalResult BroadcastInDimOp::buildBatched(OpBuilder &b,
                                              ArrayRef<Value> operands,
                                              ArrayRef<bool>,
-                                             SmallVectorImpl<Value> &results) {
+                                             SmallVectorImpl<Value> &results,
+                                             SymbolTableCollection &) {
   SmallVector<int64_t> dims = {0};
   llvm::append_range(dims, shifted(getBroadcastDimensions()));
   return batchShifted(
@@ -252,7 +259,8 @@ LogicalResult BroadcastInDimOp::buildBatched(OpBuilder &b,
 
 LogicalResult SliceOp::buildBatched(OpBuilder &b, ArrayRef<Value> operands,
                                     ArrayRef<bool>,
-                                    SmallVectorImpl<Value> &results) {
+                                    SmallVectorImpl<Value> &results,
+                                    SymbolTableCollection &) {
   int64_t batch = tensorType(operands[0]).getDimSize(0);
   SmallVector<int64_t> start = {0}, limit = {ShapedType::isDynamic(batch) ? -1 : batch},
                        strides = {1};
@@ -268,7 +276,8 @@ LogicalResult SliceOp::buildBatched(OpBuilder &b, ArrayRef<Value> operands,
 
 LogicalResult PadOp::buildBatched(OpBuilder &builder, ArrayRef<Value> operands,
                                   ArrayRef<bool> batched,
-                                  SmallVectorImpl<Value> &results) {
+                                  SmallVectorImpl<Value> &results,
+                                  SymbolTableCollection &) {
   if (batched[1])
     return emitOpError("cannot be batched over its padding value yet");
   SmallVector<int64_t> low = {0}, high = {0}, interior = {0};
@@ -286,7 +295,8 @@ LogicalResult PadOp::buildBatched(OpBuilder &builder, ArrayRef<Value> operands,
 LogicalResult ConcatOp::buildBatched(OpBuilder &builder,
                                      ArrayRef<Value> operands,
                                      ArrayRef<bool> batched,
-                                     SmallVectorImpl<Value> &results) {
+                                     SmallVectorImpl<Value> &results,
+                                     SymbolTableCollection &) {
   RuleBuilder b{builder, getLoc()};
   Value like = firstBatched(operands, batched);
   SmallVector<Value> inputs;
@@ -304,7 +314,8 @@ LogicalResult ConcatOp::buildBatched(OpBuilder &builder,
 LogicalResult GatherOp::buildBatched(OpBuilder &builder,
                                      ArrayRef<Value> operands,
                                      ArrayRef<bool> batched,
-                                     SmallVectorImpl<Value> &results) {
+                                     SmallVectorImpl<Value> &results,
+                                     SymbolTableCollection &) {
   RuleBuilder b{builder, getLoc()};
   int64_t axis = static_cast<int64_t>(getAxis());
   if (batched[0] && !batched[1])
@@ -334,14 +345,15 @@ LogicalResult GatherOp::buildBatched(OpBuilder &builder,
 
 namespace {
 
-/// A new private function in `op`'s module that maps `fn` over a batch:
+/// A new private function in `op`'s module, added through `symbols` (the
+/// caller's tables, which must see it), that maps `fn` over a batch:
 /// inputs batched where `batched` says (batch in front), every result
 /// batched in front. Inputs that stay unbatched but whose adjoint comes out
 /// batched are summed over the batch when `sumUnbatched` names them (by
 /// result index).
-func::FuncOp vmappedFunction(Operation *op, func::FuncOp fn,
-                             ArrayRef<bool> batched, int64_t batch,
-                             ArrayRef<int64_t> sumResults = {}) {
+func::FuncOp vmappedFunction(SymbolTableCollection &symbols, Operation *op,
+                             func::FuncOp fn, ArrayRef<bool> batched,
+                             int64_t batch, ArrayRef<int64_t> sumResults = {}) {
   auto module = op->getParentOfType<ModuleOp>();
   OpBuilder mb(module.getBodyRegion());
   mb.setInsertionPointToEnd(module.getBody());
@@ -363,7 +375,7 @@ func::FuncOp vmappedFunction(Operation *op, func::FuncOp fn,
       mb, loc, (fn.getSymName() + "__vmap").str(),
       mb.getFunctionType(inputs, results));
   wrapper.setPrivate();
-  SymbolTable(module).insert(wrapper);
+  symbols.getSymbolTable(module).insert(wrapper);
   Block *body = wrapper.addEntryBlock();
   OpBuilder b(body, body->end());
   auto vmap = VmapOp::create(
@@ -386,21 +398,23 @@ func::FuncOp vmappedFunction(Operation *op, func::FuncOp fn,
 LogicalResult CustomVJPOp::buildBatched(OpBuilder &builder,
                                         ArrayRef<Value> operands,
                                         ArrayRef<bool> batched,
-                                        SmallVectorImpl<Value> &results) {
-  SymbolTableCollection symbols;
+                                        SmallVectorImpl<Value> &results,
+                                        SymbolTableCollection &symbols) {
   int64_t batch = batchSize(operands, batched);
   func::FuncOp callee = lookup(symbols, getCalleeAttr());
   func::FuncOp fwd = lookup(symbols, getFwdAttr());
   func::FuncOp bwd = lookup(symbols, getBwdAttr());
-  func::FuncOp calleeV = vmappedFunction(*this, callee, batched, batch);
-  func::FuncOp fwdV = vmappedFunction(*this, fwd, batched, batch);
+  func::FuncOp calleeV =
+      vmappedFunction(symbols, *this, callee, batched, batch);
+  func::FuncOp fwdV = vmappedFunction(symbols, *this, fwd, batched, batch);
   // bwd takes residuals and cotangents, all batched now.
   SmallVector<bool> allBatched(bwd.getNumArguments(), true);
   SmallVector<int64_t> sums;
   for (auto [i, b] : llvm::enumerate(batched))
     if (!b)
       sums.push_back(i);
-  func::FuncOp bwdV = vmappedFunction(*this, bwd, allBatched, batch, sums);
+  func::FuncOp bwdV =
+      vmappedFunction(symbols, *this, bwd, allBatched, batch, sums);
   SmallVector<Type> types;
   for (Type t : getResultTypes())
     types.push_back(withBatch(t, batch));
@@ -417,16 +431,17 @@ LogicalResult CustomVJPOp::buildBatched(OpBuilder &builder,
 LogicalResult CustomJVPOp::buildBatched(OpBuilder &builder,
                                         ArrayRef<Value> operands,
                                         ArrayRef<bool> batched,
-                                        SmallVectorImpl<Value> &results) {
-  SymbolTableCollection symbols;
+                                        SmallVectorImpl<Value> &results,
+                                        SymbolTableCollection &symbols) {
   int64_t batch = batchSize(operands, batched);
   func::FuncOp callee = lookup(symbols, getCalleeAttr());
   func::FuncOp jvp = lookup(symbols, getJvpAttr());
-  func::FuncOp calleeV = vmappedFunction(*this, callee, batched, batch);
+  func::FuncOp calleeV =
+      vmappedFunction(symbols, *this, callee, batched, batch);
   // jvp(args, tangents): tangents batched alike their primals.
   SmallVector<bool> jvpBatched(batched.begin(), batched.end());
   jvpBatched.append(batched.begin(), batched.end());
-  func::FuncOp jvpV = vmappedFunction(*this, jvp, jvpBatched, batch);
+  func::FuncOp jvpV = vmappedFunction(symbols, *this, jvp, jvpBatched, batch);
   SmallVector<Type> types;
   for (Type t : getResultTypes())
     types.push_back(withBatch(t, batch));
@@ -440,7 +455,8 @@ LogicalResult CustomJVPOp::buildBatched(OpBuilder &builder,
 LogicalResult RematOp::buildBatched(OpBuilder &builder,
                                     ArrayRef<Value> operands,
                                     ArrayRef<bool> batched,
-                                    SmallVectorImpl<Value> &results) {
+                                    SmallVectorImpl<Value> &results,
+                                    SymbolTableCollection &) {
   // Batching keeps the values; a vmap of the callee computes them.
   SmallVector<Attribute> inAxes;
   for (bool isBatched : batched)

@@ -65,8 +65,8 @@ LogicalResult CustomVJPOp::verifySymbolUses(SymbolTableCollection &symbols) {
 }
 
 LogicalResult CustomVJPOp::buildVJP(OpBuilder &b, ArrayRef<Value> adj,
-                                    SmallVectorImpl<Value> &out) {
-  SymbolTableCollection symbols;
+                                    SmallVectorImpl<Value> &out,
+                                    SymbolTableCollection &symbols) {
   func::FuncOp fwd = lookup(symbols, getFwdAttr());
   // The residuals: what fwd returns after the results.
   auto fwdCall = func::CallOp::create(b, getLoc(), fwd, getArgs());
@@ -81,7 +81,8 @@ LogicalResult CustomVJPOp::buildVJP(OpBuilder &b, ArrayRef<Value> adj,
 }
 
 LogicalResult CustomVJPOp::buildJVP(OpBuilder &, ArrayRef<Value>,
-                                    SmallVectorImpl<Value> &) {
+                                    SmallVectorImpl<Value> &,
+                                    SymbolTableCollection &) {
   return emitOpError("cannot be differentiated in forward mode: it defines "
                      "only a VJP (give a custom_jvp instead)");
 }
@@ -101,14 +102,15 @@ LogicalResult CustomJVPOp::verifySymbolUses(SymbolTableCollection &symbols) {
 }
 
 LogicalResult CustomJVPOp::buildVJP(OpBuilder &, ArrayRef<Value>,
-                                    SmallVectorImpl<Value> &) {
+                                    SmallVectorImpl<Value> &,
+                                    SymbolTableCollection &) {
   return emitOpError("cannot be differentiated in reverse mode: it defines "
                      "only a JVP (give a custom_vjp instead)");
 }
 
 LogicalResult CustomJVPOp::buildJVP(OpBuilder &b, ArrayRef<Value> tan,
-                                    SmallVectorImpl<Value> &out) {
-  SymbolTableCollection symbols;
+                                    SmallVectorImpl<Value> &out,
+                                    SymbolTableCollection &symbols) {
   SmallVector<Value> args(getArgs());
   for (auto [arg, t] : llvm::zip(getArgs(), tan))
     args.push_back(t ? t : ad::zerosLike({b, getLoc()}, arg));
@@ -129,7 +131,8 @@ LogicalResult RematOp::verifySymbolUses(SymbolTableCollection &symbols) {
 }
 
 LogicalResult RematOp::buildVJP(OpBuilder &b, ArrayRef<Value> adj,
-                                SmallVectorImpl<Value> &out) {
+                                SmallVectorImpl<Value> &out,
+                                SymbolTableCollection &) {
   // Recompute the callee from barrier'd arguments inside a vjp marker, so
   // the backward sweep does not read the forward sweep's intermediates.
   Location loc = getLoc();
@@ -158,7 +161,8 @@ LogicalResult RematOp::buildVJP(OpBuilder &b, ArrayRef<Value> adj,
 }
 
 LogicalResult RematOp::buildJVP(OpBuilder &b, ArrayRef<Value> tan,
-                                SmallVectorImpl<Value> &out) {
+                                SmallVectorImpl<Value> &out,
+                                SymbolTableCollection &) {
   // Forward mode keeps nothing across sweeps: a plain jvp of the callee.
   Location loc = getLoc();
   SmallVector<Value> tangents;
@@ -186,13 +190,15 @@ LogicalResult RematOp::buildJVP(OpBuilder &b, ArrayRef<Value> tan,
 //===----------------------------------------------------------------------===//
 
 LogicalResult OptimizationBarrierOp::buildVJP(OpBuilder &, ArrayRef<Value> adj,
-                                              SmallVectorImpl<Value> &out) {
+                                              SmallVectorImpl<Value> &out,
+                                              SymbolTableCollection &) {
   out.push_back(adj[0]);
   return success();
 }
 
 LogicalResult OptimizationBarrierOp::buildJVP(OpBuilder &, ArrayRef<Value> tan,
-                                              SmallVectorImpl<Value> &out) {
+                                              SmallVectorImpl<Value> &out,
+                                              SymbolTableCollection &) {
   out.push_back(tan[0]);
   return success();
 }

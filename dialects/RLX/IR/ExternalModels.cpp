@@ -14,14 +14,16 @@ struct TensorCastModel
     : rlx::DifferentiableOpInterface::ExternalModel<TensorCastModel,
                                                     tensor::CastOp> {
   LogicalResult buildVJP(Operation *op, OpBuilder &b, ArrayRef<Value> adj,
-                         SmallVectorImpl<Value> &out) const {
+                         SmallVectorImpl<Value> &out,
+                         SymbolTableCollection &) const {
     auto cast = cast_or_null<tensor::CastOp>(op);
     out.push_back(tensor::CastOp::create(b, op->getLoc(),
                                          cast.getSource().getType(), adj[0]));
     return success();
   }
   LogicalResult buildJVP(Operation *op, OpBuilder &b, ArrayRef<Value> tan,
-                         SmallVectorImpl<Value> &out) const {
+                         SmallVectorImpl<Value> &out,
+                         SymbolTableCollection &) const {
     if (!tan[0]) {
       out.push_back(Value());
       return success();
@@ -38,7 +40,8 @@ struct TensorCastBatchModel
                                                tensor::CastOp> {
   LogicalResult buildBatched(Operation *op, OpBuilder &b,
                              ArrayRef<Value> operands, ArrayRef<bool>,
-                             SmallVectorImpl<Value> &results) const {
+                             SmallVectorImpl<Value> &results,
+                             SymbolTableCollection &) const {
     auto from = cast<RankedTensorType>(operands[0].getType());
     auto to = cast<RankedTensorType>(op->getResult(0).getType());
     SmallVector<int64_t> shape = {from.getDimSize(0)};

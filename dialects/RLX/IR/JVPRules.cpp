@@ -93,10 +93,11 @@ LogicalResult linearJVP(Operation *op, OpBuilder &builder, ArrayRef<Value> tan,
 
 } // namespace
 
-#define RLX_UNARY_JVP(OpTy)                                                   \
-  LogicalResult OpTy::buildJVP(OpBuilder &b, ArrayRef<Value> tan,             \
-                               SmallVectorImpl<Value> &out) {                 \
-    return unaryJVP(*this, b, tan, out);                                      \
+#define RLX_UNARY_JVP(OpTy)                                                    \
+  LogicalResult OpTy::buildJVP(OpBuilder &b, ArrayRef<Value> tan,              \
+                               SmallVectorImpl<Value> &out,                    \
+                               SymbolTableCollection &) {                      \
+    return unaryJVP(*this, b, tan, out);                                       \
   }
 RLX_UNARY_JVP(AbsOp)
 RLX_UNARY_JVP(ExpOp)
@@ -110,10 +111,11 @@ RLX_UNARY_JVP(ReluOp)
 RLX_UNARY_JVP(GeluOp)
 #undef RLX_UNARY_JVP
 
-#define RLX_LINEAR_JVP(OpTy)                                                  \
-  LogicalResult OpTy::buildJVP(OpBuilder &b, ArrayRef<Value> tan,             \
-                               SmallVectorImpl<Value> &out) {                 \
-    return linearJVP(*this, b, tan, out);                                     \
+#define RLX_LINEAR_JVP(OpTy)                                                   \
+  LogicalResult OpTy::buildJVP(OpBuilder &b, ArrayRef<Value> tan,              \
+                               SmallVectorImpl<Value> &out,                    \
+                               SymbolTableCollection &) {                      \
+    return linearJVP(*this, b, tan, out);                                      \
   }
 RLX_LINEAR_JVP(AddOp)
 RLX_LINEAR_JVP(SubOp)
@@ -130,31 +132,36 @@ RLX_LINEAR_JVP(ConcatOp)
 #undef RLX_LINEAR_JVP
 
 LogicalResult ParamOp::buildJVP(OpBuilder &, ArrayRef<Value>,
-                                SmallVectorImpl<Value> &out) {
+                                SmallVectorImpl<Value> &out,
+                                SymbolTableCollection &) {
   out.push_back(Value());
   return success();
 }
 
 LogicalResult ConstantOp::buildJVP(OpBuilder &, ArrayRef<Value>,
-                                   SmallVectorImpl<Value> &out) {
+                                   SmallVectorImpl<Value> &out,
+                                   SymbolTableCollection &) {
   out.push_back(Value());
   return success();
 }
 
 LogicalResult StopGradientOp::buildJVP(OpBuilder &, ArrayRef<Value>,
-                                       SmallVectorImpl<Value> &out) {
+                                       SmallVectorImpl<Value> &out,
+                                       SymbolTableCollection &) {
   out.push_back(Value());
   return success();
 }
 
 LogicalResult CompareOp::buildJVP(OpBuilder &, ArrayRef<Value>,
-                                  SmallVectorImpl<Value> &out) {
+                                  SmallVectorImpl<Value> &out,
+                                  SymbolTableCollection &) {
   out.push_back(Value());
   return success();
 }
 
 LogicalResult MulOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
-                              SmallVectorImpl<Value> &out) {
+                              SmallVectorImpl<Value> &out,
+                              SymbolTableCollection &) {
   return binaryJVP(
       *this, builder, tan, out,
       [&](RuleBuilder b, Value t) -> Value { return mul(b, t, getRhs()); },
@@ -162,7 +169,8 @@ LogicalResult MulOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
 }
 
 LogicalResult DivOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
-                              SmallVectorImpl<Value> &out) {
+                              SmallVectorImpl<Value> &out,
+                              SymbolTableCollection &) {
   // (ta - r tb) / b.
   return binaryJVP(
       *this, builder, tan, out,
@@ -171,7 +179,8 @@ LogicalResult DivOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
 }
 
 LogicalResult PowOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
-                              SmallVectorImpl<Value> &out) {
+                              SmallVectorImpl<Value> &out,
+                              SymbolTableCollection &) {
   // Both partials come from one builder call, made once and only if needed.
   std::optional<std::pair<Value, Value>> partials;
   auto get = [&](RuleBuilder b) {
@@ -204,17 +213,20 @@ static LogicalResult chooserJVP(Operation *op, OpBuilder &builder,
 }
 
 LogicalResult MaximumOp::buildJVP(OpBuilder &b, ArrayRef<Value> tan,
-                                  SmallVectorImpl<Value> &out) {
+                                  SmallVectorImpl<Value> &out,
+                                  SymbolTableCollection &) {
   return chooserJVP(*this, b, tan, out);
 }
 
 LogicalResult MinimumOp::buildJVP(OpBuilder &b, ArrayRef<Value> tan,
-                                  SmallVectorImpl<Value> &out) {
+                                  SmallVectorImpl<Value> &out,
+                                  SymbolTableCollection &) {
   return chooserJVP(*this, b, tan, out);
 }
 
 LogicalResult SelectOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
-                                 SmallVectorImpl<Value> &out) {
+                                 SmallVectorImpl<Value> &out,
+                                 SymbolTableCollection &) {
   if (allNull(tan.drop_front()) || !isFloatTensor(getResult())) {
     out.push_back(Value());
     return success();
@@ -224,7 +236,8 @@ LogicalResult SelectOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
 }
 
 LogicalResult CastOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
-                               SmallVectorImpl<Value> &out) {
+                               SmallVectorImpl<Value> &out,
+                               SymbolTableCollection &) {
   if (!tan[0] || !isFloatTensor(getResult()) || !isFloatTensor(getX())) {
     out.push_back(Value());
     return success();
@@ -235,7 +248,8 @@ LogicalResult CastOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
 }
 
 LogicalResult MatmulOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
-                                 SmallVectorImpl<Value> &out) {
+                                 SmallVectorImpl<Value> &out,
+                                 SymbolTableCollection &) {
   return binaryJVP(
       *this, builder, tan, out,
       [&](RuleBuilder b, Value t) -> Value { return matmul(b, t, getRhs()); },
@@ -243,7 +257,8 @@ LogicalResult MatmulOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
 }
 
 LogicalResult Conv2DOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
-                                 SmallVectorImpl<Value> &out) {
+                                 SmallVectorImpl<Value> &out,
+                                 SymbolTableCollection &) {
   // Bilinear: conv(tx, w) + conv(x, tw).
   auto withOperands = [&](Value input, Value filter) {
     IRMapping mapping;
@@ -258,7 +273,8 @@ LogicalResult Conv2DOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
 }
 
 LogicalResult MaxOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
-                              SmallVectorImpl<Value> &out) {
+                              SmallVectorImpl<Value> &out,
+                              SymbolTableCollection &) {
   RuleBuilder b{builder, getLoc()};
   if (!tan[0] || !isFloatTensor(getResult())) {
     out.push_back(Value());
@@ -270,7 +286,8 @@ LogicalResult MaxOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
 }
 
 LogicalResult SoftmaxOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
-                                  SmallVectorImpl<Value> &out) {
+                                  SmallVectorImpl<Value> &out,
+                                  SymbolTableCollection &) {
   RuleBuilder b{builder, getLoc()};
   if (!tan[0]) {
     out.push_back(Value());
@@ -284,7 +301,8 @@ LogicalResult SoftmaxOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
 }
 
 LogicalResult LogSoftmaxOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
-                                     SmallVectorImpl<Value> &out) {
+                                     SmallVectorImpl<Value> &out,
+                                     SymbolTableCollection &) {
   RuleBuilder b{builder, getLoc()};
   if (!tan[0]) {
     out.push_back(Value());
@@ -298,7 +316,8 @@ LogicalResult LogSoftmaxOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
 }
 
 LogicalResult GatherOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
-                                 SmallVectorImpl<Value> &out) {
+                                 SmallVectorImpl<Value> &out,
+                                 SymbolTableCollection &) {
   if (!tan[0] || !isFloatTensor(getResult())) {
     out.push_back(Value());
     return success();

@@ -23,19 +23,23 @@ def RLX_DifferentiableOpInterface : OpInterface<"DifferentiableOpInterface"> {
       tangent per result (null = zero).
 
     Adjoints and tangents have the type of the value they belong to; rules
-    reduce broadcast dims back to an operand's shape.
+    reduce broadcast dims back to an operand's shape. A rule that looks up
+    functions (a custom rule's fwd, bwd or jvp) does so in `symbols`, the
+    caller's symbol tables.
   }];
   let methods = [
     InterfaceMethod<"Builds the operand adjoints from the result adjoints.",
       "::mlir::LogicalResult", "buildVJP",
       (ins "::mlir::OpBuilder &":$builder,
            "::mlir::ArrayRef<::mlir::Value>":$resultAdjoints,
-           "::llvm::SmallVectorImpl<::mlir::Value> &":$operandAdjoints)>,
+           "::llvm::SmallVectorImpl<::mlir::Value> &":$operandAdjoints,
+           "::mlir::SymbolTableCollection &":$symbols)>,
     InterfaceMethod<"Builds the result tangents from the operand tangents.",
       "::mlir::LogicalResult", "buildJVP",
       (ins "::mlir::OpBuilder &":$builder,
            "::mlir::ArrayRef<::mlir::Value>":$operandTangents,
-           "::llvm::SmallVectorImpl<::mlir::Value> &":$resultTangents)>
+           "::llvm::SmallVectorImpl<::mlir::Value> &":$resultTangents,
+           "::mlir::SymbolTableCollection &":$symbols)>
   ];
 }
 
@@ -46,7 +50,9 @@ def RLX_BatchableOpInterface : OpInterface<"BatchableOpInterface"> {
     batch dim in front (dim 0); `batched[i]` says whether operand i does.
     `buildBatched` appends the op's results computed for every example at
     once, each batched (batch dim in front). Called only when at least one
-    operand is batched.
+    operand is batched. A rule that looks up or adds functions (a batched
+    custom rule maps its callee, fwd and bwd) does so through `symbols`, the
+    caller's symbol tables, so that the caller sees every function it adds.
   }];
   let methods = [
     InterfaceMethod<"Builds the batched results from (partly) batched operands.",
@@ -54,7 +60,8 @@ def RLX_BatchableOpInterface : OpInterface<"BatchableOpInterface"> {
       (ins "::mlir::OpBuilder &":$builder,
            "::mlir::ArrayRef<::mlir::Value>":$operands,
            "::mlir::ArrayRef<bool>":$batched,
-           "::llvm::SmallVectorImpl<::mlir::Value> &":$results)>
+           "::llvm::SmallVectorImpl<::mlir::Value> &":$results,
+           "::mlir::SymbolTableCollection &":$symbols)>
   ];
 }
 

@@ -76,12 +76,13 @@ Value reducedCount(RuleBuilder b, Value x, ArrayRef<int64_t> axes) {
 
 } // namespace
 
-#define RLX_UNARY_VJP(OpTy)                                                   \
-  LogicalResult OpTy::buildVJP(OpBuilder &b, ArrayRef<Value> adj,             \
-                               SmallVectorImpl<Value> &out) {                 \
-    if (!isFloatTensor(getResult()))                                          \
-      return noAdjoints(*this, out);                                          \
-    return unaryVJP(*this, b, adj, out);                                      \
+#define RLX_UNARY_VJP(OpTy)                                                    \
+  LogicalResult OpTy::buildVJP(OpBuilder &b, ArrayRef<Value> adj,              \
+                               SmallVectorImpl<Value> &out,                    \
+                               SymbolTableCollection &) {                      \
+    if (!isFloatTensor(getResult()))                                           \
+      return noAdjoints(*this, out);                                           \
+    return unaryVJP(*this, b, adj, out);                                       \
   }
 RLX_UNARY_VJP(AbsOp)
 RLX_UNARY_VJP(ExpOp)
@@ -96,17 +97,20 @@ RLX_UNARY_VJP(GeluOp)
 #undef RLX_UNARY_VJP
 
 LogicalResult ParamOp::buildVJP(OpBuilder &, ArrayRef<Value>,
-                                SmallVectorImpl<Value> &) {
+                                SmallVectorImpl<Value> &,
+                                SymbolTableCollection &) {
   return success();
 }
 
 LogicalResult ConstantOp::buildVJP(OpBuilder &, ArrayRef<Value>,
-                                   SmallVectorImpl<Value> &) {
+                                   SmallVectorImpl<Value> &,
+                                   SymbolTableCollection &) {
   return success();
 }
 
 LogicalResult AddOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
-                              SmallVectorImpl<Value> &out) {
+                              SmallVectorImpl<Value> &out,
+                              SymbolTableCollection &) {
   if (!isFloatTensor(getResult()))
     return noAdjoints(*this, out);
   RuleBuilder b{builder, getLoc()};
@@ -116,7 +120,8 @@ LogicalResult AddOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
 }
 
 LogicalResult SubOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
-                              SmallVectorImpl<Value> &out) {
+                              SmallVectorImpl<Value> &out,
+                              SymbolTableCollection &) {
   if (!isFloatTensor(getResult()))
     return noAdjoints(*this, out);
   RuleBuilder b{builder, getLoc()};
@@ -126,7 +131,8 @@ LogicalResult SubOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
 }
 
 LogicalResult MulOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
-                              SmallVectorImpl<Value> &out) {
+                              SmallVectorImpl<Value> &out,
+                              SymbolTableCollection &) {
   if (!isFloatTensor(getResult()))
     return noAdjoints(*this, out);
   RuleBuilder b{builder, getLoc()};
@@ -136,7 +142,8 @@ LogicalResult MulOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
 }
 
 LogicalResult DivOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
-                              SmallVectorImpl<Value> &out) {
+                              SmallVectorImpl<Value> &out,
+                              SymbolTableCollection &) {
   if (!isFloatTensor(getResult()))
     return noAdjoints(*this, out);
   RuleBuilder b{builder, getLoc()};
@@ -149,7 +156,8 @@ LogicalResult DivOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
 }
 
 LogicalResult PowOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
-                              SmallVectorImpl<Value> &out) {
+                              SmallVectorImpl<Value> &out,
+                              SymbolTableCollection &) {
   RuleBuilder b{builder, getLoc()};
   auto [da, db] = powPartials(b, *this);
   out.push_back(sumToType(b, mul(b, adj[0], da), getLhs().getType()));
@@ -172,17 +180,20 @@ static LogicalResult chooserVJP(Operation *op, OpBuilder &builder, Value g,
 }
 
 LogicalResult MaximumOp::buildVJP(OpBuilder &b, ArrayRef<Value> adj,
-                                  SmallVectorImpl<Value> &out) {
+                                  SmallVectorImpl<Value> &out,
+                                  SymbolTableCollection &) {
   return chooserVJP(*this, b, adj[0], out);
 }
 
 LogicalResult MinimumOp::buildVJP(OpBuilder &b, ArrayRef<Value> adj,
-                                  SmallVectorImpl<Value> &out) {
+                                  SmallVectorImpl<Value> &out,
+                                  SymbolTableCollection &) {
   return chooserVJP(*this, b, adj[0], out);
 }
 
 LogicalResult NegOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
-                              SmallVectorImpl<Value> &out) {
+                              SmallVectorImpl<Value> &out,
+                              SymbolTableCollection &) {
   if (!isFloatTensor(getResult()))
     return noAdjoints(*this, out);
   RuleBuilder b{builder, getLoc()};
@@ -191,12 +202,14 @@ LogicalResult NegOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
 }
 
 LogicalResult CompareOp::buildVJP(OpBuilder &, ArrayRef<Value>,
-                                  SmallVectorImpl<Value> &out) {
+                                  SmallVectorImpl<Value> &out,
+                                  SymbolTableCollection &) {
   return noAdjoints(*this, out);
 }
 
 LogicalResult SelectOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
-                                 SmallVectorImpl<Value> &out) {
+                                 SmallVectorImpl<Value> &out,
+                                 SymbolTableCollection &) {
   if (!isFloatTensor(getResult()))
     return noAdjoints(*this, out);
   RuleBuilder b{builder, getLoc()};
@@ -210,7 +223,8 @@ LogicalResult SelectOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
 }
 
 LogicalResult CastOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
-                               SmallVectorImpl<Value> &out) {
+                               SmallVectorImpl<Value> &out,
+                               SymbolTableCollection &) {
   if (!isFloatTensor(getResult()) || !isFloatTensor(getX()))
     return noAdjoints(*this, out);
   RuleBuilder b{builder, getLoc()};
@@ -219,12 +233,14 @@ LogicalResult CastOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
 }
 
 LogicalResult StopGradientOp::buildVJP(OpBuilder &, ArrayRef<Value>,
-                                       SmallVectorImpl<Value> &out) {
+                                       SmallVectorImpl<Value> &out,
+                                       SymbolTableCollection &) {
   return noAdjoints(*this, out);
 }
 
 LogicalResult MatmulOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
-                                 SmallVectorImpl<Value> &out) {
+                                 SmallVectorImpl<Value> &out,
+                                 SymbolTableCollection &) {
   if (!isFloatTensor(getResult()))
     return noAdjoints(*this, out);
   RuleBuilder b{builder, getLoc()};
@@ -237,7 +253,8 @@ LogicalResult MatmulOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
 }
 
 LogicalResult SumOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
-                              SmallVectorImpl<Value> &out) {
+                              SmallVectorImpl<Value> &out,
+                              SymbolTableCollection &) {
   if (!isFloatTensor(getResult()))
     return noAdjoints(*this, out);
   RuleBuilder b{builder, getLoc()};
@@ -247,7 +264,8 @@ LogicalResult SumOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
 }
 
 LogicalResult MeanOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
-                               SmallVectorImpl<Value> &out) {
+                               SmallVectorImpl<Value> &out,
+                               SymbolTableCollection &) {
   RuleBuilder b{builder, getLoc()};
   Value g = keepReducedDims(b, adj[0], getX(), getAxes(), getKeepdims());
   g = div(b, g, reducedCount(b, getX(), getAxes()));
@@ -256,7 +274,8 @@ LogicalResult MeanOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
 }
 
 LogicalResult MaxOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
-                              SmallVectorImpl<Value> &out) {
+                              SmallVectorImpl<Value> &out,
+                              SymbolTableCollection &) {
   if (!isFloatTensor(getResult()))
     return noAdjoints(*this, out);
   RuleBuilder b{builder, getLoc()};
@@ -267,7 +286,8 @@ LogicalResult MaxOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
 }
 
 LogicalResult SoftmaxOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
-                                  SmallVectorImpl<Value> &out) {
+                                  SmallVectorImpl<Value> &out,
+                                  SymbolTableCollection &) {
   RuleBuilder b{builder, getLoc()};
   int64_t axis = static_cast<int64_t>(getAxis());
   Value s = getResult(), g = adj[0];
@@ -277,7 +297,8 @@ LogicalResult SoftmaxOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
 }
 
 LogicalResult LogSoftmaxOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
-                                     SmallVectorImpl<Value> &out) {
+                                     SmallVectorImpl<Value> &out,
+                                     SymbolTableCollection &) {
   RuleBuilder b{builder, getLoc()};
   int64_t axis = static_cast<int64_t>(getAxis());
   Value g = adj[0];
@@ -288,7 +309,8 @@ LogicalResult LogSoftmaxOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
 }
 
 LogicalResult ReshapeOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
-                                  SmallVectorImpl<Value> &out) {
+                                  SmallVectorImpl<Value> &out,
+                                  SymbolTableCollection &) {
   RuleBuilder b{builder, getLoc()};
   auto target = getX().getType();
   if (target.getNumDynamicDims() > 1)
@@ -299,7 +321,8 @@ LogicalResult ReshapeOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
 }
 
 LogicalResult TransposeOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
-                                    SmallVectorImpl<Value> &out) {
+                                    SmallVectorImpl<Value> &out,
+                                    SymbolTableCollection &) {
   RuleBuilder b{builder, getLoc()};
   ArrayRef<int64_t> perm = getPermutation();
   SmallVector<int64_t> inverse(perm.size());
@@ -311,7 +334,8 @@ LogicalResult TransposeOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
 
 LogicalResult BroadcastInDimOp::buildVJP(OpBuilder &builder,
                                          ArrayRef<Value> adj,
-                                         SmallVectorImpl<Value> &out) {
+                                         SmallVectorImpl<Value> &out,
+                                         SymbolTableCollection &) {
   RuleBuilder b{builder, getLoc()};
   auto in = getX().getType();
   ArrayRef<int64_t> dims = getBroadcastDimensions();
@@ -340,7 +364,8 @@ LogicalResult BroadcastInDimOp::buildVJP(OpBuilder &builder,
 }
 
 LogicalResult SliceOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
-                                SmallVectorImpl<Value> &out) {
+                                SmallVectorImpl<Value> &out,
+                                SymbolTableCollection &) {
   RuleBuilder b{builder, getLoc()};
   auto in = getX().getType();
   SmallVector<int64_t> low, high, interior;
@@ -369,7 +394,8 @@ LogicalResult SliceOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
 }
 
 LogicalResult PadOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
-                              SmallVectorImpl<Value> &out) {
+                              SmallVectorImpl<Value> &out,
+                              SymbolTableCollection &) {
   RuleBuilder b{builder, getLoc()};
   auto in = getX().getType();
   SmallVector<int64_t> start, limit, strides;
@@ -399,7 +425,8 @@ LogicalResult PadOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
 }
 
 LogicalResult ConcatOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
-                                 SmallVectorImpl<Value> &out) {
+                                 SmallVectorImpl<Value> &out,
+                                 SymbolTableCollection &) {
   RuleBuilder b{builder, getLoc()};
   int64_t axis = static_cast<int64_t>(getAxis());
   auto resultType = getType();
@@ -457,7 +484,8 @@ LogicalResult ConcatOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
 }
 
 LogicalResult GatherOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
-                                 SmallVectorImpl<Value> &out) {
+                                 SmallVectorImpl<Value> &out,
+                                 SymbolTableCollection &) {
   RuleBuilder b{builder, getLoc()};
   FailureOr<Value> gx = scatterAddByOneHot(b, *this, adj[0]);
   if (failed(gx))

@@ -132,7 +132,8 @@ Value concatAlong(RuleBuilder b, ArrayRef<Value> parts, int64_t axis) {
 } // namespace
 
 LogicalResult Conv2DOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
-                                 SmallVectorImpl<Value> &out) {
+                                 SmallVectorImpl<Value> &out,
+                                 SymbolTableCollection &) {
   RuleBuilder b{builder, getLoc()};
   auto inType = getInput().getType();
   auto filterType = getFilter().getType();
@@ -189,7 +190,8 @@ LogicalResult Conv2DOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
 }
 
 LogicalResult AvgPool2DOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
-                                    SmallVectorImpl<Value> &out) {
+                                    SmallVectorImpl<Value> &out,
+                                    SymbolTableCollection &) {
   RuleBuilder b{builder, getLoc()};
   auto inType = getInput().getType();
   ArrayRef<int64_t> win = getWindow();
@@ -247,7 +249,8 @@ FailureOr<MaxPoolMasks> maxPoolMasks(RuleBuilder b, MaxPool2DOp op,
 } // namespace
 
 LogicalResult MaxPool2DOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
-                                    SmallVectorImpl<Value> &out) {
+                                    SmallVectorImpl<Value> &out,
+                                    SymbolTableCollection &) {
   RuleBuilder b{builder, getLoc()};
   auto inType = getInput().getType();
   ArrayRef<int64_t> win = getWindow();
@@ -272,7 +275,8 @@ LogicalResult MaxPool2DOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
 }
 
 LogicalResult MaxPool2DOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
-                                    SmallVectorImpl<Value> &out) {
+                                    SmallVectorImpl<Value> &out,
+                                    SymbolTableCollection &) {
   if (!tan[0]) {
     out.push_back(Value());
     return success();

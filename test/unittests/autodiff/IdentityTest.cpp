@@ -410,6 +410,45 @@ func.func @per_example(%xs: tensor<?x4xf64>, %w: tensor<4x3xf64>) -> tensor<?x4x
   return %gs : tensor<?x4x3xf64>
 }
 )"},
+      {"vmap_custom_vjp_second_order", R"(
+func.func private @vcv_tanh(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %y = rlx.tanh %x : tensor<3xf64>
+  return %y : tensor<3xf64>
+}
+func.func private @vcv_tanh_fwd(%x: tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>) {
+  %y = rlx.tanh %x : tensor<3xf64>
+  return %y, %y : tensor<3xf64>, tensor<3xf64>
+}
+func.func private @vcv_tanh_bwd(%y: tensor<3xf64>, %g: tensor<3xf64>) -> tensor<3xf64> {
+  %one = rlx.constant dense<1.0> : tensor<f64>
+  %yy = rlx.mul %y, %y : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+  %d = rlx.sub %one, %yy : (tensor<f64>, tensor<3xf64>) -> tensor<3xf64>
+  %r = rlx.mul %g, %d : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+  return %r : tensor<3xf64>
+}
+func.func private @vcv_one(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %y = rlx.custom_vjp @vcv_tanh(%x) {fwd = @vcv_tanh_fwd, bwd = @vcv_tanh_bwd} : (tensor<3xf64>) -> tensor<3xf64>
+  return %y : tensor<3xf64>
+}
+func.func @vcv_f(%xs: tensor<2x3xf64>) -> tensor<f64> {
+  %ys = rlx.vmap @vcv_one(%xs) {in_axes = [0], out_axes = array<i64: 0>} : (tensor<2x3xf64>) -> tensor<2x3xf64>
+  %s = rlx.sum %ys {axes = array<i64: 0, 1>} : (tensor<2x3xf64>) -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func @vcv_grad_f(%xs: tensor<2x3xf64>) -> tensor<2x3xf64> {
+  %g = rlx.grad @vcv_f(%xs) {wrt = array<i64: 0>} : (tensor<2x3xf64>) -> tensor<2x3xf64>
+  return %g : tensor<2x3xf64>
+}
+func.func @vcv_sum_grad(%xs: tensor<2x3xf64>) -> tensor<f64> {
+  %g = rlx.grad @vcv_f(%xs) {wrt = array<i64: 0>} : (tensor<2x3xf64>) -> tensor<2x3xf64>
+  %s = rlx.sum %g {axes = array<i64: 0, 1>} : (tensor<2x3xf64>) -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func @vcv_grad_sum_grad(%xs: tensor<2x3xf64>) -> tensor<2x3xf64> {
+  %g = rlx.grad @vcv_sum_grad(%xs) {wrt = array<i64: 0>} : (tensor<2x3xf64>) -> tensor<2x3xf64>
+  return %g : tensor<2x3xf64>
+}
+)"},
   };
   return list;
 }
@@ -911,3 +950,40 @@ TEST(Identity, JacobiansAndHessianMatchFiniteDifferences) {
   EXPECT_TRUE(nearFD(f64({3, 3}, hess), got[2]));
 }
 
+/// A gradient of a function that takes a gradient through a vmapped
+/// custom_vjp (tanh with its true rule, so everything has a closed form):
+/// f(xs) = sum tanh(xs), grad f = 1 - tanh^2, and the gradient of
+/// sum grad f is -2 tanh (1 - tanh^2), also against central differences of
+/// the compiled sum grad f.
+TEST(Identity, GradOfGradThroughVmappedCustomVjp) {
+  IDENTITY_MODULE(m, "vmap_custom_vjp_second_order");
+  Arr xs = draw({2, 3}, "vcv/xs", -1.5, 1.5);
+  double value = 0;
+  Arr grad = xs, second = xs;
+  for (size_t k = 0; k < xs.v.size(); ++k) {
+    double t = std::tanh(xs.v[k]);
+    value += t;
+    grad.v[k] = 1 - t * t;
+    second.v[k] = -2 * t * (1 - t * t);
+  }
+  std::vector<Arr> f = call(session, "vcv_f", {xs});
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_TRUE(matches(scalar(value), f[0], Tol::Trans)) << "value";
+  std::vector<Arr> g = call(session, "vcv_grad_f", {xs});
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_TRUE(matches(grad, g[0], Tol::Trans)) << "gradient";
+  std::vector<Arr> h = call(session, "vcv_grad_sum_grad", {xs});
+  ASSERT_EQ(h.size(), 1u);
+  EXPECT_TRUE(matches(second, h[0], Tol::Trans)) << "gradient of sum grad f";
+  const double e = 1e-5;
+  Arr fd = xs;
+  for (size_t k = 0; k < xs.v.size(); ++k) {
+    Arr p = xs, q = xs;
+    p.v[k] += e;
+    q.v[k] -= e;
+    fd.v[k] = (call(session, "vcv_sum_grad", {p})[0].v[0] -
+               call(session, "vcv_sum_grad", {q})[0].v[0]) /
+              (2 * e);
+  }
+  EXPECT_TRUE(nearFD(fd, h[0]));
+}
