@@ -177,11 +177,12 @@ int main(int argc, char **argv) {
     const int batch = 32;
     int64_t stepsPerEpoch = (train.rows() + batch - 1) / batch;
     rlx::TrainStep step = rlx::make_train_step(
-        loss, rlx::Optimizer::adam(),
+        loss,
+        rlx::optim::chain(rlx::optim::clip_by_global_norm(5.0),
+                          rlx::Optimizer::adam()),
         rlx::Schedule::warmup(
             stepsPerEpoch,
-            rlx::Schedule::cosine(0.01, epochs * stepsPerEpoch, 1e-4)),
-        /*clip=*/5.0);
+            rlx::Schedule::cosine(0.01, epochs * stepsPerEpoch, 1e-4)));
     // On a GPU the weights and Adam's state stay on the device between
     // steps; only the batches move.
     step.jit(rlx::Device{device}).init_randn(/*seed=*/0, /*stddev=*/0.1);

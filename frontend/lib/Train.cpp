@@ -1,86 +1,25 @@
-//===- Train.cpp - Optimizers, schedules and the compiled train step ------===//
+//===- Train.cpp - Schedules and the compiled train step ------------------===//
 ///
 /// \file
-/// The step is traced like any model: a call of `loss.value_and_grad_all()`
-/// (a `rlx.value_and_grad` marker the compiler expands), then global-norm
-/// clipping and the optimizer's update written with the frontend's own ops.
+/// The step is traced like any model: a call of `loss.value_and_grad(...)`
+/// (a `rlx.value_and_grad` marker the compiler expands) over the trained
+/// params, then the optimizer's gradient transformation, whose built-ins
+/// (Optim.cpp) write their rules with the frontend's own ops.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "rlx/frontend/Train.h"
 #include "rlx/frontend/Ops.h"
 
+#include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace rlx {
 
 //===----------------------------------------------------------------------===//
-// Optimizers and schedules
+// Schedules
 //===----------------------------------------------------------------------===//
-
-Optimizer Optimizer::sgd(double momentum, bool nesterov, double weightDecay) {
-  Optimizer o;
-  o.kind = Kind::SGD;
-  o.momentum = momentum;
-  o.nesterov = nesterov;
-  o.weight_decay = weightDecay;
-  if (nesterov && momentum == 0)
-    throw Error("rlx::Optimizer::sgd: Nesterov needs momentum > 0");
-  return o;
-}
-
-Optimizer Optimizer::adam(double beta1, double beta2, double eps,
-                          double weightDecay) {
-  Optimizer o;
-  o.kind = Kind::Adam;
-  o.beta1 = beta1;
-  o.beta2 = beta2;
-  o.eps = eps;
-  o.weight_decay = weightDecay;
-  return o;
-}
-
-Optimizer Optimizer::adamw(double weightDecay, double beta1, double beta2,
-                           double eps) {
-  Optimizer o = adam(beta1, beta2, eps, weightDecay);
-  o.kind = Kind::AdamW;
-  return o;
-}
-
-Optimizer Optimizer::lion(double beta1, double beta2, double weightDecay) {
-  Optimizer o;
-  o.kind = Kind::Lion;
-  o.beta1 = beta1;
-  o.beta2 = beta2;
-  o.weight_decay = weightDecay;
-  return o;
-}
-
-Optimizer &Optimizer::decay_group(const std::vector<std::string> &names,
-                                  double decay) {
-  for (const std::string &n : names)
-    decay_groups[n] = decay;
-  return *this;
-}
-
-double Optimizer::decay_for(const std::string &param) const {
-  auto it = decay_groups.find(param);
-  return it == decay_groups.end() ? weight_decay : it->second;
-}
-
-std::vector<std::string> Optimizer::state_prefixes() const {
-  switch (kind) {
-  case Kind::SGD:
-    return momentum != 0 ? std::vector<std::string>{"momentum."}
-                         : std::vector<std::string>{};
-  case Kind::Adam:
-  case Kind::AdamW:
-    return {"m.", "v."};
-  case Kind::Lion:
-    return {"m."};
-  }
-  return {};
-}
 
 Schedule Schedule::constant(double lr) {
   return {[lr](int64_t) { return lr; }};
@@ -115,149 +54,162 @@ Schedule Schedule::warmup(int64_t warmupSteps, Schedule then) {
 // Tracing the step
 //===----------------------------------------------------------------------===//
 
-TrainStep make_train_step(const Func &loss, const Optimizer &opt,
-                          const Schedule &schedule, double clip,
-                          SourceLoc loc) {
-  if (loss.params().empty())
-    throw Error("rlx::make_train_step: '" + loss.name() +
-                "' has no params to train" + loc.suffix());
-  for (const auto &[name, decay] : opt.decay_groups) {
+/// The params `options.wrt` names, in declaration order (all when empty).
+static std::vector<detail::Arg>
+trainedParams(const Func &loss, const TrainOptions &options, SourceLoc loc) {
+  if (options.wrt.empty())
+    return loss.params();
+  std::vector<detail::Arg> trained;
+  for (const std::string &name : options.wrt) {
     bool known = false;
-    for (const std::string &p : loss.param_names())
-      known |= p == name;
+    for (const detail::Arg &p : loss.params())
+      known |= p.name == name;
     if (!known)
-      throw Error("rlx::make_train_step: weight-decay group names '" + name +
+      throw Error("rlx::make_train_step: wrt names '" + name +
                   "', not a param of '" + loss.name() + "'" + loc.suffix());
+    if (std::count(options.wrt.begin(), options.wrt.end(), name) > 1)
+      throw Error("rlx::make_train_step: wrt names '" + name + "' twice" +
+                  loc.suffix());
   }
+  for (const detail::Arg &p : loss.params())
+    if (std::count(options.wrt.begin(), options.wrt.end(), p.name))
+      trained.push_back(p);
+  return trained;
+}
+
+TrainStep make_train_step(const Func &loss,
+                          const optim::GradientTransformation &optimizer,
+                          const Schedule &schedule, const TrainOptions &options,
+                          SourceLoc loc) {
+  std::string who = "rlx::make_train_step: ";
+  if (loss.params().empty())
+    throw Error(who + "'" + loss.name() + "' has no params to train" +
+                loc.suffix());
+  if (!optimizer.update)
+    throw Error(who + "the optimizer has no update" + loc.suffix());
+  std::vector<detail::Arg> trained = trainedParams(loss, options, loc);
+  std::vector<optim::StateSpec> specs;
+  if (optimizer.init)
+    specs = optimizer.init(trained);
+  std::set<std::string> taken{"lr", "step"};
+  for (const detail::Arg &in : loss.inputs())
+    taken.insert(in.name);
+  for (const optim::StateSpec &spec : specs)
+    if (!taken.insert(spec.name).second)
+      throw Error(who + "optimizer state '" + spec.name +
+                  "' is declared twice or clashes with an input of the step "
+                  "(two transformations of a chain keeping the same state?)" +
+                  loc.suffix());
+
   bool hasAux = loss.outputs().size() > 1;
-  Func valueAndGrad = loss.value_and_grad_all(hasAux, loc);
+  std::vector<std::string> trainedNames;
+  for (const detail::Arg &p : trained)
+    trainedNames.push_back(p.name);
+  Func valueAndGrad = trained.size() == loss.params().size()
+                          ? loss.value_and_grad_all(hasAux, loc)
+                          : loss.value_and_grad(trainedNames, hasAux, loc);
 
   Scope s(loss.name() + "_train_step");
   std::vector<Tensor> args;
   for (const detail::Arg &in : loss.inputs())
     args.push_back(s.input(in.name, in.type.shape, in.type.dtype, loc));
-  Tensor lr = s.input("lr", {}, DType::f32, loc);
-  Tensor t = s.input("step", {}, DType::f32, loc);
-  std::map<std::string, Tensor> state;
-  for (const std::string &prefix : opt.state_prefixes())
-    for (const detail::Arg &p : loss.params())
-      state[prefix + p.name] =
-          s.input(prefix + p.name, p.type.shape, p.type.dtype, loc);
+  optim::Tree state;
+  optim::StepContext ctx{s,
+                         {},
+                         trainedNames,
+                         s.input("lr", {}, DType::f32, loc),
+                         s.input("step", {}, DType::f32, loc)};
+  for (const optim::StateSpec &spec : specs)
+    state[spec.name] =
+        s.input(spec.name, spec.type.shape, spec.type.dtype, loc);
 
   std::vector<Tensor> results = valueAndGrad(s, args, loc);
   size_t values = loss.outputs().size();
-  std::vector<Tensor> grads(results.begin() + values, results.end());
-
-  if (clip > 0) {
-    Tensor total = s.scalar(0, DType::f32);
-    for (const Tensor &g : grads)
-      total = total + cast(sum(square(g)), DType::f32);
-    Tensor norm = sqrt(total);
-    Tensor scale = minimum(s.scalar(clip) / (norm + 1e-6), 1.0);
-    for (Tensor &g : grads)
-      g = g * cast(scale, g.dtype());
+  optim::Tree grads;
+  for (size_t i = 0; i < trained.size(); ++i) {
+    const detail::Arg &p = trained[i];
+    ctx.params[p.name] = s.param(p.name, p.type.shape, p.type.dtype, loc);
+    grads[p.name] = results[values + i];
   }
+  optim::Tree updates = optimizer.update(grads, state, ctx);
 
   std::vector<Tensor> outputs{results[0].named("loss")};
   for (size_t i = 1; i < values; ++i)
     outputs.push_back(results[i].named("aux." + loss.outputs()[i].name));
-  std::vector<Tensor> newState;
-  for (size_t i = 0; i < grads.size(); ++i) {
-    const detail::Arg &p = loss.params()[i];
-    Tensor w = s.param(p.name, p.type.shape, p.type.dtype, loc);
-    Tensor g = grads[i];
-    DType dt = p.type.dtype;
-    Tensor rate = cast(lr, dt);
-    double wd = opt.decay_for(p.name);
-    auto c = [&](double v) { return s.scalar(v, dt); };
-    Tensor updated;
-    switch (opt.kind) {
-    case Optimizer::Kind::SGD: {
-      if (wd != 0)
-        g = g + c(wd) * w;
-      Tensor direction = g;
-      if (opt.momentum != 0) {
-        Tensor buf = c(opt.momentum) * state["momentum." + p.name] + g;
-        newState.push_back(buf.named("new.momentum." + p.name));
-        direction = opt.nesterov ? g + c(opt.momentum) * buf : buf;
-      }
-      updated = w - rate * direction;
-      break;
-    }
-    case Optimizer::Kind::Adam:
-    case Optimizer::Kind::AdamW: {
-      if (wd != 0 && opt.kind == Optimizer::Kind::Adam)
-        g = g + c(wd) * w;
-      Tensor m = c(opt.beta1) * state["m." + p.name] + c(1 - opt.beta1) * g;
-      Tensor v =
-          c(opt.beta2) * state["v." + p.name] + c(1 - opt.beta2) * square(g);
-      newState.push_back(m.named("new.m." + p.name));
-      newState.push_back(v.named("new.v." + p.name));
-      Tensor tt = cast(t, dt);
-      Tensor mHat = m / (c(1) - pow(c(opt.beta1), tt));
-      Tensor vHat = v / (c(1) - pow(c(opt.beta2), tt));
-      Tensor direction = mHat / (sqrt(vHat) + c(opt.eps));
-      if (wd != 0 && opt.kind == Optimizer::Kind::AdamW)
-        direction = direction + c(wd) * w;
-      updated = w - rate * direction;
-      break;
-    }
-    case Optimizer::Kind::Lion: {
-      Tensor m = state["m." + p.name];
-      Tensor direction = sign(c(opt.beta1) * m + c(1 - opt.beta1) * g);
-      if (wd != 0)
-        direction = direction + c(wd) * w;
-      updated = w - rate * direction;
-      newState.push_back(
-          (c(opt.beta2) * m + c(1 - opt.beta2) * g).named("new.m." + p.name));
-      break;
-    }
-    }
-    outputs.push_back(updated.named("new." + p.name));
+  for (const detail::Arg &p : trained) {
+    auto it = updates.find(p.name);
+    if (it == updates.end())
+      throw Error(who + "the optimizer gives no update for '" + p.name + "'" +
+                  loc.suffix());
+    if (it->second.type() != p.type)
+      throw Error(who + "the optimizer's update of '" + p.name + "' is " +
+                  it->second.type().str() + ", expected " + p.type.str() +
+                  loc.suffix());
+    outputs.push_back((ctx.params[p.name] + it->second).named("new." + p.name));
   }
+  if (updates.size() != trained.size())
+    for (const auto &[name, u] : updates)
+      if (!ctx.params.count(name))
+        throw Error(who + "the optimizer gives an update for '" + name +
+                    "', not a param being trained" + loc.suffix());
   // State outputs follow the params, in the order of the state inputs.
-  for (const std::string &prefix : opt.state_prefixes())
-    for (const detail::Arg &p : loss.params())
-      for (const Tensor &n : newState)
-        if (n.name() == "new." + prefix + p.name)
-          outputs.push_back(n);
+  for (const optim::StateSpec &spec : specs) {
+    const Tensor &next = state.at(spec.name);
+    if (next.type() != spec.type)
+      throw Error(who + "the optimizer's new state '" + spec.name + "' is " +
+                  next.type().str() + ", declared " + spec.type.str() +
+                  loc.suffix());
+    outputs.push_back(next.named("new." + spec.name));
+  }
   std::shared_ptr<detail::FuncDef> def = s.finish(outputs);
   // Specializable when the loss is: the step is traced again around the
   // specialized loss (the state and the scalars have static shapes).
   if (loss.def().specialize) {
     std::shared_ptr<const detail::FuncDef> lossDef = loss.shared();
-    def->specialize = [lossDef, opt, schedule, clip,
+    def->specialize = [lossDef, optimizer, schedule, options,
                        loc](const detail::InputShapes &shapes) {
       detail::InputShapes mine;
       for (const detail::Arg &in : lossDef->inputs)
         if (auto it = shapes.find(in.name); it != shapes.end())
           mine[in.name] = it->second;
       Func special(lossDef->specialize(mine));
-      return make_train_step(special, opt, schedule, clip, loc).func().shared();
+      return make_train_step(special, optimizer, schedule, options, loc)
+          .func()
+          .shared();
     };
   }
-  return TrainStep(loss, Func(def), opt, schedule);
+  return TrainStep(loss, Func(def), trainedNames, specs, schedule);
 }
 
 //===----------------------------------------------------------------------===//
 // Running the step
 //===----------------------------------------------------------------------===//
 
-TrainStep::TrainStep(Func loss, Func step, Optimizer optimizer,
-                     Schedule schedule)
+TrainStep::TrainStep(Func loss, Func step, std::vector<std::string> trained,
+                     std::vector<optim::StateSpec> state, Schedule schedule)
     : loss_(std::move(loss)), step_(std::move(step)),
-      optimizer_(std::move(optimizer)), schedule_(std::move(schedule)) {
-  for (const std::string &prefix : optimizer_.state_prefixes())
-    for (const detail::Arg &p : loss_.params())
-      stateNames.push_back(prefix + p.name);
+      trained_(std::move(trained)), stateSpecs(std::move(state)),
+      schedule_(std::move(schedule)) {}
+
+std::vector<std::string> TrainStep::state_names() const {
+  std::vector<std::string> names;
+  for (const optim::StateSpec &spec : stateSpecs)
+    names.push_back(spec.name);
+  return names;
 }
 
 TrainStep &TrainStep::jit(const Device &device, const JitOptions &options) {
   compiled_ = std::make_unique<Compiled>(step_.jit(device, options));
   state.clear();
-  for (const std::string &prefix : optimizer_.state_prefixes())
-    for (const detail::Arg &p : loss_.params())
-      state[prefix + p.name] = Array::zeros(p.type.shape, p.type.dtype);
+  for (const optim::StateSpec &spec : stateSpecs) {
+    int64_t count = 1;
+    for (int64_t d : spec.type.shape)
+      count *= d;
+    state[spec.name] = spec.init == 0
+                           ? Array::zeros(spec.type.shape, spec.type.dtype)
+                           : Array::from(std::vector<double>(count, spec.init),
+                                         spec.type.shape, spec.type.dtype);
+  }
   stepCount = 0;
   return *this;
 }
@@ -305,10 +257,10 @@ double TrainStep::step(const std::map<std::string, Array> &inputs) {
   Outputs out = compiled_->run(all);
   // The new weights are rebound and the new state kept: both stay runtime
   // tensors, nothing is copied.
-  for (const detail::Arg &p : loss_.params())
-    compiled_->with_param(p.name, out["new." + p.name]);
-  for (const std::string &name : stateNames)
-    state[name] = out["new." + name];
+  for (const std::string &name : trained_)
+    compiled_->with_param(name, out["new." + name]);
+  for (const optim::StateSpec &spec : stateSpecs)
+    state[spec.name] = out["new." + spec.name];
   stepCount = next;
   last_ = out;
   return out["loss"].item();
@@ -332,8 +284,8 @@ void TrainStep::save(const std::string &path) const {
   TensorList list;
   for (const detail::Arg &p : loss_.params())
     list.append(p.name, compiled_->param(p.name).host());
-  for (const std::string &name : stateNames)
-    list.append(name, state.at(name).host());
+  for (const optim::StateSpec &spec : stateSpecs)
+    list.append(spec.name, state.at(spec.name).host());
   list.append("step", Array::from(std::vector<double>{double(stepCount)}, {},
                                   DType::i64)
                           .host());
@@ -342,23 +294,41 @@ void TrainStep::save(const std::string &path) const {
 
 void TrainStep::load(const std::string &path) {
   requireCompiled(compiled_);
+  std::string who = "rlx::TrainStep::load: '" + path + "' ";
   try {
     TensorList list = TensorList::readSafetensors(path);
+    // Everything is checked before anything is bound.
+    std::vector<std::string> params = loss_.param_names();
+    std::map<std::string, Array> loaded;
     for (size_t i = 0; i < list.size(); ++i) {
       std::string name = list.name(i);
       Array value(list.at(i));
-      if (name == "step") {
+      if (state.count(name) && (value.shape() != state[name].shape() ||
+                                value.dtype() != state[name].dtype()))
+        throw Error(who + "holds state '" + name + "' as " +
+                    value.type_string() + ", expected " +
+                    state[name].type_string());
+      if (name != "step" && !state.count(name) &&
+          std::find(params.begin(), params.end(), name) == params.end())
+        throw Error(who + "holds '" + name +
+                    "', neither a param nor optimizer state of '" +
+                    step_.name() +
+                    "' (saved by a step with another optimizer?)");
+      loaded[name] = value;
+    }
+    // A full checkpoint (save() writes `step`) carries all of the state.
+    if (loaded.count("step"))
+      for (const optim::StateSpec &spec : stateSpecs)
+        if (!loaded.count(spec.name))
+          throw Error(who + "holds no optimizer state '" + spec.name +
+                      "' (saved by a step with another optimizer?)");
+    for (const auto &[name, value] : loaded) {
+      if (name == "step")
         stepCount = static_cast<int64_t>(value.item());
-      } else if (state.count(name)) {
-        if (value.shape() != state[name].shape() ||
-            value.dtype() != state[name].dtype())
-          throw Error("rlx::TrainStep::load: state '" + name + "' is " +
-                      value.type_string() + ", expected " +
-                      state[name].type_string());
+      else if (state.count(name))
         state[name] = value;
-      } else {
+      else
         compiled_->with_param(name, value);
-      }
     }
   } catch (const RuntimeError &e) {
     throw Error("rlx::TrainStep::load: " + std::string(e.what()));

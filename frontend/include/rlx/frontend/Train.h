@@ -1,16 +1,19 @@
-//===- Train.h - Optimizers, schedules and compiled train steps -*- C++ -*-===//
+//===- Train.h - Schedules and compiled train steps -------------*- C++ -*-===//
 ///
 /// \file
-/// `make_train_step(loss, optimizer, schedule, clip)` traces one function:
-/// a `rlx.value_and_grad` marker over the loss w.r.t. every param, global-norm
-/// clipping, and the optimizer's update as rlx ops. Compiled once, it is one
-/// call per step: weights stay bound in the runtime session (each step's new
-/// weights are rebound, not copied) and optimizer state tensors are fed back
-/// as the next call's inputs.
+/// `make_train_step(loss, optimizer, schedule)` traces one function: a
+/// `rlx.value_and_grad` marker over the loss w.r.t. the trained params, the
+/// optimizer's gradient transformation (Optim.h) as rlx ops, and
+/// `new.<param> = param + update`. Compiled once, it is one call per step:
+/// weights stay bound in the runtime session (each step's new weights are
+/// rebound, not copied) and optimizer state tensors are fed back as the next
+/// call's inputs.
 ///
 /// Step entry point: inputs are the loss's inputs, then `lr` and `step`
-/// (f32 scalars; step counts from 1), then the optimizer state; outputs are
-/// `loss`, `new.<param>` per param, then the new state.
+/// (f32 scalars; step counts from 1), then the optimizer state in the order
+/// of the transformation's `init`; outputs are `loss`, `aux.<output>` for
+/// the loss's further outputs, `new.<param>` per trained param (declaration
+/// order), then `new.<state>` per state tensor.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -18,38 +21,12 @@
 #define RLX_FRONTEND_TRAIN_H
 
 #include "rlx/frontend/Jit.h"
+#include "rlx/frontend/Optim.h"
 
 #include <map>
 #include <optional>
 
 namespace rlx {
-
-/// An optimizer's hyperparameters (the learning rate comes from a Schedule).
-struct Optimizer {
-  enum class Kind { SGD, Adam, AdamW, Lion } kind = Kind::SGD;
-  double momentum = 0;
-  bool nesterov = false;
-  double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
-  /// SGD and Adam: L2 added to the gradient; AdamW and Lion: decoupled.
-  double weight_decay = 0;
-  /// Per-param weight decay overriding `weight_decay`.
-  std::map<std::string, double> decay_groups;
-
-  static Optimizer sgd(double momentum = 0, bool nesterov = false,
-                       double weight_decay = 0);
-  static Optimizer adam(double beta1 = 0.9, double beta2 = 0.999,
-                        double eps = 1e-8, double weight_decay = 0);
-  static Optimizer adamw(double weight_decay = 0.01, double beta1 = 0.9,
-                         double beta2 = 0.999, double eps = 1e-8);
-  static Optimizer lion(double beta1 = 0.9, double beta2 = 0.99,
-                        double weight_decay = 0);
-  /// Gives `names` weight decay `decay` (e.g. 0 for biases and norms).
-  Optimizer &decay_group(const std::vector<std::string> &names, double decay);
-  double decay_for(const std::string &param) const;
-  /// State tensors per param: `momentum.` (SGD with momentum), `m.` and `v.`
-  /// (Adam, AdamW), `m.` (Lion).
-  std::vector<std::string> state_prefixes() const;
-};
 
 /// The learning rate at each step (from 1), computed on the host.
 struct Schedule {
@@ -67,11 +44,14 @@ struct Schedule {
 /// A compiled training step and its state.
 class TrainStep {
 public:
-  TrainStep(Func loss, Func step, Optimizer optimizer, Schedule schedule);
+  /// Made by make_train_step: `trained` names the params the step updates,
+  /// `state` the optimizer state it keeps.
+  TrainStep(Func loss, Func step, std::vector<std::string> trained,
+            std::vector<optim::StateSpec> state, Schedule schedule);
 
   /// The traced step (export_mlir gives what rlxc compiles).
   const Func &func() const { return step_; }
-  /// Compiles (cached) and zero-initializes the optimizer state. With
+  /// Compiles (cached) and initializes the optimizer state. With
   /// `options.specialize_shapes`, one step per input signature (static
   /// shapes), as for Func::jit.
   TrainStep &jit(const Device &device = Device::cpu(),
@@ -87,29 +67,50 @@ public:
   /// further outputs (not differentiated), `new.<param>`, new state.
   const Outputs &last_outputs() const { return last_; }
   Array param(const std::string &name) const;
+  /// Every param of the loss, trained or not.
   std::vector<std::string> param_names() const { return loss_.param_names(); }
-  /// Params by name, then state as `<prefix><param>` and `step`.
+  /// The params the step updates (all unless TrainOptions::wrt chose).
+  const std::vector<std::string> &trained_param_names() const {
+    return trained_;
+  }
+  /// The optimizer state's names, in the step's input order.
+  std::vector<std::string> state_names() const;
+  /// Every param by name, then the state by its name (`m.<param>` ...) and
+  /// `step`.
   void save(const std::string &path) const;
+  /// Binds the params and restores the state and step count. A checkpoint
+  /// of a step with other state (another optimizer) is an error.
   void load(const std::string &path);
   /// Only the params, as an inference model binds them.
   void save_params(const std::string &path) const;
 
 private:
   Func loss_, step_;
-  Optimizer optimizer_;
+  std::vector<std::string> trained_;
+  /// State inputs in the step's input order.
+  std::vector<optim::StateSpec> stateSpecs;
   Schedule schedule_;
   std::unique_ptr<Compiled> compiled_;
-  /// State inputs by name, in the step's input order.
-  std::vector<std::string> stateNames;
   std::map<std::string, Array> state;
   int64_t stepCount = 0;
   Outputs last_;
 };
 
-/// Traces the step of `loss` (first output, one element). `clip` > 0 scales
-/// gradients so that their global norm is at most `clip`.
-TrainStep make_train_step(const Func &loss, const Optimizer &optimizer,
-                          const Schedule &schedule, double clip = 0,
+/// What make_train_step trains.
+struct TrainOptions {
+  /// The params to train, by name; the others stay as bound and get no
+  /// optimizer state. Empty: every param.
+  std::vector<std::string> wrt;
+};
+
+/// Traces the step of `loss` (first output, one element): the gradients of
+/// the trained params go through `optimizer`, whose updates are added to
+/// them. Clipping is a transformation of the chain
+/// (`optim::chain(optim::clip_by_global_norm(1.0), Optimizer::adam())`).
+TrainStep make_train_step(const Func &loss,
+                          const optim::GradientTransformation &optimizer,
+                          const Schedule &schedule,
+                          const TrainOptions &options = {},
                           SourceLoc loc = SourceLoc::current());
 
 } // namespace rlx
