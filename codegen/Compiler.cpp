@@ -27,6 +27,7 @@
 #include "mlir/Transforms/Passes.h"
 
 #include <chrono>
+#include <functional>
 #include <iterator>
 #include <string>
 
@@ -51,7 +52,13 @@ std::optional<Phase> parsePhase(llvm::StringRef name) {
 }
 
 llvm::StringRef phaseNames() {
-  return "import, transform, simplify, lower, fuse, bufferize, codegen";
+  static const std::string names = [] {
+    std::string joined;
+    for (const char *name : kPhaseNames)
+      joined += (joined.empty() ? "" : ", ") + std::string(name);
+    return joined;
+  }();
+  return names;
 }
 
 void registerCompilerDialects(DialectRegistry &registry) {
@@ -67,7 +74,8 @@ static void addCleanup(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 }
 
-static void buildCPUCodegen(OpPassManager &pm, const CompileOptions &options) {
+static void buildCPUCodegen(OpPassManager &pm,
+                            const PipelineOptions &options) {
   RLXCPUVectorizeMatmulOptions matmul;
   matmul.tileM = options.matmulTileM;
   matmul.tileN = options.matmulTileN;
@@ -120,13 +128,32 @@ static std::string deviceToolkit(llvm::StringRef target) {
   return target == "cuda" ? RLX_CUDA_TOOLKIT : RLX_ROCM_TOOLKIT;
 }
 
-/// The chips each GPU target is compiled for (docs/abi.md).
+/// The chips each GPU target is compiled for unless the options name
+/// others (docs/abi.md).
 static const char *const kCudaChips[] = {"sm_80", "sm_90"};
 static const char *const kRocmChips[] = {"gfx90a", "gfx942"};
 
+std::string PipelineOptions::validate() const {
+  if (target != "cpu" && !isGPUTarget(target))
+    return "unknown target '" + target + "'; targets: " + targetNames().str();
+  if (!chips.empty() && target != "cuda" && target != "rocm")
+    return "chips are for the cuda and rocm targets, not " + target;
+  return "";
+}
+
+/// The chips of a cuda or rocm compile.
+static std::vector<std::string> targetChips(const PipelineOptions &options) {
+  if (!options.chips.empty())
+    return {options.chips.begin(), options.chips.end()};
+  if (options.target == "cuda")
+    return {std::begin(kCudaChips), std::end(kCudaChips)};
+  return {std::begin(kRocmChips), std::end(kRocmChips)};
+}
+
 /// Device kernels: each loop nest a gpu.launch, outlined, lowered to the
 /// target's device dialect; then the host side calls the runtime's hooks.
-static void buildGPUCodegen(OpPassManager &pm, const CompileOptions &options) {
+static void buildGPUCodegen(OpPassManager &pm,
+                            const PipelineOptions &options) {
   llvm::StringRef target = options.target;
   // Threads per block: Vulkan guarantees 128 invocations per workgroup, no
   // more; CUDA and ROCm blocks of 256 keep more warps in flight.
@@ -163,14 +190,14 @@ static void buildGPUCodegen(OpPassManager &pm, const CompileOptions &options) {
     spirvModule.addPass(spirv::createSPIRVUpdateVCEPass());
   } else {
     if (target == "cuda") {
-      for (const char *chip : kCudaChips) {
+      for (const std::string &chip : targetChips(options)) {
         GpuNVVMAttachTargetOptions attach;
         attach.chip = chip;
         attach.optLevel = 3;
         pm.addPass(createGpuNVVMAttachTarget(attach));
       }
     } else {
-      for (const char *chip : kRocmChips) {
+      for (const std::string &chip : targetChips(options)) {
         GpuROCDLAttachTargetOptions attach;
         attach.chip = chip;
         attach.optLevel = 3;
@@ -213,7 +240,7 @@ static void buildGPUCodegen(OpPassManager &pm, const CompileOptions &options) {
 }
 
 void buildPhasePipeline(OpPassManager &pm, Phase phase,
-                        const CompileOptions &options) {
+                        const PipelineOptions &options) {
   switch (phase) {
   case Phase::Import:
     pm.addPass(createConvertTosaToRLX());
@@ -286,14 +313,16 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
 }
 
 LogicalResult runPhases(ModuleOp module, Phase last,
-                        const CompileOptions &options,
-                        llvm::function_ref<void(PassManager &)> configure,
+                        const PipelineOptions &options,
+                        llvm::function_ref<LogicalResult(PassManager &)> configure,
                         CompileStats *stats) {
+  if (std::string error = options.validate(); !error.empty())
+    return module.emitError(error);
   if (stats) {
     for (int p = 0; p <= static_cast<int>(last); ++p) {
       PassManager pm(module->getName());
-      if (configure)
-        configure(pm);
+      if (configure && failed(configure(pm)))
+        return failure();
       buildPhasePipeline(pm, static_cast<Phase>(p), options);
       auto start = std::chrono::steady_clock::now();
       if (failed(pm.run(module)))
@@ -310,11 +339,35 @@ LogicalResult runPhases(ModuleOp module, Phase last,
     return success();
   }
   PassManager pm(module->getName());
-  if (configure)
-    configure(pm);
+  if (configure && failed(configure(pm)))
+    return failure();
   for (int p = 0; p <= static_cast<int>(last); ++p)
     buildPhasePipeline(pm, static_cast<Phase>(p), options);
   return pm.run(module);
+}
+
+/// Registers `arg` as a pipeline taking PipelineOptions; options that do not
+/// validate are a parse error naming the pipeline.
+static void registerPipeline(
+    llvm::StringRef arg, llvm::StringRef description,
+    std::function<void(OpPassManager &, const PipelineOptions &)> builder) {
+  std::string name = arg.str();
+  registerPassPipeline(
+      arg, description,
+      [builder, name](OpPassManager &pm, llvm::StringRef text,
+                      llvm::function_ref<LogicalResult(const llvm::Twine &)>
+                          errorHandler) -> LogicalResult {
+        PipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        if (std::string error = options.validate(); !error.empty())
+          return errorHandler(name + ": " + error);
+        builder(pm, options);
+        return success();
+      },
+      [](llvm::function_ref<void(const mlir::detail::PassOptions &)> handler) {
+        handler(PipelineOptions());
+      });
 }
 
 void registerCompilerPassesAndPipelines() {
@@ -325,19 +378,17 @@ void registerCompilerPassesAndPipelines() {
   registerRLXGPUPasses();
   for (int p = 0; p < kPhaseCount; ++p) {
     Phase phase = static_cast<Phase>(p);
-    PassPipelineRegistration<>(
-        std::string("rlx-phase-") + kPhaseNames[p],
-        "the passes of one rlx compile phase",
-        [phase](OpPassManager &pm) {
-          buildPhasePipeline(pm, phase, CompileOptions());
-        });
+    registerPipeline(std::string("rlx-phase-") + kPhaseNames[p],
+                     "the passes of one rlx compile phase",
+                     [phase](OpPassManager &pm, const PipelineOptions &options) {
+                       buildPhasePipeline(pm, phase, options);
+                     });
   }
-  PassPipelineRegistration<>(
-      "rlx-cpu-pipeline", "every phase of the CPU compile, import to LLVM",
-      [](OpPassManager &pm) {
-        for (int p = 0; p < kPhaseCount; ++p)
-          buildPhasePipeline(pm, static_cast<Phase>(p), CompileOptions());
-      });
+  registerPipeline("rlx-phase-all", "every rlx compile phase, import to codegen",
+                   [](OpPassManager &pm, const PipelineOptions &options) {
+                     for (int p = 0; p < kPhaseCount; ++p)
+                       buildPhasePipeline(pm, static_cast<Phase>(p), options);
+                   });
 }
 
 } // namespace rlx

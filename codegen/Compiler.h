@@ -15,6 +15,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
 
 #include <optional>
 #include <string>
@@ -35,7 +36,7 @@ enum class Phase {
 
 /// Parses a phase name (`import`, ..., `codegen`).
 std::optional<Phase> parsePhase(llvm::StringRef name);
-/// The names of all phases, for help texts.
+/// The names of all phases, comma separated, for help texts.
 llvm::StringRef phaseNames();
 
 /// True for the targets whose kernels run on a GPU (cuda, rocm, vulkan).
@@ -46,41 +47,78 @@ llvm::StringRef targetNames();
 /// What the compiler writes.
 enum class EmitKind { MLIR, LLVMIR, Object, SharedLibrary };
 
-/// Options of one compilation; the tools fill it from their flags.
-struct CompileOptions {
-  std::string target = "cpu";
+/// Everything the phase pipelines are built from: the one list of options
+/// that rlxc fills from its flags and `rlx-opt` parses from a pipeline
+/// string (`--rlx-phase-codegen='target=vulkan'`,
+/// `rlx-phase-transform{grad=loss}`), so every rlxc compile reproduces as
+/// rlx-opt pipelines.
+struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
+  Option<std::string> target{*this, "target",
+                             llvm::cl::desc("cpu, vulkan, cuda or rocm"),
+                             llvm::cl::init("cpu")};
+  ListOption<std::string> chips{
+      *this, "chips",
+      llvm::cl::desc("cuda/rocm: the chips to compile device code for "
+                     "(default sm_80,sm_90 for cuda, gfx90a,gfx942 for "
+                     "rocm)")};
+  ListOption<std::string> gradFunctions{
+      *this, "grad",
+      llvm::cl::desc("functions to add FN_grad entry points for")};
+  ListOption<std::string> valueAndGradFunctions{
+      *this, "value-and-grad",
+      llvm::cl::desc("functions to add FN_value_and_grad entry points for")};
+  ListOption<std::string> perExampleGradFunctions{
+      *this, "per-example-grad",
+      llvm::cl::desc("functions to add FN_per_example_grad entry points for")};
+  ListOption<std::string> checkGradFunctions{
+      *this, "check-grads",
+      llvm::cl::desc("functions to add FN_jvp and FN_vjp entry points for")};
+  Option<std::string> deviceCodeDirectory{
+      *this, "dump-device-code",
+      llvm::cl::desc("GPU targets: also write each device binary (SPIR-V, "
+                     "PTX, cubin, hsaco) into this folder")};
+  Option<int64_t> matmulTileM{
+      *this, "matmul-tile-m",
+      llvm::cl::desc("rows of the CPU matmul's register tile"),
+      llvm::cl::init(8)};
+  Option<int64_t> matmulTileN{
+      *this, "matmul-tile-n",
+      llvm::cl::desc("columns of the CPU matmul's register tile"),
+      llvm::cl::init(32)};
+
+  /// Why these options cannot build a pipeline (an unknown target, chips
+  /// for a target without chips), or an empty string when they can.
+  std::string validate() const;
+};
+
+/// Options of one compilation: the pipeline options plus those of artifact
+/// emission. The tools fill it from their flags.
+struct CompileOptions : public PipelineOptions {
+  /// LLVM's optimization level for the host code (rlxc -O0..-O3).
   unsigned optLevel = 2;
-  /// Functions to add `FN_grad` / `FN_value_and_grad` entry points for.
-  std::vector<std::string> gradFunctions, valueAndGradFunctions;
-  /// Functions to add `FN_per_example_grad` entry points for.
-  std::vector<std::string> perExampleGradFunctions;
-  /// Functions to add `FN_jvp` and `FN_vjp` entry points for.
-  std::vector<std::string> checkGradFunctions;
-  /// When set, GPU targets also write each device binary (SPIR-V, PTX,
-  /// cubin, hsaco) into this folder, for inspection and validation.
-  std::string deviceCodeDirectory;
-  /// Register tile of the CPU matmul schedule.
-  int64_t matmulTileM = 8, matmulTileN = 32;
 };
 
 /// Registers every dialect and interface the compiler may meet or create.
 void registerCompilerDialects(mlir::DialectRegistry &registry);
 
-/// Registers rlx passes and one pipeline per phase (`rlx-phase-<name>`) and
-/// the whole CPU pipeline (`rlx-cpu-pipeline`).
+/// Registers rlx passes, one pipeline per phase (`rlx-phase-<name>`) and one
+/// of every phase (`rlx-phase-all`), all taking PipelineOptions.
 void registerCompilerPassesAndPipelines();
 
-/// Adds the passes of one phase.
+/// Adds the passes of one phase; `options` must validate.
 void buildPhasePipeline(mlir::OpPassManager &pm, Phase phase,
-                        const CompileOptions &options);
+                        const PipelineOptions &options);
 
-/// Runs the phases up to and including `last`. Diagnostics go to the
-/// context's handler; `configure` may set up IR printing on the manager.
+/// Runs the phases up to and including `last`; options that do not validate
+/// are an error on the module. Diagnostics go to the
+/// context's handler; `configure` may set up instrumentation on each pass
+/// manager (IR printing, timing, crash reproducers) and fail the compile.
 /// With `stats`, each phase runs and is timed on its own and the kernels
 /// and workspaces are recorded.
 mlir::LogicalResult
-runPhases(mlir::ModuleOp module, Phase last, const CompileOptions &options,
-          llvm::function_ref<void(mlir::PassManager &)> configure = nullptr,
+runPhases(mlir::ModuleOp module, Phase last, const PipelineOptions &options,
+          llvm::function_ref<mlir::LogicalResult(mlir::PassManager &)>
+              configure = nullptr,
           CompileStats *stats = nullptr);
 
 /// Translates a module at the Codegen phase to LLVM IR, optimized at

@@ -2,7 +2,9 @@
 ///
 /// \file
 /// `rlxc model.mlir -o model.so`: parses flags, then calls the compiler
-/// library (codegen/Compiler.h). Nothing else happens here.
+/// library (codegen/Compiler.h). Nothing else happens here. rlxc's own flags
+/// are CLI11's; MLIR's (`--mlir-*`: IR printing, timing, crash reproducers,
+/// threading) are MLIR's own llvm::cl options, as in mlir-opt.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -10,15 +12,20 @@
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 
 using namespace mlir;
@@ -36,14 +43,65 @@ bool sameFile(llvm::StringRef a, llvm::StringRef b) {
   return !llvm::sys::fs::equivalent(a, b, result) && result;
 }
 
+/// MLIR's option `name` (without dashes), registered through llvm::cl.
+llvm::cl::Option *mlirOption(llvm::StringRef name) {
+  return llvm::cl::getRegisteredOptions().lookup(name);
+}
+
+/// True when MLIR's option `name` was on the command line.
+bool mlirFlagGiven(llvm::StringRef name) {
+  llvm::cl::Option *option = mlirOption(name);
+  return option && option->getNumOccurrences() > 0;
+}
+
+/// True when one of MLIR's IR printing options (--mlir-print-ir-*) was on
+/// the command line.
+bool printsIR() {
+  for (auto &entry : llvm::cl::getRegisteredOptions())
+    if (entry.first.starts_with("mlir-print-ir") &&
+        entry.second->getNumOccurrences() > 0)
+      return true;
+  return false;
+}
+
+/// Prints MLIR's options that rlxc takes (`rlxc --help-mlir`).
+void printMLIRHelp() {
+  std::vector<llvm::cl::Option *> options;
+  for (auto &entry : llvm::cl::getRegisteredOptions())
+    if (entry.first.starts_with("mlir-") &&
+        entry.second->getOptionHiddenFlag() == llvm::cl::NotHidden)
+      options.push_back(entry.second);
+  llvm::sort(options, [](llvm::cl::Option *a, llvm::cl::Option *b) {
+    return a->ArgStr < b->ArgStr;
+  });
+  llvm::outs() << "MLIR's options, as in mlir-opt (--NAME=VALUE; a value "
+                  "an option requires may also be the next argument):\n";
+  for (llvm::cl::Option *option : options) {
+    llvm::outs() << "  --" << option->ArgStr;
+    if (!option->ValueStr.empty())
+      llvm::outs() << "=<" << option->ValueStr << ">";
+    else if (option->getValueExpectedFlag() == llvm::cl::ValueRequired)
+      llvm::outs() << "=<value>";
+    llvm::outs() << "\n      " << option->HelpStr << "\n";
+  }
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
+  // MLIR's options, and the passes --mlir-print-ir-after=PASS may name.
+  registerAllPasses();
+  rlx::registerCompilerPassesAndPipelines();
+  registerPassManagerCLOptions();
+  registerMLIRContextCLOptions();
+  registerAsmPrinterCLOptions();
+  registerDefaultTimingManagerCLOptions();
+
   CLI::App app{"rlxc: compiles an rlx / TOSA model in MLIR into a native "
                "artifact"};
   std::string input, output, target = "cpu", compileTo, emit, deviceCodeDir;
   int optLevel = 2;
-  bool printAfterAll = false, version = false, printStats = false;
+  bool version = false, printStats = false, helpMLIR = false;
   app.add_option("input", input, "the model (.mlir)");
   app.add_option("-o,--output", output, "the output file ('-' for stdout "
                                         "with --emit=mlir|llvm)");
@@ -51,6 +109,11 @@ int main(int argc, char **argv) {
                                      "cubin sm_80/sm_90), rocm (hsaco "
                                      "gfx90a/gfx942)")
       ->check(CLI::IsMember({"cpu", "cuda", "rocm", "vulkan"}));
+  std::vector<std::string> chips;
+  app.add_option("--chips", chips,
+                 "cuda/rocm: the chips to compile for, comma separated "
+                 "(default sm_80,sm_90 or gfx90a,gfx942)")
+      ->delimiter(',');
   app.add_option("--dump-device-code", deviceCodeDir,
                  "GPU targets: also write each device binary (SPIR-V, PTX, "
                  "cubin, hsaco) into this folder");
@@ -59,7 +122,12 @@ int main(int argc, char **argv) {
                      rlx::phaseNames().str());
   app.add_option("--emit", emit, "mlir | llvm | obj | so (default so)")
       ->check(CLI::IsMember({"mlir", "llvm", "obj", "so"}));
-  app.footer("-O0, -O1, -O2 (default), -O3: optimization level");
+  app.footer("-O0, -O1, -O2 (default), -O3: optimization level\n"
+             "--mlir-*: MLIR's pass manager, context and printing options, "
+             "as in mlir-opt (--mlir-print-ir-after=PASS, "
+             "--mlir-print-ir-after-all, --mlir-timing, "
+             "--mlir-pass-pipeline-crash-reproducer=FILE, ...; "
+             "--help-mlir lists them)");
   std::vector<std::string> gradFns, valueAndGradFns, checkGradFns,
       perExampleFns;
   app.add_option("--per-example-grad", perExampleFns,
@@ -78,21 +146,39 @@ int main(int argc, char **argv) {
   app.add_flag("--stats", printStats,
                "print time per phase, the kernels of each entry point with "
                "the ops fused into each, and workspace bytes to stderr");
-  app.add_flag("--mlir-print-ir-after-all", printAfterAll,
-               "print the IR after every pass to stderr");
+  app.add_flag("--help-mlir", helpMLIR, "list MLIR's --mlir-* options");
   app.add_flag("--version", version, "print the version");
-  // CLI11 has no -O<digit> style flags: take them out first.
-  std::vector<char *> args;
-  for (int i = 0; i < argc; ++i) {
+  // CLI11 has no -O<digit> style flags: take them out first. MLIR's
+  // options go to llvm::cl, with the next argument when one of them that
+  // needs a value has none after '='.
+  std::vector<char *> args = {argv[0]}, mlirArgs = {argv[0]};
+  for (int i = 1; i < argc; ++i) {
     llvm::StringRef arg(argv[i]);
-    if (i > 0 && arg.size() == 3 && arg.starts_with("-O") && arg[2] >= '0' &&
+    if (arg.size() == 3 && arg.starts_with("-O") && arg[2] >= '0' &&
         arg[2] <= '3') {
       optLevel = arg[2] - '0';
+      continue;
+    }
+    if (arg.starts_with("--mlir-") || arg.starts_with("-mlir-")) {
+      mlirArgs.push_back(argv[i]);
+      llvm::cl::Option *option = mlirOption(arg.ltrim('-'));
+      if (option &&
+          option->getValueExpectedFlag() == llvm::cl::ValueRequired &&
+          i + 1 < argc)
+        mlirArgs.push_back(argv[++i]);
       continue;
     }
     args.push_back(argv[i]);
   }
   CLI11_PARSE(app, static_cast<int>(args.size()), args.data());
+  if (!llvm::cl::ParseCommandLineOptions(static_cast<int>(mlirArgs.size()),
+                                         mlirArgs.data(), "rlxc",
+                                         &llvm::errs()))
+    return 1;
+  if (helpMLIR) {
+    printMLIRHelp();
+    return 0;
+  }
   if (version) {
     llvm::outs() << "rlxc " << rlx::compilerVersion() << " (MLIR/LLVM "
                  << LLVM_VERSION_STRING << ")\n";
@@ -100,9 +186,18 @@ int main(int argc, char **argv) {
   }
   if (input.empty())
     return fail("no input file; usage: rlxc model.mlir -o model.so");
-  if (target != "cpu" && !rlx::isGPUTarget(target))
-    return fail("unknown target '" + target +
-                "'; targets: " + rlx::targetNames().str());
+
+  rlx::CompileOptions options;
+  options.target = target;
+  options.chips = chips;
+  options.deviceCodeDirectory = deviceCodeDir;
+  options.optLevel = optLevel;
+  options.gradFunctions = gradFns;
+  options.valueAndGradFunctions = valueAndGradFns;
+  options.checkGradFunctions = checkGradFns;
+  options.perExampleGradFunctions = perExampleFns;
+  if (std::string error = options.validate(); !error.empty())
+    return fail(error);
 
   rlx::Phase last = rlx::Phase::Codegen;
   if (!compileTo.empty()) {
@@ -122,11 +217,21 @@ int main(int argc, char **argv) {
   if (output != "-" && sameFile(input, output))
     return fail("the output '" + output + "' would overwrite the input");
 
+  DefaultTimingManager timing;
+  applyDefaultTimingManagerCLOptions(timing);
+  TimingScope rootTiming = timing.getRootScope();
+
   DialectRegistry registry;
   rlx::registerCompilerDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
-  context.printOpOnDiagnostic(false);
+  // Diagnostics name file:line:col; the op itself only when asked for.
+  if (!mlirFlagGiven("mlir-print-op-on-diagnostic"))
+    context.printOpOnDiagnostic(false);
+  // IR dumps in pass order, and whole modules after nested passes
+  // (--mlir-print-ir-module-scope), need one thread.
+  if (printsIR())
+    context.disableMultithreading();
 
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(input, &error);
@@ -135,37 +240,29 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  TimingScope parseTiming = rootTiming.nest("Parser");
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  parseTiming.stop();
   if (!module)
     return 1;
 
-  rlx::CompileOptions options;
-  options.target = target;
-  options.deviceCodeDirectory = deviceCodeDir;
-  options.optLevel = optLevel;
-  options.gradFunctions = gradFns;
-  options.valueAndGradFunctions = valueAndGradFns;
-  options.checkGradFunctions = checkGradFns;
-  options.perExampleGradFunctions = perExampleFns;
-  auto configure = [&](PassManager &pm) {
-    if (printAfterAll) {
-      context.disableMultithreading();
-      pm.enableIRPrinting(
-          [](Pass *, Operation *) { return false; },
-          [](Pass *, Operation *) { return true; },
-          /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false);
-    }
+  auto configure = [&](PassManager &pm) -> LogicalResult {
+    if (failed(applyPassManagerCLOptions(pm)))
+      return failure();
+    pm.enableTiming(rootTiming);
+    return success();
   };
   rlx::CompileStats stats;
   if (failed(rlx::runPhases(*module, last, options, configure,
                             printStats ? &stats : nullptr)))
     return 1;
   // Printed however the compile ends from here on.
-  auto report = llvm::make_scope_exit([&] {
+  llvm::scope_exit report([&] {
     if (printStats)
       stats.print(llvm::errs());
   });
 
+  TimingScope outputTiming = rootTiming.nest("Output");
   if (emit == "mlir") {
     std::unique_ptr<llvm::ToolOutputFile> out = openOutputFile(output, &error);
     if (!out)
