@@ -12,6 +12,7 @@
 
 #include "passes/TosaToRLXPatterns.h"
 
+#include "dialects/RLX/IR/CheckedBuilders.h"
 #include "dialects/RLX/IR/RLXDialect.h"
 #include "dialects/RLX/IR/ShapeInference.h"
 #include "dialects/RLX/IR/ShapeUtils.h"
@@ -39,23 +40,16 @@ static Type elementTypeOf(Value value) {
 }
 
 /// Replaces `op` with an `OpTy` built from `args`, its result type inferred
-/// by the rlx op's shape rule. When the rule rejects the operands, the error
-/// is reported at `op` and nothing is built (the generated builders without
-/// a result type would abort instead).
+/// by the rlx op's shape rule; when the rule rejects the operands, its error
+/// is reported at `op` and nothing is built.
 template <typename OpTy, typename... Args>
 static LogicalResult replaceOpWithInferred(PatternRewriter &rewriter,
                                            Operation *op, Args &&...args) {
-  MLIRContext *context = rewriter.getContext();
-  OperationState state(op->getLoc(), OpTy::getOperationName());
-  OpTy::build(rewriter, state, TypeRange(), std::forward<Args>(args)...);
-  SmallVector<Type, 1> types;
-  if (failed(OpTy::inferReturnTypes(context, state.location, state.operands,
-                                    state.attributes.getDictionary(context),
-                                    state.getRawProperties(), state.regions,
-                                    types)))
+  FailureOr<OpTy> replacement =
+      createChecked<OpTy>(rewriter, op->getLoc(), std::forward<Args>(args)...);
+  if (failed(replacement))
     return failure();
-  state.addTypes(types);
-  rewriter.replaceOp(op, rewriter.create(state));
+  rewriter.replaceOp(op, *replacement);
   return success();
 }
 
