@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Compiler.h"
+#include "rlx/abi.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -117,7 +118,8 @@ LogicalResult emitArtifact(ModuleOp module, const CompileOptions &options,
     if (value.isDeclaration() || value.hasLocalLinkage())
       continue;
     llvm::StringRef name = value.getName();
-    if (!name.starts_with("rlx_artifact_") && !name.starts_with("rlx_entry_"))
+    if (!name.starts_with(RLX_ARTIFACT_SYMBOL_PREFIX) &&
+        !name.starts_with(RLX_ENTRY_SYMBOL_PREFIX))
       value.setVisibility(llvm::GlobalValue::HiddenVisibility);
   }
   llvmModule->setTargetTriple(machine->getTargetTriple());

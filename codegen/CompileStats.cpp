@@ -1,6 +1,7 @@
 //===- CompileStats.cpp - What one compilation did ------------------------===//
 
 #include "codegen/CompileStats.h"
+#include "rlx/abi.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -62,15 +63,18 @@ void CompileStats::collectWorkspaces(ModuleOp module) {
     return;
   }
   const llvm::json::Array *entries =
-      json->getAsObject()->getArray("entry_points");
+      json->getAsObject()->getArray(RLX_MANIFEST_ENTRY_POINTS);
   if (!entries)
     return;
   for (const llvm::json::Value &entry : *entries) {
     const llvm::json::Object *object = entry.getAsObject();
-    std::string name = object->getString("name").value_or("").str();
-    int64_t peak = object->getInteger("workspace_bytes").value_or(0);
+    std::string name =
+        object->getString(RLX_MANIFEST_ENTRY_NAME).value_or("").str();
+    int64_t peak =
+        object->getInteger(RLX_MANIFEST_ENTRY_WORKSPACE_BYTES).value_or(0);
     int64_t bound =
-        object->getInteger("workspace_lower_bound_bytes").value_or(peak);
+        object->getInteger(RLX_MANIFEST_ENTRY_WORKSPACE_LOWER_BOUND_BYTES)
+            .value_or(peak);
     workspaces.push_back({name, peak, bound});
   }
 }
@@ -94,7 +98,7 @@ void CompileStats::print(llvm::raw_ostream &os) const {
       for (const Kernel &k : kernels)
         count += k.function == current;
       llvm::StringRef name(current);
-      name.consume_front("rlx_impl_");
+      name.consume_front(RLX_IMPL_SYMBOL_PREFIX);
       os << "    " << name << ": " << count << " kernels\n";
     }
     os << "      " << kernel.kind << " (" << kernel.fusedOps << " ops)\n";

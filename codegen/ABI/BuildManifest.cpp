@@ -33,9 +33,9 @@ llvm::json::Object toJSON(DictionaryAttr desc) {
   for (Attribute d : desc.getAs<ArrayAttr>("shape"))
     shape.push_back(cast<IntegerAttr>(d).getInt());
   return llvm::json::Object{
-      {"name", desc.getAs<StringAttr>("name").str()},
-      {"dtype", desc.getAs<StringAttr>("dtype").str()},
-      {"shape", std::move(shape)}};
+      {RLX_MANIFEST_TENSOR_NAME, desc.getAs<StringAttr>("name").str()},
+      {RLX_MANIFEST_TENSOR_DTYPE, desc.getAs<StringAttr>("dtype").str()},
+      {RLX_MANIFEST_TENSOR_SHAPE, std::move(shape)}};
 }
 
 llvm::json::Array toJSON(ArrayAttr descs) {
@@ -156,29 +156,32 @@ struct RLXBuildManifestPass
                 cast<IntegerAttr>(pair[1]).getInt()});
           }
           constraints.push_back(llvm::json::Object{
-              {"dims", std::move(dims)},
-              {"size", c.getAs<IntegerAttr>("size").getInt()}});
+              {RLX_MANIFEST_DIM_CONSTRAINT_DIMS, std::move(dims)},
+              {RLX_MANIFEST_DIM_CONSTRAINT_SIZE,
+               c.getAs<IntegerAttr>("size").getInt()}});
         }
       }
       entries.push_back(llvm::json::Object{
-          {"name", userName},
-          {"symbol", "rlx_entry_" + userName},
-          {"inputs", toJSON(entry.getAs<ArrayAttr>("inputs"))},
-          {"params", toJSON(params)},
-          {"outputs", toJSON(entry.getAs<ArrayAttr>("outputs"))},
-          {"dim_constraints", std::move(constraints)},
-          {"workspace_bytes", workspaceBytes(func)},
-          {"workspace_lower_bound_bytes", workspaceLowerBound(func)}});
+          {RLX_MANIFEST_ENTRY_NAME, userName},
+          {RLX_MANIFEST_ENTRY_SYMBOL, entrySymbolName(userName)},
+          {RLX_MANIFEST_ENTRY_INPUTS, toJSON(entry.getAs<ArrayAttr>("inputs"))},
+          {RLX_MANIFEST_ENTRY_PARAMS, toJSON(params)},
+          {RLX_MANIFEST_ENTRY_OUTPUTS,
+           toJSON(entry.getAs<ArrayAttr>("outputs"))},
+          {RLX_MANIFEST_ENTRY_DIM_CONSTRAINTS, std::move(constraints)},
+          {RLX_MANIFEST_ENTRY_WORKSPACE_BYTES, workspaceBytes(func)},
+          {RLX_MANIFEST_ENTRY_WORKSPACE_LOWER_BOUND_BYTES,
+           workspaceLowerBound(func)}});
       func->setAttr("llvm.emit_c_interface", UnitAttr::get(&getContext()));
       stripRLXAttributes(func);
     }
     llvm::json::Object manifest{
-        {"format", "rlx-artifact"},
-        {"abi_version", static_cast<int64_t>(kArtifactABIVersion)},
-        {"target", target},
-        {"compiler", "rlx " RLX_VERSION_STRING},
-        {"entry_points", std::move(entries)},
-        {"params", std::move(allParams)}};
+        {RLX_MANIFEST_FORMAT, RLX_MANIFEST_FORMAT_NAME},
+        {RLX_MANIFEST_ABI_VERSION, static_cast<int64_t>(kArtifactABIVersion)},
+        {RLX_MANIFEST_TARGET, target},
+        {RLX_MANIFEST_COMPILER, "rlx " RLX_VERSION_STRING},
+        {RLX_MANIFEST_ENTRY_POINTS, std::move(entries)},
+        {RLX_MANIFEST_PARAMS, std::move(allParams)}};
     std::string text;
     llvm::raw_string_ostream os(text);
     os << llvm::json::Value(std::move(manifest));

@@ -27,8 +27,9 @@ using namespace mlir;
 
 namespace {
 
+// The hook slots' names come from rlx/abi.h, spliced into the text.
 constexpr const char *kDefinitions = R"mlir(
-llvm.mlir.global external @rlx_artifact_oom_hook() : !llvm.ptr {
+llvm.mlir.global external @)mlir" RLX_ARTIFACT_OOM_HOOK_SYMBOL R"mlir(() : !llvm.ptr {
   %0 = llvm.mlir.zero : !llvm.ptr
   llvm.return %0 : !llvm.ptr
 }
@@ -40,7 +41,7 @@ llvm.func @rlx_checked(%p: !llvm.ptr, %size: i64) -> !llvm.ptr {
   %failed = llvm.icmp "eq" %p, %null : !llvm.ptr
   llvm.cond_br %failed, ^report, ^done
 ^report:
-  %slot = llvm.mlir.addressof @rlx_artifact_oom_hook : !llvm.ptr
+  %slot = llvm.mlir.addressof @)mlir" RLX_ARTIFACT_OOM_HOOK_SYMBOL R"mlir( : !llvm.ptr
   %hook = llvm.load %slot : !llvm.ptr -> !llvm.ptr
   %noHook = llvm.icmp "eq" %hook, %null : !llvm.ptr
   llvm.cond_br %noHook, ^done, ^call
@@ -60,14 +61,14 @@ llvm.func @_mlir_memref_to_llvm_aligned_alloc(%align: i64, %size: i64) -> !llvm.
   %r = llvm.call @rlx_checked(%p, %size) : (!llvm.ptr, i64) -> !llvm.ptr
   llvm.return %r : !llvm.ptr
 }
-llvm.mlir.global external @rlx_artifact_error_hook() : !llvm.ptr {
+llvm.mlir.global external @)mlir" RLX_ARTIFACT_ERROR_HOOK_SYMBOL R"mlir(() : !llvm.ptr {
   %0 = llvm.mlir.zero : !llvm.ptr
   llvm.return %0 : !llvm.ptr
 }
 llvm.func @abort()
 llvm.func @rlx_check_failed(%message: !llvm.ptr) {
   %null = llvm.mlir.zero : !llvm.ptr
-  %slot = llvm.mlir.addressof @rlx_artifact_error_hook : !llvm.ptr
+  %slot = llvm.mlir.addressof @)mlir" RLX_ARTIFACT_ERROR_HOOK_SYMBOL R"mlir( : !llvm.ptr
   %hook = llvm.load %slot : !llvm.ptr -> !llvm.ptr
   %noHook = llvm.icmp "eq" %hook, %null : !llvm.ptr
   llvm.cond_br %noHook, ^abort, ^call

@@ -48,8 +48,9 @@ struct RLXEmitArtifactABIPass
     auto ptr = LLVM::LLVMPointerType::get(ctx);
 
     // uint32_t rlx_artifact_abi_version(void)
-    auto versionFn = LLVM::LLVMFuncOp::create(
-        b, loc, "rlx_artifact_abi_version", LLVM::LLVMFunctionType::get(i32, {}));
+    auto versionFn =
+        LLVM::LLVMFuncOp::create(b, loc, RLX_ARTIFACT_ABI_VERSION_SYMBOL,
+                                 LLVM::LLVMFunctionType::get(i32, {}));
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(versionFn.addEntryBlock(b));
@@ -65,8 +66,9 @@ struct RLXEmitArtifactABIPass
     LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/true,
                            LLVM::Linkage::Internal, "rlx_manifest_text",
                            b.getStringAttr(text));
-    auto manifestFn = LLVM::LLVMFuncOp::create(
-        b, loc, "rlx_artifact_manifest", LLVM::LLVMFunctionType::get(ptr, {}));
+    auto manifestFn =
+        LLVM::LLVMFuncOp::create(b, loc, RLX_ARTIFACT_MANIFEST_SYMBOL,
+                                 LLVM::LLVMFunctionType::get(ptr, {}));
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(manifestFn.addEntryBlock(b));
@@ -76,13 +78,13 @@ struct RLXEmitArtifactABIPass
     }
 
     const llvm::json::Array *entries =
-        manifest->getAsObject()->getArray("entry_points");
+        manifest->getAsObject()->getArray(RLX_MANIFEST_ENTRY_POINTS);
     for (const llvm::json::Value &e : *entries) {
       const llvm::json::Object *entry = e.getAsObject();
-      std::string name = entry->getString("name")->str();
-      size_t numArgs = entry->getArray("inputs")->size() +
-                       entry->getArray("params")->size();
-      bool hasOutputs = !entry->getArray("outputs")->empty();
+      std::string name = entry->getString(RLX_MANIFEST_ENTRY_NAME)->str();
+      size_t numArgs = entry->getArray(RLX_MANIFEST_ENTRY_INPUTS)->size() +
+                       entry->getArray(RLX_MANIFEST_ENTRY_PARAMS)->size();
+      bool hasOutputs = !entry->getArray(RLX_MANIFEST_ENTRY_OUTPUTS)->empty();
       auto target = module.lookupSymbol<LLVM::LLVMFuncOp>(
           "_mlir_ciface_" + implSymbolName(name));
       if (!target) {
@@ -91,7 +93,7 @@ struct RLXEmitArtifactABIPass
         return signalPassFailure();
       }
       auto wrapper = LLVM::LLVMFuncOp::create(
-          b, loc, entry->getString("symbol")->str(),
+          b, loc, entry->getString(RLX_MANIFEST_ENTRY_SYMBOL)->str(),
           LLVM::LLVMFunctionType::get(i32, {ptr}));
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(wrapper.addEntryBlock(b));

@@ -8,6 +8,8 @@
 #ifndef RLX_CODEGEN_ABI_PASSES_H
 #define RLX_CODEGEN_ABI_PASSES_H
 
+#include "rlx/abi.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -18,13 +20,18 @@
 
 namespace rlx {
 
-/// The artifact ABI version; the runtime checks it (docs/abi.md).
-constexpr uint32_t kArtifactABIVersion = 1;
+/// The artifact ABI version the compiler writes (rlx/abi.h).
+constexpr uint32_t kArtifactABIVersion = RLX_ABI_VERSION;
 
 /// The symbol an entry point's code gets inside the artifact: reserved, so
 /// it cannot collide with libc or libm.
 inline std::string implSymbolName(llvm::StringRef entryName) {
-  return ("rlx_impl_" + entryName).str();
+  return (RLX_IMPL_SYMBOL_PREFIX + entryName).str();
+}
+
+/// The exported symbol the runtime calls for an entry point.
+inline std::string entrySymbolName(llvm::StringRef entryName) {
+  return (RLX_ENTRY_SYMBOL_PREFIX + entryName).str();
 }
 
 /// The ABI name of a dtype (`f32`, `i1`, ...), or "" when unsupported.

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/CPU/Passes.h"
+#include "rlx/abi.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
@@ -148,7 +149,7 @@ struct RLXCPUThreadCountPass
     OpBuilder b(module.getBodyRegion());
     b.setInsertionPointToStart(module.getBody());
     Type i32 = b.getI32Type();
-    StringRef name = "rlx_artifact_num_threads";
+    StringRef name = RLX_ARTIFACT_NUM_THREADS_SYMBOL;
     if (!module.lookupSymbol(name))
       LLVM::GlobalOp::create(b, module.getLoc(), i32, /*isConstant=*/false,
                              LLVM::Linkage::External, name,

@@ -13,7 +13,7 @@
 
 #include "codegen/ABI/DefineFunctions.h"
 #include "codegen/GPU/Passes.h"
-
+#include "rlx/abi.h"
 
 namespace rlx {
 #define GEN_PASS_DEF_RLXGPUDEVICEHOOKS
@@ -24,20 +24,21 @@ using namespace mlir;
 
 namespace {
 
+// The hook slots' names come from rlx/abi.h, spliced into the text.
 constexpr const char *kDefinitions = R"mlir(
-llvm.mlir.global external @rlx_artifact_device_alloc_hook() : !llvm.ptr {
+llvm.mlir.global external @)mlir" RLX_ARTIFACT_DEVICE_ALLOC_HOOK_SYMBOL R"mlir(() : !llvm.ptr {
   %0 = llvm.mlir.zero : !llvm.ptr
   llvm.return %0 : !llvm.ptr
 }
-llvm.mlir.global external @rlx_artifact_device_free_hook() : !llvm.ptr {
+llvm.mlir.global external @)mlir" RLX_ARTIFACT_DEVICE_FREE_HOOK_SYMBOL R"mlir(() : !llvm.ptr {
   %0 = llvm.mlir.zero : !llvm.ptr
   llvm.return %0 : !llvm.ptr
 }
-llvm.mlir.global external @rlx_artifact_device_upload_hook() : !llvm.ptr {
+llvm.mlir.global external @)mlir" RLX_ARTIFACT_DEVICE_UPLOAD_HOOK_SYMBOL R"mlir(() : !llvm.ptr {
   %0 = llvm.mlir.zero : !llvm.ptr
   llvm.return %0 : !llvm.ptr
 }
-llvm.mlir.global external @rlx_artifact_device_launch_hook() : !llvm.ptr {
+llvm.mlir.global external @)mlir" RLX_ARTIFACT_DEVICE_LAUNCH_HOOK_SYMBOL R"mlir(() : !llvm.ptr {
   %0 = llvm.mlir.zero : !llvm.ptr
   llvm.return %0 : !llvm.ptr
 }
@@ -54,7 +55,7 @@ llvm.func @rlx_device_hook(%slot: !llvm.ptr) -> !llvm.ptr {
   llvm.return %hook : !llvm.ptr
 }
 llvm.func @_mlir_memref_to_llvm_alloc(%size: i64) -> !llvm.ptr {
-  %slot = llvm.mlir.addressof @rlx_artifact_device_alloc_hook : !llvm.ptr
+  %slot = llvm.mlir.addressof @)mlir" RLX_ARTIFACT_DEVICE_ALLOC_HOOK_SYMBOL R"mlir( : !llvm.ptr
   %hook = llvm.call @rlx_device_hook(%slot) : (!llvm.ptr) -> !llvm.ptr
   %p = llvm.call %hook(%size) : !llvm.ptr, (i64) -> !llvm.ptr
   llvm.return %p : !llvm.ptr
@@ -64,13 +65,13 @@ llvm.func @_mlir_memref_to_llvm_aligned_alloc(%align: i64, %size: i64) -> !llvm.
   llvm.return %p : !llvm.ptr
 }
 llvm.func @_mlir_memref_to_llvm_free(%p: !llvm.ptr) {
-  %slot = llvm.mlir.addressof @rlx_artifact_device_free_hook : !llvm.ptr
+  %slot = llvm.mlir.addressof @)mlir" RLX_ARTIFACT_DEVICE_FREE_HOOK_SYMBOL R"mlir( : !llvm.ptr
   %hook = llvm.call @rlx_device_hook(%slot) : (!llvm.ptr) -> !llvm.ptr
   llvm.call %hook(%p) : !llvm.ptr, (!llvm.ptr) -> ()
   llvm.return
 }
 llvm.func @rlx_device_upload(%dst: i64, %src: i64, %bytes: i64) {
-  %slot = llvm.mlir.addressof @rlx_artifact_device_upload_hook : !llvm.ptr
+  %slot = llvm.mlir.addressof @)mlir" RLX_ARTIFACT_DEVICE_UPLOAD_HOOK_SYMBOL R"mlir( : !llvm.ptr
   %hook = llvm.call @rlx_device_hook(%slot) : (!llvm.ptr) -> !llvm.ptr
   %d = llvm.inttoptr %dst : i64 to !llvm.ptr
   %s = llvm.inttoptr %src : i64 to !llvm.ptr
@@ -78,7 +79,7 @@ llvm.func @rlx_device_upload(%dst: i64, %src: i64, %bytes: i64) {
   llvm.return
 }
 llvm.func @rlx_device_launch(%module: i64, %kernel: i64, %words: i64, %count: i64) {
-  %slot = llvm.mlir.addressof @rlx_artifact_device_launch_hook : !llvm.ptr
+  %slot = llvm.mlir.addressof @)mlir" RLX_ARTIFACT_DEVICE_LAUNCH_HOOK_SYMBOL R"mlir( : !llvm.ptr
   %hook = llvm.call @rlx_device_hook(%slot) : (!llvm.ptr) -> !llvm.ptr
   %m = llvm.inttoptr %module : i64 to !llvm.ptr
   %k = llvm.inttoptr %kernel : i64 to !llvm.ptr

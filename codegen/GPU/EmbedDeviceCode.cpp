@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/GPU/Passes.h"
+#include "rlx/abi.h"
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -34,8 +35,14 @@ namespace {
 
 constexpr llvm::StringLiteral kLaunchFn = "rlx_device_launch";
 
-/// Argument kinds of docs/abi.md.
-enum ArgKind : int64_t { Pointer = 0, I32 = 1, I64 = 2, F32 = 3, F64 = 4 };
+/// The kind words of launch arguments (rlx/abi.h).
+enum ArgKind : int64_t {
+  Pointer = RLX_KERNEL_ARG_POINTER,
+  I32 = RLX_KERNEL_ARG_I32,
+  I64 = RLX_KERNEL_ARG_I64,
+  F32 = RLX_KERNEL_ARG_F32,
+  F64 = RLX_KERNEL_ARG_F64
+};
 
 struct DeviceBinary {
   std::string module, format, chip, data;
@@ -78,7 +85,7 @@ struct Embedder {
         StringRef name = spirvModule.getName().value_or("");
         name.consume_front("__spv__");
         binaries.push_back(
-            {name.str(), "spirv", "",
+            {name.str(), RLX_DEVICE_BINARY_FORMAT_SPIRV, "",
              std::string(reinterpret_cast<const char *>(words.data()),
                          words.size() * sizeof(uint32_t))});
         spirvModule.erase();
@@ -114,10 +121,12 @@ struct Embedder {
         // PTX once, for the oldest chip (the driver JIT-compiles it for any
         // newer one), and a cubin per chip.
         if (target == "cuda" && first &&
-            failed(emit(gpu::CompilationTarget::Assembly, "ptx")))
+            failed(emit(gpu::CompilationTarget::Assembly,
+                        RLX_DEVICE_BINARY_FORMAT_PTX)))
           return failure();
         if (failed(emit(gpu::CompilationTarget::Binary,
-                        target == "cuda" ? "cubin" : "hsaco")))
+                        target == "cuda" ? RLX_DEVICE_BINARY_FORMAT_CUBIN
+                                         : RLX_DEVICE_BINARY_FORMAT_HSACO)))
           return failure();
         first = false;
       }
@@ -143,7 +152,7 @@ struct Embedder {
     b.setInsertionPointToEnd(module.getBody());
     auto table = LLVM::GlobalOp::create(
         b, loc, tableType, /*isConstant=*/true, LLVM::Linkage::External,
-        "rlx_artifact_device_binaries", Attribute());
+        RLX_ARTIFACT_DEVICE_BINARIES_SYMBOL, Attribute());
     Block *init = b.createBlock(&table.getInitializerRegion());
     b.setInsertionPointToStart(init);
     Value value = LLVM::UndefOp::create(b, loc, tableType);
@@ -164,7 +173,7 @@ struct Embedder {
     b.setInsertionPointToEnd(module.getBody());
     LLVM::GlobalOp::create(b, loc, i64, /*isConstant=*/true,
                            LLVM::Linkage::External,
-                           "rlx_artifact_device_binary_count",
+                           RLX_ARTIFACT_DEVICE_BINARY_COUNT_SYMBOL,
                            b.getI64IntegerAttr(binaries.size()));
   }
 

@@ -12,6 +12,7 @@
 #include "DeviceCall.h"
 #include "GuardedCall.h"
 #include "Status.h"
+#include "rlx/abi.h"
 
 #include <cerrno>
 #include <dlfcn.h>
@@ -47,19 +48,22 @@ void loadDeviceCode(rlx_artifact_s &artifact) {
                                      "' but it has no symbol '" + name + "'");
     return address;
   };
-  auto *records =
-      static_cast<const DeviceBinary *>(symbol("rlx_artifact_device_binaries"));
-  int64_t count =
-      *static_cast<const int64_t *>(symbol("rlx_artifact_device_binary_count"));
+  auto *records = static_cast<const DeviceBinary *>(
+      symbol(RLX_ARTIFACT_DEVICE_BINARIES_SYMBOL));
+  int64_t count = *static_cast<const int64_t *>(
+      symbol(RLX_ARTIFACT_DEVICE_BINARY_COUNT_SYMBOL));
   auto bad = [&](const std::string &what) {
-    fail(RLX_STATUS_DATA_LOSS, "malformed artifact '" + path +
-                                   "': rlx_artifact_device_binaries " + what);
+    fail(RLX_STATUS_DATA_LOSS,
+         "malformed artifact '" + path +
+             "': " RLX_ARTIFACT_DEVICE_BINARIES_SYMBOL " " + what);
   };
   if (count < 0 || count > (1 << 20))
     bad("has count " + std::to_string(count));
-  const char *format = artifact.device == RLX_DEVICE_VULKAN ? "spirv"
-                       : artifact.device == RLX_DEVICE_CUDA ? "cubin or ptx"
-                                                            : "hsaco";
+  const char *format =
+      artifact.device == RLX_DEVICE_VULKAN ? RLX_DEVICE_BINARY_FORMAT_SPIRV
+      : artifact.device == RLX_DEVICE_CUDA ? RLX_DEVICE_BINARY_FORMAT_CUBIN
+          " or " RLX_DEVICE_BINARY_FORMAT_PTX
+                                           : RLX_DEVICE_BINARY_FORMAT_HSACO;
   for (int64_t i = 0; i < count; ++i) {
     const DeviceBinary &record = records[i];
     std::string at = "record " + std::to_string(i);
@@ -67,23 +71,25 @@ void loadDeviceCode(rlx_artifact_s &artifact) {
         (!record.data && record.size))
       bad(at + " has a null field");
     std::string kind = record.format;
-    bool fits = artifact.device == RLX_DEVICE_VULKAN ? kind == "spirv"
+    bool fits = artifact.device == RLX_DEVICE_VULKAN
+                    ? kind == RLX_DEVICE_BINARY_FORMAT_SPIRV
                 : artifact.device == RLX_DEVICE_CUDA
-                    ? kind == "cubin" || kind == "ptx"
-                    : kind == "hsaco";
+                    ? kind == RLX_DEVICE_BINARY_FORMAT_CUBIN ||
+                          kind == RLX_DEVICE_BINARY_FORMAT_PTX
+                    : kind == RLX_DEVICE_BINARY_FORMAT_HSACO;
     if (!fits)
       bad(at + " (module '" + record.module + "') has format '" + kind +
           "'; a " + artifact.manifest.target + " artifact holds " + format);
     artifact.deviceBinaries.push_back(record);
   }
-  *static_cast<void *(**)(int64_t)>(symbol("rlx_artifact_device_alloc_hook")) =
-      deviceAllocateHook;
-  *static_cast<void (**)(void *)>(symbol("rlx_artifact_device_free_hook")) =
-      deviceFreeHook;
-  *static_cast<void (**)(void *, const void *, int64_t)>(
-      symbol("rlx_artifact_device_upload_hook")) = deviceUploadHook;
-  *static_cast<DeviceLaunchHook *>(symbol("rlx_artifact_device_launch_hook")) =
-      deviceLaunchHook;
+  *static_cast<rlx_artifact_device_alloc_hook_t *>(
+      symbol(RLX_ARTIFACT_DEVICE_ALLOC_HOOK_SYMBOL)) = deviceAllocateHook;
+  *static_cast<rlx_artifact_device_free_hook_t *>(
+      symbol(RLX_ARTIFACT_DEVICE_FREE_HOOK_SYMBOL)) = deviceFreeHook;
+  *static_cast<rlx_artifact_device_upload_hook_t *>(
+      symbol(RLX_ARTIFACT_DEVICE_UPLOAD_HOOK_SYMBOL)) = deviceUploadHook;
+  *static_cast<rlx_artifact_device_launch_hook_t *>(
+      symbol(RLX_ARTIFACT_DEVICE_LAUNCH_HOOK_SYMBOL)) = deviceLaunchHook;
 }
 
 std::unique_ptr<rlx_artifact_s> loadArtifact(const std::string &path) {
@@ -110,30 +116,31 @@ std::unique_ptr<rlx_artifact_s> loadArtifact(const std::string &path) {
     fail(RLX_STATUS_INVALID_ARGUMENT,
          "'" + path + "' is not an rlx artifact: " + lastDlError());
 
-  using VersionFunction = uint32_t (*)();
-  using ManifestFunction = const char *(*)();
   dlerror();
-  auto version = reinterpret_cast<VersionFunction>(
-      dlsym(artifact->library, "rlx_artifact_abi_version"));
+  auto version = reinterpret_cast<rlx_artifact_abi_version_fn_t>(
+      dlsym(artifact->library, RLX_ARTIFACT_ABI_VERSION_SYMBOL));
   if (!version)
     fail(RLX_STATUS_INVALID_ARGUMENT,
          "'" + path +
-             "' is not an rlx artifact (no rlx_artifact_abi_version symbol)");
+             "' is not an rlx artifact (no " RLX_ARTIFACT_ABI_VERSION_SYMBOL
+             " symbol)");
   uint32_t abiVersion = version();
   if (abiVersion != RLX_ABI_VERSION)
     fail(RLX_STATUS_FAILED_PRECONDITION,
          "ABI version mismatch: '" + path + "' has ABI version " +
              std::to_string(abiVersion) + ", this runtime supports version " +
              std::to_string(RLX_ABI_VERSION));
-  auto manifestFunction = reinterpret_cast<ManifestFunction>(
-      dlsym(artifact->library, "rlx_artifact_manifest"));
+  auto manifestFunction = reinterpret_cast<rlx_artifact_manifest_fn_t>(
+      dlsym(artifact->library, RLX_ARTIFACT_MANIFEST_SYMBOL));
   if (!manifestFunction)
-    fail(RLX_STATUS_DATA_LOSS,
-         "malformed artifact '" + path + "': no rlx_artifact_manifest symbol");
+    fail(RLX_STATUS_DATA_LOSS, "malformed artifact '" + path +
+                                   "': no " RLX_ARTIFACT_MANIFEST_SYMBOL
+                                   " symbol");
   const char *text = manifestFunction();
   if (!text)
-    fail(RLX_STATUS_DATA_LOSS,
-         "malformed artifact '" + path + "': rlx_artifact_manifest() is NULL");
+    fail(RLX_STATUS_DATA_LOSS, "malformed artifact '" + path +
+                                   "': " RLX_ARTIFACT_MANIFEST_SYMBOL
+                                   "() is NULL");
   artifact->manifestJson = text;
   artifact->manifest = parseManifest(path, artifact->manifestJson);
   if (artifact->manifest.abiVersion != 0 &&
@@ -141,7 +148,7 @@ std::unique_ptr<rlx_artifact_s> loadArtifact(const std::string &path) {
     fail(RLX_STATUS_DATA_LOSS,
          "malformed manifest in '" + path + "': abi_version " +
              std::to_string(artifact->manifest.abiVersion) +
-             " disagrees with rlx_artifact_abi_version() = " +
+             " disagrees with " RLX_ARTIFACT_ABI_VERSION_SYMBOL "() = " +
              std::to_string(abiVersion));
 
   const std::string &target = artifact->manifest.target;
@@ -155,14 +162,14 @@ std::unique_ptr<rlx_artifact_s> loadArtifact(const std::string &path) {
     loadDeviceCode(*artifact);
 
   artifact->numThreads = static_cast<int32_t *>(
-      dlsym(artifact->library, "rlx_artifact_num_threads"));
+      dlsym(artifact->library, RLX_ARTIFACT_NUM_THREADS_SYMBOL));
   // The hooks are pointed at the runtime's handlers once, here; artifacts
   // without checked allocations or run-time checks have none.
-  if (auto outOfMemory = reinterpret_cast<void (**)(int64_t)>(
-          dlsym(artifact->library, "rlx_artifact_oom_hook")))
+  if (auto outOfMemory = static_cast<rlx_artifact_oom_hook_t *>(
+          dlsym(artifact->library, RLX_ARTIFACT_OOM_HOOK_SYMBOL)))
     *outOfMemory = rlx::outOfMemoryHook;
-  if (auto checkFailed = reinterpret_cast<void (**)(const char *)>(
-          dlsym(artifact->library, "rlx_artifact_error_hook")))
+  if (auto checkFailed = static_cast<rlx_artifact_error_hook_t *>(
+          dlsym(artifact->library, RLX_ARTIFACT_ERROR_HOOK_SYMBOL)))
     *checkFailed = rlx::checkFailedHook;
   for (rlx_entry_point_s &entry : artifact->manifest.entryPoints) {
     dlerror();

@@ -254,11 +254,12 @@ CudaDevice::loadModule(const std::string &module,
     std::string format = record->format, recordChip = record->chip;
     chips += (chips.empty() ? "" : ", ") + format +
              (recordChip.empty() ? "" : " " + recordChip);
-    if (format == "ptx") {
+    if (format == RLX_DEVICE_BINARY_FORMAT_PTX) {
       ptx = record;
-    } else if (format == "cubin" && recordChip == chip) {
+    } else if (format == RLX_DEVICE_BINARY_FORMAT_CUBIN && recordChip == chip) {
       exact = record;
-    } else if (format == "cubin" && recordChip.rfind("sm_", 0) == 0) {
+    } else if (format == RLX_DEVICE_BINARY_FORMAT_CUBIN &&
+               recordChip.rfind("sm_", 0) == 0) {
       int built = std::atoi(recordChip.c_str() + 3);
       if (built / 10 == wanted / 10 && built <= wanted &&
           (!compatible || built > std::atoi(compatible->chip + 3)))

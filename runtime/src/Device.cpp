@@ -45,13 +45,13 @@ const char *deviceName(rlx_device_t device) {
 }
 
 rlx_device_t deviceForTarget(const std::string &target) {
-  if (target == "cpu")
+  if (target == RLX_MANIFEST_TARGET_CPU)
     return RLX_DEVICE_CPU;
-  if (target == "vulkan")
+  if (target == RLX_MANIFEST_TARGET_VULKAN)
     return RLX_DEVICE_VULKAN;
-  if (target == "cuda")
+  if (target == RLX_MANIFEST_TARGET_CUDA)
     return RLX_DEVICE_CUDA;
-  if (target == "rocm")
+  if (target == RLX_MANIFEST_TARGET_ROCM)
     return RLX_DEVICE_HIP;
   return RLX_DEVICE_DEFAULT;
 }

@@ -14,6 +14,7 @@
 #ifndef RLX_RUNTIME_SRC_DEVICE_H
 #define RLX_RUNTIME_SRC_DEVICE_H
 
+#include "rlx/abi.h"
 #include "rlx/runtime.h"
 
 #include <cstdint>
@@ -23,19 +24,18 @@
 
 namespace rlx {
 
-/// A record of `rlx_artifact_device_binaries` (docs/abi.md); the layout is
-/// the artifact's.
-struct DeviceBinary {
-  const char *module;
-  const char *format; ///< "spirv" | "ptx" | "cubin" | "hsaco"
-  const char *chip;   ///< "sm_90", "gfx90a"; "" for spirv
-  const uint8_t *data;
-  uint64_t size;
-};
+/// A record of `rlx_artifact_device_binaries`, in the artifact's storage.
+using DeviceBinary = rlx_device_binary_t;
 
 /// A kernel argument as the launch hook passes it: (kind, value).
 struct KernelArg {
-  enum Kind : int64_t { Pointer = 0, I32 = 1, I64 = 2, F32 = 3, F64 = 4 };
+  enum Kind : int64_t {
+    Pointer = RLX_KERNEL_ARG_POINTER,
+    I32 = RLX_KERNEL_ARG_I32,
+    I64 = RLX_KERNEL_ARG_I64,
+    F32 = RLX_KERNEL_ARG_F32,
+    F64 = RLX_KERNEL_ARG_F64
+  };
   int64_t kind;
   int64_t value;
 

@@ -68,10 +68,6 @@ private:
   std::vector<uint64_t> inputs;
 };
 
-/// The signature of `rlx_artifact_device_launch_hook`.
-using DeviceLaunchHook = void (*)(const char *, const char *, const int64_t *,
-                                  const int64_t *, int64_t, const int64_t *);
-
 /// The functions a GPU artifact's hooks are pointed at.
 void *deviceAllocateHook(int64_t bytes);
 void deviceFreeHook(void *address);

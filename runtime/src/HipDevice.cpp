@@ -230,7 +230,8 @@ HipDevice::loadModule(const std::string &module,
     std::string format = record->format;
     chips += (chips.empty() ? "" : ", ") + format +
              (*record->chip ? std::string(" ") + record->chip : "");
-    if (format == "hsaco" && (arch.empty() || arch == record->chip))
+    if (format == RLX_DEVICE_BINARY_FORMAT_HSACO &&
+        (arch.empty() || arch == record->chip))
       candidates.push_back(record);
   }
   if (candidates.empty())

@@ -9,6 +9,7 @@
 #include "Manifest.h"
 #include "DType.h"
 #include "Status.h"
+#include "rlx/abi.h"
 
 #include <nlohmann/json.hpp>
 
@@ -29,28 +30,29 @@ public:
     if (!root.is_object())
       error("", "not a JSON object");
     Manifest manifest;
-    if (root.contains("format") &&
-        getString(root, "format", "") != "rlx-artifact")
-      error("format", "expected \"rlx-artifact\"");
-    if (root.contains("abi_version"))
-      manifest.abiVersion = getInteger(root, "abi_version", "");
-    manifest.target = getString(root, "target", "");
-    if (root.contains("compiler"))
-      manifest.compiler = getString(root, "compiler", "");
+    if (root.contains(RLX_MANIFEST_FORMAT) &&
+        getString(root, RLX_MANIFEST_FORMAT, "") != RLX_MANIFEST_FORMAT_NAME)
+      error(RLX_MANIFEST_FORMAT, "expected \"" RLX_MANIFEST_FORMAT_NAME "\"");
+    if (root.contains(RLX_MANIFEST_ABI_VERSION))
+      manifest.abiVersion = getInteger(root, RLX_MANIFEST_ABI_VERSION, "");
+    manifest.target = getString(root, RLX_MANIFEST_TARGET, "");
+    if (root.contains(RLX_MANIFEST_COMPILER))
+      manifest.compiler = getString(root, RLX_MANIFEST_COMPILER, "");
 
-    const Json &entries = getArray(root, "entry_points", "");
+    const Json &entries = getArray(root, RLX_MANIFEST_ENTRY_POINTS, "");
     for (size_t i = 0; i < entries.size(); ++i) {
-      std::string where = "entry_points[" + std::to_string(i) + "]";
+      std::string where =
+          RLX_MANIFEST_ENTRY_POINTS "[" + std::to_string(i) + "]";
       rlx_entry_point_s entry = parseEntryPoint(entries[i], where);
       if (manifest.findEntryPoint(entry.name))
         error(where, "duplicate entry point '" + entry.name + "'");
       manifest.entryPoints.push_back(std::move(entry));
     }
 
-    if (root.contains("params")) {
-      const Json &params = getArray(root, "params", "");
+    if (root.contains(RLX_MANIFEST_PARAMS)) {
+      const Json &params = getArray(root, RLX_MANIFEST_PARAMS, "");
       for (size_t i = 0; i < params.size(); ++i) {
-        std::string where = "params[" + std::to_string(i) + "]";
+        std::string where = RLX_MANIFEST_PARAMS "[" + std::to_string(i) + "]";
         addParam(manifest, parseSpec(params[i], where), where);
       }
     }
@@ -108,19 +110,21 @@ private:
     if (!object.is_object())
       error(where, "expected an object");
     TensorSpec spec;
-    spec.name = getString(object, "name", where);
-    std::string dtype = getString(object, "dtype", where);
+    spec.name = getString(object, RLX_MANIFEST_TENSOR_NAME, where);
+    std::string dtype = getString(object, RLX_MANIFEST_TENSOR_DTYPE, where);
     if (!parseDType(dtype, spec.dtype))
-      fail(RLX_STATUS_UNIMPLEMENTED, "manifest of '" + path +
-                                         "': " + join(where, "dtype") +
-                                         ": unsupported dtype '" + dtype + "'");
-    const Json &shape = getArray(object, "shape", where);
+      fail(RLX_STATUS_UNIMPLEMENTED,
+           "manifest of '" + path +
+               "': " + join(where, RLX_MANIFEST_TENSOR_DTYPE) +
+               ": unsupported dtype '" + dtype + "'");
+    const Json &shape = getArray(object, RLX_MANIFEST_TENSOR_SHAPE, where);
     for (const Json &dim : shape) {
       if (!dim.is_number_integer() ||
           (dim.is_number_unsigned() &&
            dim.get<uint64_t>() > uint64_t(INT64_MAX)) ||
           dim.get<int64_t>() < -1)
-        error(join(where, "shape"), "expected integers >= -1");
+        error(join(where, RLX_MANIFEST_TENSOR_SHAPE),
+              "expected integers >= -1");
       spec.shape.push_back(dim.get<int64_t>());
     }
     return spec;
@@ -143,24 +147,30 @@ private:
     if (!object.is_object())
       error(where, "expected an object");
     rlx_entry_point_s entry;
-    entry.name = getString(object, "name", where);
-    entry.symbol = getString(object, "symbol", where);
-    entry.inputs = parseSpecs(object, "inputs", where, /*optional=*/false);
-    entry.params = parseSpecs(object, "params", where, /*optional=*/true);
-    entry.outputs = parseSpecs(object, "outputs", where, /*optional=*/false);
-    if (object.contains("dim_constraints"))
+    entry.name = getString(object, RLX_MANIFEST_ENTRY_NAME, where);
+    entry.symbol = getString(object, RLX_MANIFEST_ENTRY_SYMBOL, where);
+    entry.inputs = parseSpecs(object, RLX_MANIFEST_ENTRY_INPUTS, where,
+                              /*optional=*/false);
+    entry.params = parseSpecs(object, RLX_MANIFEST_ENTRY_PARAMS, where,
+                              /*optional=*/true);
+    entry.outputs = parseSpecs(object, RLX_MANIFEST_ENTRY_OUTPUTS, where,
+                               /*optional=*/false);
+    if (object.contains(RLX_MANIFEST_ENTRY_DIM_CONSTRAINTS))
       entry.dimConstraints = parseDimConstraints(object, entry, where);
-    if (object.contains("workspace_bytes")) {
-      int64_t bytes = getInteger(object, "workspace_bytes", where);
+    if (object.contains(RLX_MANIFEST_ENTRY_WORKSPACE_BYTES)) {
+      int64_t bytes =
+          getInteger(object, RLX_MANIFEST_ENTRY_WORKSPACE_BYTES, where);
       if (bytes < 0)
-        error(join(where, "workspace_bytes"), "negative");
+        error(join(where, RLX_MANIFEST_ENTRY_WORKSPACE_BYTES), "negative");
       entry.workspaceBytes = static_cast<uint64_t>(bytes);
     }
     entry.workspaceLowerBoundBytes = entry.workspaceBytes;
-    if (object.contains("workspace_lower_bound_bytes")) {
-      int64_t bytes = getInteger(object, "workspace_lower_bound_bytes", where);
+    if (object.contains(RLX_MANIFEST_ENTRY_WORKSPACE_LOWER_BOUND_BYTES)) {
+      int64_t bytes = getInteger(
+          object, RLX_MANIFEST_ENTRY_WORKSPACE_LOWER_BOUND_BYTES, where);
       if (bytes < 0)
-        error(join(where, "workspace_lower_bound_bytes"), "negative");
+        error(join(where, RLX_MANIFEST_ENTRY_WORKSPACE_LOWER_BOUND_BYTES),
+              "negative");
       entry.workspaceLowerBoundBytes = static_cast<uint64_t>(bytes);
     }
     return entry;
@@ -172,26 +182,32 @@ private:
                                                  const rlx_entry_point_s &entry,
                                                  const std::string &where) {
     std::vector<DimConstraint> constraints;
-    const Json &array = getArray(object, "dim_constraints", where);
+    const Json &array =
+        getArray(object, RLX_MANIFEST_ENTRY_DIM_CONSTRAINTS, where);
     for (size_t i = 0; i < array.size(); ++i) {
-      std::string at = join(where, "dim_constraints") + "[" +
+      std::string at = join(where, RLX_MANIFEST_ENTRY_DIM_CONSTRAINTS) + "[" +
                        std::to_string(i) + "]";
       if (!array[i].is_object())
         error(at, "expected an object");
       DimConstraint constraint;
-      constraint.size = getInteger(array[i], "size", at);
-      for (const Json &pair : getArray(array[i], "dims", at)) {
+      constraint.size =
+          getInteger(array[i], RLX_MANIFEST_DIM_CONSTRAINT_SIZE, at);
+      for (const Json &pair :
+           getArray(array[i], RLX_MANIFEST_DIM_CONSTRAINT_DIMS, at)) {
         if (!pair.is_array() || pair.size() != 2 ||
             !pair[0].is_number_unsigned() || !pair[1].is_number_unsigned())
-          error(join(at, "dims"), "expected [input, dim] pairs");
+          error(join(at, RLX_MANIFEST_DIM_CONSTRAINT_DIMS),
+                "expected [input, dim] pairs");
         size_t input = pair[0].get<size_t>(), dim = pair[1].get<size_t>();
         if (input >= entry.inputs.size() ||
             dim >= entry.inputs[input].shape.size())
-          error(join(at, "dims"), "names no input dim");
+          error(join(at, RLX_MANIFEST_DIM_CONSTRAINT_DIMS),
+                "names no input dim");
         constraint.dims.push_back({input, dim});
       }
       if (constraint.dims.empty())
-        error(join(at, "dims"), "expected at least one dim");
+        error(join(at, RLX_MANIFEST_DIM_CONSTRAINT_DIMS),
+              "expected at least one dim");
       constraints.push_back(std::move(constraint));
     }
     return constraints;

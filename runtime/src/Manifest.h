@@ -9,6 +9,7 @@
 #ifndef RLX_RUNTIME_SRC_MANIFEST_H
 #define RLX_RUNTIME_SRC_MANIFEST_H
 
+#include "rlx/abi.h"
 #include "rlx/runtime.h"
 
 #include <cstdint>
@@ -39,7 +40,7 @@ struct DimConstraint {
 };
 
 /// The signature of an entry symbol (docs/abi.md).
-using EntryFunction = int32_t (*)(void **args);
+using EntryFunction = rlx_artifact_entry_fn_t;
 
 } // namespace rlx
 

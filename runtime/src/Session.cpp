@@ -141,7 +141,7 @@ rlx_session_create_with_options(rlx_artifact_t *artifact,
     if (wanted != RLX_DEVICE_DEFAULT && wanted != artifact->device)
       fail(RLX_STATUS_INVALID_ARGUMENT,
            "artifact '" + artifact->path + "' was compiled for " +
-               (artifact->manifest.target.empty() ? "cpu"
+               (artifact->manifest.target.empty() ? RLX_MANIFEST_TARGET_CPU
                                                   : artifact->manifest.target) +
                ", not " + deviceName(wanted));
     tuneMallocOnce();

@@ -491,7 +491,7 @@ VulkanDevice::loadModule(const std::string &module,
                          const std::vector<const DeviceBinary *> &records) {
   std::string formats;
   for (const DeviceBinary *record : records) {
-    if (std::string(record->format) == "spirv")
+    if (std::string(record->format) == RLX_DEVICE_BINARY_FORMAT_SPIRV)
       return std::make_unique<VulkanModule>(
           std::static_pointer_cast<VulkanDevice>(shared_from_this()), module,
           parseSpirv(module, record->data, record->size));

@@ -22,6 +22,8 @@
 #ifndef RLX_RUNTIME_H
 #define RLX_RUNTIME_H
 
+#include "rlx/abi.h" /* RLX_ABI_VERSION: the artifact ABI it speaks */
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,9 +36,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** The artifact ABI version this runtime speaks (docs/abi.md). */
-#define RLX_ABI_VERSION 1
 
 /*===----------------------------------------------------------------------===*
  * Status

@@ -1,0 +1,226 @@
+/*===-- rlx/abi.h - The artifact ABI: compiler and runtime --------*- C -*-===*\
+|*                                                                            *|
+|* The one definition of the contract between an rlx artifact (the shared     *|
+|* library rlxc writes) and the code that loads it: the ABI version, the      *|
+|* names the artifact exports, the signatures behind them, the device-code    *|
+|* records of GPU artifacts and every key of the manifest JSON.               *|
+|* docs/abi.md explains what each of them means.                              *|
+|*                                                                            *|
+|* The compiler writes these names and the runtime looks them up, both        *|
+|* through this header: neither side spells one itself. It is plain C with    *|
+|* no dependencies so that the compiler can include it without linking the    *|
+|* runtime, and so can any other loader.                                      *|
+|*                                                                            *|
+|* Any change to a name, signature or layout here is an ABI break: bump       *|
+|* RLX_ABI_VERSION.                                                           *|
+|*                                                                            *|
+|* The header is valid C89/C99 and C++.                                       *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef RLX_ABI_H
+#define RLX_ABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The artifact ABI version: what `rlx_artifact_abi_version()` returns and
+    the manifest's "abi_version"; the runtime loads only artifacts of its own
+    version. */
+#define RLX_ABI_VERSION 1
+
+/*===----------------------------------------------------------------------===*
+ * Exported symbols
+ *===----------------------------------------------------------------------===*/
+
+/** Every symbol an artifact exports starts with one of these two prefixes;
+    everything else it defines is hidden. */
+#define RLX_ARTIFACT_SYMBOL_PREFIX "rlx_artifact_"
+/** Entry symbols: RLX_ENTRY_SYMBOL_PREFIX + the entry point's name (the
+    manifest's "symbol" names it; a loader looks it up there). */
+#define RLX_ENTRY_SYMBOL_PREFIX "rlx_entry_"
+/** Not exported: the code of an entry point inside the artifact is
+    RLX_IMPL_SYMBOL_PREFIX + its name, reserved so that a model function
+    called `exp` or `free` cannot collide with the C library. */
+#define RLX_IMPL_SYMBOL_PREFIX "rlx_impl_"
+
+/** `rlx_artifact_abi_version_fn_t`: returns RLX_ABI_VERSION. A library
+    without it is not an rlx artifact. */
+#define RLX_ARTIFACT_ABI_VERSION_SYMBOL "rlx_artifact_abi_version"
+/** `rlx_artifact_manifest_fn_t`: the manifest JSON, NUL-terminated, in
+    static storage. */
+#define RLX_ARTIFACT_MANIFEST_SYMBOL "rlx_artifact_manifest"
+/** `int32_t`: the thread count of parallel regions (0 until set); only in
+    artifacts with parallel kernels. The runtime writes it before each call. */
+#define RLX_ARTIFACT_NUM_THREADS_SYMBOL "rlx_artifact_num_threads"
+/** `rlx_artifact_oom_hook_t` slot (a pointer the loader sets): called when
+    an allocation of the entry code fails. */
+#define RLX_ARTIFACT_OOM_HOOK_SYMBOL "rlx_artifact_oom_hook"
+/** `rlx_artifact_error_hook_t` slot: called when a run-time check fails. */
+#define RLX_ARTIFACT_ERROR_HOOK_SYMBOL "rlx_artifact_error_hook"
+/** GPU artifacts: `const rlx_device_binary_t[]`, the device code. */
+#define RLX_ARTIFACT_DEVICE_BINARIES_SYMBOL "rlx_artifact_device_binaries"
+/** GPU artifacts: `const int64_t`, the number of device binaries. */
+#define RLX_ARTIFACT_DEVICE_BINARY_COUNT_SYMBOL                                \
+  "rlx_artifact_device_binary_count"
+/** GPU artifacts: hook slots, each of the type named like it + `_t`. */
+#define RLX_ARTIFACT_DEVICE_ALLOC_HOOK_SYMBOL "rlx_artifact_device_alloc_hook"
+#define RLX_ARTIFACT_DEVICE_FREE_HOOK_SYMBOL "rlx_artifact_device_free_hook"
+#define RLX_ARTIFACT_DEVICE_UPLOAD_HOOK_SYMBOL "rlx_artifact_device_upload_hook"
+#define RLX_ARTIFACT_DEVICE_LAUNCH_HOOK_SYMBOL "rlx_artifact_device_launch_hook"
+
+/* The exported symbols by which artifacts have them, as X-macro lists
+   (X(name) per symbol) so that tools and tests can walk every name. Entry
+   symbols come on top of these. */
+
+/** Every artifact. */
+#define RLX_ARTIFACT_REQUIRED_SYMBOLS(X)                                       \
+  X(RLX_ARTIFACT_ABI_VERSION_SYMBOL)                                           \
+  X(RLX_ARTIFACT_MANIFEST_SYMBOL)
+/** Every artifact rlxc writes; optional to a loader (an artifact without
+    allocations or checks need not have them). */
+#define RLX_ARTIFACT_HOOK_SYMBOLS(X)                                           \
+  X(RLX_ARTIFACT_OOM_HOOK_SYMBOL)                                              \
+  X(RLX_ARTIFACT_ERROR_HOOK_SYMBOL)
+/** CPU artifacts with parallel kernels. */
+#define RLX_ARTIFACT_THREAD_SYMBOLS(X) X(RLX_ARTIFACT_NUM_THREADS_SYMBOL)
+/** Every GPU artifact (target cuda, rocm or vulkan); all required. */
+#define RLX_ARTIFACT_DEVICE_SYMBOLS(X)                                         \
+  X(RLX_ARTIFACT_DEVICE_BINARIES_SYMBOL)                                       \
+  X(RLX_ARTIFACT_DEVICE_BINARY_COUNT_SYMBOL)                                   \
+  X(RLX_ARTIFACT_DEVICE_ALLOC_HOOK_SYMBOL)                                     \
+  X(RLX_ARTIFACT_DEVICE_FREE_HOOK_SYMBOL)                                      \
+  X(RLX_ARTIFACT_DEVICE_UPLOAD_HOOK_SYMBOL)                                    \
+  X(RLX_ARTIFACT_DEVICE_LAUNCH_HOOK_SYMBOL)
+
+/*===----------------------------------------------------------------------===*
+ * Signatures
+ *===----------------------------------------------------------------------===*/
+
+typedef uint32_t (*rlx_artifact_abi_version_fn_t)(void);
+typedef const char *(*rlx_artifact_manifest_fn_t)(void);
+/** An entry symbol. `args`: one memref descriptor pointer per input, then
+    per param, then the buffer the callee fills with output descriptors
+    (docs/abi.md, "Calling an entry point"). Returns 0 on success. */
+typedef int32_t (*rlx_artifact_entry_fn_t)(void **args);
+
+/** Hooks: the loader sets them at load, before any call. None returns an
+    error: the runtime's handlers unwind to the call in progress. */
+typedef void (*rlx_artifact_oom_hook_t)(int64_t bytes);
+typedef void (*rlx_artifact_error_hook_t)(const char *message);
+/** Device memory, >= 256-byte aligned; zero bytes still give a distinct
+    non-null pointer. */
+typedef void *(*rlx_artifact_device_alloc_hook_t)(int64_t bytes);
+typedef void (*rlx_artifact_device_free_hook_t)(void *device_ptr);
+/** Copies a constant of the program from host to device memory. */
+typedef void (*rlx_artifact_device_upload_hook_t)(void *device_dst,
+                                                  const void *host_src,
+                                                  int64_t bytes);
+/** Launches `kernel` of `module` on grid x block; `args` holds `num_args`
+    (kind, value) pairs of 64-bit words, kinds from rlx_kernel_arg_kind_t, in
+    kernel parameter order. */
+typedef void (*rlx_artifact_device_launch_hook_t)(
+    const char *module, const char *kernel, const int64_t *grid,
+    const int64_t *block, int64_t num_args, const int64_t *args);
+
+/** The kind word of a kernel argument of the launch hook. */
+typedef enum rlx_kernel_arg_kind_e {
+  RLX_KERNEL_ARG_POINTER = 0, /**< a device pointer */
+  RLX_KERNEL_ARG_I32 = 1,     /**< the low 32 bits of the value */
+  RLX_KERNEL_ARG_I64 = 2,
+  RLX_KERNEL_ARG_F32 = 3, /**< the float's bits in the low 32 bits */
+  RLX_KERNEL_ARG_F64 = 4  /**< the double's bits */
+} rlx_kernel_arg_kind_t;
+
+/*===----------------------------------------------------------------------===*
+ * Device code of GPU artifacts
+ *===----------------------------------------------------------------------===*/
+
+/** One record of RLX_ARTIFACT_DEVICE_BINARIES_SYMBOL: one compiled GPU
+    module for one chip. */
+typedef struct rlx_device_binary_t {
+  const char *module; /**< GPU module name; a launch names it */
+  const char *format; /**< one of RLX_DEVICE_BINARY_FORMAT_* */
+  const char *chip;   /**< "sm_90", "gfx90a"; "" for spirv */
+  const uint8_t *data;
+  uint64_t size;
+} rlx_device_binary_t;
+
+#define RLX_DEVICE_BINARY_FORMAT_SPIRV "spirv" /**< vulkan */
+#define RLX_DEVICE_BINARY_FORMAT_PTX "ptx"     /**< cuda, JIT fallback */
+#define RLX_DEVICE_BINARY_FORMAT_CUBIN "cubin" /**< cuda */
+#define RLX_DEVICE_BINARY_FORMAT_HSACO "hsaco" /**< rocm */
+
+/*===----------------------------------------------------------------------===*
+ * Manifest JSON
+ *===----------------------------------------------------------------------===*/
+
+/* Keys of each object of the manifest, and an X-macro list of each object's
+   keys: rlxc writes every key listed. */
+
+/** The top-level object. */
+#define RLX_MANIFEST_FORMAT "format" /**< RLX_MANIFEST_FORMAT_NAME */
+#define RLX_MANIFEST_ABI_VERSION "abi_version"
+#define RLX_MANIFEST_TARGET "target" /**< one of RLX_MANIFEST_TARGET_* */
+#define RLX_MANIFEST_COMPILER "compiler"
+#define RLX_MANIFEST_ENTRY_POINTS "entry_points" /**< entry point objects */
+#define RLX_MANIFEST_PARAMS "params" /**< tensor objects: the union */
+#define RLX_MANIFEST_KEYS(X)                                                   \
+  X(RLX_MANIFEST_FORMAT)                                                       \
+  X(RLX_MANIFEST_ABI_VERSION)                                                  \
+  X(RLX_MANIFEST_TARGET)                                                       \
+  X(RLX_MANIFEST_COMPILER)                                                     \
+  X(RLX_MANIFEST_ENTRY_POINTS)                                                 \
+  X(RLX_MANIFEST_PARAMS)
+
+/** The value of RLX_MANIFEST_FORMAT. */
+#define RLX_MANIFEST_FORMAT_NAME "rlx-artifact"
+/** Values of RLX_MANIFEST_TARGET. */
+#define RLX_MANIFEST_TARGET_CPU "cpu"
+#define RLX_MANIFEST_TARGET_CUDA "cuda"
+#define RLX_MANIFEST_TARGET_ROCM "rocm"
+#define RLX_MANIFEST_TARGET_VULKAN "vulkan"
+
+/** An entry point. */
+#define RLX_MANIFEST_ENTRY_NAME "name"
+#define RLX_MANIFEST_ENTRY_SYMBOL "symbol"
+#define RLX_MANIFEST_ENTRY_INPUTS "inputs"   /**< tensor objects */
+#define RLX_MANIFEST_ENTRY_PARAMS "params"   /**< tensor objects */
+#define RLX_MANIFEST_ENTRY_OUTPUTS "outputs" /**< tensor objects */
+#define RLX_MANIFEST_ENTRY_DIM_CONSTRAINTS "dim_constraints"
+#define RLX_MANIFEST_ENTRY_WORKSPACE_BYTES "workspace_bytes"
+#define RLX_MANIFEST_ENTRY_WORKSPACE_LOWER_BOUND_BYTES                         \
+  "workspace_lower_bound_bytes"
+#define RLX_MANIFEST_ENTRY_POINT_KEYS(X)                                       \
+  X(RLX_MANIFEST_ENTRY_NAME)                                                   \
+  X(RLX_MANIFEST_ENTRY_SYMBOL)                                                 \
+  X(RLX_MANIFEST_ENTRY_INPUTS)                                                 \
+  X(RLX_MANIFEST_ENTRY_PARAMS)                                                 \
+  X(RLX_MANIFEST_ENTRY_OUTPUTS)                                                \
+  X(RLX_MANIFEST_ENTRY_DIM_CONSTRAINTS)                                        \
+  X(RLX_MANIFEST_ENTRY_WORKSPACE_BYTES)                                        \
+  X(RLX_MANIFEST_ENTRY_WORKSPACE_LOWER_BOUND_BYTES)
+
+/** A tensor: an input, output or param. */
+#define RLX_MANIFEST_TENSOR_NAME "name"
+#define RLX_MANIFEST_TENSOR_DTYPE "dtype"
+#define RLX_MANIFEST_TENSOR_SHAPE "shape" /**< -1 = dynamic */
+#define RLX_MANIFEST_TENSOR_KEYS(X)                                            \
+  X(RLX_MANIFEST_TENSOR_NAME)                                                  \
+  X(RLX_MANIFEST_TENSOR_DTYPE)                                                 \
+  X(RLX_MANIFEST_TENSOR_SHAPE)
+
+/** A dim constraint of an entry point. */
+#define RLX_MANIFEST_DIM_CONSTRAINT_DIMS "dims" /**< [input, dim] pairs */
+#define RLX_MANIFEST_DIM_CONSTRAINT_SIZE "size" /**< -1 = any */
+#define RLX_MANIFEST_DIM_CONSTRAINT_KEYS(X)                                    \
+  X(RLX_MANIFEST_DIM_CONSTRAINT_DIMS)                                          \
+  X(RLX_MANIFEST_DIM_CONSTRAINT_SIZE)
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* RLX_ABI_H */
