@@ -329,6 +329,35 @@ TEST(Optim, WrtTrainsOnlyTheChosenParams) {
              1e-6, 1e-7);
 }
 
+TEST(Optim, WrtInAShapeSpecializedStep) {
+  // The step traced again per batch shape keeps training the chosen params.
+  Func loss("head", [](Scope &s) {
+    Tensor x = s.input("x", {dyn, 4});
+    Tensor y = s.input("y", {dyn, 1});
+    return mse(linear(s, "out", tanh(linear(s, "hidden", x, 8)), 1), y);
+  });
+  JitOptions special;
+  special.specialize_shapes = true;
+  TrainStep step =
+      make_train_step(loss, Optimizer::adam(), Schedule::constant(0.05),
+                      TrainOptions{{"out.weight", "out.bias"}});
+  step.jit(Device::cpu(), special).init_randn(3, 0.5);
+  std::vector<double> hidden = step.param("hidden.weight").to_vector();
+  std::vector<double> out = step.param("out.weight").to_vector();
+  for (int64_t rows : {8, 5}) {
+    std::map<std::string, Array> batch{
+        {"x", Array::from(values(rows * 4, 1), {rows, 4})},
+        {"y", Array::from(values(rows, 2), {rows, 1})}};
+    step.step(batch);
+    EXPECT_EQ(step.last_outputs()["new.out.weight"].type_string(), "f32[8,1]");
+  }
+  EXPECT_EQ(step.param("hidden.weight").to_vector(), hidden);
+  EXPECT_NE(step.param("out.weight").to_vector(), out);
+  EXPECT_EQ(step.state_names(),
+            (std::vector<std::string>{"m.out.weight", "m.out.bias",
+                                      "v.out.weight", "v.out.bias"}));
+}
+
 TEST(Optim, CheckpointOfAnotherOptimizerIsAClearError) {
   std::string dir = freshDir("other");
   Schedule rate = Schedule::constant(0.1);

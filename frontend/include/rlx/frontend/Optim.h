@@ -115,8 +115,8 @@ GradientTransformation scale(double factor);
 /// updates * -lr: the step's `lr` input, which the host schedule sets.
 GradientTransformation scale_by_learning_rate();
 /// updates * schedule(step), the schedule traced from the f32 scalar `step`
-/// (counts from 1), e.g. `[](const Tensor &t) { return 0.1 * pow(0.9, t); }`.
-/// No sign flip: give a negative rate.
+/// (counts from 1). No sign flip: give a negative rate, e.g.
+/// `[](const Tensor &t) { return -0.1 * exp(-0.01 * t); }`.
 GradientTransformation
 scale_by_schedule(std::function<Tensor(const Tensor &step)> schedule);
 /// Scales every update by min(1, max_norm / (|updates| + 1e-6)), |.| the
@@ -147,7 +147,7 @@ struct Optimizer {
                                            bool nesterov = false,
                                            double weight_decay = 0,
                                            optim::ParamMask decay_mask = {});
-  /// add_decayed_weights (L2) when weight_decay != 0, scale_by_adam, the rate.
+  /// add_decayed_weights (L2), scale_by_adam, the rate.
   static optim::GradientTransformation
   adam(double beta1 = 0.9, double beta2 = 0.999, double eps = 1e-8,
        double weight_decay = 0, optim::ParamMask decay_mask = {});
