@@ -31,7 +31,10 @@ def RLXAutodiff : Pass<"rlx-autodiff", "mlir::ModuleOp"> {
     (DifferentiableOpInterface), or a tangent sweep alongside the forward
     one asks for JVPs. hvp is the JVP of the gradient. The pass never
     switches on an op's kind; an op without rules is an error at its
-    location.
+    location. Rules look up and add functions through the pass's one
+    SymbolTableCollection. A marker whose callee reaches a recursive
+    function (through calls, markers or custom rules) is an error naming
+    the cycle.
   }];
   let dependentDialects = ["rlx::RLXDialect", "mlir::tensor::TensorDialect"];
 }
