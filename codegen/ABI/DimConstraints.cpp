@@ -2,6 +2,7 @@
 
 #include "codegen/ABI/DimConstraints.h"
 #include "dialects/RLX/IR/RLXDialect.h"
+#include "dialects/RLX/IR/ShapeUtils.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/EquivalenceClasses.h"
@@ -151,8 +152,24 @@ void relate(Operation *op, DimRelations &rel) {
         }
       })
       .Case<ReshapeOp>([&](ReshapeOp reshape) {
-        // One dynamic dim in and out with the same static part: equal.
         auto in = reshape.getX().getType(), out = reshape.getType();
+        // Several dynamic result dims: each equals its group's operand dim.
+        if (out.getNumDynamicDims() > 1) {
+          auto groups = groupReshape(in.getShape(), out.getShape());
+          if (!groups)
+            return;
+          for (const ReshapeGroup &g : *groups) {
+            int64_t din = g.inBegin, dout = g.outBegin;
+            while (din < g.inEnd && !in.isDynamicDim(din))
+              ++din;
+            while (dout < g.outEnd && !out.isDynamicDim(dout))
+              ++dout;
+            if (din < g.inEnd && dout < g.outEnd)
+              rel.equate(result, dout, reshape.getX(), din);
+          }
+          return;
+        }
+        // One dynamic dim in and out with the same static part: equal.
         if (in.getNumDynamicDims() != 1 || out.getNumDynamicDims() != 1)
           return;
         auto staticPart = [](RankedTensorType t) {

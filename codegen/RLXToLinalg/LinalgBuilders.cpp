@@ -1,6 +1,7 @@
 //===- LinalgBuilders.cpp - Helpers building linalg on tensors ------------===//
 
 #include "codegen/RLXToLinalg/LinalgBuilders.h"
+#include "dialects/RLX/IR/ShapeUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -161,11 +162,62 @@ static void checkAtRunTime(OpBuilder &b, Location loc, Value ok,
   cf::AssertOp::create(b, loc, ok, message);
 }
 
+/// A reshape whose dynamic dims pair up (groupReshape): each group of
+/// operand dims collapses into one dim, which expands into the group's result
+/// dims; a dynamic result dim takes the size of its group's dynamic operand
+/// dim, so no size is ever derived from a flattened count.
+static Value buildGroupedReshape(OpBuilder &b, Location loc, Value x,
+                                 RankedTensorType resultType,
+                                 ArrayRef<ReshapeGroup> groups) {
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<ReassociationIndices> inGroups, outGroups;
+  SmallVector<int64_t> middleShape, dynamicInDim;
+  for (const ReshapeGroup &g : groups) {
+    ReassociationIndices in, out;
+    int64_t count = 1, dynamicDim = -1;
+    for (int64_t d = g.inBegin; d < g.inEnd; ++d) {
+      in.push_back(d);
+      if (type.isDynamicDim(d))
+        dynamicDim = d;
+      else
+        count *= type.getDimSize(d);
+    }
+    for (int64_t d = g.outBegin; d < g.outEnd; ++d)
+      out.push_back(d);
+    middleShape.push_back(dynamicDim >= 0 ? ShapedType::kDynamic : count);
+    dynamicInDim.push_back(dynamicDim);
+    inGroups.push_back(in);
+    outGroups.push_back(out);
+  }
+  auto middleType = RankedTensorType::get(middleShape, type.getElementType());
+  Value middle = x;
+  if (middleType != type)
+    middle = tensor::CollapseShapeOp::create(b, loc, middleType, x, inGroups);
+  if (middleType == resultType)
+    return middle;
+  SmallVector<OpFoldResult> outputShape;
+  for (auto [g, group] : llvm::enumerate(groups))
+    for (int64_t d = group.outBegin; d < group.outEnd; ++d)
+      outputShape.push_back(
+          resultType.isDynamicDim(d)
+              ? OpFoldResult(dimValue(b, loc, x, dynamicInDim[g]))
+              : OpFoldResult(b.getIndexAttr(resultType.getDimSize(d))));
+  return tensor::ExpandShapeOp::create(b, loc, resultType, middle, outGroups,
+                                       outputShape);
+}
+
 Value buildReshape(OpBuilder &b, Location loc, Value x,
                    RankedTensorType resultType) {
   auto type = cast<RankedTensorType>(x.getType());
   if (type == resultType)
     return x;
+  // Several dynamic result dims cannot come from one flattened count: they
+  // pair with the operand's (the verifier of rlx.reshape requires it).
+  if (resultType.getNumDynamicDims() > 1) {
+    auto groups = groupReshape(type.getShape(), resultType.getShape());
+    assert(groups && "a reshape to several dynamic dims pairs them up");
+    return buildGroupedReshape(b, loc, x, resultType, *groups);
+  }
   // Collapse to 1-D.
   Value flat = x;
   if (type.getRank() == 0) {

@@ -60,8 +60,11 @@ mlir::Value buildWithReduced(mlir::OpBuilder &b, mlir::Location loc,
                              llvm::ArrayRef<int64_t> axes,
                              mlir::Type resultElement, ScalarBodyFn body);
 
-/// Reshapes row-major `x` to `resultType` by collapsing to 1-D and
-/// expanding (views after bufferization, never copies).
+/// Reshapes row-major `x` to `resultType` by collapsing and expanding
+/// (views after bufferization, never copies): through 1-D when the result
+/// has at most one dynamic dim (sized from the element count), group by group
+/// when it has several (each sized by its paired operand dim, see
+/// groupReshape).
 mlir::Value buildReshape(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Value x, mlir::RankedTensorType resultType);
 

@@ -125,6 +125,67 @@ func.func @mean_keepdims(%x: tensor<?x3xf32>) -> tensor<1x3xf32> {
 
 // -----
 
+// keepdims with two dynamic dims: the kept dims keep their sizes (those of
+// the reduced tensor), nothing is derived from a flattened count.
+// CHECK-LABEL: func @sum_keepdims_two_dynamic
+// CHECK: %[[S:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK-NOT: arith.divui
+// CHECK-NOT: arith.remui
+// CHECK: %[[D0:.+]] = tensor.dim %[[S]], %{{.+}} : tensor<?x?xf32>
+// CHECK: %[[D1:.+]] = tensor.dim %[[S]], %{{.+}} : tensor<?x?xf32>
+// CHECK: tensor.expand_shape %[[S]] {{\[}}[0], [1, 2]] output_shape [%[[D0]], %[[D1]], 1] : tensor<?x?xf32> into tensor<?x?x1xf32>
+func.func @sum_keepdims_two_dynamic(%x: tensor<?x?x3xf32>) -> tensor<?x?x1xf32> {
+  %0 = rlx.sum %x {axes = array<i64: 2>, keepdims = true} : (tensor<?x?x3xf32>) -> tensor<?x?x1xf32>
+  return %0 : tensor<?x?x1xf32>
+}
+
+// -----
+
+// Every dim dynamic, the middle one reduced and kept.
+// CHECK-LABEL: func @max_keepdims_all_dynamic
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]
+// CHECK-NOT: arith.divui
+// CHECK: tensor.expand_shape %{{.+}} {{\[}}[0], [1, 2]] output_shape [%{{.+}}, 1, %{{.+}}] : tensor<?x?xf32> into tensor<?x1x?xf32>
+func.func @max_keepdims_all_dynamic(%x: tensor<?x?x?xf32>) -> tensor<?x1x?xf32> {
+  %0 = rlx.max %x {axes = array<i64: 1>, keepdims = true} : (tensor<?x?x?xf32>) -> tensor<?x1x?xf32>
+  return %0 : tensor<?x1x?xf32>
+}
+
+// -----
+
+// A reshape with paired dynamic dims goes group by group: [?,?,4] expands
+// by groups [0], [1], [2, 3] (the dynamic dims are the operand's); [?,4,?]
+// to [?,2,?,2]... pairs 4,? with 2,?,2 and collapses first.
+// CHECK-LABEL: func @reshape_paired_dynamic
+// CHECK-SAME: (%[[X:.+]]: tensor<?x?x4xf32>, %[[Y:.+]]: tensor<?x4x?xf32>)
+// CHECK-DAG: %[[D0:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<?x?x4xf32>
+// CHECK-DAG: %[[D1:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<?x?x4xf32>
+// CHECK: tensor.expand_shape %[[X]] {{\[}}[0], [1], [2, 3]] output_shape [%[[D0]], %[[D1]], 2, 2] : tensor<?x?x4xf32> into tensor<?x?x2x2xf32>
+// CHECK: %[[C:.+]] = tensor.collapse_shape %[[Y]] {{\[}}[0], [1, 2]] : tensor<?x4x?xf32> into tensor<?x?xf32>
+// CHECK-DAG: %[[E0:.+]] = tensor.dim %[[Y]], %{{.+}} : tensor<?x4x?xf32>
+// CHECK-DAG: %[[E2:.+]] = tensor.dim %[[Y]], %{{.+}} : tensor<?x4x?xf32>
+// CHECK: tensor.expand_shape %[[C]] {{\[}}[0], [1, 2, 3]] output_shape [%[[E0]], 2, %[[E2]], 2] : tensor<?x?xf32> into tensor<?x2x?x2xf32>
+func.func @reshape_paired_dynamic(%x: tensor<?x?x4xf32>, %y: tensor<?x4x?xf32>)
+    -> (tensor<?x?x2x2xf32>, tensor<?x2x?x2xf32>) {
+  %r = rlx.reshape %x : (tensor<?x?x4xf32>) -> tensor<?x?x2x2xf32>
+  %s = rlx.reshape %y : (tensor<?x4x?xf32>) -> tensor<?x2x?x2xf32>
+  return %r, %s : tensor<?x?x2x2xf32>, tensor<?x2x?x2xf32>
+}
+
+// -----
+
+// Removing a unit dim between two dynamic ones is a collapse alone.
+// CHECK-LABEL: func @reshape_drop_unit_dynamic
+// CHECK-NOT: tensor.dim
+// CHECK: tensor.collapse_shape %{{.+}} {{\[}}[0], [1, 2]] : tensor<?x1x?xf32> into tensor<?x?xf32>
+// CHECK-NOT: tensor.expand_shape
+func.func @reshape_drop_unit_dynamic(%x: tensor<?x1x?xf32>) -> tensor<?x?xf32> {
+  %r = rlx.reshape %x : (tensor<?x1x?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+// -----
+
 // softmax: max, subtract, exp, sum, divide.
 // CHECK-LABEL: func @softmax
 // CHECK: arith.maximumf

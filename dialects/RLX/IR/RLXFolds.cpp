@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/RLX/IR/RLXDialect.h"
+#include "dialects/RLX/IR/ShapeUtils.h"
 
 #include "mlir/Dialect/CommonFolders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -166,11 +167,18 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
     return getX();
   if (auto inner = getX().getDefiningOp<ReshapeOp>()) {
     // A chain of reshapes is one reshape of the first operand, as long as
-    // the combined op stays valid (one dynamic result dim at most).
+    // the combined op stays valid.
     if (inner.getX().getType() == getType() && getType().hasStaticShape())
       return inner.getX();
-    if (getType().hasStaticShape() ||
-        inner.getX().getType().getNumDynamicDims() > 0) {
+    // With several dynamic result dims the combined reshape must pair them
+    // with the first operand's (pairings compose, in order).
+    RankedTensorType first = inner.getX().getType();
+    bool valid = getType().getNumDynamicDims() > 1
+                     ? groupReshape(first.getShape(), getType().getShape())
+                           .has_value()
+                     : getType().hasStaticShape() ||
+                           first.getNumDynamicDims() > 0;
+    if (valid) {
       setOperand(inner.getX());
       return getResult();
     }

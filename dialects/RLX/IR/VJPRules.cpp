@@ -11,6 +11,7 @@
 #include "dialects/RLX/IR/AutodiffBuilders.h"
 #include "dialects/RLX/IR/DerivativeRules.h"
 #include "dialects/RLX/IR/RLXDialect.h"
+#include "dialects/RLX/IR/ShapeUtils.h"
 
 using namespace mlir;
 using namespace rlx;
@@ -313,9 +314,14 @@ LogicalResult ReshapeOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
                                   SymbolTableCollection &) {
   RuleBuilder b{builder, getLoc()};
   auto target = getX().getType();
-  if (target.getNumDynamicDims() > 1)
-    return emitOpError("has no VJP for an operand with more than one "
-                       "dynamic dim");
+  // The adjoint is reshaped back; with several dynamic operand dims that
+  // needs them paired with the result's (groupReshape is symmetric).
+  if (target.getNumDynamicDims() > 1 &&
+      !groupReshape(getType().getShape(), target.getShape()))
+    return emitOpError("has no VJP: its operand's dynamic dims ")
+           << formatShape(target.getShape())
+           << " do not pair with the result's "
+           << formatShape(getType().getShape());
   out.push_back(reshapeTo(b, adj[0], target));
   return success();
 }

@@ -215,3 +215,14 @@ func.func @jacobian_markers(%x: tensor<3xf64>) -> (tensor<2x3xf64>, tensor<2x3xf
   %h = rlx.hessian @scal(%x) {wrt = 0 : i64} : (tensor<3xf64>) -> tensor<3x3xf64>
   return %a, %b, %h : tensor<2x3xf64>, tensor<2x3xf64>, tensor<3x3xf64>
 }
+
+// Several dynamic result dims pair with the operand's.
+// CHECK-LABEL: func @reshape_paired_dynamic
+func.func @reshape_paired_dynamic(%x: tensor<?x?xf32>, %y: tensor<?x?x4xf32>)
+    -> (tensor<?x?x1xf32>, tensor<?x?x2x2xf32>) {
+  // CHECK: rlx.reshape %{{.*}} : (tensor<?x?xf32>) -> tensor<?x?x1xf32>
+  %a = rlx.reshape %x : (tensor<?x?xf32>) -> tensor<?x?x1xf32>
+  // CHECK: rlx.reshape %{{.*}} : (tensor<?x?x4xf32>) -> tensor<?x?x2x2xf32>
+  %b = rlx.reshape %y : (tensor<?x?x4xf32>) -> tensor<?x?x2x2xf32>
+  return %a, %b : tensor<?x?x1xf32>, tensor<?x?x2x2xf32>
+}

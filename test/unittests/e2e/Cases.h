@@ -45,9 +45,11 @@ enum VariantMask : unsigned {
   kF64 = 2,
   kStatic = 4,
   kDynamic = 8,
-  kAllVariants = kF32 | kF64 | kStatic | kDynamic,
+  /// Every non-unit dim dynamic (Variant::allDims).
+  kAllDynamic = 16,
+  kAllVariants = kF32 | kF64 | kStatic | kDynamic | kAllDynamic,
   /// Cases without floats: one float variant is enough.
-  kIntVariants = kF32 | kStatic | kDynamic,
+  kIntVariants = kF32 | kStatic | kDynamic | kAllDynamic,
 };
 
 struct Case {
@@ -63,7 +65,8 @@ struct Case {
 
   bool runsIn(const Variant &v) const {
     return (variants & (v.f64 ? kF64 : kF32)) &&
-           (variants & (v.dynamic ? kDynamic : kStatic)) &&
+           (variants &
+            (v.allDims ? kAllDynamic : v.dynamic ? kDynamic : kStatic)) &&
            !(v.target == "vulkan" && v.f64 && needsF64Transcendentals());
   }
   /// Whether the case computes exp, log, tanh, pow or erf in f64 (through
@@ -76,6 +79,9 @@ const std::vector<Case> &allCases();
 const Case *findCase(const std::string &name);
 
 rlx_dtype_t resolve(El el, const Variant &v);
+/// `text` with every dim of every tensor type made dynamic, but size-1 dims
+/// and the types of `dense<...>` constants.
+std::string allDimsDynamic(const std::string &text);
 /// The case's function with its placeholders filled in for `v`.
 std::string instantiate(const Case &c, const Variant &v);
 /// A module of every case that runs in `v`.

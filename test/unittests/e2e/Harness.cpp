@@ -127,11 +127,12 @@ std::string Variant::name() const {
     prefix = target;
     prefix[0] = static_cast<char>(std::toupper(prefix[0]));
   }
-  return prefix + (f64 ? "F64" : "F32") + (dynamic ? "Dynamic" : "Static");
+  return prefix + (f64 ? "F64" : "F32") +
+         (allDims ? "AllDynamic" : dynamic ? "Dynamic" : "Static");
 }
 
 std::vector<int64_t> Variant::callBatches() const {
-  if (dynamic)
+  if (dynamic || allDims)
     return {3, 1};
   return {kStaticBatch};
 }

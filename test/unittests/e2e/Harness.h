@@ -54,6 +54,10 @@ struct Variant {
   bool dynamic = false;
   /// rlxc's --target: "cpu", or "vulkan" (runs on Mesa's lavapipe here).
   std::string target = "cpu";
+  /// Every dim of every tensor type dynamic but the size-1 ones (which keep
+  /// their broadcasting meaning) and those of constants: what a model with
+  /// a dynamic batch and sequence length compiles to (F64AllDynamic).
+  bool allDims = false;
   /// F32Static, ...; prefixed with the target when not cpu (VulkanF32Static).
   std::string name() const;
   rlx_dtype_t floatType() const { return f64 ? RLX_DTYPE_F64 : RLX_DTYPE_F32; }

@@ -155,8 +155,8 @@ TEST_P(OpTest, Run) {
 }
 
 std::vector<Param> paramsFor(bool f64, bool dynamic,
-                             const char *target = "cpu") {
-  Variant v{f64, dynamic, target};
+                             const char *target = "cpu", bool allDims = false) {
+  Variant v{f64, dynamic, target, allDims};
   std::vector<Param> params;
   for (const Case &c : allCases())
     if (c.runsIn(v))
@@ -176,6 +176,12 @@ INSTANTIATE_TEST_SUITE_P(F64Static, OpTest,
                          ::testing::ValuesIn(paramsFor(true, false)), caseName);
 INSTANTIATE_TEST_SUITE_P(F64Dynamic, OpTest,
                          ::testing::ValuesIn(paramsFor(true, true)), caseName);
+// Every non-unit dim dynamic ([?,?,3] reductions, keepdims, reshapes with
+// several dynamic dims): what a dynamic batch and sequence length give.
+INSTANTIATE_TEST_SUITE_P(F32AllDynamic, OpTest,
+                         ::testing::ValuesIn(paramsFor(false, true, "cpu",
+                                                       /*allDims=*/true)),
+                         caseName);
 // The same cases compiled for Vulkan and run on its device (Mesa's lavapipe
 // here), against the same double-precision references.
 INSTANTIATE_TEST_SUITE_P(VulkanF32Static, OpTest,

@@ -53,6 +53,8 @@ struct KnownUnbatchable {
   std::string message; // what rlxc says after `'rlx.<op>' op `
   /// Which operands of the op are batched -> expected to fail.
   std::function<bool(const std::vector<bool> &)> when;
+  /// Only in the plans whose case has every dim dynamic (Plan::allDims).
+  bool allDimsOnly = false;
 };
 
 bool anyBatched(const std::vector<bool> &b) {
@@ -69,6 +71,14 @@ const std::vector<KnownUnbatchable> kKnownUnbatchable = {
     {"pad", "a batched padding value (a batched operand works)",
      "cannot be batched over its padding value yet",
      [](const std::vector<bool> &b) { return b.size() > 1 && b[1]; }},
+    // The batch folds into N ([B, N, ...] -> [B*N, ...]); with both dynamic
+    // the result cannot be unfolded into two dynamic dims.
+    {"max_pool2d", "a dynamic batch over a dynamic N",
+     "cannot be batched with a dynamic batch and N",
+     [](const std::vector<bool> &b) { return !b.empty() && b[0]; }, true},
+    {"avg_pool2d", "a dynamic batch over a dynamic N",
+     "cannot be batched with a dynamic batch and N",
+     [](const std::vector<bool> &b) { return !b.empty() && b[0]; }, true},
 };
 
 //===----------------------------------------------------------------------===//
@@ -80,6 +90,9 @@ struct Plan {
   std::string name;
   PlanKind kind;
   bool dynamic = false; // the wrapper's batch dims are `?` (called with kN)
+  /// The case compiled with every non-unit dim dynamic (Variant::allDims),
+  /// the batch dims `?` too.
+  bool allDims = false;
 };
 const std::vector<Plan> kPlans = {
     {"Front", PlanKind::Front},         // every input at 0, every result at 0
@@ -89,6 +102,7 @@ const std::vector<Plan> kPlans = {
     {"UnitFirst", PlanKind::UnitFirst}, // input 0 unit, others at 0; out -1
     {"FrontDynamic", PlanKind::Front, true}, // as Front, batch dims `?`
     {"UnitFirstDynamic", PlanKind::UnitFirst, true}, // as UnitFirst, `?`
+    {"FrontAllDynamic", PlanKind::Front, true, true}, // as Front, all dims `?`
 };
 
 std::optional<Axes> axesFor(PlanKind kind, const Signature &sig) {
@@ -143,6 +157,9 @@ struct Prepared {
   Variant v;
   std::string text; // the case's functions, placeholders filled in
   Signature sig;
+  /// The same with every non-unit dim dynamic (for allDims plans).
+  std::string allDimsText;
+  Signature allDimsSig;
   std::string parseError;
   std::set<std::string> ops;
   std::vector<std::optional<Axes>> axes; // per plan
@@ -183,8 +200,16 @@ const std::vector<Prepared> &prepared() {
               mlirTypeName(resolve(c.inputs[i].el, p.v)))
             throw std::runtime_error("argument " + std::to_string(i) +
                                      " element type mismatch");
+        Variant all{p.v.f64, true, "cpu", /*allDims=*/true};
+        bool hasAllDims = c.runsIn(all);
+        if (hasAllDims) {
+          p.allDimsText = instantiate(c, all);
+          p.allDimsSig = parseSignature(p.allDimsText, c.name);
+        }
         for (const Plan &plan : kPlans)
-          p.axes.push_back(axesFor(plan.kind, p.sig));
+          p.axes.push_back(plan.allDims && !hasAllDims
+                               ? std::nullopt
+                               : axesFor(plan.kind, p.sig));
       } catch (const std::exception &e) {
         p.parseError = e.what();
         p.axes.assign(kPlans.size(), std::nullopt);
@@ -200,7 +225,8 @@ const std::vector<Prepared> &prepared() {
 /// over the case function's lines (`%r = rlx.op %a, %b ...`), where a value
 /// is batched when any operand of its op is.
 std::vector<const KnownUnbatchable *> predictedGaps(const Prepared &p,
-                                                    const Axes &axes) {
+                                                    const Axes &axes,
+                                                    const Plan &plan) {
   std::vector<const KnownUnbatchable *> gaps;
   size_t start = p.text.find("func.func @" + p.c->name + "(");
   if (start == std::string::npos)
@@ -236,7 +262,8 @@ std::vector<const KnownUnbatchable *> predictedGaps(const Prepared &p,
       if (any)
         batched.insert(it->str());
     for (const KnownUnbatchable &gap : kKnownUnbatchable)
-      if (gap.op == op && gap.when(operands) &&
+      if (gap.op == op && (plan.allDims || !gap.allDimsOnly) &&
+          gap.when(operands) &&
           std::find(gaps.begin(), gaps.end(), &gap) == gaps.end())
         gaps.push_back(&gap);
   }
@@ -244,9 +271,12 @@ std::vector<const KnownUnbatchable *> predictedGaps(const Prepared &p,
 }
 
 std::string caseModuleText(const Prepared &p, const Axes &axes,
-                           bool dynamic) {
+                           const Plan &plan) {
+  if (plan.allDims)
+    return p.allDimsText + vmapWrapper(p.c->name + "__vmap", p.c->name,
+                                       p.allDimsSig, axes, -1);
   return p.text + vmapWrapper(p.c->name + "__vmap", p.c->name, p.sig, axes,
-                              dynamic ? -1 : kN);
+                              plan.dynamic ? -1 : kN);
 }
 
 void bindParams(Compiled &module, const Prepared &p) {
@@ -283,12 +313,12 @@ PlanBuild &planBuild(size_t planIndex) {
     if (!axes)
       continue;
     std::string stem = p.c->name + "_" + plan.name;
-    if (!predictedGaps(p, *axes).empty()) {
-      slot->alone[p.c->name] = compile(stem, caseModuleText(p, *axes, plan.dynamic));
+    if (!predictedGaps(p, *axes, plan).empty()) {
+      slot->alone[p.c->name] = compile(stem, caseModuleText(p, *axes, plan));
       continue;
     }
     members.push_back(&p);
-    text += caseModuleText(p, *axes, plan.dynamic);
+    text += caseModuleText(p, *axes, plan);
   }
   slot->shared = compile("vmap_" + plan.name, text, 600);
   if (slot->shared->ok) {
@@ -301,7 +331,7 @@ PlanBuild &planBuild(size_t planIndex) {
                  plan.name.c_str(), slot->shared->error.c_str());
     for (const Prepared *p : members) {
       auto single = compile(p->c->name + "_" + plan.name,
-                            caseModuleText(*p, *p->axes[planIndex], plan.dynamic));
+                            caseModuleText(*p, *p->axes[planIndex], plan));
       if (single->ok)
         bindParams(*single, *p);
       slot->alone[p->c->name] = std::move(single);
@@ -336,7 +366,7 @@ Outcome evaluateUncached(size_t planIndex, const Prepared &p) {
   const Plan &plan = kPlans[planIndex];
   const Axes &axes = *p.axes[planIndex];
   PlanBuild &build = planBuild(planIndex);
-  std::vector<const KnownUnbatchable *> gaps = predictedGaps(p, axes);
+  std::vector<const KnownUnbatchable *> gaps = predictedGaps(p, axes, plan);
   std::string where = plan.name + "/" + p.c->name + " (" + axes.str() + ")";
   if (!gaps.empty()) {
     Compiled &alone = *build.alone.at(p.c->name);
@@ -502,6 +532,8 @@ INSTANTIATE_TEST_SUITE_P(FrontDynamic, VmapCase,
                          ::testing::ValuesIn(paramsFor(5)), caseName);
 INSTANTIATE_TEST_SUITE_P(UnitFirstDynamic, VmapCase,
                          ::testing::ValuesIn(paramsFor(6)), caseName);
+INSTANTIATE_TEST_SUITE_P(FrontAllDynamic, VmapCase,
+                         ::testing::ValuesIn(paramsFor(7)), caseName);
 
 /// The signatures of every case parse (so that no case drops out of the
 /// vmap tests silently), every op that the e2e cases use is in a vmap case
@@ -526,7 +558,8 @@ TEST(VmapCoverage, EveryE2eOp) {
         passed.insert(p.ops.begin(), p.ops.end());
       } else if (out.status == Status::KnownGap) {
         ++known;
-        for (const KnownUnbatchable *gap : predictedGaps(p, *p.axes[plan]))
+        for (const KnownUnbatchable *gap :
+             predictedGaps(p, *p.axes[plan], kPlans[plan]))
           ++gapHits[gap->op + ": " + gap->what];
       } else {
         ++failed;

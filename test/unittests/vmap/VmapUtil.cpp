@@ -43,8 +43,12 @@ std::vector<TensorType> tensorTypesIn(const std::string &text) {
     t.element = tokens.back();
     tokens.pop_back();
     for (const std::string &d : tokens) {
+      if (d == "?") {
+        t.shape.push_back(-1);
+        continue;
+      }
       if (d.empty() || d.find_first_not_of("0123456789") != std::string::npos)
-        throw std::runtime_error("not a static shape: tensor<" + body + ">");
+        throw std::runtime_error("not a shape: tensor<" + body + ">");
       t.shape.push_back(std::stoll(d));
     }
     types.push_back(t);
