@@ -410,6 +410,36 @@ func.func @per_example(%xs: tensor<?x4xf64>, %w: tensor<4x3xf64>) -> tensor<?x4x
   return %gs : tensor<?x4x3xf64>
 }
 )"},
+      // Per-example gradients (vmap of grad) over a dynamic batch of inputs
+      // with a dynamic sequence dim: the keepdims reductions of the centered
+      // loss and of softmax's VJP run over [?, ?, 1].
+      {"per_example_dynamic_seq", R"(
+func.func private @pds_centered(%x: tensor<?x3xf64>, %w: tensor<3xf64>) -> tensor<f64> {
+  %y = rlx.mul %x, %w : (tensor<?x3xf64>, tensor<3xf64>) -> tensor<?x3xf64>
+  %r = rlx.mean %y {axes = array<i64: 1>, keepdims = true} : (tensor<?x3xf64>) -> tensor<?x1xf64>
+  %d = rlx.sub %y, %r : (tensor<?x3xf64>, tensor<?x1xf64>) -> tensor<?x3xf64>
+  %q = rlx.mul %d, %d : (tensor<?x3xf64>, tensor<?x3xf64>) -> tensor<?x3xf64>
+  %s = rlx.sum %q {axes = array<i64: 0, 1>} : (tensor<?x3xf64>) -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func @pds_softmax(%x: tensor<?x3xf64>, %w: tensor<3xf64>) -> tensor<f64> {
+  %y = rlx.mul %x, %w : (tensor<?x3xf64>, tensor<3xf64>) -> tensor<?x3xf64>
+  %p = rlx.softmax %y {axis = 1 : i64} : tensor<?x3xf64>
+  %c = rlx.constant dense<[1.0, 2.0, 3.0]> : tensor<3xf64>
+  %t = rlx.mul %p, %c : (tensor<?x3xf64>, tensor<3xf64>) -> tensor<?x3xf64>
+  %s = rlx.sum %t {axes = array<i64: 0, 1>} : (tensor<?x3xf64>) -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func private @pds_grads(%x: tensor<?x3xf64>, %w: tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>) {
+  %a = rlx.grad @pds_centered(%x, %w) {wrt = array<i64: 1>} : (tensor<?x3xf64>, tensor<3xf64>) -> tensor<3xf64>
+  %b = rlx.grad @pds_softmax(%x, %w) {wrt = array<i64: 1>} : (tensor<?x3xf64>, tensor<3xf64>) -> tensor<3xf64>
+  return %a, %b : tensor<3xf64>, tensor<3xf64>
+}
+func.func @pds_per_example(%xs: tensor<?x?x3xf64>, %w: tensor<3xf64>) -> (tensor<?x3xf64>, tensor<?x3xf64>) {
+  %g:2 = rlx.vmap @pds_grads(%xs, %w) {in_axes = [0, unit], out_axes = array<i64: 0, 0>} : (tensor<?x?x3xf64>, tensor<3xf64>) -> (tensor<?x3xf64>, tensor<?x3xf64>)
+  return %g#0, %g#1 : tensor<?x3xf64>, tensor<?x3xf64>
+}
+)"},
       {"vmap_custom_vjp_second_order", R"(
 func.func private @vcv_tanh(%x: tensor<3xf64>) -> tensor<3xf64> {
   %y = rlx.tanh %x : tensor<3xf64>
@@ -898,7 +928,52 @@ TEST(Identity, VmapEqualsLoopOfCalls) {
   }
 }
 
-/// jacfwd and jacrev against central finite differences of the function,
+/// vmap(grad) over [B, S, 3] with B and S dynamic: the centered loss
+/// Σ (x_ij w_j - mean_k x_ik w_k)^2 has the closed-form gradient
+/// 2 Σ_i x_ij (x_ij w_j - r_i); softmax's against central differences of the
+/// per-example loss (each example called alone with its own S rows).
+TEST(Identity, PerExampleGradsOverDynamicSequence) {
+  IDENTITY_MODULE(m, "per_example_dynamic_seq");
+  Arr w = draw({3}, "pds/w", -1, 1);
+  for (auto [batch, seq] : {std::pair<int64_t, int64_t>{3, 5}, {2, 1}, {1, 4}}) {
+    SCOPED_TRACE("batch " + std::to_string(batch) + ", seq " +
+                 std::to_string(seq));
+    Arr xs = draw({batch, seq, 3},
+                  "pds/xs" + std::to_string(batch) + "x" + std::to_string(seq));
+    std::vector<Arr> gs = call(session, "pds_per_example", {xs, w});
+    ASSERT_EQ(gs.size(), 2u);
+    ASSERT_EQ(gs[0].shape, (std::vector<int64_t>{batch, 3}));
+    ASSERT_EQ(gs[1].shape, (std::vector<int64_t>{batch, 3}));
+    for (int64_t b = 0; b < batch; ++b) {
+      const double *x = xs.v.data() + b * seq * 3;
+      std::vector<double> closed(3, 0.0);
+      for (int64_t i = 0; i < seq; ++i) {
+        double r = 0;
+        for (int64_t k = 0; k < 3; ++k)
+          r += x[i * 3 + k] * w.v[k] / 3;
+        for (int64_t j = 0; j < 3; ++j)
+          closed[j] += 2 * x[i * 3 + j] * (x[i * 3 + j] * w.v[j] - r);
+      }
+      Arr example = f64({seq, 3}, std::vector<double>(x, x + seq * 3));
+      for (int64_t j = 0; j < 3; ++j) {
+        EXPECT_NEAR(gs[0].v[b * 3 + j], closed[j],
+                    1e-10 * std::max(1.0, std::fabs(closed[j])))
+            << "centered, example " << b << ", w" << j;
+        const double h = 1e-5;
+        Arr up = w, down = w;
+        up.v[j] += h;
+        down.v[j] -= h;
+        double fd = (call(session, "pds_softmax", {example, up})[0].v[0] -
+                     call(session, "pds_softmax", {example, down})[0].v[0]) /
+                    (2 * h);
+        EXPECT_NEAR(gs[1].v[b * 3 + j], fd, 1e-7 * std::max(1.0, std::fabs(fd)))
+            << "softmax, example " << b << ", w" << j;
+      }
+    }
+  }
+}
+
+/// jacfwd and jacrev against central finite differences of the function,/// jacfwd and jacrev against central finite differences of the function,
 /// hessian against second-order central differences, all in f64.
 /// Finite differences are good to about 1e-6 here (truncation h^2 and
 /// rounding eps/h^2 for the second differences).
