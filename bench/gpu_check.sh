@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GPU check of issue 7, for a machine with an NVIDIA GPU (e.g. an H200):
+# The GPU check, for a machine with an NVIDIA GPU (e.g. an H200):
 #  1. the end-to-end op suite compiled with --target=cuda and run on the GPU,
 #     against the same f64 references as the CPU suite;
 #  2. the GPU matmul benchmark, rlx against cuBLAS in the same process.

@@ -1,7 +1,7 @@
 //===- mlp_train_step.cpp - MLP forward, gradient and Adam step timings ---===//
 ///
 /// \file
-/// The MLP of issue 6 (784-512-512-10, ReLU, softmax cross entropy): times
+/// The benchmark MLP (784-512-512-10, ReLU, softmax cross entropy): times
 /// the forward pass at batch 128 and 1024, forward+backward
 /// (value_and_grad w.r.t. every weight) and a whole Adam training step at
 /// batch 128, each as one call of an artifact compiled by rlxc. The train

@@ -4,7 +4,7 @@ Times the same workloads as rlx-bench-mlp and rlx-bench-elementwise:
 MLP 784-512-512-10 (ReLU, softmax cross entropy) forward at batch 128 and
 1024, forward+backward and an Adam step at batch 128, and
 sum(gelu(x*w+b)) over 16M f32. PyTorch runs with 1 and 2 threads and the
-faster is kept (issue 6 asks for its best); JAX runs where it imports.
+faster is kept (its best is the figure to beat); JAX runs where it imports.
 Prints `<framework> <name> <ms>` lines. Run with a Python that sees
 python3-torch (Debian's /usr/bin/python3) and, optionally, jax.
 """

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every CPU benchmark of issue 6 and prints one table of figures and
+# Runs every CPU benchmark and prints one table of figures and
 # ratios: matmul vs oneDNN/OpenBLAS (1 and 2 threads), the fused elementwise
 # chain vs memcpy and PyTorch/JAX, the MLP forward, forward+backward and
 # Adam train step vs PyTorch eager (its faster of 1 and 2 threads) and JAX
@@ -32,7 +32,7 @@ trap 'rm -f "$out"' EXIT
 export KMP_AFFINITY=compact
 for t in 1 "$threads"; do
   RLX_NUM_THREADS=$t "$bin/rlx-bench-mlp" 50 | sed -n "s/^rlx /rlx$t /p" >>"$out"
-  # The same step built by the C++ frontend (make_train_step, issue 5).
+  # The same step built by the C++ frontend (make_train_step).
   RLX_CACHE=0 RLX_NUM_THREADS=$t "$bin/rlx-bench-train-step" |
     sed -n "s/^dynamic batch:.*median \([0-9.]*\).*/rlx$t frontend_train_step_b128 \1/p" >>"$out"
   RLX_NUM_THREADS=$t "$bin/rlx-bench-elementwise" |

@@ -3,12 +3,14 @@
 #include "codegen/Compiler.h"
 
 #include "codegen/ABI/Passes.h"
+#include "codegen/Common/Passes.h"
 #include "codegen/CPU/Passes.h"
 #include "codegen/GPU/Passes.h"
-#include "codegen/RLXToLinalg/RLXToLinalg.h"
+#include "conversion/RLXToLinalg/RLXToLinalg.h"
 #include "dialects/RLX/IR/ExternalModels.h"
 #include "dialects/RLX/IR/RLXDialect.h"
-#include "passes/Passes.h"
+#include "conversion/TosaToRLX/Passes.h"
+#include "dialects/RLX/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/GPUToSPIRV/GPUToSPIRVPass.h"
@@ -80,7 +82,7 @@ static void buildCPUCodegen(OpPassManager &pm,
   matmul.tileM = options.matmulTileM;
   matmul.tileN = options.matmulTileN;
   pm.addPass(createRLXRuntimeChecks());
-  pm.addPass(createRLXCPULowerDynamicExpandShapes());
+  pm.addPass(createRLXLowerDynamicExpandShapes());
   pm.addPass(createRLXCPUVectorizeMatmul(matmul));
   pm.addPass(createRLXCPULowerStridedCopies());
   pm.addPass(createRLXCPUVectorizeLoops());
@@ -159,7 +161,7 @@ static void buildGPUCodegen(OpPassManager &pm,
   // more; CUDA and ROCm blocks of 256 keep more warps in flight.
   const int64_t blockSize = target == "vulkan" ? 128 : 256;
   pm.addPass(createRLXRuntimeChecks());
-  pm.addPass(createRLXCPULowerDynamicExpandShapes());
+  pm.addPass(createRLXLowerDynamicExpandShapes());
   pm.addNestedPass<func::FuncOp>(createRLXMaterializeWorkspace());
   pm.addPass(createRLXGPUPrepareBuffers());
   RLXGPUTileMatmulOptions matmul;
@@ -371,9 +373,11 @@ static void registerPipeline(
 }
 
 void registerCompilerPassesAndPipelines() {
-  registerRLXPasses();
+  registerRLXTransformsPasses();
+  registerTosaToRLXPasses();
   registerRLXToLinalgPasses();
   registerRLXABIPasses();
+  registerRLXCommonPasses();
   registerRLXCPUPasses();
   registerRLXGPUPasses();
   for (int p = 0; p < kPhaseCount; ++p) {

@@ -23,7 +23,7 @@
 
 namespace rlx {
 
-/// The phases of DESIGN.md, in order. Compilation can stop after any.
+/// The compile phases, in order (docs/architecture.md "Compile path"). Compilation can stop after any.
 enum class Phase {
   Import,    ///< TOSA / ml_program → rlx
   Transform, ///< transform markers expanded (autodiff, vmap: later issues)

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/ABI/Passes.h"
-#include "codegen/ABI/BufferAliases.h"
+#include "codegen/Common/BufferAliases.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

@@ -31,44 +31,6 @@ def RLXEnsureFreshResults : Pass<"rlx-ensure-fresh-results", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
-def RLXDeallocAtLastUse : Pass<"rlx-dealloc-at-last-use", "mlir::func::FuncOp"> {
-  let summary = "Moves each memref.dealloc right after the buffer's last use";
-  let description = [{
-    The deallocation pipeline frees temporaries at the end of their block,
-    so every temporary of a training step is live at once. This moves each
-    `memref.dealloc` up to just after the last op of its block that uses the
-    buffer or a view of it, so peak memory follows liveness (and remat pays
-    off). Buffers used by ops with nested regions count as used by the whole
-    op.
-  }];
-}
-
-def RLXPlanWorkspace : Pass<"rlx-plan-workspace", "mlir::func::FuncOp"> {
-  let summary = "Plans one arena for a function's static temporaries";
-  let description = [{
-    Every statically shaped `memref.alloc` in the function's top-level code
-    with one top-level `memref.dealloc` (a temporary, not an output) gets an
-    offset in one 64-byte aligned arena by liveness (best fit, largest
-    first), recorded as `rlx.arena_offset` on the alloc. Records
-    `rlx.workspace_arena` (the arena bytes) and `rlx.workspace_lower_bound`
-    (most bytes live at once) on the function. Runs after
-    rlx-dealloc-at-last-use; rlx-materialize-workspace applies the plan.
-  }];
-  let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
-}
-
-def RLXMaterializeWorkspace : Pass<"rlx-materialize-workspace", "mlir::func::FuncOp"> {
-  let summary = "Allocates the planned arena and makes temporaries views of it";
-  let description = [{
-    For a function with `rlx.workspace_arena`: one 64-byte aligned i8 arena
-    allocated at entry and freed before each return; every alloc with
-    `rlx.arena_offset` becomes a `memref.view` of the arena at that offset
-    and its deallocs go. Runs after the CPU kernels are built: the matmul
-    schedule hoists its accumulator only out of loops over plain buffers.
-  }];
-  let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
-}
-
 def RLXRuntimeChecks : Pass<"rlx-runtime-checks", "mlir::ModuleOp"> {
   let summary = "Turns cf.assert into calls that report the message as a status";
   let description = [{

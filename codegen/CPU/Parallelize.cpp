@@ -12,13 +12,12 @@
 /// A fork costs microseconds, so a loop is parallel only when its work is
 /// worth it: decided at compile time when the trip count is static, else by
 /// a run-time test in front of a parallel and a serial copy of the loop.
-/// The thread count of each region is read from the artifact's global
-/// `rlx_artifact_num_threads`, which the runtime sets before every call.
+/// The thread count of each region is set by rlx-cpu-thread-count
+/// (ThreadCount.cpp).
 ///
 //===----------------------------------------------------------------------===//
 
 #include "codegen/CPU/Passes.h"
-#include "rlx/abi.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
@@ -28,7 +27,6 @@
 
 namespace rlx {
 #define GEN_PASS_DEF_RLXCPUPARALLELIZE
-#define GEN_PASS_DEF_RLXCPUTHREADCOUNT
 #include "codegen/CPU/Passes.h.inc"
 } // namespace rlx
 
@@ -133,37 +131,6 @@ struct RLXCPUParallelizePass
     IRRewriter rewriter(&getContext());
     for (scf::ForOp loop : marked)
       parallelize(rewriter, loop);
-  }
-};
-
-/// Gives every omp.parallel the thread count in `@rlx_artifact_num_threads`
-/// (at least 1).
-struct RLXCPUThreadCountPass
-    : rlx::impl::RLXCPUThreadCountBase<RLXCPUThreadCountPass> {
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
-    SmallVector<omp::ParallelOp> regions;
-    module.walk([&](omp::ParallelOp op) { regions.push_back(op); });
-    if (regions.empty())
-      return;
-    OpBuilder b(module.getBodyRegion());
-    b.setInsertionPointToStart(module.getBody());
-    Type i32 = b.getI32Type();
-    StringRef name = RLX_ARTIFACT_NUM_THREADS_SYMBOL;
-    if (!module.lookupSymbol(name))
-      LLVM::GlobalOp::create(b, module.getLoc(), i32, /*isConstant=*/false,
-                             LLVM::Linkage::External, name,
-                             b.getI32IntegerAttr(0));
-    for (omp::ParallelOp region : regions) {
-      b.setInsertionPoint(region);
-      Location loc = region.getLoc();
-      Value address = LLVM::AddressOfOp::create(
-          b, loc, LLVM::LLVMPointerType::get(b.getContext()), name);
-      Value requested = LLVM::LoadOp::create(b, loc, i32, address);
-      Value one = arith::ConstantIntOp::create(b, loc, i32, 1);
-      Value count = arith::MaxSIOp::create(b, loc, requested, one);
-      region.getNumThreadsMutable().assign(count);
-    }
   }
 };
 

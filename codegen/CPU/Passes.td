@@ -37,33 +37,6 @@ def RLXCPULowerStridedCopies : Pass<"rlx-cpu-lower-strided-copies", "mlir::Modul
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
-def RLXCPULowerDynamicExpandShapes
-    : Pass<"rlx-cpu-lower-dynamic-expand-shapes", "mlir::ModuleOp"> {
-  let summary = "Rewrites expand_shapes with several dynamic dims per group as reinterpret_casts";
-  let description = [{
-    MLIR 22's expand-strided-metadata crashes on a `memref.expand_shape`
-    whose reassociation group has more than one dynamic result dim (vmap
-    with a dynamic batch over a dynamic per-example dim makes one). Over an
-    identity-layout source the reshape is new sizes with row-major strides,
-    written here as a `memref.reinterpret_cast`.
-  }];
-  let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
-}
-
-def RLXFuseElementwise : Pass<"rlx-fuse-elementwise"> {
-  let summary = "Fuses elementwise linalg producers into their consumers";
-  let description = [{
-    First merges an elementwise producer whose results are also used after
-    its elementwise consumer into that consumer as extra results (an
-    optimizer's new moments and its weight update become one loop); then
-    linalg's elementwise fusion of single-use producers, without the reshape
-    propagation of `linalg-fuse-elementwise-ops`: propagating
-    collapse/expand shapes through a named matmul turns it into a generic
-    contraction that no longer gets the vectorized matmul schedule.
-  }];
-  let dependentDialects = ["mlir::linalg::LinalgDialect"];
-}
-
 def RLXCPUSplitReductions : Pass<"rlx-cpu-split-reductions"> {
   let summary = "Splits long 1-D full reductions into parallel partials";
   let description = [{

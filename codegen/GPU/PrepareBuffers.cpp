@@ -8,7 +8,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "codegen/ABI/BufferAliases.h"
+#include "codegen/Common/BufferAliases.h"
 #include "codegen/GPU/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"

@@ -41,8 +41,8 @@ void checkInput(const rlx_session_s &session, const rlx_entry_point_s &entry,
     matches = spec.shape[i] < 0 || spec.shape[i] == tensor->dims[i];
   if (!matches)
     fail(RLX_STATUS_INVALID_ARGUMENT,
-         what + ": expected " + formatType(spec.dtype, spec.shape) + ", got " +
-             formatType(tensor->dtype, tensor->dims));
+         what + ": expected " + formatDimsType(spec.dtype, spec.shape) + ", got " +
+             formatDimsType(tensor->dtype, tensor->dims));
   if (tensor->deviceBuffer) {
     if (!session.program ||
         tensor->deviceBuffer->device.get() != &session.program->device())

@@ -39,7 +39,7 @@ bool parseDType(const std::string &name, rlx_dtype_t &dtype) {
   return false;
 }
 
-std::string formatShape(const int64_t *dims, size_t rank) {
+std::string formatDims(const int64_t *dims, size_t rank) {
   std::string text = "[";
   for (size_t i = 0; i < rank; ++i) {
     if (i)
@@ -49,8 +49,9 @@ std::string formatShape(const int64_t *dims, size_t rank) {
   return text + "]";
 }
 
-std::string formatType(rlx_dtype_t dtype, const int64_t *dims, size_t rank) {
-  return std::string(rlx_dtype_name(dtype)) + formatShape(dims, rank);
+std::string formatDimsType(rlx_dtype_t dtype, const int64_t *dims,
+                           size_t rank) {
+  return std::string(rlx_dtype_name(dtype)) + formatDims(dims, rank);
 }
 
 double halfToDouble(uint16_t bits) {
@@ -83,7 +84,7 @@ size_t checkedElementCount(const int64_t *dims, size_t rank,
     if (dims[i] < 0)
       fail(RLX_STATUS_INVALID_ARGUMENT,
            "negative dimension " + std::to_string(dims[i]) + " in shape " +
-               formatShape(dims, rank));
+               formatDims(dims, rank));
   for (size_t i = 0; i < rank; ++i)
     if (dims[i] == 0)
       return 0;
@@ -92,12 +93,12 @@ size_t checkedElementCount(const int64_t *dims, size_t rank,
     uint64_t dim = static_cast<uint64_t>(dims[i]);
     if (count > maxBytes / dim)
       fail(RLX_STATUS_RESOURCE_EXHAUSTED,
-           "shape " + formatShape(dims, rank) + " is too large");
+           "shape " + formatDims(dims, rank) + " is too large");
     count *= dim;
   }
   if (count > maxBytes / (elementSize ? elementSize : 1))
     fail(RLX_STATUS_RESOURCE_EXHAUSTED,
-         "shape " + formatShape(dims, rank) + " is too large");
+         "shape " + formatDims(dims, rank) + " is too large");
   return static_cast<size_t>(count);
 }
 

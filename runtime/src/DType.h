@@ -24,16 +24,16 @@ bool isValidDType(rlx_dtype_t dtype);
 bool parseDType(const std::string &name, rlx_dtype_t &dtype);
 
 /// `[?,784]`: -1 (dynamic) prints as `?`.
-std::string formatShape(const int64_t *dims, size_t rank);
-inline std::string formatShape(const std::vector<int64_t> &dims) {
-  return formatShape(dims.data(), dims.size());
+std::string formatDims(const int64_t *dims, size_t rank);
+inline std::string formatDims(const std::vector<int64_t> &dims) {
+  return formatDims(dims.data(), dims.size());
 }
 
 /// `f32[?,784]`.
-std::string formatType(rlx_dtype_t dtype, const int64_t *dims, size_t rank);
-inline std::string formatType(rlx_dtype_t dtype,
-                              const std::vector<int64_t> &dims) {
-  return formatType(dtype, dims.data(), dims.size());
+std::string formatDimsType(rlx_dtype_t dtype, const int64_t *dims, size_t rank);
+inline std::string formatDimsType(rlx_dtype_t dtype,
+                                  const std::vector<int64_t> &dims) {
+  return formatDimsType(dtype, dims.data(), dims.size());
 }
 
 /// IEEE half and bfloat16 bit patterns widened exactly.

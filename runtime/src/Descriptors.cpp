@@ -80,8 +80,8 @@ OutputDescriptor rlx::readOutputDescriptor(const rlx_entry_point_s &entry,
     shapeOk &= output.dims[i] >= 0 &&
                (spec.shape[i] < 0 || spec.shape[i] == output.dims[i]);
   if (!shapeOk)
-    bad("shape " + formatShape(output.dims) + ", manifest says " +
-        formatShape(spec.shape));
+    bad("shape " + formatDims(output.dims) + ", manifest says " +
+        formatDims(spec.shape));
   if (offset < 0)
     bad("negative offset");
   output.elementSize = rlx_dtype_size(spec.dtype);

@@ -222,8 +222,8 @@ private:
     }
     if (known->dtype != param.dtype || known->shape != param.shape)
       error(where, "param '" + param.name + "' declared as both " +
-                       formatType(known->dtype, known->shape) + " and " +
-                       formatType(param.dtype, param.shape));
+                       formatDimsType(known->dtype, known->shape) + " and " +
+                       formatDimsType(param.dtype, param.shape));
   }
 
   const std::string &path;

@@ -278,14 +278,14 @@ TensorRef readNpy(const std::string &path) {
   try {
     count = checkedElementCount(dims.data(), dims.size(), elementSize);
   } catch (const StatusError &) {
-    corrupt("shape " + formatShape(dims) + " is too large");
+    corrupt("shape " + formatDims(dims) + " is too large");
   }
   size_t dataStart = headerStart + headerLength;
   size_t available = bytes.size() - dataStart;
   size_t expected = count * elementSize;
   if (available < expected)
     fail(RLX_STATUS_DATA_LOSS,
-         "'" + path + "' is truncated: " + formatType(dtype, dims) + " needs " +
+         "'" + path + "' is truncated: " + formatDimsType(dtype, dims) + " needs " +
              std::to_string(expected) + " data bytes, the file has " +
              std::to_string(available));
   if (available > expected)

@@ -121,7 +121,7 @@ std::unique_ptr<rlx_tensor_list_s> readSafetensors(const std::string &path) {
     try {
       count = checkedElementCount(dims.data(), dims.size(), elementSize);
     } catch (const StatusError &) {
-      bad("shape " + formatShape(dims) + " is too large");
+      bad("shape " + formatDims(dims) + " is too large");
     }
 
     auto offsetsField = info.find("data_offsets");
@@ -136,7 +136,7 @@ std::unique_ptr<rlx_tensor_list_s> readSafetensors(const std::string &path) {
     if (end - begin != count * elementSize)
       bad("data_offsets [" + std::to_string(begin) + "," + std::to_string(end) +
           "] span " + std::to_string(end - begin) + " bytes but " +
-          formatType(*dtype, dims) + " needs " +
+          formatDimsType(*dtype, dims) + " needs " +
           std::to_string(count * elementSize));
     // The mapping is read-only; the tensor only promises not to be written.
     void *data = const_cast<unsigned char *>(dataBegin + begin);

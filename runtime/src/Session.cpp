@@ -33,8 +33,8 @@ void checkWeight(const TensorSpec &spec, const rlx_tensor_t &tensor,
   if (!matches)
     fail(RLX_STATUS_INVALID_ARGUMENT,
          "weight '" + spec.name + "'" + source + ": expected " +
-             formatType(spec.dtype, spec.shape) + ", got " +
-             formatType(tensor.dtype, tensor.dims));
+             formatDimsType(spec.dtype, spec.shape) + ", got " +
+             formatDimsType(tensor.dtype, tensor.dims));
 }
 
 /// Compiled code may assume element alignment; a mapped tensor in a file

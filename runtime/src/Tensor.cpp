@@ -53,7 +53,7 @@ TensorRef allocateTensor(rlx_dtype_t dtype, const int64_t *dims, size_t rank) {
   if (!data)
     fail(RLX_STATUS_RESOURCE_EXHAUSTED,
          "cannot allocate " + std::to_string(tensor->byteSize) +
-             " bytes for a " + formatType(dtype, dims, rank) + " tensor");
+             " bytes for a " + formatDimsType(dtype, dims, rank) + " tensor");
   std::memset(data, 0, bytes);
   tensor->data = data;
   tensor->releaseFn = freeData;
@@ -80,7 +80,7 @@ TensorRef wrapDeviceTensor(rlx_dtype_t dtype, const int64_t *dims, size_t rank,
 void requireHost(const rlx_tensor_t &tensor, const std::string &what) {
   if (tensor.deviceBuffer)
     fail(RLX_STATUS_FAILED_PRECONDITION,
-         what + ": the " + formatType(tensor.dtype, tensor.dims) +
+         what + ": the " + formatDimsType(tensor.dtype, tensor.dims) +
              " tensor is in " + deviceName(tensor.device()) +
              " device memory (copy it with rlx_tensor_to_host)");
 }
@@ -170,7 +170,7 @@ rlx_status_t rlx_tensor_get_f64(const rlx_tensor_t *tensor, size_t index,
     if (index >= tensor->elementCount)
       fail(RLX_STATUS_OUT_OF_RANGE,
            "element index " + std::to_string(index) + " out of range for " +
-               formatType(tensor->dtype, tensor->dims));
+               formatDimsType(tensor->dtype, tensor->dims));
     const char *bytes = static_cast<const char *>(tensor->data) +
                         index * rlx_dtype_size(tensor->dtype);
     auto load = [&](auto zero) {

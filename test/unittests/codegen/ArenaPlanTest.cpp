@@ -7,7 +7,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "codegen/ABI/ArenaPlan.h"
+#include "codegen/Common/ArenaPlan.h"
 
 #include <gtest/gtest.h>
 

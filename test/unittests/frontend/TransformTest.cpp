@@ -410,7 +410,7 @@ TEST(Transform, ComposedTextCompilesWithRlxc) {
 
 // Regression: vmap over a gradient whose per-example inputs have a dynamic
 // dim reshapes ?x2 into ?x?x2, which crashed MLIR 22's
-// expand-strided-metadata until rlx-cpu-lower-dynamic-expand-shapes.
+// expand-strided-metadata until rlx-lower-dynamic-expand-shapes.
 TEST(Transform, VmapOfGradWithDynamicInnerDims) {
   std::string dir = test::freshDir("composed-dyn");
   lossFunc().grad({"x"}).vmap({0, 0}, {0}).export_mlir(dir + "/c.mlir");

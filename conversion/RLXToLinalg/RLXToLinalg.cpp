@@ -1,0 +1,44 @@
+//===- RLXToLinalg.cpp - The convert-rlx-to-linalg pass -------------------===//
+
+#include "conversion/RLXToLinalg/RLXToLinalg.h"
+#include "dialects/RLX/IR/RLXDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+namespace rlx {
+#define GEN_PASS_DEF_CONVERTRLXTOLINALG
+#include "conversion/RLXToLinalg/Passes.h.inc"
+} // namespace rlx
+
+using namespace mlir;
+using namespace rlx;
+
+void rlx::populateRLXToLinalgPatterns(RewritePatternSet &patterns) {
+  populateElementwiseToLinalgPatterns(patterns);
+  populateStructuredToLinalgPatterns(patterns);
+  populateShapeToLinalgPatterns(patterns);
+}
+
+namespace {
+struct ConvertRLXToLinalgPass
+    : rlx::impl::ConvertRLXToLinalgBase<ConvertRLXToLinalgPass> {
+  void runOnOperation() override {
+    ConversionTarget target(getContext());
+    target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
+                           cf::ControlFlowDialect,
+                           arith::ArithDialect, math::MathDialect>();
+    target.addIllegalDialect<RLXDialect>();
+    // Params are entry-point arguments by the time code is generated; the
+    // artifact ABI pass, not this conversion, decides how they are passed.
+    target.addLegalOp<ParamOp>();
+    RewritePatternSet patterns(&getContext());
+    populateRLXToLinalgPatterns(patterns);
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

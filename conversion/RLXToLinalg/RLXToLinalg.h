@@ -1,0 +1,33 @@
+//===- RLXToLinalg.h - rlx to linalg conversion -----------------*- C++ -*-===//
+///
+/// \file
+/// The rlx → linalg/tensor/arith/math conversion: its pass and patterns.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_CONVERSION_RLXTOLINALG_RLXTOLINALG_H
+#define RLX_CONVERSION_RLXTOLINALG_RLXTOLINALG_H
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace rlx {
+
+#define GEN_PASS_DECL
+#include "conversion/RLXToLinalg/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "conversion/RLXToLinalg/Passes.h.inc"
+
+/// Adds the patterns lowering every rlx op but rlx.param.
+void populateRLXToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+// The pattern families, one file each.
+void populateElementwiseToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateStructuredToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateShapeToLinalgPatterns(mlir::RewritePatternSet &patterns);
+
+} // namespace rlx
+
+#endif // RLX_CONVERSION_RLXTOLINALG_RLXTOLINALG_H

@@ -1,0 +1,532 @@
+//===- StructuredToLinalg.cpp - contractions and reductions to linalg -----===//
+///
+/// \file
+/// matmul, conv2d, pooling, reductions and softmax. Matmuls that are plain
+/// 2-D products (after folding the batch dims of `[..., M, K] x [K, N]` into
+/// M) become `linalg.matmul`, which the CPU pipeline tiles and vectorizes;
+/// other batched products are one generic contraction.
+///
+//===----------------------------------------------------------------------===//
+
+#include "conversion/RLXToLinalg/LinalgBuilders.h"
+#include "conversion/RLXToLinalg/RLXToLinalg.h"
+#include "dialects/RLX/IR/RLXDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace rlx;
+
+namespace {
+
+bool isFloatType(Type t) { return isa<FloatType>(t); }
+
+Value multiplyAdd(OpBuilder &b, Location loc, Value x, Value y, Value acc) {
+  if (isFloatType(x.getType()))
+    return arith::AddFOp::create(b, loc, acc,
+                                 arith::MulFOp::create(b, loc, x, y));
+  return arith::AddIOp::create(b, loc, acc, arith::MulIOp::create(b, loc, x, y));
+}
+
+TypedAttr zeroAttr(Type element) { return OpBuilder(element.getContext()).getZeroAttr(element); }
+
+//===----------------------------------------------------------------------===//
+// matmul
+//===----------------------------------------------------------------------===//
+
+struct MatmulPattern : OpRewritePattern<MatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value lhs = op.getLhs(), rhs = op.getRhs();
+    auto lhsType = op.getLhs().getType(), rhsType = op.getRhs().getType();
+    auto resultType = op.getType();
+    Type element = resultType.getElementType();
+    if (rhsType.getRank() == 2) {
+      // [..., M, K] x [K, N]: fold the batch dims into M.
+      Value flatLhs = lhs;
+      int64_t r = lhsType.getRank();
+      if (r > 2) {
+        ReassociationIndices front;
+        for (int64_t d = 0; d < r - 1; ++d)
+          front.push_back(d);
+        flatLhs = tensor::CollapseShapeOp::create(
+            rewriter, loc, lhs,
+            ArrayRef<ReassociationIndices>{front, {r - 1}});
+      }
+      auto flatType = cast<RankedTensorType>(flatLhs.getType());
+      auto productType = RankedTensorType::get(
+          {flatType.getDimSize(0), rhsType.getDimSize(1)}, element);
+      SmallVector<Value> dyn;
+      if (productType.isDynamicDim(0))
+        dyn.push_back(dimValue(rewriter, loc, flatLhs, 0));
+      if (productType.isDynamicDim(1))
+        dyn.push_back(dimValue(rewriter, loc, rhs, 1));
+      Value acc =
+          filledTensor(rewriter, loc, productType, dyn, zeroAttr(element));
+      Value product = linalg::MatmulOp::create(rewriter, loc, TypeRange{productType},
+                                               ValueRange{flatLhs, rhs},
+                                               ValueRange{acc})
+                          .getResult(0);
+      if (r > 2) {
+        ReassociationIndices front;
+        for (int64_t d = 0; d < r - 1; ++d)
+          front.push_back(d);
+        SmallVector<OpFoldResult> outputShape;
+        for (int64_t d = 0; d < r - 1; ++d)
+          outputShape.push_back(
+              lhsType.isDynamicDim(d)
+                  ? OpFoldResult(dimValue(rewriter, loc, lhs, d))
+                  : OpFoldResult(rewriter.getIndexAttr(lhsType.getDimSize(d))));
+        outputShape.push_back(
+            resultType.isDynamicDim(r - 1)
+                ? OpFoldResult(dimValue(rewriter, loc, rhs, 1))
+                : OpFoldResult(rewriter.getIndexAttr(resultType.getDimSize(r - 1))));
+        product = tensor::ExpandShapeOp::create(
+            rewriter, loc, resultType, product,
+            ArrayRef<ReassociationIndices>{front, {r - 1}}, outputShape);
+      }
+      rewriter.replaceOp(op, product);
+      return success();
+    }
+    // Both operands batched alike, [B, M, K] x [B, K, N]: linalg's own
+    // batch_matmul, which the CPU pipeline vectorizes like a matmul.
+    if (lhsType.getRank() == 3 && rhsType.getRank() == 3 &&
+        lhsType.getDimSize(0) == rhsType.getDimSize(0) &&
+        (lhsType.getDimSize(0) != 1 || rhsType.getDimSize(0) == 1)) {
+      SmallVector<Value> dyn;
+      for (int64_t d = 0; d < 3; ++d) {
+        if (!resultType.isDynamicDim(d))
+          continue;
+        dyn.push_back(d == 2 ? dimValue(rewriter, loc, rhs, 2)
+                             : dimValue(rewriter, loc, lhs, d));
+      }
+      Value acc =
+          filledTensor(rewriter, loc, resultType, dyn, zeroAttr(element));
+      Value product =
+          linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{resultType},
+                                        ValueRange{lhs, rhs}, ValueRange{acc})
+              .getResult(0);
+      rewriter.replaceOp(op, product);
+      return success();
+    }
+    // General batched product: one generic contraction with broadcasting
+    // batch dims. Loops: batch..., m, n, k.
+    int64_t rank = resultType.getRank();
+    int64_t batchRank = rank - 2;
+    MLIRContext *ctx = rewriter.getContext();
+    auto operandMap = [&](RankedTensorType type, bool isLhs) {
+      SmallVector<AffineExpr> exprs;
+      int64_t opBatch = type.getRank() - 2;
+      for (int64_t od = 0; od < opBatch; ++od) {
+        int64_t d = od + (batchRank - opBatch);
+        bool stretched =
+            type.getDimSize(od) == 1 && resultType.getDimSize(d) != 1;
+        exprs.push_back(stretched ? getAffineConstantExpr(0, ctx)
+                                  : getAffineDimExpr(d, ctx));
+      }
+      AffineExpr m = getAffineDimExpr(batchRank, ctx);
+      AffineExpr n = getAffineDimExpr(batchRank + 1, ctx);
+      AffineExpr k = getAffineDimExpr(batchRank + 2, ctx);
+      if (isLhs) {
+        exprs.push_back(m);
+        exprs.push_back(k);
+      } else {
+        exprs.push_back(k);
+        exprs.push_back(n);
+      }
+      return AffineMap::get(rank + 1, 0, exprs, ctx);
+    };
+    SmallVector<AffineMap> maps = {
+        operandMap(lhsType, true), operandMap(rhsType, false),
+        AffineMap::get(rank + 1, 0,
+                       AffineMap::getMultiDimIdentityMap(rank, ctx)
+                           .getResults(),
+                       ctx)};
+    SmallVector<Value> dyn;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (!resultType.isDynamicDim(d))
+        continue;
+      if (d == rank - 2) {
+        dyn.push_back(dimValue(rewriter, loc, lhs, lhsType.getRank() - 2));
+      } else if (d == rank - 1) {
+        dyn.push_back(dimValue(rewriter, loc, rhs, rhsType.getRank() - 1));
+      } else {
+        Value size;
+        for (auto [v, t] : {std::pair{lhs, lhsType}, std::pair{rhs, rhsType}}) {
+          int64_t od = d - (batchRank - (t.getRank() - 2));
+          if (od >= 0 && t.isDynamicDim(od)) {
+            size = dimValue(rewriter, loc, v, od);
+            break;
+          }
+        }
+        dyn.push_back(size);
+      }
+    }
+    Value acc = filledTensor(rewriter, loc, resultType, dyn, zeroAttr(element));
+    SmallVector<utils::IteratorType> iterators(rank,
+                                               utils::IteratorType::parallel);
+    iterators.push_back(utils::IteratorType::reduction);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{resultType}, ValueRange{lhs, rhs},
+        ValueRange{acc}, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(b, l,
+                                  multiplyAdd(b, l, args[0], args[1], args[2]));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// conv2d and pooling
+//===----------------------------------------------------------------------===//
+
+/// The output extent of a sliding window along dim `d` of `input` as an
+/// index value: (size + padBefore + padAfter - span) / stride + 1.
+Value windowExtent(OpBuilder &b, Location loc, Value input, int64_t d,
+                   int64_t padBefore, int64_t padAfter, int64_t window,
+                   int64_t stride, int64_t dilation) {
+  Value size = dimValue(b, loc, input, d);
+  int64_t offset = padBefore + padAfter - dilation * (window - 1) - 1;
+  Value shifted = arith::AddIOp::create(
+      b, loc, size, arith::ConstantIndexOp::create(b, loc, offset));
+  Value steps = arith::DivSIOp::create(
+      b, loc, shifted, arith::ConstantIndexOp::create(b, loc, stride));
+  return arith::AddIOp::create(b, loc, steps,
+                               arith::ConstantIndexOp::create(b, loc, 1));
+}
+
+/// The dynamic sizes of an NHWC window op's result: N from the input, OH and
+/// OW from the window formula, C from `channelsFrom` dim 3 when dynamic.
+SmallVector<Value> windowResultSizes(OpBuilder &b, Location loc, Value input,
+                                     RankedTensorType resultType,
+                                     ArrayRef<int64_t> window,
+                                     ArrayRef<int64_t> strides,
+                                     ArrayRef<int64_t> padding,
+                                     ArrayRef<int64_t> dilations) {
+  SmallVector<Value> dyn;
+  if (resultType.isDynamicDim(0))
+    dyn.push_back(dimValue(b, loc, input, 0));
+  for (int64_t i = 0; i < 2; ++i)
+    if (resultType.isDynamicDim(1 + i))
+      dyn.push_back(windowExtent(b, loc, input, 1 + i, padding[2 * i],
+                                 padding[2 * i + 1], window[i], strides[i],
+                                 dilations[i]));
+  if (resultType.isDynamicDim(3))
+    dyn.push_back(dimValue(b, loc, input, 3));
+  return dyn;
+}
+
+/// Pads the H and W dims of an NHWC tensor with `value`.
+Value padSpatial(OpBuilder &b, Location loc, Value input,
+                 ArrayRef<int64_t> padding, TypedAttr value) {
+  if (llvm::all_of(padding, [](int64_t p) { return p == 0; }))
+    return input;
+  auto type = cast<RankedTensorType>(input.getType());
+  SmallVector<int64_t> low = {0, padding[0], padding[2], 0};
+  SmallVector<int64_t> high = {0, padding[1], padding[3], 0};
+  SmallVector<int64_t> shape(type.getShape());
+  for (int d = 1; d <= 2; ++d)
+    if (!ShapedType::isDynamic(shape[d]))
+      shape[d] += low[d] + high[d];
+  auto paddedType = RankedTensorType::get(shape, type.getElementType());
+  Value padValue = arith::ConstantOp::create(b, loc, value);
+  SmallVector<OpFoldResult> lowOfr, highOfr;
+  for (int d = 0; d < 4; ++d) {
+    lowOfr.push_back(b.getIndexAttr(low[d]));
+    highOfr.push_back(b.getIndexAttr(high[d]));
+  }
+  return tensor::PadOp::create(b, loc, paddedType, input, lowOfr, highOfr,
+                               padValue);
+}
+
+struct Conv2DPattern : OpRewritePattern<Conv2DOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(Conv2DOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto resultType = op.getType();
+    Type element = resultType.getElementType();
+    int64_t groups = op.getGroups();
+    Value input = padSpatial(rewriter, loc, op.getInput(), op.getPadding(),
+                             zeroAttr(element));
+    auto inType = cast<RankedTensorType>(input.getType());
+    auto filterType = op.getFilter().getType();
+    int64_t cg = filterType.getDimSize(2);
+    int64_t f = filterType.getDimSize(3);
+    int64_t fg = f / groups;
+    // Split channels into (group, channel-in-group) so that every map is a
+    // plain projection: input [N,H,W,G,Cg], filter [KH,KW,Cg,G,Fg].
+    SmallVector<OpFoldResult> inShape;
+    for (int64_t d = 0; d < 3; ++d)
+      inShape.push_back(inType.isDynamicDim(d)
+                            ? OpFoldResult(dimValue(rewriter, loc, input, d))
+                            : OpFoldResult(rewriter.getIndexAttr(inType.getDimSize(d))));
+    inShape.push_back(rewriter.getIndexAttr(groups));
+    inShape.push_back(rewriter.getIndexAttr(cg));
+    auto groupedInType = RankedTensorType::get(
+        {inType.getDimSize(0), inType.getDimSize(1), inType.getDimSize(2),
+         groups, cg},
+        element);
+    Value groupedIn = tensor::ExpandShapeOp::create(
+        rewriter, loc, groupedInType, input,
+        ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3, 4}}, inShape);
+    auto groupedFilterType = RankedTensorType::get(
+        {filterType.getDimSize(0), filterType.getDimSize(1), cg, groups, fg},
+        element);
+    SmallVector<OpFoldResult> filterShape;
+    for (int64_t s : groupedFilterType.getShape())
+      filterShape.push_back(rewriter.getIndexAttr(s));
+    Value groupedFilter = tensor::ExpandShapeOp::create(
+        rewriter, loc, groupedFilterType, op.getFilter(),
+        ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3, 4}}, filterShape);
+    auto groupedOutType = RankedTensorType::get(
+        {resultType.getDimSize(0), resultType.getDimSize(1),
+         resultType.getDimSize(2), groups, fg},
+        element);
+    SmallVector<int64_t> window = {filterType.getDimSize(0),
+                                   filterType.getDimSize(1)};
+    SmallVector<Value> dyn = windowResultSizes(
+        rewriter, loc, op.getInput(), resultType, window, op.getStrides(),
+        op.getPadding(), op.getDilations());
+    Value acc =
+        filledTensor(rewriter, loc, groupedOutType, dyn, zeroAttr(element));
+    // Loops: n, oh, ow, g, f, kh, kw, c.
+    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+    ArrayRef<int64_t> s = op.getStrides(), dil = op.getDilations();
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(8, 0,
+                       {d(0), d(1) * s[0] + d(5) * dil[0],
+                        d(2) * s[1] + d(6) * dil[1], d(3), d(7)},
+                       ctx),
+        AffineMap::get(8, 0, {d(5), d(6), d(7), d(3), d(4)}, ctx),
+        AffineMap::get(8, 0, {d(0), d(1), d(2), d(3), d(4)}, ctx)};
+    SmallVector<utils::IteratorType> iterators(5,
+                                               utils::IteratorType::parallel);
+    iterators.append(3, utils::IteratorType::reduction);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{groupedOutType},
+        ValueRange{groupedIn, groupedFilter}, ValueRange{acc}, maps, iterators,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(b, l,
+                                  multiplyAdd(b, l, args[0], args[1], args[2]));
+        });
+    Value result = tensor::CollapseShapeOp::create(
+        rewriter, loc, resultType, generic.getResult(0),
+        ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Max or sum over windows of NHWC; `isMax` picks the combiner.
+Value buildPool(OpBuilder &b, Location loc, Value input,
+                ArrayRef<int64_t> window, ArrayRef<int64_t> strides,
+                ArrayRef<int64_t> padding, RankedTensorType resultType,
+                bool isMax) {
+  MLIRContext *ctx = b.getContext();
+  Type element = resultType.getElementType();
+  TypedAttr init = isMax ? lowestValue(element) : zeroAttr(element);
+  Value padded = padSpatial(b, loc, input, padding, init);
+  SmallVector<int64_t> ones = {1, 1};
+  SmallVector<Value> dyn = windowResultSizes(b, loc, input, resultType, window,
+                                             strides, padding, ones);
+  Value acc = filledTensor(b, loc, resultType, dyn, init);
+  // The window's extent is given by a shape-only operand.
+  Value windowShape = tensor::EmptyOp::create(b, loc, window, element);
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  // Loops: n, oh, ow, c, kh, kw.
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(6, 0,
+                     {d(0), d(1) * strides[0] + d(4), d(2) * strides[1] + d(5),
+                      d(3)},
+                     ctx),
+      AffineMap::get(6, 0, {d(4), d(5)}, ctx),
+      AffineMap::get(6, 0, {d(0), d(1), d(2), d(3)}, ctx)};
+  SmallVector<utils::IteratorType> iterators(4, utils::IteratorType::parallel);
+  iterators.append(2, utils::IteratorType::reduction);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{resultType}, ValueRange{padded, windowShape},
+      ValueRange{acc}, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value v = isMax ? Value(arith::MaximumFOp::create(nb, l, args[0], args[2]))
+                        : Value(arith::AddFOp::create(nb, l, args[0], args[2]));
+        linalg::YieldOp::create(nb, l, v);
+      });
+  return generic.getResult(0);
+}
+
+struct MaxPoolPattern : OpRewritePattern<MaxPool2DOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MaxPool2DOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, buildPool(rewriter, op.getLoc(), op.getInput(),
+                                     op.getWindow(), op.getStrides(),
+                                     op.getPadding(), op.getType(), true));
+    return success();
+  }
+};
+
+struct AvgPoolPattern : OpRewritePattern<AvgPool2DOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AvgPool2DOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value sum = buildPool(rewriter, loc, op.getInput(), op.getWindow(),
+                          op.getStrides(), op.getPadding(), op.getType(), false);
+    double count = static_cast<double>(op.getWindow()[0] * op.getWindow()[1]);
+    Value result = buildElementwise(
+        rewriter, loc, op.getType(), ValueRange{sum},
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value c = scalarConstant(b, l, args[0].getType(), count);
+          return arith::DivFOp::create(b, l, args[0], c);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Reductions and softmax
+//===----------------------------------------------------------------------===//
+
+/// Re-inserts reduced dims as size 1 when `keepdims` asks for them.
+Value keepDims(OpBuilder &b, Location loc, Value reduced,
+               RankedTensorType resultType) {
+  if (reduced.getType() == resultType)
+    return reduced;
+  return buildReshape(b, loc, reduced, resultType);
+}
+
+Value sumBody(OpBuilder &b, Location l, ValueRange a) {
+  if (isFloatType(a[0].getType()))
+    return arith::AddFOp::create(b, l, a[0], a[1]);
+  return arith::AddIOp::create(b, l, a[0], a[1]);
+}
+
+Value maxBody(OpBuilder &b, Location l, ValueRange a) {
+  if (isFloatType(a[0].getType()))
+    return arith::MaximumFOp::create(b, l, a[0], a[1]);
+  return arith::MaxSIOp::create(b, l, a[0], a[1]);
+}
+
+SmallVector<int64_t> sortedAxes(ArrayRef<int64_t> axes) {
+  SmallVector<int64_t> sorted(axes);
+  llvm::sort(sorted);
+  return sorted;
+}
+
+struct SumPattern : OpRewritePattern<SumOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SumOp op,
+                                PatternRewriter &rewriter) const override {
+    Type element = op.getType().getElementType();
+    Value r = buildReduction(rewriter, op.getLoc(), op.getX(),
+                             sortedAxes(op.getAxes()), zeroAttr(element),
+                             sumBody);
+    rewriter.replaceOp(op, keepDims(rewriter, op.getLoc(), r, op.getType()));
+    return success();
+  }
+};
+
+struct MaxPattern : OpRewritePattern<MaxOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MaxOp op,
+                                PatternRewriter &rewriter) const override {
+    Type element = op.getType().getElementType();
+    Value r = buildReduction(rewriter, op.getLoc(), op.getX(),
+                             sortedAxes(op.getAxes()), lowestValue(element),
+                             maxBody);
+    rewriter.replaceOp(op, keepDims(rewriter, op.getLoc(), r, op.getType()));
+    return success();
+  }
+};
+
+struct MeanPattern : OpRewritePattern<MeanOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MeanOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type element = op.getType().getElementType();
+    SmallVector<int64_t> axes = sortedAxes(op.getAxes());
+    Value sum = buildReduction(rewriter, loc, op.getX(), axes,
+                               zeroAttr(element), sumBody);
+    // The divisor is the product of the reduced dims, dynamic ones included.
+    Value count = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    for (int64_t axis : axes)
+      count = arith::MulIOp::create(rewriter, loc, count,
+                                    dimValue(rewriter, loc, op.getX(), axis));
+    Value countInt = arith::IndexCastOp::create(rewriter, loc,
+                                                rewriter.getI64Type(), count);
+    Value countFloat =
+        arith::SIToFPOp::create(rewriter, loc, element, countInt);
+    auto sumType = cast<RankedTensorType>(sum.getType());
+    Value mean = buildElementwise(
+        rewriter, loc, sumType, ValueRange{sum},
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          return arith::DivFOp::create(b, l, args[0], countFloat);
+        });
+    rewriter.replaceOp(op, keepDims(rewriter, loc, mean, op.getType()));
+    return success();
+  }
+};
+
+/// softmax(x) = e / sum(e) and log_softmax(x) = (x - m) - log(sum(e)), with
+/// m = max(x) and e = exp(x - m) along the axis.
+template <typename OpTy, bool isLog>
+struct SoftmaxPattern : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = op.getX();
+    Type element = op.getType().getElementType();
+    SmallVector<int64_t> axes = {static_cast<int64_t>(op.getAxis())};
+    Value m = buildReduction(rewriter, loc, x, axes, lowestValue(element),
+                             maxBody);
+    Value shifted = buildWithReduced(
+        rewriter, loc, x, m, axes, element,
+        [](OpBuilder &b, Location l, ValueRange a) -> Value {
+          return arith::SubFOp::create(b, l, a[0], a[1]);
+        });
+    Value e = buildElementwise(
+        rewriter, loc, op.getType(), ValueRange{shifted},
+        [](OpBuilder &b, Location l, ValueRange a) -> Value {
+          return math::ExpOp::create(b, l, a[0]);
+        });
+    Value s = buildReduction(rewriter, loc, e, axes, zeroAttr(element), sumBody);
+    Value result;
+    if (isLog) {
+      result = buildWithReduced(
+          rewriter, loc, shifted, s, axes, element,
+          [](OpBuilder &b, Location l, ValueRange a) -> Value {
+            return arith::SubFOp::create(b, l, a[0],
+                                         math::LogOp::create(b, l, a[1]));
+          });
+    } else {
+      result = buildWithReduced(
+          rewriter, loc, e, s, axes, element,
+          [](OpBuilder &b, Location l, ValueRange a) -> Value {
+            return arith::DivFOp::create(b, l, a[0], a[1]);
+          });
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void rlx::populateStructuredToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<MatmulPattern, Conv2DPattern, MaxPoolPattern, AvgPoolPattern,
+               SumPattern, MaxPattern, MeanPattern,
+               SoftmaxPattern<SoftmaxOp, false>,
+               SoftmaxPattern<LogSoftmaxOp, true>>(patterns.getContext());
+}

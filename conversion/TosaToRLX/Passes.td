@@ -1,0 +1,24 @@
+//===- Passes.td - TOSA import -----------------------------*- tablegen -*-===//
+//
+// func + TOSA + ml_program into the rlx dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_CONVERSION_TOSATORLX_PASSES_TD
+#define RLX_CONVERSION_TOSATORLX_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTosaToRLX : Pass<"convert-tosa-to-rlx", "mlir::ModuleOp"> {
+  let summary = "Imports func + TOSA + ml_program models into the rlx dialect";
+  let description = [{
+    Rewrites every TOSA op into rlx ops, so that every later rlx pass,
+    autodiff included, applies to models exported by other tools. Weights
+    declared as `ml_program.global private @name(#ml_program.extern : T)` and
+    read with `ml_program.global_load_const @name` become `rlx.param "name"`.
+    An unsupported TOSA op is an error that names it.
+  }];
+  let dependentDialects = ["rlx::RLXDialect"];
+}
+
+#endif // RLX_CONVERSION_TOSATORLX_PASSES_TD
