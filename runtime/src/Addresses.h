@@ -13,7 +13,7 @@
 #include <cstdio>
 #include <string>
 
-namespace rlx {
+namespace rlxrt {
 
 inline void *toPointer(uint64_t address) {
   return reinterpret_cast<void *>(static_cast<uintptr_t>(address));
@@ -36,6 +36,6 @@ inline uint64_t roundUp(uint64_t value, uint64_t to) {
   return (value + to - 1) / to * to;
 }
 
-} // namespace rlx
+} // namespace rlxrt
 
 #endif // RLX_RUNTIME_SRC_ADDRESSES_H

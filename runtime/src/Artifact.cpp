@@ -19,7 +19,7 @@
 #include <memory>
 #include <sys/stat.h>
 
-using namespace rlx;
+using namespace rlxrt;
 
 rlx_artifact_s::~rlx_artifact_s() {
   if (library)
@@ -167,10 +167,10 @@ std::unique_ptr<rlx_artifact_s> loadArtifact(const std::string &path) {
   // without checked allocations or run-time checks have none.
   if (auto outOfMemory = static_cast<rlx_artifact_oom_hook_t *>(
           dlsym(artifact->library, RLX_ARTIFACT_OOM_HOOK_SYMBOL)))
-    *outOfMemory = rlx::outOfMemoryHook;
+    *outOfMemory = rlxrt::outOfMemoryHook;
   if (auto checkFailed = static_cast<rlx_artifact_error_hook_t *>(
           dlsym(artifact->library, RLX_ARTIFACT_ERROR_HOOK_SYMBOL)))
-    *checkFailed = rlx::checkFailedHook;
+    *checkFailed = rlxrt::checkFailedHook;
   for (rlx_entry_point_s &entry : artifact->manifest.entryPoints) {
     dlerror();
     entry.function = reinterpret_cast<EntryFunction>(
@@ -197,7 +197,7 @@ rlx_status_t specAt(const std::vector<TensorSpec> &specs, size_t index,
 
 } // namespace
 
-namespace rlx {
+namespace rlxrt {
 
 const rlx_entry_point_s &lookupEntryPoint(const rlx_artifact_t &artifact,
                                           const std::string &name) {
@@ -209,7 +209,7 @@ const rlx_entry_point_s &lookupEntryPoint(const rlx_artifact_t &artifact,
   return *entry;
 }
 
-} // namespace rlx
+} // namespace rlxrt
 
 extern "C" {
 

@@ -27,20 +27,20 @@ struct rlx_artifact_s {
   /// parallel kernels), set before every call.
   int32_t *numThreads = nullptr;
   std::string manifestJson;
-  rlx::Manifest manifest;
+  rlxrt::Manifest manifest;
   /// Where the entry code's pointers point: RLX_DEVICE_CPU, or the GPU of
   /// the manifest's target.
   rlx_device_t device = RLX_DEVICE_CPU;
   /// A GPU artifact's `rlx_artifact_device_binaries`, in its static storage.
-  std::vector<rlx::DeviceBinary> deviceBinaries;
+  std::vector<rlxrt::DeviceBinary> deviceBinaries;
 };
 
-namespace rlx {
+namespace rlxrt {
 
 /// Throws NOT_FOUND naming the entry point and listing those there are.
 const rlx_entry_point_s &lookupEntryPoint(const rlx_artifact_t &artifact,
                                           const std::string &name);
 
-} // namespace rlx
+} // namespace rlxrt
 
 #endif // RLX_RUNTIME_SRC_ARTIFACT_H

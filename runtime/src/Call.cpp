@@ -22,7 +22,7 @@
 #include <mutex>
 #include <set>
 
-using namespace rlx;
+using namespace rlxrt;
 
 namespace {
 
@@ -155,11 +155,11 @@ std::unique_ptr<rlx_tensor_list_s> callOnHost(rlx_session_s &session,
   ArgumentBlock block(arguments, entry.outputs);
 
   if (int32_t *numThreads = session.artifact->numThreads)
-    __atomic_store_n(numThreads, rlx::currentThreadCount(), __ATOMIC_RELAXED);
+    __atomic_store_n(numThreads, rlxrt::currentThreadCount(), __ATOMIC_RELAXED);
   int32_t code = 0;
-  rlx::CallFailure failure;
+  rlxrt::CallFailure failure;
   bool completed =
-      rlx::guardedCall(entry.function, block.args(), code, failure);
+      rlxrt::guardedCall(entry.function, block.args(), code, failure);
 
   OutputBlocks blocks;
   for (size_t i = 0; i < entry.outputs.size(); ++i)
@@ -196,7 +196,7 @@ std::unique_ptr<rlx_tensor_list_s> call(rlx_session_s &session,
 
 } // namespace
 
-void rlx::checkCall(const rlx_session_s &session,
+void rlxrt::checkCall(const rlx_session_s &session,
                     const rlx_entry_point_s &entry, rlx_tensor_t *const *inputs,
                     size_t inputCount) {
   if (inputCount != entry.inputs.size()) {
@@ -216,7 +216,7 @@ void rlx::checkCall(const rlx_session_s &session,
   checkDimConstraints(entry, inputs);
 }
 
-std::vector<TensorRef> rlx::boundParams(rlx_session_s &session,
+std::vector<TensorRef> rlxrt::boundParams(rlx_session_s &session,
                                         const rlx_entry_point_s &entry) {
   const auto &bound = session.program ? session.deviceWeights : session.weights;
   std::vector<TensorRef> params;

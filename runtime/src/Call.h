@@ -14,7 +14,7 @@
 
 #include <memory>
 
-namespace rlx {
+namespace rlxrt {
 
 /// Throws unless `inputs` fit `entry` of `session`'s artifact: their count,
 /// dtypes, shapes and dim constraints, and where they live (a device tensor
@@ -35,6 +35,6 @@ std::unique_ptr<rlx_tensor_list_s>
 callOnDevice(rlx_session_s &session, const rlx_entry_point_s &entry,
              rlx_tensor_t *const *inputs, const rlx_call_options_t &options);
 
-} // namespace rlx
+} // namespace rlxrt
 
 #endif // RLX_RUNTIME_SRC_CALL_H

@@ -22,7 +22,7 @@
 #include <cstdio>
 #include <set>
 
-using namespace rlx;
+using namespace rlxrt;
 
 namespace {
 
@@ -95,7 +95,7 @@ TensorRef takeOutput(const rlx_entry_point_s &entry, size_t index,
 } // namespace
 
 std::unique_ptr<rlx_tensor_list_s>
-rlx::callOnDevice(rlx_session_s &session, const rlx_entry_point_s &entry,
+rlxrt::callOnDevice(rlx_session_s &session, const rlx_entry_point_s &entry,
                   rlx_tensor_t *const *inputs,
                   const rlx_call_options_t &options) {
   // Device memory the call reads stays alive until it is done (the call

@@ -18,7 +18,7 @@
 #include <cstdio>
 #include <cstring>
 
-using namespace rlx;
+using namespace rlxrt;
 
 namespace {
 
@@ -297,7 +297,7 @@ CudaDevice::loadModule(const std::string &module,
 
 } // namespace
 
-std::shared_ptr<Device> rlx::openCudaDevice() {
+std::shared_ptr<Device> rlxrt::openCudaDevice() {
   auto device = std::make_shared<CudaDevice>();
   device->open();
   return device;

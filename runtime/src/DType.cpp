@@ -23,7 +23,7 @@ constexpr DTypeInfo dtypeInfos[] = {{"f16", 2}, {"bf16", 2}, {"f32", 4},
 constexpr int numDTypes = sizeof(dtypeInfos) / sizeof(dtypeInfos[0]);
 } // namespace
 
-namespace rlx {
+namespace rlxrt {
 
 bool isValidDType(rlx_dtype_t dtype) {
   return static_cast<int>(dtype) >= 0 && static_cast<int>(dtype) < numDTypes;
@@ -102,25 +102,25 @@ size_t checkedElementCount(const int64_t *dims, size_t rank,
   return static_cast<size_t>(count);
 }
 
-} // namespace rlx
+} // namespace rlxrt
 
 extern "C" {
 
 const char *rlx_dtype_name(rlx_dtype_t dtype) {
-  return rlx::isValidDType(dtype) ? dtypeInfos[dtype].name : "?";
+  return rlxrt::isValidDType(dtype) ? dtypeInfos[dtype].name : "?";
 }
 
 size_t rlx_dtype_size(rlx_dtype_t dtype) {
-  return rlx::isValidDType(dtype) ? dtypeInfos[dtype].size : 0;
+  return rlxrt::isValidDType(dtype) ? dtypeInfos[dtype].size : 0;
 }
 
 rlx_status_t rlx_dtype_parse(const char *name, rlx_dtype_t *out_dtype) {
-  return rlx::guard([&] {
-    rlx::requireArg(name, "name");
-    rlx::requireArg(out_dtype, "out_dtype");
+  return rlxrt::guard([&] {
+    rlxrt::requireArg(name, "name");
+    rlxrt::requireArg(out_dtype, "out_dtype");
     rlx_dtype_t dtype;
-    if (!rlx::parseDType(name, dtype))
-      rlx::fail(RLX_STATUS_INVALID_ARGUMENT,
+    if (!rlxrt::parseDType(name, dtype))
+      rlxrt::fail(RLX_STATUS_INVALID_ARGUMENT,
                 std::string("unknown dtype '") + name + "'");
     *out_dtype = dtype;
   });

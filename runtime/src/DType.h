@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace rlx {
+namespace rlxrt {
 
 /// True for a value inside the rlx_dtype_t enum.
 bool isValidDType(rlx_dtype_t dtype);
@@ -46,6 +46,6 @@ double bfloat16ToDouble(uint16_t bits);
 size_t checkedElementCount(const int64_t *dims, size_t rank,
                            size_t elementSize);
 
-} // namespace rlx
+} // namespace rlxrt
 
 #endif // RLX_RUNTIME_SRC_DTYPE_H

@@ -6,7 +6,7 @@
 
 #include <cstring>
 
-using namespace rlx;
+using namespace rlxrt;
 
 namespace {
 
@@ -15,7 +15,7 @@ size_t descriptorWords(size_t rank) { return 3 + 2 * rank; }
 
 } // namespace
 
-std::vector<int64_t> rlx::rowMajorStrides(const std::vector<int64_t> &dims) {
+std::vector<int64_t> rlxrt::rowMajorStrides(const std::vector<int64_t> &dims) {
   std::vector<int64_t> strides(dims.size());
   int64_t stride = 1;
   for (size_t i = dims.size(); i-- > 0;) {
@@ -60,7 +60,7 @@ ArgumentBlock::ArgumentBlock(
   pointers.push_back(results.data());
 }
 
-OutputDescriptor rlx::readOutputDescriptor(const rlx_entry_point_s &entry,
+OutputDescriptor rlxrt::readOutputDescriptor(const rlx_entry_point_s &entry,
                                            size_t index, const int64_t *words) {
   const TensorSpec &spec = entry.outputs[index];
   size_t rank = spec.shape.size();
@@ -106,7 +106,7 @@ OutputDescriptor rlx::readOutputDescriptor(const rlx_entry_point_s &entry,
   return output;
 }
 
-void rlx::gatherStrided(const OutputDescriptor &output, const char *source,
+void rlxrt::gatherStrided(const OutputDescriptor &output, const char *source,
                         char *target) {
   size_t rank = output.dims.size(), elementSize = output.elementSize;
   std::vector<int64_t> position(rank, 0);

@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace rlx {
+namespace rlxrt {
 
 /// Row-major contiguous strides of `dims`.
 std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &dims);
@@ -73,6 +73,6 @@ OutputDescriptor readOutputDescriptor(const rlx_entry_point_s &entry,
 void gatherStrided(const OutputDescriptor &output, const char *source,
                    char *target);
 
-} // namespace rlx
+} // namespace rlxrt
 
 #endif // RLX_RUNTIME_SRC_DESCRIPTORS_H

@@ -14,7 +14,7 @@
 #include <cstdlib>
 #include <mutex>
 
-namespace rlx {
+namespace rlxrt {
 
 DeviceModule::~DeviceModule() = default;
 DeviceQueue::~DeviceQueue() = default;
@@ -86,25 +86,25 @@ std::shared_ptr<Device> openDevice(rlx_device_t kind) {
   return device;
 }
 
-} // namespace rlx
+} // namespace rlxrt
 
 extern "C" {
 
 const char *rlx_device_name(rlx_device_t device) {
-  return rlx::deviceName(device);
+  return rlxrt::deviceName(device);
 }
 
 rlx_status_t rlx_device_parse(const char *name, rlx_device_t *out_device) {
-  return rlx::guard([&] {
-    rlx::requireArg(name, "name");
-    rlx::requireArg(out_device, "out_device");
+  return rlxrt::guard([&] {
+    rlxrt::requireArg(name, "name");
+    rlxrt::requireArg(out_device, "out_device");
     for (rlx_device_t device :
          {RLX_DEVICE_CPU, RLX_DEVICE_VULKAN, RLX_DEVICE_CUDA, RLX_DEVICE_HIP})
-      if (std::string(name) == rlx::deviceName(device)) {
+      if (std::string(name) == rlxrt::deviceName(device)) {
         *out_device = device;
         return;
       }
-    rlx::fail(RLX_STATUS_INVALID_ARGUMENT,
+    rlxrt::fail(RLX_STATUS_INVALID_ARGUMENT,
               std::string("unknown device '") + name +
                   "' (devices: cpu, vulkan, cuda, hip)");
   });

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace rlx {
+namespace rlxrt {
 
 /// A record of `rlx_artifact_device_binaries`, in the artifact's storage.
 using DeviceBinary = rlx_device_binary_t;
@@ -147,6 +147,6 @@ public:
   const uint64_t address;
 };
 
-} // namespace rlx
+} // namespace rlxrt
 
 #endif // RLX_RUNTIME_SRC_DEVICE_H

@@ -12,7 +12,7 @@
 
 #include "Device.h"
 
-namespace rlx {
+namespace rlxrt {
 
 /// Vulkan through libvulkan.so.1: the first physical device, or
 /// RLX_VULKAN_DEVICE=index.
@@ -27,6 +27,6 @@ std::shared_ptr<Device> openHipDevice();
 /// Throws INVALID_ARGUMENT for a value that is not a non-negative integer.
 int deviceIndexFromEnvironment(const char *variable);
 
-} // namespace rlx
+} // namespace rlxrt
 
 #endif // RLX_RUNTIME_SRC_DEVICEBACKENDS_H

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <new>
 
-using namespace rlx;
+using namespace rlxrt;
 
 namespace {
 
@@ -130,19 +130,19 @@ DeviceCall::Activation::Activation(DeviceCall &call) : outer(activeCall) {
 
 DeviceCall::Activation::~Activation() { activeCall = outer; }
 
-void *rlx::deviceAllocateHook(int64_t bytes) {
+void *rlxrt::deviceAllocateHook(int64_t bytes) {
   uint64_t address = 0;
   if (!runHook([&](DeviceCall &call) { address = call.allocate(bytes); }))
     unwindToCall();
   return reinterpret_cast<void *>(static_cast<uintptr_t>(address));
 }
 
-void rlx::deviceFreeHook(void *address) {
+void rlxrt::deviceFreeHook(void *address) {
   if (!runHook([&](DeviceCall &call) { call.free(toAddress(address)); }))
     unwindToCall();
 }
 
-void rlx::deviceUploadHook(void *destination, const void *source,
+void rlxrt::deviceUploadHook(void *destination, const void *source,
                            int64_t bytes) {
   if (!runHook([&](DeviceCall &call) {
         call.upload(toAddress(destination), source, bytes);
@@ -150,7 +150,7 @@ void rlx::deviceUploadHook(void *destination, const void *source,
     unwindToCall();
 }
 
-void rlx::deviceLaunchHook(const char *module, const char *kernel,
+void rlxrt::deviceLaunchHook(const char *module, const char *kernel,
                            const int64_t *grid, const int64_t *block,
                            int64_t argCount, const int64_t *args) {
   if (!runHook([&](DeviceCall &call) {

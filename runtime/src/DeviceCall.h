@@ -18,7 +18,7 @@
 
 #include <map>
 
-namespace rlx {
+namespace rlxrt {
 
 class DeviceCall {
 public:
@@ -76,6 +76,6 @@ void deviceLaunchHook(const char *module, const char *kernel,
                       const int64_t *grid, const int64_t *block,
                       int64_t argCount, const int64_t *args);
 
-} // namespace rlx
+} // namespace rlxrt
 
 #endif // RLX_RUNTIME_SRC_DEVICECALL_H

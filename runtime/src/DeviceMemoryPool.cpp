@@ -4,9 +4,9 @@
 
 #include <cstdlib>
 
-using namespace rlx;
+using namespace rlxrt;
 
-uint64_t rlx::deviceMemoryPoolCapFromEnvironment() {
+uint64_t rlxrt::deviceMemoryPoolCapFromEnvironment() {
   const uint64_t defaultMiB = 1024;
   const char *text = std::getenv("RLX_DEVICE_POOL_MB");
   if (!text || !*text)

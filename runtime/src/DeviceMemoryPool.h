@@ -28,7 +28,7 @@
 #include <mutex>
 #include <vector>
 
-namespace rlx {
+namespace rlxrt {
 
 /// The capacity a block for `bytes` gets: at least 256, a power of two up
 /// to 2 MiB, then a multiple of 2 MiB.
@@ -139,6 +139,6 @@ private:
   DeviceMemoryStats stats_;
 };
 
-} // namespace rlx
+} // namespace rlxrt
 
 #endif // RLX_RUNTIME_SRC_DEVICEMEMORYPOOL_H

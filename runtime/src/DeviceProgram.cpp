@@ -3,7 +3,7 @@
 #include "DeviceProgram.h"
 #include "Status.h"
 
-using namespace rlx;
+using namespace rlxrt;
 
 DeviceProgram::DeviceProgram(std::shared_ptr<Device> device,
                              const std::vector<DeviceBinary> &binaries)

@@ -16,7 +16,7 @@
 #include <map>
 #include <mutex>
 
-namespace rlx {
+namespace rlxrt {
 
 class DeviceProgram {
 public:
@@ -40,6 +40,6 @@ private:
   std::map<std::string, std::unique_ptr<DeviceModule>> loaded;
 };
 
-} // namespace rlx
+} // namespace rlxrt
 
 #endif // RLX_RUNTIME_SRC_DEVICEPROGRAM_H

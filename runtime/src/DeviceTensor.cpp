@@ -8,9 +8,9 @@
 #include "Status.h"
 #include "Tensor.h"
 
-using namespace rlx;
+using namespace rlxrt;
 
-TensorRef rlx::uploadTensor(const std::shared_ptr<Device> &device,
+TensorRef rlxrt::uploadTensor(const std::shared_ptr<Device> &device,
                             const rlx_tensor_t &host) {
   requireHost(host, "cannot copy a tensor to the device");
   auto buffer =
@@ -23,7 +23,7 @@ TensorRef rlx::uploadTensor(const std::shared_ptr<Device> &device,
                           std::move(buffer), address);
 }
 
-TensorRef rlx::downloadTensor(const rlx_tensor_t &tensor) {
+TensorRef rlxrt::downloadTensor(const rlx_tensor_t &tensor) {
   TensorRef host =
       allocateTensor(tensor.dtype, tensor.dims.data(), tensor.dims.size());
   std::unique_ptr<DeviceQueue> queue =

@@ -6,7 +6,7 @@
 #include <map>
 #include <mutex>
 
-void *rlx::loadDriverLibrary(const std::vector<std::string> &names,
+void *rlxrt::loadDriverLibrary(const std::vector<std::string> &names,
                              std::string &error) {
   // dlopen counts references itself; the map only keeps one per name so
   // that repeated attempts do not pile them up.
@@ -30,6 +30,6 @@ void *rlx::loadDriverLibrary(const std::vector<std::string> &names,
   return nullptr;
 }
 
-void *rlx::findDriverSymbol(void *library, const char *name) {
+void *rlxrt::findDriverSymbol(void *library, const char *name) {
   return dlsym(library, name);
 }

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace rlx {
+namespace rlxrt {
 
 /// The dlopen handle of the first of `names` that loads, or null; `error`
 /// gets dlerror()'s text for the first one. Thread-safe.
@@ -24,6 +24,6 @@ void *loadDriverLibrary(const std::vector<std::string> &names,
 /// The function `name` of `library`, or null.
 void *findDriverSymbol(void *library, const char *name);
 
-} // namespace rlx
+} // namespace rlxrt
 
 #endif // RLX_RUNTIME_SRC_DRIVERLIBRARY_H

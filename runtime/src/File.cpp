@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace rlx {
+namespace rlxrt {
 
 MappedFile::~MappedFile() {
   if (base)
@@ -123,4 +123,4 @@ void writeFile(const std::string &path, const std::vector<Chunk> &chunks) {
   }
 }
 
-} // namespace rlx
+} // namespace rlxrt

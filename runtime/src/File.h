@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace rlx {
+namespace rlxrt {
 
 /// A read-only private mapping of a whole file, unmapped on destruction.
 struct MappedFile {
@@ -45,6 +45,6 @@ struct Chunk {
 /// still mapped somewhere keeps its old contents.
 void writeFile(const std::string &path, const std::vector<Chunk> &chunks);
 
-} // namespace rlx
+} // namespace rlxrt
 
 #endif // RLX_RUNTIME_SRC_FILE_H

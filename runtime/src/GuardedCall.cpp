@@ -10,13 +10,13 @@ namespace {
 /// The innermost guardedCall of this thread, where the hook jumps to.
 struct Guard {
   std::jmp_buf target;
-  rlx::CallFailure failure;
+  rlxrt::CallFailure failure;
 };
 thread_local Guard *activeGuard = nullptr;
 
 } // namespace
 
-bool rlx::guardedCall(EntryFunction function, void **args, int32_t &code,
+bool rlxrt::guardedCall(EntryFunction function, void **args, int32_t &code,
                       CallFailure &failure) {
   Guard guard;
   Guard *outer = activeGuard;
@@ -31,7 +31,7 @@ bool rlx::guardedCall(EntryFunction function, void **args, int32_t &code,
   return true;
 }
 
-void rlx::outOfMemoryHook(int64_t bytes) {
+void rlxrt::outOfMemoryHook(int64_t bytes) {
   // An allocation outside a guarded call (a worker thread of a parallel
   // loop) has nowhere to go: return and let the caller see null, as
   // without the hook.
@@ -41,7 +41,7 @@ void rlx::outOfMemoryHook(int64_t bytes) {
   std::longjmp(activeGuard->target, 1);
 }
 
-void rlx::checkFailedHook(const char *message) {
+void rlxrt::checkFailedHook(const char *message) {
   // Outside a guarded call the artifact aborts, as cf.assert would.
   if (!activeGuard)
     return;
@@ -49,7 +49,7 @@ void rlx::checkFailedHook(const char *message) {
   std::longjmp(activeGuard->target, 1);
 }
 
-bool rlx::recordHookFailure(rlx_status_code_t code,
+bool rlxrt::recordHookFailure(rlx_status_code_t code,
                             const std::string &message) {
   if (!activeGuard)
     return false;
@@ -58,4 +58,4 @@ bool rlx::recordHookFailure(rlx_status_code_t code,
   return true;
 }
 
-void rlx::unwindToCall() { std::longjmp(activeGuard->target, 1); }
+void rlxrt::unwindToCall() { std::longjmp(activeGuard->target, 1); }

@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <string>
 
-namespace rlx {
+namespace rlxrt {
 
 /// Why a guarded call stopped early.
 struct CallFailure {
@@ -48,6 +48,6 @@ bool recordHookFailure(rlx_status_code_t code, const std::string &message);
 /// destructor: the jump skips them.
 [[noreturn]] void unwindToCall();
 
-} // namespace rlx
+} // namespace rlxrt
 
 #endif // RLX_RUNTIME_GUARDEDCALL_H

@@ -18,7 +18,7 @@
 
 #include <cstring>
 
-using namespace rlx;
+using namespace rlxrt;
 
 namespace {
 
@@ -257,7 +257,7 @@ HipDevice::loadModule(const std::string &module,
 
 } // namespace
 
-std::shared_ptr<Device> rlx::openHipDevice() {
+std::shared_ptr<Device> rlxrt::openHipDevice() {
   auto device = std::make_shared<HipDevice>();
   device->open();
   return device;

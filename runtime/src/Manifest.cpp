@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-using namespace rlx;
+using namespace rlxrt;
 using Json = nlohmann::json;
 
 namespace {
@@ -231,7 +231,7 @@ private:
 
 } // namespace
 
-namespace rlx {
+namespace rlxrt {
 
 const rlx_entry_point_s *
 Manifest::findEntryPoint(const std::string &name) const {
@@ -259,4 +259,4 @@ Manifest parseManifest(const std::string &path, const std::string &text) {
   return ManifestParser(path).parse(text);
 }
 
-} // namespace rlx
+} // namespace rlxrt

@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-namespace rlx {
+namespace rlxrt {
 
 /// An input, output or param: name, dtype, shape (-1 = dynamic).
 struct TensorSpec {
@@ -42,22 +42,22 @@ struct DimConstraint {
 /// The signature of an entry symbol (docs/abi.md).
 using EntryFunction = rlx_artifact_entry_fn_t;
 
-} // namespace rlx
+} // namespace rlxrt
 
 struct rlx_entry_point_s {
   std::string name;
   std::string symbol;
-  std::vector<rlx::TensorSpec> inputs;
-  std::vector<rlx::TensorSpec> params;
-  std::vector<rlx::TensorSpec> outputs;
-  std::vector<rlx::DimConstraint> dimConstraints;
+  std::vector<rlxrt::TensorSpec> inputs;
+  std::vector<rlxrt::TensorSpec> params;
+  std::vector<rlxrt::TensorSpec> outputs;
+  std::vector<rlxrt::DimConstraint> dimConstraints;
   uint64_t workspaceBytes = 0;
   uint64_t workspaceLowerBoundBytes = 0;
   /// Resolved by the artifact loader.
-  rlx::EntryFunction function = nullptr;
+  rlxrt::EntryFunction function = nullptr;
 };
 
-namespace rlx {
+namespace rlxrt {
 
 struct Manifest {
   std::string target;
@@ -78,6 +78,6 @@ struct Manifest {
 /// this runtime does not know.
 Manifest parseManifest(const std::string &path, const std::string &text);
 
-} // namespace rlx
+} // namespace rlxrt
 
 #endif // RLX_RUNTIME_SRC_MANIFEST_H

@@ -18,7 +18,7 @@
 #include <cstring>
 #include <map>
 
-using namespace rlx;
+using namespace rlxrt;
 
 namespace {
 

@@ -19,7 +19,7 @@
 #include <algorithm>
 #include <cstring>
 
-using namespace rlx;
+using namespace rlxrt;
 using OrderedJson = nlohmann::ordered_json;
 
 namespace {

@@ -18,7 +18,7 @@
 #include <mutex>
 #include <string>
 
-using namespace rlx;
+using namespace rlxrt;
 
 namespace {
 
@@ -184,7 +184,7 @@ rlx_status_t rlx_session_device_memory(const rlx_session_t *session,
     *out_memory = {};
     if (!session->program)
       return;
-    rlx::DeviceMemoryStats stats = session->program->device().memoryStats();
+    rlxrt::DeviceMemoryStats stats = session->program->device().memoryStats();
     out_memory->live_bytes = stats.liveBytes;
     out_memory->cached_bytes = stats.cachedBytes;
     out_memory->cache_limit_bytes = stats.capBytes;

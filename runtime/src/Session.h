@@ -41,12 +41,12 @@ struct rlx_session_s {
   std::atomic<int> refCount{1};
   rlx_artifact_t *artifact;
   /// GPU sessions: the artifact's modules on the session's device.
-  std::unique_ptr<rlx::DeviceProgram> program;
+  std::unique_ptr<rlxrt::DeviceProgram> program;
   mutable std::shared_mutex mutex;
   /// The weights as bound (what lookup returns).
-  std::unordered_map<std::string, rlx::TensorRef> weights;
+  std::unordered_map<std::string, rlxrt::TensorRef> weights;
   /// GPU sessions: each bound weight in device memory, what calls read.
-  std::unordered_map<std::string, rlx::TensorRef> deviceWeights;
+  std::unordered_map<std::string, rlxrt::TensorRef> deviceWeights;
 };
 
 #endif // RLX_RUNTIME_SRC_SESSION_H

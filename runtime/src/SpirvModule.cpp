@@ -11,7 +11,7 @@
 
 #include <cstring>
 
-using namespace rlx;
+using namespace rlxrt;
 
 namespace {
 
@@ -38,7 +38,7 @@ std::string literalString(const std::vector<uint32_t> &words, size_t at,
 
 } // namespace
 
-SpirvModule rlx::parseSpirv(const std::string &module, const uint8_t *data,
+SpirvModule rlxrt::parseSpirv(const std::string &module, const uint8_t *data,
                             uint64_t size) {
   auto bad = [&](const std::string &what) {
     fail(RLX_STATUS_DATA_LOSS,
@@ -78,7 +78,7 @@ SpirvModule rlx::parseSpirv(const std::string &module, const uint8_t *data,
   return result;
 }
 
-CapabilityFeature rlx::featureForCapability(uint32_t capability) {
+CapabilityFeature rlxrt::featureForCapability(uint32_t capability) {
   switch (capability) {
   case 9:
     return {"Float16", "shaderFloat16"};

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-namespace rlx {
+namespace rlxrt {
 
 struct SpirvModule {
   std::vector<uint32_t> words;
@@ -45,6 +45,6 @@ struct CapabilityFeature {
 };
 CapabilityFeature featureForCapability(uint32_t capability);
 
-} // namespace rlx
+} // namespace rlxrt
 
 #endif // RLX_RUNTIME_SRC_SPIRVMODULE_H

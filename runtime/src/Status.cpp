@@ -14,7 +14,7 @@
 static rlx_status_s outOfMemoryStatus{RLX_STATUS_RESOURCE_EXHAUSTED,
                                       std::string()};
 
-namespace rlx {
+namespace rlxrt {
 
 void fail(rlx_status_code_t code, std::string message) {
   throw StatusError(code, std::move(message));
@@ -58,7 +58,7 @@ std::string describeErrno(const std::string &path, int error) {
   return "'" + path + "': " + std::strerror(error);
 }
 
-} // namespace rlx
+} // namespace rlxrt
 
 extern "C" {
 

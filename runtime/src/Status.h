@@ -23,7 +23,7 @@ struct rlx_status_s {
   std::string message;
 };
 
-namespace rlx {
+namespace rlxrt {
 
 /// An error raised inside the runtime, converted to a status by `guard`.
 class StatusError : public std::exception {
@@ -72,6 +72,6 @@ inline void requireArg(const void *pointer, const char *what) {
     fail(RLX_STATUS_INVALID_ARGUMENT, std::string(what) + " must not be NULL");
 }
 
-} // namespace rlx
+} // namespace rlxrt
 
 #endif // RLX_RUNTIME_SRC_STATUS_H

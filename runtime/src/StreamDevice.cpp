@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 
-using namespace rlx;
+using namespace rlxrt;
 
 namespace {
 

@@ -19,7 +19,7 @@
 #include <mutex>
 #include <unordered_map>
 
-namespace rlx {
+namespace rlxrt {
 
 class StreamDevice : public Device {
 public:
@@ -83,6 +83,6 @@ private:
   std::map<std::string, void *> kernels;
 };
 
-} // namespace rlx
+} // namespace rlxrt
 
 #endif // RLX_RUNTIME_SRC_STREAMDEVICE_H

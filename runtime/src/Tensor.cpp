@@ -12,7 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 
-using namespace rlx;
+using namespace rlxrt;
 
 static void freeData(void *, void *data) { std::free(data); }
 
@@ -40,7 +40,7 @@ newTensor(rlx_dtype_t dtype, const int64_t *dims, size_t rank) {
   return tensor;
 }
 
-namespace rlx {
+namespace rlxrt {
 
 TensorRef allocateTensor(rlx_dtype_t dtype, const int64_t *dims, size_t rank) {
   auto tensor = newTensor(dtype, dims, rank);
@@ -85,7 +85,7 @@ void requireHost(const rlx_tensor_t &tensor, const std::string &what) {
              " device memory (copy it with rlx_tensor_to_host)");
 }
 
-} // namespace rlx
+} // namespace rlxrt
 
 long rlx_tensor_list_s::find(const std::string &name) const {
   for (size_t i = 0; i < items.size(); ++i)

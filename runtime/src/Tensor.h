@@ -35,7 +35,7 @@ struct rlx_tensor_s {
   std::shared_ptr<const void> keepAlive;
   /// A device tensor: the allocation holding it and the address of its
   /// first element (which may lie past the allocation's start).
-  std::shared_ptr<rlx::DeviceBuffer> deviceBuffer;
+  std::shared_ptr<rlxrt::DeviceBuffer> deviceBuffer;
   uint64_t deviceAddress = 0;
 
   /// RLX_DEVICE_CPU, or the device the elements are on.
@@ -49,7 +49,7 @@ struct rlx_tensor_s {
   }
 };
 
-namespace rlx {
+namespace rlxrt {
 
 /// An owning reference to a tensor (releases on destruction).
 class TensorRef {
@@ -113,15 +113,15 @@ TensorRef uploadTensor(const std::shared_ptr<Device> &device,
 /// A host copy of device tensor `tensor` (waits for the device).
 TensorRef downloadTensor(const rlx_tensor_t &tensor);
 
-} // namespace rlx
+} // namespace rlxrt
 
 struct rlx_tensor_list_s {
-  std::vector<std::pair<std::string, rlx::TensorRef>> items;
+  std::vector<std::pair<std::string, rlxrt::TensorRef>> items;
 
   /// Index of `name`, or -1.
   long find(const std::string &name) const;
   /// Appends, throwing INVALID_ARGUMENT on a duplicate name.
-  void append(std::string name, rlx::TensorRef tensor);
+  void append(std::string name, rlxrt::TensorRef tensor);
 };
 
 #endif // RLX_RUNTIME_SRC_TENSOR_H

@@ -54,10 +54,10 @@ std::atomic<int32_t> &threadCount() {
 
 } // namespace
 
-int32_t rlx::currentThreadCount() { return threadCount().load(); }
+int32_t rlxrt::currentThreadCount() { return threadCount().load(); }
 
 void rlx_set_num_threads(int32_t count) {
   threadCount().store(count > 0 ? count : availableCores());
 }
 
-int32_t rlx_get_num_threads(void) { return rlx::currentThreadCount(); }
+int32_t rlx_get_num_threads(void) { return rlxrt::currentThreadCount(); }

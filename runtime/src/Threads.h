@@ -5,12 +5,12 @@
 
 #include <cstdint>
 
-namespace rlx {
+namespace rlxrt {
 
 /// The thread count artifacts get on their next call (at least 1).
 int32_t currentThreadCount();
 
 
-} // namespace rlx
+} // namespace rlxrt
 
 #endif // RLX_RUNTIME_THREADS_H

@@ -3,7 +3,7 @@
 #include "VulkanApi.h"
 #include "Status.h"
 
-const char *rlx::vulkanResultName(VkResult result) {
+const char *rlxrt::vulkanResultName(VkResult result) {
   switch (result) {
 #define RLX_CASE(name)                                                         \
   case name:                                                                   \
@@ -37,7 +37,7 @@ const char *rlx::vulkanResultName(VkResult result) {
   }
 }
 
-void rlx::checkVulkan(VkResult result, const char *what) {
+void rlxrt::checkVulkan(VkResult result, const char *what) {
   if (result == VK_SUCCESS)
     return;
   bool outOfMemory = result == VK_ERROR_OUT_OF_HOST_MEMORY ||

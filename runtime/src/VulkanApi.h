@@ -15,7 +15,7 @@
 
 #include <string>
 
-namespace rlx {
+namespace rlxrt {
 
 #define RLX_VULKAN_INSTANCE_FUNCTIONS(X)                                       \
   X(vkDestroyInstance)                                                         \
@@ -96,6 +96,6 @@ const char *vulkanResultName(VkResult result);
 /// out-of-memory results, INTERNAL otherwise, naming the call and result.
 void checkVulkan(VkResult result, const char *what);
 
-} // namespace rlx
+} // namespace rlxrt
 
 #endif // RLX_RUNTIME_SRC_VULKANAPI_H

@@ -17,7 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 
-using namespace rlx;
+using namespace rlxrt;
 
 namespace {
 
@@ -502,7 +502,7 @@ VulkanDevice::loadModule(const std::string &module,
            (formats.empty() ? "no code" : formats) + ")");
 }
 
-std::shared_ptr<Device> rlx::openVulkanDevice() {
+std::shared_ptr<Device> rlxrt::openVulkanDevice() {
   auto device = std::make_shared<VulkanDevice>();
   device->open();
   return device;

@@ -28,7 +28,7 @@
 #include <optional>
 #include <set>
 
-namespace rlx {
+namespace rlxrt {
 
 class VulkanDevice final : public Device {
 public:
@@ -167,6 +167,6 @@ private:
 std::unique_ptr<DeviceQueue>
 createVulkanQueue(std::shared_ptr<VulkanDevice> device);
 
-} // namespace rlx
+} // namespace rlxrt
 
 #endif // RLX_RUNTIME_SRC_VULKANDEVICE_H

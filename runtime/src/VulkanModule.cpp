@@ -10,7 +10,7 @@
 #include "Status.h"
 #include "VulkanDevice.h"
 
-using namespace rlx;
+using namespace rlxrt;
 
 VulkanModule::VulkanModule(std::shared_ptr<VulkanDevice> device,
                            std::string name, SpirvModule spirv)

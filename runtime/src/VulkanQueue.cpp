@@ -19,7 +19,7 @@
 #include <algorithm>
 #include <cstring>
 
-using namespace rlx;
+using namespace rlxrt;
 
 namespace {
 
@@ -412,6 +412,6 @@ void VulkanQueue::launch(DeviceModule &module, const std::string &kernel,
 } // namespace
 
 std::unique_ptr<DeviceQueue>
-rlx::createVulkanQueue(std::shared_ptr<VulkanDevice> device) {
+rlxrt::createVulkanQueue(std::shared_ptr<VulkanDevice> device) {
   return std::make_unique<VulkanQueue>(std::move(device));
 }

@@ -9,7 +9,7 @@
 #include "DeviceBackends.h"
 #include "Status.h"
 
-std::shared_ptr<rlx::Device> rlx::openVulkanDevice() {
+std::shared_ptr<rlxrt::Device> rlxrt::openVulkanDevice() {
   fail(RLX_STATUS_UNIMPLEMENTED,
        "no Vulkan device: this librlxrt was built without the Vulkan "
        "headers (vulkan/vulkan_core.h)");

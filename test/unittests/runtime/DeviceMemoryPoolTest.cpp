@@ -15,7 +15,7 @@
 #include <set>
 #include <thread>
 
-using namespace rlx;
+using namespace rlxrt;
 
 namespace {
 
