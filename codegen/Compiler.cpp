@@ -81,6 +81,7 @@ static void buildCPUCodegen(OpPassManager &pm,
   RLXCPUVectorizeMatmulOptions matmul;
   matmul.tileM = options.matmulTileM;
   matmul.tileN = options.matmulTileN;
+  pm.addPass(createRLXCheckManifestTarget({options.target}));
   pm.addPass(createRLXRuntimeChecks());
   pm.addPass(createRLXLowerDynamicExpandShapes());
   pm.addPass(createRLXCPUVectorizeMatmul(matmul));
@@ -160,6 +161,7 @@ static void buildGPUCodegen(OpPassManager &pm,
   // Threads per block: Vulkan guarantees 128 invocations per workgroup, no
   // more; CUDA and ROCm blocks of 256 keep more warps in flight.
   const int64_t blockSize = target == "vulkan" ? 128 : 256;
+  pm.addPass(createRLXCheckManifestTarget({options.target}));
   pm.addPass(createRLXRuntimeChecks());
   pm.addPass(createRLXLowerDynamicExpandShapes());
   pm.addNestedPass<func::FuncOp>(createRLXMaterializeWorkspace());

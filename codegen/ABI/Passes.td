@@ -31,6 +31,24 @@ def RLXEnsureFreshResults : Pass<"rlx-ensure-fresh-results", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
+def RLXCheckManifestTarget
+    : Pass<"rlx-check-manifest-target", "mlir::ModuleOp"> {
+  let summary = "Refuses codegen for another target than the manifest's";
+  let description = [{
+    The first pass of codegen. The manifest written at bufferization records
+    the target the module was prepared for; generating code for another one
+    (`rlx-opt --rlx-phase-codegen` without `{target=...}` on a module that
+    `rlxc --target=vulkan --compile-to=bufferize` wrote) would give an
+    artifact whose code and manifest disagree. That is an error naming both
+    targets and the option that fixes it. A module without a manifest (a
+    hand-written test input) passes.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "the target codegen runs for">
+  ];
+}
+
 def RLXRuntimeChecks : Pass<"rlx-runtime-checks", "mlir::ModuleOp"> {
   let summary = "Turns cf.assert into calls that report the message as a status";
   let description = [{
