@@ -1,7 +1,9 @@
 //===- RLXInterfaces.td - rlx op interfaces -----------------*- tablegen -*-===//
 //
-// The differentiation rules of rlx ops. The autodiff pass never switches on
-// an op's kind: it asks each op for its VJP or JVP.
+// The differentiation rules of rlx ops and the common view of transform
+// markers. The autodiff passes never switch on an op's kind: they ask each op
+// for its VJP, JVP or batching rule, and each marker for its callee and
+// leaves.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,6 +63,37 @@ def RLX_BatchableOpInterface : OpInterface<"BatchableOpInterface"> {
            "::mlir::ArrayRef<::mlir::Value>":$operands,
            "::mlir::ArrayRef<bool>":$batched,
            "::llvm::SmallVectorImpl<::mlir::Value> &":$results,
+           "::mlir::SymbolTableCollection &":$symbols)>
+  ];
+}
+
+def RLX_TransformMarkerOpInterface : OpInterface<"TransformMarkerOpInterface"> {
+  let cppNamespace = "::rlx";
+  let description = [{
+    A marker: an op that stands for a transform (a derivative, a batching)
+    of the function it names, applied to `args`. The marker passes expand a
+    marker once its callee reaches no marker, so markers compose in any
+    nesting; what is common to all of them (callee, arguments, leaves) is
+    asked through this interface.
+  }];
+  let methods = [
+    InterfaceMethod<"The function the marker transforms.",
+      "::mlir::FlatSymbolRefAttr", "getCalleeAttr">,
+    InterfaceMethod<"The arguments the callee is applied to.",
+      "::mlir::Operation::operand_range", "getArgs">,
+    InterfaceMethod<"The callee, resolved in `symbols` (null if none).",
+      "::mlir::func::FuncOp", "resolveCallee",
+      (ins "::mlir::SymbolTableCollection &":$symbols), [{}], [{
+        return symbols.lookupNearestSymbolFrom<::mlir::func::FuncOp>(
+            $_op, $_op.getCalleeAttr());
+      }]>,
+    InterfaceMethod<[{
+        What the marker differentiates with respect to, inputs first, then
+        params (none for vmap). Emits an error at the marker and fails on a
+        bad leaf.
+      }],
+      "::mlir::FailureOr<::llvm::SmallVector<::rlx::Leaf>>", "getLeaves",
+      (ins "::mlir::func::FuncOp":$callee,
            "::mlir::SymbolTableCollection &":$symbols)>
   ];
 }

@@ -281,3 +281,49 @@ LogicalResult HessianOp::verifySymbolUses(SymbolTableCollection &symbols) {
   return verifyJacobian(*this, getCalleeAttr(), getArgs(), getWrt(),
                         getType(), true, symbols);
 }
+
+//===----------------------------------------------------------------------===//
+// TransformMarkerOpInterface: the leaves
+//===----------------------------------------------------------------------===//
+
+FailureOr<SmallVector<Leaf>> GradOp::getLeaves(func::FuncOp callee,
+                                               SymbolTableCollection &symbols) {
+  return resolveLeaves(*this, callee, getWrt(), getWrtParamsAttr(), symbols);
+}
+FailureOr<SmallVector<Leaf>>
+ValueAndGradOp::getLeaves(func::FuncOp callee, SymbolTableCollection &symbols) {
+  return resolveLeaves(*this, callee, getWrt(), getWrtParamsAttr(), symbols);
+}
+FailureOr<SmallVector<Leaf>> VJPOp::getLeaves(func::FuncOp callee,
+                                              SymbolTableCollection &symbols) {
+  return resolveLeaves(*this, callee, getWrt(), getWrtParamsAttr(), symbols);
+}
+FailureOr<SmallVector<Leaf>> JVPOp::getLeaves(func::FuncOp callee,
+                                              SymbolTableCollection &symbols) {
+  return resolveLeaves(*this, callee, getWrt(), getWrtParamsAttr(), symbols);
+}
+FailureOr<SmallVector<Leaf>> HVPOp::getLeaves(func::FuncOp callee,
+                                              SymbolTableCollection &symbols) {
+  return resolveLeaves(*this, callee, getWrt(), getWrtParamsAttr(), symbols);
+}
+/// vmap maps, it differentiates nothing.
+FailureOr<SmallVector<Leaf>> VmapOp::getLeaves(func::FuncOp,
+                                               SymbolTableCollection &) {
+  return SmallVector<Leaf>();
+}
+/// A Jacobian's one leaf is input `wrt`.
+FailureOr<SmallVector<Leaf>> JacfwdOp::getLeaves(func::FuncOp callee,
+                                                 SymbolTableCollection &symbols) {
+  int64_t wrt = getWrt();
+  return resolveLeaves(*this, callee, wrt, nullptr, symbols);
+}
+FailureOr<SmallVector<Leaf>> JacrevOp::getLeaves(func::FuncOp callee,
+                                                 SymbolTableCollection &symbols) {
+  int64_t wrt = getWrt();
+  return resolveLeaves(*this, callee, wrt, nullptr, symbols);
+}
+FailureOr<SmallVector<Leaf>>
+HessianOp::getLeaves(func::FuncOp callee, SymbolTableCollection &symbols) {
+  int64_t wrt = getWrt();
+  return resolveLeaves(*this, callee, wrt, nullptr, symbols);
+}

@@ -1,7 +1,8 @@
 //===- RLXMarkers.td - rlx transform marker ops -------------*- tablegen -*-===//
 //
-// Markers name a function by symbol and what to differentiate. The
-// rlx-autodiff pass expands them, innermost first, into plain rlx ops.
+// Markers name a function by symbol and what to differentiate
+// (TransformMarkerOpInterface). The rlx-autodiff passes expand them,
+// innermost first, into plain rlx ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,15 +15,9 @@
 /// first use in the callee).
 class RLX_MarkerOp<string mnemonic, list<Trait> traits = []>
     : RLX_Op<mnemonic, !listconcat(traits,
-        [DeclareOpInterfaceMethods<SymbolUserOpInterface>])> {
-  let extraClassDeclaration = [{
-    /// The callee, resolved.
-    ::mlir::func::FuncOp resolveCallee(::mlir::SymbolTableCollection &symbols) {
-      return symbols.lookupNearestSymbolFrom<::mlir::func::FuncOp>(
-          *this, getCalleeAttr());
-    }
-  }];
-}
+        [DeclareOpInterfaceMethods<SymbolUserOpInterface>,
+         DeclareOpInterfaceMethods<RLX_TransformMarkerOpInterface,
+                                   ["getLeaves"]>])>;
 
 def RLX_GradOp : RLX_MarkerOp<"grad"> {
   let summary = "gradient of a function with a one-element result";

@@ -36,40 +36,7 @@ using namespace rlx;
 
 namespace {
 
-bool isMarker(Operation *op) {
-  return isa<GradOp, ValueAndGradOp, VJPOp, JVPOp, HVPOp, VmapOp, JacfwdOp,
-             JacrevOp, HessianOp>(op);
-}
-
-/// The common view of a differentiating marker.
-struct MarkerInfo {
-  Operation *op;
-  func::FuncOp callee;
-  ValueRange args;
-  ArrayRef<int64_t> wrt;
-  Attribute wrtParams;
-};
-
-MarkerInfo describe(Operation *op, SymbolTableCollection &symbols) {
-  MarkerInfo info{op, nullptr, {}, {}, {}};
-  auto fill = [&](auto marker) {
-    info.callee = marker.resolveCallee(symbols);
-    info.args = marker.getArgs();
-    info.wrt = marker.getWrt();
-    info.wrtParams = marker.getWrtParamsAttr();
-  };
-  if (auto m = dyn_cast<GradOp>(op))
-    fill(m);
-  else if (auto m = dyn_cast<ValueAndGradOp>(op))
-    fill(m);
-  else if (auto m = dyn_cast<VJPOp>(op))
-    fill(m);
-  else if (auto m = dyn_cast<JVPOp>(op))
-    fill(m);
-  else if (auto m = dyn_cast<HVPOp>(op))
-    fill(m);
-  return info;
-}
+bool isMarker(Operation *op) { return isa<TransformMarkerOpInterface>(op); }
 
 /// The functions `fn` names anywhere in its body: callees of calls,
 /// markers and custom rules, and the rules' fwd, bwd and jvp.
@@ -582,16 +549,16 @@ private:
       return expandVmap(vmap);
     if (isa<JacfwdOp, JacrevOp, HessianOp>(marker))
       return expandJacobian(marker);
-    MarkerInfo info = describe(marker, symbols);
-    if (!info.callee)
+    auto info = cast<TransformMarkerOpInterface>(marker);
+    func::FuncOp callee = info.resolveCallee(symbols);
+    if (!callee)
       return marker->emitOpError("cannot resolve its callee");
     if (auto hvp = dyn_cast<HVPOp>(marker))
-      return expandHVP(hvp, info);
-    FailureOr<SmallVector<Leaf>> leaves = resolveLeaves(
-        marker, info.callee, info.wrt, info.wrtParams, symbols);
+      return expandHVP(hvp, callee);
+    FailureOr<SmallVector<Leaf>> leaves = info.getLeaves(callee, symbols);
     if (failed(leaves))
       return failure();
-    FailureOr<func::FuncOp> flat = flatten(info.callee);
+    FailureOr<func::FuncOp> flat = flatten(callee);
     if (failed(flat))
       return failure();
     OpBuilder b(marker);
@@ -602,7 +569,7 @@ private:
       return expandJVP(jvp, *flat, *leaves);
 
     LogicalResult status = success();
-    Forward fwd = cloneForward(*flat, info.args, *leaves, b, nullptr, status);
+    Forward fwd = cloneForward(*flat, info.getArgs(), *leaves, b, nullptr, status);
     SmallVector<Value> seeds(fwd.results.size());
     SmallVector<Value> replacements;
     if (auto vjp = dyn_cast<VJPOp>(marker)) {
@@ -686,9 +653,8 @@ private:
 
   /// hvp(f) = jvp(grad f): a scratch function returning the gradient, then
   /// a jvp marker over it, expanded in place.
-  LogicalResult expandHVP(HVPOp hvp, MarkerInfo info) {
-    FailureOr<SmallVector<Leaf>> leaves = resolveLeaves(
-        hvp, info.callee, info.wrt, info.wrtParams, symbols);
+  LogicalResult expandHVP(HVPOp hvp, func::FuncOp callee) {
+    FailureOr<SmallVector<Leaf>> leaves = hvp.getLeaves(callee, symbols);
     if (failed(leaves))
       return failure();
     OpBuilder mb(module.getBodyRegion());
@@ -696,15 +662,15 @@ private:
     Location loc = hvp.getLoc();
     SmallVector<Type> gradTypes(hvp.getResultTypes());
     auto gradFn = func::FuncOp::create(
-        mb, loc, (info.callee.getSymName() + "__rlx_hvp_" + Twine(counter++)).str(),
-        mb.getFunctionType(info.callee.getArgumentTypes(), gradTypes));
+        mb, loc, (callee.getSymName() + "__rlx_hvp_" + Twine(counter++)).str(),
+        mb.getFunctionType(callee.getArgumentTypes(), gradTypes));
     gradFn.setPrivate();
     symbols.getSymbolTable(module).insert(gradFn);
     scratch.push_back(gradFn);
     Block *body = gradFn.addEntryBlock();
     OpBuilder b(body, body->end());
     auto grad = GradOp::create(b, loc, gradTypes,
-                               FlatSymbolRefAttr::get(info.callee),
+                               FlatSymbolRefAttr::get(callee),
                                body->getArguments(), hvp.getWrtAttr(),
                                hvp.getWrtParamsAttr());
     func::ReturnOp::create(b, loc, grad.getResults());
