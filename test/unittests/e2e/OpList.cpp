@@ -1,9 +1,8 @@
-//===- OpList.cpp - The ops of the rlx dialect, from ODS ------------------===//
+//===- OpList.cpp - The ops of the rlx dialect, as MLIR registers them ----===//
 
 #include "OpList.h"
+#include "Harness.h"
 
-#include <fstream>
-#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -11,36 +10,23 @@ namespace rlx::e2e {
 
 const std::vector<DialectOp> &dialectOps() {
   static const std::vector<DialectOp> ops = [] {
-    std::ifstream in(RLX_OPS_DECL_INC);
-    if (!in)
-      throw std::runtime_error("cannot read " + std::string(RLX_OPS_DECL_INC));
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    std::string text = buffer.str();
-    // `class AddOp : public ::mlir::Op<AddOp, traits...> {`, and later in
-    // that class `return ::llvm::StringLiteral("rlx.add");`.
-    std::regex classDecl(R"re(\nclass (\w+) : public ::mlir::Op<\w+,([^\n]*)> \{)re");
-    std::regex opName(R"re(getOperationName\(\) \{\s*return ::llvm::StringLiteral\("rlx\.(\w+)"\))re");
+    ProcessResult listed = runProcess({RLX_DIALECT_OPS_PATH}, 60);
+    if (listed.exitCode != 0)
+      throw std::runtime_error("rlx-dialect-ops failed: " + listed.err);
     std::vector<DialectOp> result;
-    auto begin = std::sregex_iterator(text.begin(), text.end(), classDecl);
-    for (auto it = begin; it != std::sregex_iterator(); ++it) {
+    std::istringstream lines(listed.out);
+    for (std::string line; std::getline(lines, line);) {
+      std::istringstream fields(line);
       DialectOp op;
-      op.cppClass = (*it)[1];
-      std::string traits = (*it)[2];
-      op.differentiable =
-          traits.find("DifferentiableOpInterface::Trait") != std::string::npos;
-      op.symbolUser =
-          traits.find("SymbolUserOpInterface::Trait") != std::string::npos;
-      std::smatch name;
-      std::string rest = text.substr(it->position() + it->length());
-      if (!std::regex_search(rest, name, opName))
-        throw std::runtime_error("no operation name after class " +
-                                 op.cppClass + " in " RLX_OPS_DECL_INC);
-      op.name = name[1];
+      std::string differentiable, symbolUser;
+      if (!(fields >> op.name >> differentiable >> symbolUser))
+        throw std::runtime_error("rlx-dialect-ops printed '" + line + "'");
+      op.differentiable = differentiable == "differentiable=1";
+      op.symbolUser = symbolUser == "symbol_user=1";
       result.push_back(op);
     }
     if (result.empty())
-      throw std::runtime_error("no op found in " RLX_OPS_DECL_INC);
+      throw std::runtime_error("rlx-dialect-ops listed no op");
     return result;
   }();
   return ops;

@@ -1,9 +1,9 @@
-//===- OpList.h - The ops of the rlx dialect, from ODS ----------*- C++ -*-===//
+//===- OpList.h - The ops of the rlx dialect --------------------*- C++ -*-===//
 //
 /// \file
-/// Every op of the rlx dialect as TableGen generated it (RLXOps.h.inc, the
-/// -gen-op-decls output of dialects/RLX/IR/RLXOps.td), so that coverage
-/// tests follow the dialect instead of a list kept by hand.
+/// Every op the rlx dialect registers, with its interfaces, as the test tool
+/// rlx-dialect-ops prints them (test/lib), so that coverage tests follow the
+/// dialect instead of a list kept by hand.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,7 +17,6 @@ namespace rlx::e2e {
 
 struct DialectOp {
   std::string name;      // without the `rlx.` prefix: "add", "max_pool2d"
-  std::string cppClass;  // "AddOp"
   /// Has DifferentiableOpInterface (derivative rules): computes at run time.
   bool differentiable = false;
   /// Names functions by symbol (SymbolUserOpInterface): the markers, and
@@ -29,8 +28,8 @@ struct DialectOp {
   bool marker() const { return symbolUser && !differentiable; }
 };
 
-/// Parses RLX_OPS_DECL_INC; throws std::runtime_error when the file is
-/// missing or holds no op.
+/// Runs rlx-dialect-ops (RLX_DIALECT_OPS_PATH); throws std::runtime_error
+/// when it fails or lists no op.
 const std::vector<DialectOp> &dialectOps();
 
 } // namespace rlx::e2e
