@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "rlx/check_grads.hpp"
 #include "rlx/runtime.hpp"
 
 #include <CLI/CLI.hpp>

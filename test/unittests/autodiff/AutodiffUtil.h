@@ -11,6 +11,7 @@
 #define RLX_TEST_UNITTESTS_AUTODIFF_AUTODIFFUTIL_H
 
 #include "Harness.h"
+#include "rlx/check_grads.hpp"
 
 #include <memory>
 
