@@ -10,21 +10,81 @@
 include "mlir/Pass/PassBase.td"
 
 def RLXAutodiff : Pass<"rlx-autodiff", "mlir::ModuleOp"> {
-  let summary = "Expands grad, value_and_grad, vjp, jvp and hvp markers";
+  let summary = "Expands every transform marker, then lowers custom rules";
   let description = [{
-    Each marker is replaced by plain rlx ops computing what it asks for, at
-    its position: the callee (with its calls inlined and its own markers
-    expanded first, so markers compose) is cloned as a forward sweep, then
-    an adjoint sweep in reverse order asks each op for its VJP
-    (DifferentiableOpInterface), or a tangent sweep alongside the forward
-    one asks for JVPs. hvp is the JVP of the gradient. The pass never
-    switches on an op's kind; an op without rules is an error at its
-    location. Rules look up and add functions through the pass's one
-    SymbolTableCollection. A marker whose callee reaches a recursive
-    function (through calls, markers or custom rules) is an error naming
-    the cycle.
+    The driver of the marker passes: rounds of rlx-expand-jacobians,
+    rlx-reverse-mode, rlx-forward-mode and rlx-expand-vmap until no marker
+    (TransformMarkerOpInterface) is left. Each expands only the markers of
+    its kind whose callee reaches no marker, so markers compose in any
+    nesting, and markers that rules emit (remat's VJP is a vjp marker, a
+    batched custom_vjp maps its fwd and bwd) are expanded in a later round.
+    Then the scratch functions nothing names are erased and
+    rlx-lower-custom-rules turns custom_vjp, custom_jvp and remat into
+    calls. A marker whose callee reaches a recursive function (through
+    calls, markers or custom rules) is an error naming the cycle.
+  }];
+  let dependentDialects = ["rlx::RLXDialect", "mlir::func::FuncDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def RLXExpandJacobians : Pass<"rlx-expand-jacobians", "mlir::ModuleOp"> {
+  let summary = "Rewrites jacfwd, jacrev, hessian and hvp as other markers";
+  let description = [{
+    Over scratch functions (private, tagged `rlx.autodiff_scratch`):
+    jacfwd becomes a vmap of a jvp over a basis of the input, jacrev a vmap
+    of a vjp over a basis of the output, hessian the jacfwd of a function
+    holding the jacrev, hvp a jvp of a function holding a grad. A local
+    rewrite: callees are not looked into.
+  }];
+  let dependentDialects = ["rlx::RLXDialect", "mlir::func::FuncDialect"];
+}
+
+def RLXReverseMode : Pass<"rlx-reverse-mode", "mlir::ModuleOp"> {
+  let summary = "Expands grad, value_and_grad and vjp markers whose callee "
+                "holds no marker";
+  let description = [{
+    The callee, with its calls inlined, is cloned at the marker as the
+    forward sweep; an adjoint sweep in reverse order asks each op for its
+    VJP (DifferentiableOpInterface), summing adjoints at fan-out. The pass
+    never switches on an op's kind; an op without a rule is an error at its
+    location. Markers whose callee reaches a marker (directly, through
+    calls or custom rules) are left for a later run (rlx-autodiff repeats).
+    Rules look up and add functions through the pass's one
+    SymbolTableCollection.
   }];
   let dependentDialects = ["rlx::RLXDialect", "mlir::tensor::TensorDialect"];
+}
+
+def RLXForwardMode : Pass<"rlx-forward-mode", "mlir::ModuleOp"> {
+  let summary = "Expands jvp markers whose callee holds no marker";
+  let description = [{
+    The callee, with its calls inlined, is cloned at the marker; each clone
+    with a tangent on an operand is asked for its JVP
+    (DifferentiableOpInterface) as it is made. Markers whose callee reaches
+    a marker are left for a later run.
+  }];
+  let dependentDialects = ["rlx::RLXDialect", "mlir::tensor::TensorDialect"];
+}
+
+def RLXExpandVmap : Pass<"rlx-expand-vmap", "mlir::ModuleOp"> {
+  let summary = "Expands vmap markers whose callee holds no marker";
+  let description = [{
+    The callee, with its calls inlined, is rebuilt at the marker op by op
+    with batching rules (BatchableOpInterface): batched values carry the
+    batch in front, results are moved to their out_axes. Markers whose
+    callee reaches a marker are left for a later run.
+  }];
+  let dependentDialects = ["rlx::RLXDialect", "mlir::tensor::TensorDialect"];
+}
+
+def RLXLowerCustomRules : Pass<"rlx-lower-custom-rules", "mlir::ModuleOp"> {
+  let summary = "Turns custom_vjp, custom_jvp and remat into calls";
+  let description = [{
+    Once no marker is left, a custom rule only computes its callee: each
+    becomes a `func.call` of it. A module still holding a marker is an
+    error (its rules would be lost).
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect"];
 }
 
 def RLXAddGradientEntries : Pass<"rlx-add-gradient-entries", "mlir::ModuleOp"> {
