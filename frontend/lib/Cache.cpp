@@ -1,8 +1,9 @@
 //===- Cache.cpp - In-process compilation with memory and disk caches -----===//
 ///
 /// \file
-/// jit calls the same compiler library as rlxc (codegen/Compiler.h), in
-/// process. Artifacts are cached in memory by (module text, device, options)
+/// jit hands the traced module to the same compiler library as rlxc
+/// (codegen/Compiler.h), in process, without printing and parsing it.
+/// Artifacts are cached in memory by (module text, device, options)
 /// and on disk under `$XDG_CACHE_HOME/rlx` keyed by the same plus the
 /// compiler's version and build, so a new compiler never loads a stale
 /// artifact.
@@ -11,11 +12,11 @@
 
 #include "rlx/frontend/Jit.h"
 
+#include "TraceIR.h"
+
 #include "codegen/Compiler.h"
 
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
+#include "mlir/IR/Verifier.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -97,38 +98,26 @@ bool readFile(const std::string &path, std::string &out) {
   return true;
 }
 
-/// Compiles `mlir` to a shared library at `path`; diagnostics in the error.
-void compileTo(const std::string &mlir, const Device &device,
+/// Compiles `module` (a copy: the compiler rewrites it) to a shared library
+/// at `path`; the diagnostics of every pass in the error.
+void compileTo(mlir::ModuleOp traced, const Device &device,
                const JitOptions &options, const std::string &what,
                const std::string &path) {
-  mlir::DialectRegistry registry;
-  registerCompilerDialects(registry);
-  mlir::MLIRContext context(registry);
-  context.loadAllAvailableDialects();
-  context.printOpOnDiagnostic(false);
-  std::string diagnostics;
-  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
-    llvm::raw_string_ostream os(diagnostics);
-    const char *severity =
-        d.getSeverity() == mlir::DiagnosticSeverity::Error     ? "error"
-        : d.getSeverity() == mlir::DiagnosticSeverity::Warning ? "warning"
-                                                               : "note";
-    os << d.getLocation() << ": " << severity << ": " << d << "\n";
-    return mlir::success();
-  });
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(mlir, &context);
-  if (!module)
+  detail::DiagnosticCapture diagnostics(/*allThreads=*/true);
+  mlir::OwningOpRef<mlir::ModuleOp> module = traced.clone();
+  if (mlir::failed(mlir::verify(*module)))
     throw Error("rlx::jit: the traced module of '" + what +
-                "' does not parse (a frontend bug):\n" + diagnostics);
+                "' does not verify (a frontend bug):\n" + diagnostics.all());
   CompileOptions compileOptions;
   compileOptions.target = device.target;
   compileOptions.optLevel = options.optLevel;
   if (mlir::failed(runPhases(*module, Phase::Codegen, compileOptions)))
-    throw Error("rlx::jit: compiling '" + what + "' failed:\n" + diagnostics);
+    throw Error("rlx::jit: compiling '" + what + "' failed:\n" +
+                diagnostics.all());
   if (mlir::failed(
           emitArtifact(*module, compileOptions, EmitKind::SharedLibrary, path)))
-    throw Error("rlx::jit: emitting '" + what + "' failed:\n" + diagnostics);
+    throw Error("rlx::jit: emitting '" + what + "' failed:\n" +
+                diagnostics.all());
 }
 
 /// The compiler's version string is bumped by hand, so the key also names
@@ -171,14 +160,20 @@ std::string diskCacheDir() {
   return "";
 }
 
-std::shared_ptr<Artifact> compileModule(const std::string &mlir,
-                                        const Device &device,
-                                        const JitOptions &options,
-                                        const std::string &what) {
+std::shared_ptr<Artifact> compileModule(const Func &func, const Device &device,
+                                        const JitOptions &options) {
+  const std::string &what = func.name();
   if (device.target != "cpu" && !isGPUTarget(device.target))
     throw Error("rlx::jit: unknown target '" + device.target +
                 "'; targets: " + targetNames().str());
-  std::string key = mlir + "\n// device=" + device.target +
+  // Keyed by the printed module; the module itself is compiled.
+  mlir::OwningOpRef<mlir::ModuleOp> module = detail::buildModule(func.def());
+  std::string text;
+  {
+    llvm::raw_string_ostream os(text);
+    module->print(os);
+  }
+  std::string key = text + "\n// device=" + device.target +
                     " O=" + std::to_string(options.optLevel) +
                     " compiler=" + compilerVersion().str() +
                     " build=" + compilerBuild();
@@ -224,7 +219,7 @@ std::shared_ptr<Artifact> compileModule(const std::string &mlir,
   // Written under a process-unique name, then renamed: a concurrent process
   // never loads a half-written library.
   std::string partial = path + ".tmp-" + std::to_string(getpid());
-  compileTo(mlir, device, options, what, partial);
+  compileTo(*module, device, options, what, partial);
   if (std::rename(partial.c_str(), path.c_str()) != 0)
     throw Error("rlx::jit: cannot write '" + path + "'");
   if (!dir.empty()) {

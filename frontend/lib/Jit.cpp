@@ -163,7 +163,7 @@ Compiled Func::jit(const Device &device, const JitOptions &options) const {
   // the dynamic artifact is never built.
   if (options.specialize_shapes && dynamic && def().specialize)
     return Compiled(*this, nullptr, device, options);
-  return Compiled(*this, compileModule(to_mlir(), device, options, name()),
+  return Compiled(*this, compileModule(*this, device, options),
                   device, options);
 }
 
@@ -299,7 +299,7 @@ Compiled::variantFor(const std::map<std::string, Array> &inputs) const {
                 << ": specializing\n";
     Func special(func_.def().specialize(shapes));
     auto artifact =
-        compileModule(special.to_mlir(), device_, options_, func_.name());
+        compileModule(special, device_, options_);
     auto session = std::make_shared<Session>(*artifact);
     for (const auto &[name, value] : bound_)
       session->bindTensor(name, value.runtime());

@@ -1,89 +1,228 @@
-//===- Trace.cpp - The tracing scope and module printing ------------------===//
+//===- Trace.cpp - The tracing scope and the traced module ----------------===//
 ///
 /// \file
-/// Ops are recorded as MLIR text lines: the printed form is what `to_mlir`
-/// returns and what the compiler parses (and verifies) when jitting, so the
-/// frontend needs no MLIR context to trace.
+/// A Scope builds one func.func with the rlx dialect's builders, in the
+/// context all traces share; `to_mlir` prints the module that buildModule
+/// assembles from a function and its callees, which is also what jit
+/// compiles.
 ///
 //===----------------------------------------------------------------------===//
 
-#include "rlx/frontend/Func.h"
+#include "TraceIR.h"
+
 #include "rlx/frontend/Ops.h"
 
+#include "codegen/Compiler.h"
+#include "dialects/RLX/IR/RLXDialect.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <atomic>
-#include <cmath>
-#include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <map>
 #include <set>
 
 namespace rlx {
 
+//===----------------------------------------------------------------------===//
+// The shared context and diagnostics
+//===----------------------------------------------------------------------===//
+
+namespace detail {
+
 namespace {
-constexpr char kCalleeMark = '\x01';
+/// The innermost capture of this thread, and the one taking every thread's.
+thread_local DiagnosticCapture *threadCapture = nullptr;
+std::atomic<DiagnosticCapture *> allThreadsCapture{nullptr};
 
-/// A number as an MLIR literal of `dtype`.
-std::string literal(double value, DType dtype) {
-  if (dtype == DType::i1)
-    return value != 0 ? "true" : "false";
-  if (!isFloat(dtype))
-    return std::to_string(static_cast<long long>(value));
-  if (!std::isfinite(value)) {
-    char text[32];
-    if (dtype == DType::f64) {
-      uint64_t bits;
-      std::memcpy(&bits, &value, sizeof bits);
-      std::snprintf(text, sizeof text, "0x%016llX",
-                    static_cast<unsigned long long>(bits));
-    } else {
-      float f = static_cast<float>(value);
-      uint32_t bits;
-      std::memcpy(&bits, &f, sizeof bits);
-      if (dtype != DType::f32)
-        throw Error("rlx: non-finite constants are only supported in f32 "
-                    "and f64");
-      std::snprintf(text, sizeof text, "0x%08X", bits);
-    }
-    return text;
-  }
-  char text[40];
-  std::snprintf(text, sizeof text, "%.17g", value);
-  // MLIR wants a '.' in every float literal, also before an exponent.
-  std::string s = text;
-  if (s.find('.') == std::string::npos) {
-    size_t e = s.find('e');
-    s.insert(e == std::string::npos ? s.size() : e, ".0");
-  }
-  return s;
+/// `file:line:col` as compilers say it, else MLIR's form.
+std::string locationText(mlir::Location loc) {
+  if (auto at = mlir::dyn_cast<mlir::FileLineColLoc>(loc))
+    return at.getFilename().str() + ":" + std::to_string(at.getLine()) + ":" +
+           std::to_string(at.getColumn());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << loc;
+  return text;
 }
-
-void nestedLiteral(std::string &out, const std::vector<double> &values,
-                   const Shape &shape, size_t dim, size_t &index, DType dtype) {
-  if (dim == shape.size()) {
-    out += literal(values[index++], dtype);
-    return;
-  }
-  out += "[";
-  for (int64_t i = 0; i < shape[dim]; ++i) {
-    if (i)
-      out += ", ";
-    nestedLiteral(out, values, shape, dim + 1, index, dtype);
-  }
-  out += "]";
-}
-
-std::string quoted(const std::string &s) { return "\"" + s + "\""; }
 } // namespace
+
+std::shared_ptr<mlir::MLIRContext> sharedContext() {
+  static std::shared_ptr<mlir::MLIRContext> context = [] {
+    mlir::DialectRegistry registry;
+    registerCompilerDialects(registry);
+    auto ctx = std::make_shared<mlir::MLIRContext>(registry);
+    ctx->loadAllAvailableDialects();
+    ctx->printOpOnDiagnostic(false);
+    ctx->getDiagEngine().registerHandler([](mlir::Diagnostic &d) {
+      DiagnosticCapture *capture = threadCapture;
+      if (!capture)
+        capture = allThreadsCapture.load();
+      if (!capture)
+        return mlir::failure();
+      capture->add(d);
+      return mlir::success();
+    });
+    return ctx;
+  }();
+  return context;
+}
+
+DiagnosticCapture::DiagnosticCapture(bool allThreads)
+    : outer(threadCapture), allThreads(allThreads) {
+  threadCapture = this;
+  if (allThreads)
+    allThreadsCapture.store(this);
+}
+
+DiagnosticCapture::~DiagnosticCapture() {
+  threadCapture = outer;
+  if (allThreads)
+    allThreadsCapture.store(nullptr);
+}
+
+void DiagnosticCapture::add(mlir::Diagnostic &d) {
+  const char *severity =
+      d.getSeverity() == mlir::DiagnosticSeverity::Error     ? "error"
+      : d.getSeverity() == mlir::DiagnosticSeverity::Warning ? "warning"
+                                                             : "note";
+  std::string where = locationText(d.getLocation());
+  std::string message = d.str();
+  std::lock_guard<std::mutex> lock(mutex);
+  lines.push_back({where + ": " + severity, message});
+  if (d.getSeverity() == mlir::DiagnosticSeverity::Error)
+    errorLines.push_back({where, message});
+}
+
+std::string DiagnosticCapture::errors() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  std::string text;
+  for (const auto &[where, message] : errorLines)
+    text += (text.empty() ? "" : "; ") + message;
+  return text.empty() ? "rejected by the op's verifier" : text;
+}
+
+std::string DiagnosticCapture::all() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  std::string text;
+  for (const auto &[where, message] : lines)
+    text += where + ": " + message + "\n";
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// Types, locations, values
+//===----------------------------------------------------------------------===//
+
+mlir::Type toMLIR(const TensorType &type) {
+  mlir::MLIRContext *ctx = sharedContext().get();
+  mlir::Builder b(ctx);
+  mlir::Type element;
+  switch (type.dtype) {
+  case DType::f32:
+    element = b.getF32Type();
+    break;
+  case DType::f64:
+    element = b.getF64Type();
+    break;
+  case DType::f16:
+    element = b.getF16Type();
+    break;
+  case DType::bf16:
+    element = b.getBF16Type();
+    break;
+  case DType::i32:
+    element = b.getI32Type();
+    break;
+  case DType::i64:
+    element = b.getI64Type();
+    break;
+  case DType::i1:
+    element = b.getI1Type();
+    break;
+  }
+  llvm::SmallVector<int64_t> shape;
+  for (int64_t d : type.shape)
+    shape.push_back(d == dyn ? mlir::ShapedType::kDynamic : d);
+  return mlir::RankedTensorType::get(shape, element);
+}
+
+TensorType fromMLIR(mlir::Type type) {
+  auto tensor = mlir::cast<mlir::RankedTensorType>(type);
+  mlir::Type e = tensor.getElementType();
+  TensorType result;
+  result.dtype = e.isF32()         ? DType::f32
+                 : e.isF64()       ? DType::f64
+                 : e.isF16()       ? DType::f16
+                 : e.isBF16()      ? DType::bf16
+                 : e.isInteger(1)  ? DType::i1
+                 : e.isInteger(32) ? DType::i32
+                                   : DType::i64;
+  for (int64_t d : tensor.getShape())
+    result.shape.push_back(mlir::ShapedType::isDynamic(d) ? dyn : d);
+  return result;
+}
+
+mlir::Location toMLIR(SourceLoc loc) {
+  mlir::MLIRContext *ctx = sharedContext().get();
+  if (!loc.file || !loc.line)
+    return mlir::UnknownLoc::get(ctx);
+  return mlir::FileLineColLoc::get(ctx, loc.file, loc.line, loc.column);
+}
+
+mlir::Value valueOf(const Tensor &tensor) {
+  return mlir::Value::getFromOpaquePointer(tensor.value());
+}
+
+Tensor tensorOf(Scope &scope, mlir::Value value) {
+  return Tensor(&scope, value.getAsOpaquePointer(), fromMLIR(value.getType()));
+}
+
+mlir::OpBuilder builderOf(Scope &scope) {
+  return mlir::OpBuilder::atBlockEnd(&scope.def().body->func->front());
+}
+
+std::vector<Tensor> checked(Scope &scope, mlir::Operation *op,
+                            DiagnosticCapture &capture, const std::string &what,
+                            SourceLoc loc) {
+  if (mlir::failed(mlir::verify(op, /*verifyRecursively=*/false))) {
+    op->erase();
+    throw Error("rlx::" + what + ": " + capture.errors() + loc.suffix());
+  }
+  std::vector<Tensor> results;
+  for (mlir::Value v : op->getResults())
+    results.push_back(tensorOf(scope, v));
+  return results;
+}
+
+} // namespace detail
+
+using namespace detail;
 
 namespace {
 /// The scopes tracing now, on this thread (traces nest: scoped remat).
 thread_local std::set<uint64_t> liveScopes;
 std::atomic<uint64_t> nextScopeId{1};
+
+/// `value` as an element of `type`'s element type.
+mlir::Attribute element(mlir::Type type, double value) {
+  if (mlir::isa<mlir::FloatType>(type))
+    return mlir::FloatAttr::get(type, value);
+  if (type.isInteger(1))
+    return mlir::IntegerAttr::get(type, value != 0 ? 1 : 0);
+  return mlir::IntegerAttr::get(type, static_cast<int64_t>(value));
+}
 } // namespace
 
-Tensor::Tensor(Scope *scope, std::string ssa, TensorType type)
-    : scope_(scope), scopeId_(scope ? scope->id() : 0), ssa_(std::move(ssa)),
+//===----------------------------------------------------------------------===//
+// Tensor and Scope
+//===----------------------------------------------------------------------===//
+
+Tensor::Tensor(Scope *scope, const void *value, TensorType type)
+    : scope_(scope), scopeId_(scope ? scope->id() : 0), value_(value),
       type_(std::move(type)) {}
 
 int64_t Tensor::dim(int64_t axis) const {
@@ -114,6 +253,13 @@ Scope::Scope(std::string funcName)
       throw Error("rlx::Func: name '" + funcName +
                   "' may hold only letters, digits, '_', '.' and '$'");
   def_->name = std::move(funcName);
+  auto body = std::make_shared<FuncBody>();
+  body->context = sharedContext();
+  mlir::OpBuilder b(body->context.get());
+  body->func = mlir::func::FuncOp::create(b, b.getUnknownLoc(), def_->name,
+                                          b.getFunctionType({}, {}));
+  body->func->addEntryBlock();
+  def_->body = std::move(body);
   liveScopes.insert(id_);
 }
 
@@ -143,9 +289,10 @@ Tensor Scope::input(const std::string &name, const Shape &shape, DType dtype,
                   ")" + loc.suffix());
     type = special;
   }
-  std::string ssa = "%arg" + std::to_string(def_->inputs.size());
   def_->inputs.push_back({name, type});
-  return Tensor(this, ssa, type);
+  mlir::Value arg =
+      def_->body->func->front().addArgument(toMLIR(type), toMLIR(loc));
+  return tensorOf(*this, arg);
 }
 
 Tensor Scope::param(const std::string &name, const Shape &shape, DType dtype,
@@ -163,16 +310,19 @@ Tensor Scope::param(const std::string &name, const Shape &shape, DType dtype,
     known |= p.name == name;
   if (!known)
     def_->params.push_back({name, type});
-  return emit("rlx.param " + quoted(name) + " : " + type.mlir(), type);
+  return buildTyped<ParamOp>(*this, "Scope::param", loc, type, name);
 }
 
-Tensor Scope::full(const Shape &shape, double value, DType dtype) {
+Tensor Scope::full(const Shape &shape, double value, DType dtype,
+                   SourceLoc loc) {
   TensorType type{dtype, shape};
   if (!type.isStatic())
-    throw Error("rlx: constants need a static shape, got " + type.str());
-  return emit("rlx.constant dense<" + literal(value, dtype) +
-                  "> : " + type.mlir(),
-              type);
+    throw Error("rlx: constants need a static shape, got " + type.str() +
+                loc.suffix());
+  auto tensorType = mlir::cast<mlir::RankedTensorType>(toMLIR(type));
+  auto attr = mlir::DenseElementsAttr::get(
+      tensorType, element(tensorType.getElementType(), value));
+  return buildTyped<ConstantOp>(*this, "Scope::full", loc, type, attr);
 }
 
 Tensor Scope::constant(const std::vector<double> &values, const Shape &shape,
@@ -187,10 +337,12 @@ Tensor Scope::constant(const std::vector<double> &values, const Shape &shape,
   if (values.size() != count)
     throw Error("rlx::Scope::constant: " + std::to_string(values.size()) +
                 " values for shape " + formatShape(shape) + loc.suffix());
-  std::string text;
-  size_t index = 0;
-  nestedLiteral(text, values, shape, 0, index, dtype);
-  return emit("rlx.constant dense<" + text + "> : " + type.mlir(), type);
+  auto tensorType = mlir::cast<mlir::RankedTensorType>(toMLIR(type));
+  llvm::SmallVector<mlir::Attribute> elements;
+  for (double v : values)
+    elements.push_back(element(tensorType.getElementType(), v));
+  auto attr = mlir::DenseElementsAttr::get(tensorType, elements);
+  return buildTyped<ConstantOp>(*this, "Scope::constant", loc, type, attr);
 }
 
 /// True when `arg` has `traced`'s dtype and rank and agrees on its static
@@ -230,7 +382,7 @@ std::vector<Tensor> Scope::call(const Func &original,
     throw Error("rlx: call of '" + def.name + "' with " +
                 std::to_string(args.size()) + " arguments, expected " +
                 std::to_string(def.inputs.size()) + loc.suffix());
-  std::string operands, inTypes, outTypes;
+  llvm::SmallVector<mlir::Value> operands;
   for (size_t i = 0; i < args.size(); ++i) {
     if (&args[i].scope() != this)
       throw Error("rlx: call of '" + def.name +
@@ -239,38 +391,16 @@ std::vector<Tensor> Scope::call(const Func &original,
       throw Error("rlx: call of '" + def.name + "': argument '" +
                   def.inputs[i].name + "' is " + args[i].type().str() +
                   ", expected " + def.inputs[i].type.str() + loc.suffix());
-    operands += (i ? ", " : "") + args[i].ssa();
-    inTypes += (i ? ", " : "") + args[i].type().mlir();
+    operands.push_back(valueOf(args[i]));
   }
-  std::vector<TensorType> types;
-  for (size_t i = 0; i < def.outputs.size(); ++i) {
-    outTypes += (i ? ", " : "") + def.outputs[i].type.mlir();
-    types.push_back(def.outputs[i].type);
-  }
-  return emitMulti("func.call " + calleeRef(callee) + "(" + operands + ") : (" +
-                       inTypes + ") -> (" + outTypes + ")",
-                   types);
-}
-
-Tensor Scope::emit(const std::string &opText, const TensorType &type) {
-  std::string ssa = "%" + std::to_string(nextValue++);
-  def_->body += "    " + ssa + " = " + opText + "\n";
-  return Tensor(this, ssa, type);
-}
-
-std::vector<Tensor> Scope::emitMulti(const std::string &opText,
-                                     const std::vector<TensorType> &types) {
-  if (types.size() == 1)
-    return {emit(opText, types[0])};
-  if (types.empty())
-    throw Error("rlx: an op without results");
-  std::string ssa = "%" + std::to_string(nextValue++);
-  def_->body +=
-      "    " + ssa + ":" + std::to_string(types.size()) + " = " + opText + "\n";
-  std::vector<Tensor> results;
-  for (size_t i = 0; i < types.size(); ++i)
-    results.emplace_back(this, ssa + "#" + std::to_string(i), types[i]);
-  return results;
+  llvm::SmallVector<mlir::Type> types;
+  for (const detail::Arg &out : def.outputs)
+    types.push_back(toMLIR(out.type));
+  DiagnosticCapture capture;
+  mlir::OpBuilder b = builderOf(*this);
+  auto op = mlir::func::CallOp::create(b, toMLIR(loc), calleeRef(callee), types,
+                                       operands);
+  return checked(*this, op, capture, "call", loc);
 }
 
 std::string Scope::calleeRef(const Func &callee) {
@@ -295,7 +425,7 @@ std::string Scope::calleeRef(const Func &callee) {
         def_->params.push_back(p);
     }
   }
-  return std::string("@") + kCalleeMark + std::to_string(index) + kCalleeMark;
+  return "#" + std::to_string(index);
 }
 
 std::shared_ptr<detail::FuncDef>
@@ -303,6 +433,7 @@ Scope::finish(const std::vector<Tensor> &results) {
   if (results.empty())
     throw Error("rlx::Func '" + def_->name + "' returns nothing");
   std::set<std::string> names;
+  llvm::SmallVector<mlir::Value> values;
   for (size_t i = 0; i < results.size(); ++i) {
     const Tensor &r = results[i];
     if (!r.valid() || &r.scope() != this)
@@ -313,13 +444,26 @@ Scope::finish(const std::vector<Tensor> &results) {
       throw Error("rlx::Func '" + def_->name + "': two outputs named '" + name +
                   "'");
     def_->outputs.push_back({name, r.type()});
-    def_->results.push_back(r.ssa());
+    values.push_back(valueOf(r));
   }
+  mlir::func::FuncOp func = *def_->body->func;
+  mlir::OpBuilder b = builderOf(*this);
+  mlir::func::ReturnOp::create(b, func.getLoc(), values);
+  llvm::SmallVector<mlir::Type> inTypes, outTypes;
+  for (const detail::Arg &in : def_->inputs)
+    inTypes.push_back(toMLIR(in.type));
+  for (const detail::Arg &out : def_->outputs)
+    outTypes.push_back(toMLIR(out.type));
+  func.setFunctionType(b.getFunctionType(inTypes, outTypes));
+  for (size_t i = 0; i < def_->inputs.size(); ++i)
+    func.setArgAttr(i, "rlx.name", b.getStringAttr(def_->inputs[i].name));
+  for (size_t i = 0; i < def_->outputs.size(); ++i)
+    func.setResultAttr(i, "rlx.name", b.getStringAttr(def_->outputs[i].name));
   return def_;
 }
 
 //===----------------------------------------------------------------------===//
-// Func basics and printing
+// Func basics and the module
 //===----------------------------------------------------------------------===//
 
 const detail::FuncDef &Func::def() const {
@@ -344,67 +488,26 @@ std::vector<std::string> Func::param_names() const {
   return names(def().params);
 }
 
-namespace {
-void printFunc(std::string &out, const detail::FuncDef &def,
-               const std::map<const detail::FuncDef *, std::string> &symbols,
-               bool isPublic) {
-  out += isPublic ? "func.func @" : "func.func private @";
-  out += symbols.at(&def) + "(";
-  for (size_t i = 0; i < def.inputs.size(); ++i) {
-    out += (i ? ", " : "") + std::string("%arg") + std::to_string(i) + ": " +
-           def.inputs[i].type.mlir();
-    if (isPublic)
-      out += " {rlx.name = " + quoted(def.inputs[i].name) + "}";
-  }
-  out += ") -> (";
-  for (size_t i = 0; i < def.outputs.size(); ++i) {
-    out += (i ? ", " : "") + def.outputs[i].type.mlir();
-    if (isPublic)
-      out += " {rlx.name = " + quoted(def.outputs[i].name) + "}";
-  }
-  out += ") {\n";
-  // Callee placeholders become symbols.
-  const std::string &body = def.body;
-  for (size_t i = 0; i < body.size(); ++i) {
-    if (body[i] != kCalleeMark) {
-      out += body[i];
-      continue;
-    }
-    size_t close = body.find(kCalleeMark, i + 1);
-    size_t index = std::stoul(body.substr(i + 1, close - i - 1));
-    out += symbols.at(def.callees[index].get());
-    i = close;
-  }
-  out += "    return ";
-  std::string types;
-  for (size_t i = 0; i < def.results.size(); ++i) {
-    out += (i ? ", " : "") + def.results[i];
-    types += (i ? ", " : "") + def.outputs[i].type.mlir();
-  }
-  out += " : " + types + "\n  }\n";
-}
-
-void collect(const detail::FuncDef *def,
-             std::vector<const detail::FuncDef *> &order,
-             std::set<const detail::FuncDef *> &seen) {
+static void collect(const detail::FuncDef *def,
+                    std::vector<const detail::FuncDef *> &order,
+                    std::set<const detail::FuncDef *> &seen) {
   if (!seen.insert(def).second)
     return;
   for (const auto &callee : def->callees)
     collect(callee.get(), order, seen);
   order.push_back(def);
 }
-} // namespace
 
-std::string Func::to_mlir() const {
-  std::vector<const detail::FuncDef *> order;
-  std::set<const detail::FuncDef *> seen;
-  collect(&def(), order, seen);
+mlir::OwningOpRef<mlir::ModuleOp> detail::buildModule(const FuncDef &entry) {
+  std::vector<const FuncDef *> order;
+  std::set<const FuncDef *> seen;
+  collect(&entry, order, seen);
   // The entry keeps its name; another function of the same name is renamed.
-  std::map<const detail::FuncDef *, std::string> symbols;
-  std::set<std::string> taken{def().name};
-  symbols[&def()] = def().name;
-  for (const detail::FuncDef *d : order) {
-    if (d == &def())
+  std::map<const FuncDef *, std::string> symbols;
+  std::set<std::string> taken{entry.name};
+  symbols[&entry] = entry.name;
+  for (const FuncDef *d : order) {
+    if (d == &entry)
       continue;
     std::string name = d->name;
     for (int k = 1; taken.count(name); ++k)
@@ -412,12 +515,37 @@ std::string Func::to_mlir() const {
     taken.insert(name);
     symbols[d] = name;
   }
-  std::string out = "// Traced by the rlx C++ frontend.\nmodule {\n";
-  for (const detail::FuncDef *d : order) {
-    out += "  ";
-    printFunc(out, *d, symbols, d == &def());
+  mlir::MLIRContext *ctx = sharedContext().get();
+  mlir::OpBuilder b(ctx);
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::ModuleOp::create(b.getUnknownLoc());
+  b.setInsertionPointToEnd(module->getBody());
+  for (const FuncDef *d : order) {
+    mlir::func::FuncOp func = d->body->func->clone();
+    b.insert(func);
+    func.setSymName(symbols.at(d));
+    if (d != &entry) {
+      func.setPrivate();
+      for (unsigned i = 0; i < func.getNumArguments(); ++i)
+        func.removeArgAttr(i, "rlx.name");
+      for (unsigned i = 0; i < func.getNumResults(); ++i)
+        func.removeResultAttr(i, b.getStringAttr("rlx.name"));
+    }
+    // Placeholders `#i` become the callees' symbols.
+    for (size_t i = 0; i < d->callees.size(); ++i)
+      (void)mlir::SymbolTable::replaceAllSymbolUses(
+          b.getStringAttr("#" + std::to_string(i)),
+          b.getStringAttr(symbols.at(d->callees[i].get())), func);
   }
-  return out + "}\n";
+  return module;
+}
+
+std::string Func::to_mlir() const {
+  mlir::OwningOpRef<mlir::ModuleOp> module = buildModule(def());
+  std::string text = "// Traced by the rlx C++ frontend.\n";
+  llvm::raw_string_ostream os(text);
+  module->print(os);
+  return text;
 }
 
 void Func::export_mlir(const std::string &path) const {

@@ -2,7 +2,9 @@
 ///
 /// \file
 /// Each transform traces a new function with the original's inputs (plus
-/// tangents or cotangents) whose body is one marker op naming the original.
+/// tangents or cotangents) whose body is one marker op naming the original,
+/// built by the marker's builder at the caller's location and verified. The
+/// result types are the transform's own (the builders take them).
 /// The compiler's rlx-autodiff pass expands markers innermost first, so
 /// `f.grad(...).vmap(...)` and `f.grad(...).grad(...)` need nothing here.
 ///
@@ -11,9 +13,15 @@
 #include "rlx/frontend/Func.h"
 #include "rlx/frontend/Ops.h"
 
+#include "TraceIR.h"
+
+#include "dialects/RLX/IR/RLXDialect.h"
+
 #include <algorithm>
 
 namespace rlx {
+
+using namespace detail;
 
 namespace {
 
@@ -29,21 +37,15 @@ struct Leaves {
   std::vector<std::string> params;
   std::vector<detail::Arg> args;
 
-  std::string attrs() const {
-    std::string text;
-    if (!inputs.empty()) {
-      text += "wrt = array<i64";
-      for (size_t i = 0; i < inputs.size(); ++i)
-        text += (i ? ", " : ": ") + std::to_string(inputs[i]);
-      text += ">";
-    }
-    if (!params.empty()) {
-      text += std::string(text.empty() ? "" : ", ") + "wrt_params = [";
-      for (size_t i = 0; i < params.size(); ++i)
-        text += (i ? ", \"" : "\"") + params[i] + "\"";
-      text += "]";
-    }
-    return text;
+  /// The markers' `wrt_params`: the names, or none.
+  mlir::Attribute paramsAttr() const {
+    if (params.empty())
+      return {};
+    mlir::Builder b(sharedContext().get());
+    llvm::SmallVector<mlir::Attribute> names;
+    for (const std::string &p : params)
+      names.push_back(b.getStringAttr(p));
+    return b.getArrayAttr(names);
   }
 };
 
@@ -96,13 +98,6 @@ Leaves resolve(const Func &f, const std::vector<std::string> &wrt,
   return leaves;
 }
 
-std::string typeList(const std::vector<Tensor> &xs) {
-  std::string text;
-  for (size_t i = 0; i < xs.size(); ++i)
-    text += (i ? ", " : "") + xs[i].type().mlir();
-  return text;
-}
-
 std::string typeList(const std::vector<TensorType> &ts) {
   std::string text;
   for (size_t i = 0; i < ts.size(); ++i)
@@ -110,11 +105,11 @@ std::string typeList(const std::vector<TensorType> &ts) {
   return text;
 }
 
-std::string operandList(const std::vector<Tensor> &xs) {
-  std::string text;
-  for (size_t i = 0; i < xs.size(); ++i)
-    text += (i ? ", " : "") + xs[i].ssa();
-  return text;
+llvm::SmallVector<mlir::Value> values(const std::vector<Tensor> &xs) {
+  llvm::SmallVector<mlir::Value> result;
+  for (const Tensor &x : xs)
+    result.push_back(valueOf(x));
+  return result;
 }
 
 /// Traces `name` with f's inputs, then `extra` inputs, and a body built by
@@ -132,24 +127,22 @@ Func derive(const std::string &name, const Func &f,
   return Func(s.finish(results));
 }
 
-/// A marker `rlx.<op> @f(args) <segments> {attrs} : (types) -> (results)`.
-std::vector<Tensor> marker(Scope &s, const std::string &op, const Func &f,
-                           const std::vector<Tensor> &args,
-                           const std::string &segmentName,
-                           const std::vector<Tensor> &segment,
-                           const std::string &attrs,
-                           const std::vector<TensorType> &results) {
-  std::string text =
-      "rlx." + op + " " + s.calleeRef(f) + "(" + operandList(args) + ")";
-  std::vector<Tensor> operands = args;
-  if (!segmentName.empty()) {
-    text += " " + segmentName + "(" + operandList(segment) + ")";
-    operands.insert(operands.end(), segment.begin(), segment.end());
-  }
-  if (!attrs.empty())
-    text += " {" + attrs + "}";
-  text += " : (" + typeList(operands) + ") -> (" + typeList(results) + ")";
-  return s.emitMulti(text, results);
+/// The marker `OpTy` naming `f`, built by its builder from the result types
+/// and `args` (the callee's operands and attributes after its symbol), and
+/// verified.
+template <typename OpTy, typename... Args>
+std::vector<Tensor>
+marker(Scope &s, const std::string &what, SourceLoc loc, const Func &f,
+       const std::vector<TensorType> &results, Args &&...args) {
+  llvm::SmallVector<mlir::Type> types;
+  for (const TensorType &t : results)
+    types.push_back(toMLIR(t));
+  std::string callee = s.calleeRef(f);
+  DiagnosticCapture capture;
+  mlir::OpBuilder b = builderOf(s);
+  auto op = OpTy::create(b, toMLIR(loc), mlir::TypeRange(types), callee,
+                         std::forward<Args>(args)...);
+  return checked(s, op, capture, "Func::" + what, loc);
 }
 
 std::vector<Tensor> withNames(std::vector<Tensor> xs,
@@ -237,13 +230,14 @@ Func Func::grad(const std::vector<std::string> &wrt, SourceLoc loc) const {
          loc);
   requireScalarLoss(*this, "grad", loc);
   const Func &f = *this;
-  Func derived =
-      derive(name() + "_grad", f, {},
-             [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor>) {
-               return withNames(marker(s, "grad", f, args, "", {},
-                                       leaves.attrs(), typesOf(leaves.args)),
-                                prefixed("grad.", leaves.args));
-             });
+  Func derived = derive(
+      name() + "_grad", f, {},
+      [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor>) {
+        return withNames(marker<GradOp>(s, "grad", loc, f, typesOf(leaves.args),
+                                        values(args), leaves.inputs,
+                                        leaves.paramsAttr()),
+                         prefixed("grad.", leaves.args));
+      });
   return respecializable(
       derived, *this, [wrt, loc](const Func &p, const detail::InputShapes &) {
         return p.grad(wrt, loc);
@@ -260,13 +254,14 @@ Func Func::value_and_grad(const std::vector<std::string> &wrt, bool hasAux,
          loc);
   requireScalarLoss(*this, "value_and_grad", loc);
   const Func &f = *this;
-  std::string attrs = leaves.attrs() + (hasAux ? ", has_aux" : "");
   Func derived = derive(
       name() + "_value_and_grad", f, {},
       [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor>) {
         return withNames(
-            marker(s, "value_and_grad", f, args, "", {}, attrs,
-                   concatenated(typesOf(f.outputs()), typesOf(leaves.args))),
+            marker<ValueAndGradOp>(
+                s, "value_and_grad", loc, f,
+                concatenated(typesOf(f.outputs()), typesOf(leaves.args)),
+                values(args), leaves.inputs, leaves.paramsAttr(), hasAux),
             concatenated(output_names(), prefixed("grad.", leaves.args)));
       });
   return respecializable(
@@ -295,8 +290,10 @@ Func Func::vjp(const std::vector<std::string> &wrt, SourceLoc loc) const {
       name() + "_vjp", f, renamed("ct.", outputs()),
       [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor> cts) {
         return withNames(
-            marker(s, "vjp", f, args, "cotangents", cts, leaves.attrs(),
-                   concatenated(typesOf(f.outputs()), typesOf(leaves.args))),
+            marker<VJPOp>(
+                s, "vjp", loc, f,
+                concatenated(typesOf(f.outputs()), typesOf(leaves.args)),
+                values(args), values(cts), leaves.inputs, leaves.paramsAttr()),
             concatenated(output_names(), prefixed("grad.", leaves.args)));
       });
   return respecializable(
@@ -313,8 +310,10 @@ Func Func::jvp(const std::vector<std::string> &tangentFor,
       name() + "_jvp", f, renamed("t.", leaves.args),
       [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor> ts) {
         return withNames(
-            marker(s, "jvp", f, args, "tangents", ts, leaves.attrs(),
-                   concatenated(typesOf(f.outputs()), typesOf(f.outputs()))),
+            marker<JVPOp>(
+                s, "jvp", loc, f,
+                concatenated(typesOf(f.outputs()), typesOf(f.outputs())),
+                values(args), values(ts), leaves.inputs, leaves.paramsAttr()),
             concatenated(output_names(), prefixed("tangent.", outputs())));
       });
   return respecializable(
@@ -330,13 +329,14 @@ Func Func::hvp(const std::vector<std::string> &wrt, SourceLoc loc) const {
     fail("hvp", "'" + name() + "' must have one output", loc);
   requireScalarLoss(*this, "hvp", loc);
   const Func &f = *this;
-  Func derived =
-      derive(name() + "_hvp", f, renamed("t.", leaves.args),
-             [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor> ts) {
-               return withNames(marker(s, "hvp", f, args, "tangents", ts,
-                                       leaves.attrs(), typesOf(leaves.args)),
-                                prefixed("hvp.", leaves.args));
-             });
+  Func derived = derive(
+      name() + "_hvp", f, renamed("t.", leaves.args),
+      [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor> ts) {
+        return withNames(marker<HVPOp>(s, "hvp", loc, f, typesOf(leaves.args),
+                                       values(args), values(ts), leaves.inputs,
+                                       leaves.paramsAttr()),
+                         prefixed("hvp.", leaves.args));
+      });
   return respecializable(
       derived, *this, [wrt, loc](const Func &p, const detail::InputShapes &) {
         return p.hvp(wrt, loc);
@@ -368,37 +368,34 @@ Func Func::vmap(const std::vector<int64_t> &inAxes,
     return t;
   };
   std::vector<detail::Arg> batched;
-  std::string inText = "in_axes = [";
+  mlir::Builder b(sharedContext().get());
+  llvm::SmallVector<mlir::Attribute> inAttrs;
   bool anyMapped = false;
   for (size_t i = 0; i < inputs().size(); ++i) {
     detail::Arg a = inputs()[i];
-    inText += i ? ", " : "";
     if (inAxes[i] == unmapped) {
-      inText += "unit";
+      inAttrs.push_back(b.getUnitAttr());
     } else {
       anyMapped = true;
       a.type = insert(a.type, inAxes[i], "input '" + a.name + "'");
-      inText += std::to_string(inAxes[i]);
+      inAttrs.push_back(b.getI64IntegerAttr(inAxes[i]));
     }
     batched.push_back(a);
   }
   if (!anyMapped)
     fail("vmap", "no input is mapped", loc);
-  inText += "], out_axes = array<i64";
   std::vector<TensorType> outTypes;
-  for (size_t i = 0; i < outputs().size(); ++i) {
+  for (size_t i = 0; i < outputs().size(); ++i)
     outTypes.push_back(insert(outputs()[i].type, outAxes[i],
                               "output '" + outputs()[i].name + "'"));
-    inText += (i ? ", " : ": ") + std::to_string(outAxes[i]);
-  }
-  inText += ">";
   Scope s(name() + "_vmap");
   std::vector<Tensor> args;
   for (const detail::Arg &in : batched)
     args.push_back(s.input(in.name, in.type.shape, in.type.dtype));
-  Func derived(s.finish(
-      withNames(marker(s, "vmap", *this, args, "", {}, inText, outTypes),
-                output_names())));
+  Func derived(s.finish(withNames(
+      marker<VmapOp>(s, "vmap", loc, *this, outTypes, values(args),
+                     b.getArrayAttr(inAttrs), llvm::ArrayRef<int64_t>(outAxes)),
+      output_names())));
   // Specialized: the batch axis leaves each mapped input's shape, and the
   // batch size comes from the first mapped input given.
   std::vector<std::string> names = input_names();
@@ -457,10 +454,15 @@ static Func jacobian(const Func &f, const std::string &op,
   Func derived =
       derive(f.name() + "_" + op, f, {},
              [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor>) {
-               return withNames(
-                   marker(s, op, f, args, "", {},
-                          "wrt = " + std::to_string(index) + " : i64", {type}),
-                   {op});
+               auto build = [&](auto tag) {
+                 using OpTy = decltype(tag);
+                 return marker<OpTy>(s, op, loc, f, {type}, values(args),
+                                     static_cast<uint64_t>(index));
+               };
+               return withNames(op == "jacfwd"   ? build(JacfwdOp())
+                                : op == "jacrev" ? build(JacrevOp())
+                                                 : build(HessianOp()),
+                                {op});
              });
   return respecializable(
       derived, f, [op, wrt, loc](const Func &p, const detail::InputShapes &) {
@@ -482,25 +484,34 @@ Func Func::hessian(const std::string &wrt, SourceLoc loc) const {
 // remat and custom rules
 //===----------------------------------------------------------------------===//
 
-/// `rlx.<op> @f(args) {attrs}` in a function with f's signature.
+/// The marker `OpTy` (`rlx.<op> @f(args)`, then the symbols of `rules`) in
+/// a function with f's signature.
+template <typename OpTy>
 static Func wrapped(const Func &f, const std::string &op,
-                    const std::string &suffix,
-                    const std::vector<std::pair<std::string, Func>> &rules) {
+                    const std::string &suffix, const std::vector<Func> &rules,
+                    SourceLoc loc) {
   return derive(f.name() + suffix, f, {},
                 [&](Scope &s, std::vector<Tensor> args, std::vector<Tensor>) {
-                  std::string attrs;
-                  for (const auto &[key, rule] : rules)
-                    attrs += (attrs.empty() ? "" : ", ") + key + " = " +
-                             s.calleeRef(rule);
-                  return withNames(marker(s, op, f, args, "", {}, attrs,
-                                          typesOf(f.outputs())),
-                                   f.output_names());
+                  std::vector<std::string> symbols;
+                  for (const Func &rule : rules)
+                    symbols.push_back(s.calleeRef(rule));
+                  std::vector<TensorType> types = typesOf(f.outputs());
+                  std::vector<Tensor> results;
+                  if constexpr (std::is_same_v<OpTy, CustomVJPOp>)
+                    results = marker<OpTy>(s, op, loc, f, types, values(args),
+                                           symbols[0], symbols[1]);
+                  else if constexpr (std::is_same_v<OpTy, CustomJVPOp>)
+                    results = marker<OpTy>(s, op, loc, f, types, values(args),
+                                           symbols[0]);
+                  else
+                    results = marker<OpTy>(s, op, loc, f, types, values(args));
+                  return withNames(results, f.output_names());
                 });
 }
 
 Func remat(const Func &f) {
   return respecializable(
-      wrapped(f, "remat", "_remat", {}), f,
+      wrapped<RematOp>(f, "remat", "_remat", {}, {}), f,
       [](const Func &p, const detail::InputShapes &) { return remat(p); });
 }
 
@@ -543,7 +554,7 @@ Func custom_vjp(const Func &f, const Func &fwd, const Func &bwd,
   requireTypes("custom_vjp", "bwd's inputs", typesOf(bwd.inputs()),
                concatenated(residuals, outs), loc);
   requireTypes("custom_vjp", "bwd's outputs", typesOf(bwd.outputs()), ins, loc);
-  return wrapped(f, "custom_vjp", "_custom_vjp", {{"fwd", fwd}, {"bwd", bwd}});
+  return wrapped<CustomVJPOp>(f, "custom_vjp", "_custom_vjp", {fwd, bwd}, loc);
 }
 
 Func custom_jvp(const Func &f, const Func &jvp, SourceLoc loc) {
@@ -553,7 +564,7 @@ Func custom_jvp(const Func &f, const Func &jvp, SourceLoc loc) {
                concatenated(ins, ins), loc);
   requireTypes("custom_jvp", "jvp's outputs", typesOf(jvp.outputs()),
                concatenated(outs, outs), loc);
-  return wrapped(f, "custom_jvp", "_custom_jvp", {{"jvp", jvp}});
+  return wrapped<CustomJVPOp>(f, "custom_jvp", "_custom_jvp", {jvp}, loc);
 }
 
 } // namespace rlx

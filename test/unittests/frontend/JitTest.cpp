@@ -334,10 +334,16 @@ TEST(Jit, CompileErrorsCarryTheDiagnostics) {
     Tensor x = s.input("x", {3}, f64);
     return {exp(x), s.input("t", {3}, f64)};
   });
+  int line = 0;
   Func loss("rev", [&](Scope &s) {
+    line = __LINE__ + 1;
     return sum(custom_jvp(ex, exJvp)(s, {s.input("x", {3}, f64)})[0]);
   });
   std::string e = errorOf([&] { loss.grad({"x"}).jit(Device::cpu()); });
+  // Traced ops are located at the user's line: so are compile errors.
+  EXPECT_NE(e.find("JitTest.cpp:" + std::to_string(line) + ":"),
+            std::string::npos)
+      << e;
   EXPECT_NE(e.find("rlx::jit: compiling 'rev_grad' failed"), std::string::npos)
       << e;
   EXPECT_NE(e.find("error: 'rlx.custom_jvp' op cannot be differentiated in "

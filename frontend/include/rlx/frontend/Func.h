@@ -31,6 +31,9 @@ struct JitOptions;
 namespace detail {
 using InputShapes = std::map<std::string, Shape>;
 
+/// The IR of a traced function (lib/TraceIR.h; no MLIR in these headers).
+struct FuncBody;
+
 /// An input, output or param: its name and type.
 struct Arg {
   std::string name;
@@ -43,9 +46,8 @@ struct FuncDef {
   std::vector<Arg> inputs, outputs;
   /// Every weight read, directly or through callees, in declaration order.
   std::vector<Arg> params;
-  /// Op lines; callee symbols are placeholders (see Scope::calleeRef).
-  std::string body;
-  std::vector<std::string> results;
+  /// Its func.func; callee symbols are placeholders (see Scope::calleeRef).
+  std::shared_ptr<FuncBody> body;
   std::vector<std::shared_ptr<const FuncDef>> callees;
   /// Re-derives the function with the given inputs' dynamic dims made static
   /// (by input name): a lambda is traced again, a transform re-applied to its

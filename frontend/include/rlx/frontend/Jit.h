@@ -169,12 +169,10 @@ void clearMemoryCache();
 /// `RLX_CACHE=0`.
 std::string diskCacheDir();
 
-/// Compiles `mlir` (a whole module) into a shared library, cached; `what`
-/// names it in messages.
-std::shared_ptr<Artifact> compileModule(const std::string &mlir,
-                                        const Device &device,
-                                        const JitOptions &options,
-                                        const std::string &what);
+/// Compiles `func`'s module (Func::to_mlir, not printed) into a shared
+/// library, cached by its text, the device and the options.
+std::shared_ptr<Artifact> compileModule(const Func &func, const Device &device,
+                                        const JitOptions &options);
 
 } // namespace rlx
 

@@ -1,9 +1,10 @@
 //===- Tensor.h - Symbolic tensors and the tracing scope --------*- C++ -*-===//
 ///
 /// \file
-/// `rlx::Scope` records ops into one function while a lambda runs;
-/// `rlx::Tensor` is a value of that function (an SSA name and its type).
-/// Nothing is computed while tracing: shapes are checked and ops appended.
+/// `rlx::Scope` builds one function of the rlx dialect while a lambda runs;
+/// `rlx::Tensor` is a value of that function (an opaque handle and its type).
+/// Nothing is computed while tracing: each op is built, its shape rule and
+/// verifier checking it at the caller's line.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -29,7 +30,8 @@ struct FuncDef;
 class Tensor {
 public:
   Tensor() = default;
-  Tensor(Scope *scope, std::string ssa, TensorType type);
+  /// `value` is the opaque pointer of the mlir::Value (see lib/TraceIR.h).
+  Tensor(Scope *scope, const void *value, TensorType type);
 
   const TensorType &type() const { return type_; }
   const Shape &shape() const { return type_.shape; }
@@ -39,7 +41,8 @@ public:
   int64_t dim(int64_t axis) const;
   /// The trace this value belongs to; throws once that trace has ended.
   Scope &scope() const;
-  const std::string &ssa() const { return ssa_; }
+  /// The opaque handle of the IR value.
+  const void *value() const { return value_; }
   bool valid() const { return scope_ != nullptr; }
 
   /// Names this value when it is returned from the traced function (the
@@ -81,7 +84,7 @@ private:
   Scope *scope_ = nullptr;
   /// Scope::id() of scope_: a new trace may reuse a dead one's address.
   uint64_t scopeId_ = 0;
-  std::string ssa_;
+  const void *value_ = nullptr;
   TensorType type_;
   std::string name_;
 };
@@ -102,9 +105,11 @@ public:
   Tensor param(const std::string &name, const Shape &shape,
                DType dtype = DType::f32, SourceLoc loc = SourceLoc::current());
   /// A constant filled with `value`.
-  Tensor full(const Shape &shape, double value, DType dtype = DType::f32);
-  Tensor scalar(double value, DType dtype = DType::f32) {
-    return full({}, value, dtype);
+  Tensor full(const Shape &shape, double value, DType dtype = DType::f32,
+              SourceLoc loc = SourceLoc::current());
+  Tensor scalar(double value, DType dtype = DType::f32,
+                SourceLoc loc = SourceLoc::current()) {
+    return full({}, value, dtype, loc);
   }
   /// A constant holding `values` (row-major).
   Tensor constant(const std::vector<double> &values, const Shape &shape,
@@ -120,14 +125,9 @@ public:
   // Used by ops, layers and transforms, not usually by models.
   //===--------------------------------------------------------------------===//
 
-  /// Appends `%N = <text> : <types>`, giving a value of `type`.
-  Tensor emit(const std::string &opText, const TensorType &type);
-  /// Appends an op with several results; `text` starts after `%N:k = `.
-  /// `callee` is referenced as `@<callee>` by the text placeholder
-  /// calleeRef(i) for the i-th entry.
-  std::vector<Tensor> emitMulti(const std::string &opText,
-                                const std::vector<TensorType> &types);
-  /// Registers `callee` and returns the placeholder its symbol prints as.
+  /// Registers `callee` (its params become this function's) and returns the
+  /// placeholder symbol that ops of this function refer to it by; the module
+  /// replaces it with the callee's name.
   std::string calleeRef(const Func &callee);
 
   /// Inputs named here get these static shapes instead of their traced
@@ -147,7 +147,6 @@ private:
   std::shared_ptr<detail::FuncDef> def_;
   std::map<std::string, Shape> inputShapes;
   uint64_t id_;
-  int nextValue = 0;
 };
 
 } // namespace rlx

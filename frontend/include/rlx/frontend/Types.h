@@ -53,15 +53,18 @@ struct TensorType {
 };
 
 /// Where a frontend call was made in the user's code. Frontend functions take
-/// it as a defaulted last argument, so `__builtin_FILE()` and
-/// `__builtin_LINE()` are evaluated at the call site.
+/// it as a defaulted last argument, so `__builtin_FILE()`, `__builtin_LINE()`
+/// and `__builtin_COLUMN()` are evaluated at the call site; it becomes the
+/// op's location in the traced IR.
 struct SourceLoc {
   const char *file = nullptr;
   unsigned line = 0;
+  unsigned column = 0;
 
   static SourceLoc current(const char *file = __builtin_FILE(),
-                           unsigned line = __builtin_LINE()) {
-    return {file, line};
+                           unsigned line = __builtin_LINE(),
+                           unsigned column = __builtin_COLUMN()) {
+    return {file, line, column};
   }
   /// ` (at model.cpp:12)`, or empty when unknown.
   std::string suffix() const;
