@@ -29,7 +29,7 @@
 
 using namespace mlir;
 
-namespace rlx {
+namespace mlir::rlx {
 namespace {
 
 /// A TargetMachine for the host CPU with all its features.
@@ -164,4 +164,4 @@ LogicalResult emitArtifact(ModuleOp module, const CompileOptions &options,
   return success();
 }
 
-} // namespace rlx
+} // namespace mlir::rlx

@@ -11,7 +11,7 @@
 
 using namespace mlir;
 
-namespace rlx {
+namespace mlir::rlx {
 
 namespace {
 
@@ -115,4 +115,4 @@ void CompileStats::print(llvm::raw_ostream &os) const {
                            : 1.0);
 }
 
-} // namespace rlx
+} // namespace mlir::rlx

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace rlx {
+namespace mlir::rlx {
 
 struct CompileStats {
   struct PhaseTime {
@@ -47,6 +47,6 @@ struct CompileStats {
   void print(llvm::raw_ostream &os) const;
 };
 
-} // namespace rlx
+} // namespace mlir::rlx
 
 #endif // RLX_CODEGEN_COMPILESTATS_H

@@ -35,7 +35,7 @@
 
 using namespace mlir;
 
-namespace rlx {
+namespace mlir::rlx {
 
 llvm::StringRef compilerVersion() { return RLX_VERSION_STRING; }
 
@@ -397,4 +397,4 @@ void registerCompilerPassesAndPipelines() {
                    });
 }
 
-} // namespace rlx
+} // namespace mlir::rlx

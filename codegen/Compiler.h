@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-namespace rlx {
+namespace mlir::rlx {
 
 /// The compile phases, in order (docs/architecture.md "Compile path"). Compilation can stop after any.
 enum class Phase {
@@ -132,6 +132,6 @@ mlir::LogicalResult emitArtifact(mlir::ModuleOp module,
 /// The compiler's version string.
 llvm::StringRef compilerVersion();
 
-} // namespace rlx
+} // namespace mlir::rlx
 
 #endif // RLX_CODEGEN_COMPILER_H

@@ -18,13 +18,13 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXBUILDMANIFEST
 #include "codegen/ABI/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
-using namespace rlx;
+using namespace mlir::rlx;
 
 namespace {
 
@@ -111,7 +111,7 @@ void stripRLXAttributes(func::FuncOp func) {
 }
 
 struct RLXBuildManifestPass
-    : rlx::impl::RLXBuildManifestBase<RLXBuildManifestPass> {
+    : mlir::rlx::impl::RLXBuildManifestBase<RLXBuildManifestPass> {
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();

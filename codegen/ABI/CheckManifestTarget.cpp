@@ -12,17 +12,17 @@
 
 #include "llvm/Support/JSON.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXCHECKMANIFESTTARGET
 #include "codegen/ABI/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
 
 namespace {
 
 struct RLXCheckManifestTargetPass
-    : rlx::impl::RLXCheckManifestTargetBase<RLXCheckManifestTargetPass> {
+    : mlir::rlx::impl::RLXCheckManifestTargetBase<RLXCheckManifestTargetPass> {
   using Base::Base;
 
   void runOnOperation() override {

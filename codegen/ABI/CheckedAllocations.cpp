@@ -18,10 +18,10 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXCHECKEDALLOCATIONS
 #include "codegen/ABI/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
 
@@ -86,9 +86,9 @@ llvm.func @_mlir_memref_to_llvm_free(%p: !llvm.ptr) {
 )mlir";
 
 struct RLXCheckedAllocationsPass
-    : rlx::impl::RLXCheckedAllocationsBase<RLXCheckedAllocationsPass> {
+    : mlir::rlx::impl::RLXCheckedAllocationsBase<RLXCheckedAllocationsPass> {
   void runOnOperation() override {
-    if (failed(rlx::defineFunctions(getOperation(), kDefinitions,
+    if (failed(mlir::rlx::defineFunctions(getOperation(), kDefinitions,
                                     "allocation functions")))
       signalPassFailure();
   }

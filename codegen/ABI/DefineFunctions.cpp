@@ -8,7 +8,7 @@
 
 using namespace mlir;
 
-namespace rlx {
+namespace mlir::rlx {
 
 LogicalResult defineFunctions(ModuleOp module, llvm::StringRef source,
                               llvm::StringRef what) {
@@ -34,4 +34,4 @@ LogicalResult defineFunctions(ModuleOp module, llvm::StringRef source,
   return success();
 }
 
-} // namespace rlx
+} // namespace mlir::rlx

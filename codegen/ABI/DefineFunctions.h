@@ -12,7 +12,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
-namespace rlx {
+namespace mlir::rlx {
 
 /// Parses `source` (LLVM-dialect globals and functions) and moves its
 /// symbols into `module`. A declaration in `module` gives way to a
@@ -23,6 +23,6 @@ mlir::LogicalResult defineFunctions(mlir::ModuleOp module,
                                     llvm::StringRef source,
                                     llvm::StringRef what);
 
-} // namespace rlx
+} // namespace mlir::rlx
 
 #endif // RLX_CODEGEN_ABI_DEFINEFUNCTIONS_H

@@ -10,7 +10,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
-using namespace rlx;
+using namespace mlir::rlx;
 
 namespace {
 
@@ -240,7 +240,7 @@ void relate(Operation *op, DimRelations &rel) {
 
 } // namespace
 
-std::vector<DimConstraint> rlx::inferDimConstraints(func::FuncOp func) {
+std::vector<DimConstraint> mlir::rlx::inferDimConstraints(func::FuncOp func) {
   DimRelations rel;
   func.walk([&](Operation *op) {
     if (op->getDialect() && isa<RLXDialect>(op->getDialect()))

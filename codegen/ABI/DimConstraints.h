@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-namespace rlx {
+namespace mlir::rlx {
 
 /// Input dims (input index, dim index) that must all be equal, and equal to
 /// `size` when it is not negative.
@@ -33,6 +33,6 @@ struct DimConstraint {
 /// dropped.
 std::vector<DimConstraint> inferDimConstraints(mlir::func::FuncOp func);
 
-} // namespace rlx
+} // namespace mlir::rlx
 
 #endif // RLX_CODEGEN_ABI_DIMCONSTRAINTS_H

@@ -13,18 +13,18 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/Support/JSON.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXEMITARTIFACTABI
 #include "codegen/ABI/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
-using namespace rlx;
+using namespace mlir::rlx;
 
 namespace {
 
 struct RLXEmitArtifactABIPass
-    : rlx::impl::RLXEmitArtifactABIBase<RLXEmitArtifactABIPass> {
+    : mlir::rlx::impl::RLXEmitArtifactABIBase<RLXEmitArtifactABIPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     auto manifestAttr = module->getAttrOfType<StringAttr>("rlx.manifest");

@@ -15,19 +15,19 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXENSUREFRESHRESULTS
 #include "codegen/ABI/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
-using namespace rlx;
+using namespace mlir::rlx;
 
 namespace {
 
 
 struct RLXEnsureFreshResultsPass
-    : rlx::impl::RLXEnsureFreshResultsBase<RLXEnsureFreshResultsPass> {
+    : mlir::rlx::impl::RLXEnsureFreshResultsBase<RLXEnsureFreshResultsPass> {
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func->hasAttr("rlx.entry"))

@@ -14,15 +14,15 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/MapVector.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXEXPOSEPARAMS
 #include "codegen/ABI/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
-using namespace rlx;
+using namespace mlir::rlx;
 
-std::string rlx::dtypeName(Type t) {
+std::string mlir::rlx::dtypeName(Type t) {
   if (t.isF16())
     return "f16";
   if (t.isBF16())
@@ -70,7 +70,7 @@ FailureOr<DictionaryAttr> describe(Builder &b, StringRef name, Type type,
 }
 
 struct RLXExposeParamsPass
-    : rlx::impl::RLXExposeParamsBase<RLXExposeParamsPass> {
+    : mlir::rlx::impl::RLXExposeParamsBase<RLXExposeParamsPass> {
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isPrivate() || func.isExternal())

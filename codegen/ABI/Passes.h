@@ -18,7 +18,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
-namespace rlx {
+namespace mlir::rlx {
 
 /// The artifact ABI version the compiler writes (rlx/abi.h).
 constexpr uint32_t kArtifactABIVersion = RLX_ABI_VERSION;
@@ -43,6 +43,6 @@ std::string dtypeName(mlir::Type elementType);
 #define GEN_PASS_REGISTRATION
 #include "codegen/ABI/Passes.h.inc"
 
-} // namespace rlx
+} // namespace mlir::rlx
 
 #endif // RLX_CODEGEN_ABI_PASSES_H

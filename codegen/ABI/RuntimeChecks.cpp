@@ -17,17 +17,17 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXRUNTIMECHECKS
 #include "codegen/ABI/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
 
 namespace {
 
 struct RLXRuntimeChecksPass
-    : rlx::impl::RLXRuntimeChecksBase<RLXRuntimeChecksPass> {
+    : mlir::rlx::impl::RLXRuntimeChecksBase<RLXRuntimeChecksPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<cf::AssertOp> asserts;

@@ -10,10 +10,10 @@
 
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXCPULOWERSTRIDEDCOPIES
 #include "codegen/CPU/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
 
@@ -26,7 +26,7 @@ bool isContiguous(Value v) {
 }
 
 struct RLXCPULowerStridedCopiesPass
-    : rlx::impl::RLXCPULowerStridedCopiesBase<RLXCPULowerStridedCopiesPass> {
+    : mlir::rlx::impl::RLXCPULowerStridedCopiesBase<RLXCPULowerStridedCopiesPass> {
   void runOnOperation() override {
     SmallVector<memref::CopyOp> copies;
     getOperation().walk([&](memref::CopyOp copy) {

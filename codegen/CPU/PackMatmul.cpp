@@ -211,7 +211,7 @@ void packOne(linalg::MatmulOp matmul, int64_t tileM, int64_t tileN) {
 
 } // namespace
 
-void rlx::packLargeMatmuls(ModuleOp module, int64_t tileM, int64_t tileN) {
+void mlir::rlx::packLargeMatmuls(ModuleOp module, int64_t tileM, int64_t tileN) {
   SmallVector<linalg::MatmulOp> matmuls;
   module.walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
   for (linalg::MatmulOp matmul : matmuls) {

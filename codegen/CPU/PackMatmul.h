@@ -5,13 +5,13 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
-namespace rlx {
+namespace mlir::rlx {
 
 /// Splits every static linalg.matmul whose B operand is 2 MiB or more
 /// into register-tile-sized matmuls over packed copies of its operands
 /// (PackMatmul.cpp). Runs before the register tiling of the matmul pass.
 void packLargeMatmuls(mlir::ModuleOp module, int64_t tileM, int64_t tileN);
 
-} // namespace rlx
+} // namespace mlir::rlx
 
 #endif // RLX_CODEGEN_CPU_PACKMATMUL_H

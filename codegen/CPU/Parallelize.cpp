@@ -25,10 +25,10 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXCPUPARALLELIZE
 #include "codegen/CPU/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
 
@@ -112,7 +112,7 @@ void parallelize(RewriterBase &rewriter, scf::ForOp loop) {
 }
 
 struct RLXCPUParallelizePass
-    : rlx::impl::RLXCPUParallelizeBase<RLXCPUParallelizePass> {
+    : mlir::rlx::impl::RLXCPUParallelizeBase<RLXCPUParallelizePass> {
   void runOnOperation() override {
     SmallVector<scf::ForOp> marked;
     getOperation().walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {

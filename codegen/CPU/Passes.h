@@ -22,7 +22,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
-namespace rlx {
+namespace mlir::rlx {
 
 #define GEN_PASS_DECL
 #include "codegen/CPU/Passes.h.inc"
@@ -30,6 +30,6 @@ namespace rlx {
 #define GEN_PASS_REGISTRATION
 #include "codegen/CPU/Passes.h.inc"
 
-} // namespace rlx
+} // namespace mlir::rlx
 
 #endif // RLX_CODEGEN_CPU_PASSES_H

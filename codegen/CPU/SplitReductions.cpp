@@ -16,10 +16,10 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXCPUSPLITREDUCTIONS
 #include "codegen/CPU/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
 
@@ -31,7 +31,7 @@ constexpr int64_t kMinSplitLength = int64_t(1) << 16;
 constexpr int64_t kMaxParts = 64, kMinPartLength = 4096;
 
 struct RLXCPUSplitReductionsPass
-    : rlx::impl::RLXCPUSplitReductionsBase<RLXCPUSplitReductionsPass> {
+    : mlir::rlx::impl::RLXCPUSplitReductionsBase<RLXCPUSplitReductionsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     linalg::ControlSplitReductionFn control =

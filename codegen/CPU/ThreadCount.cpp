@@ -15,10 +15,10 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXCPUTHREADCOUNT
 #include "codegen/CPU/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
 
@@ -27,7 +27,7 @@ namespace {
 /// Gives every omp.parallel the thread count in `@rlx_artifact_num_threads`
 /// (at least 1).
 struct RLXCPUThreadCountPass
-    : rlx::impl::RLXCPUThreadCountBase<RLXCPUThreadCountPass> {
+    : mlir::rlx::impl::RLXCPUThreadCountBase<RLXCPUThreadCountPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<omp::ParallelOp> regions;

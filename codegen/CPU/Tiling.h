@@ -6,7 +6,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 
-namespace rlx {
+namespace mlir::rlx {
 
 /// Tiles `op` (on buffers) into scf.for loops by `sizes` (one per loop,
 /// 0 = untiled) and erases it; the tile and loops are in the result.
@@ -26,6 +26,6 @@ tileByConstants(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
   return tiled;
 }
 
-} // namespace rlx
+} // namespace mlir::rlx
 
 #endif // RLX_CODEGEN_CPU_TILING_H

@@ -180,7 +180,7 @@ FailureOr<scf::ForOp> promote(RewriterBase &rewriter, scf::ForOp loop,
 
 } // namespace
 
-void rlx::promoteReductionAccumulators(ModuleOp module) {
+void mlir::rlx::promoteReductionAccumulators(ModuleOp module) {
   SmallVector<scf::ForOp> loops;
   module.walk([&](scf::ForOp loop) { loops.push_back(loop); });
   IRRewriter rewriter(module.getContext());

@@ -15,13 +15,13 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
-namespace rlx {
+namespace mlir::rlx {
 
 /// Rewrites every scf.for in `module` whose body reads a loop-invariant
 /// accumulator, folds one vector into it with vector.reduction (masked or
 /// not) and writes it back, into a loop carrying a vector accumulator.
 void promoteReductionAccumulators(mlir::ModuleOp module);
 
-} // namespace rlx
+} // namespace mlir::rlx
 
 #endif // RLX_CODEGEN_CPU_VECTORACCUMULATORS_H

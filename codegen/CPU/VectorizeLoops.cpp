@@ -30,10 +30,10 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXCPUVECTORIZELOOPS
 #include "codegen/CPU/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
 
@@ -101,7 +101,7 @@ void tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op) {
   bool parallelOuter =
       op.getIteratorTypesArray().front() == utils::IteratorType::parallel;
   FailureOr<scf::SCFTilingResult> tiled =
-      rlx::tileByConstants(rewriter, op, vectorSizes);
+      mlir::rlx::tileByConstants(rewriter, op, vectorSizes);
   if (failed(tiled) || tiled->tiledOps.size() != 1)
     return;
   // The outer loop may run on several cores when it walks a parallel dim
@@ -189,7 +189,7 @@ LogicalResult lowerMultiReductions(ModuleOp module) {
 }
 
 struct RLXCPUVectorizeLoopsPass
-    : rlx::impl::RLXCPUVectorizeLoopsBase<RLXCPUVectorizeLoopsPass> {
+    : mlir::rlx::impl::RLXCPUVectorizeLoopsBase<RLXCPUVectorizeLoopsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
@@ -242,7 +242,7 @@ struct RLXCPUVectorizeLoopsPass
     // Views and indices that tiling put inside loops move out first, so
     // accumulators are seen to be loop-invariant.
     module.walk([](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
-    rlx::promoteReductionAccumulators(module);
+    mlir::rlx::promoteReductionAccumulators(module);
     module.walk(
         [](func::FuncOp func) { linalg::hoistRedundantVectorTransfers(func); });
   }

@@ -21,13 +21,13 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/FormatVariadic.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXCPUVECTORIZEMATMUL
 #include "codegen/CPU/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
-using namespace rlx;
+using namespace mlir::rlx;
 
 namespace {
 
@@ -87,7 +87,7 @@ LogicalResult tileAndPeel(ModuleOp module, int64_t tileM, int64_t tileN) {
       sizes.insert(sizes.begin(), 1);
     Location loc = matmul.getLoc();
     FailureOr<scf::SCFTilingResult> tiled =
-        rlx::tileByConstants(rewriter, matmul, sizes);
+        mlir::rlx::tileByConstants(rewriter, matmul, sizes);
     if (failed(tiled))
       return emitError(loc, "failed to tile the matmul");
     unsigned m = batched ? 1 : 0;
@@ -131,7 +131,7 @@ void copyExpandedInputs(ModuleOp module) {
 }
 
 struct RLXCPUVectorizeMatmulPass
-    : rlx::impl::RLXCPUVectorizeMatmulBase<RLXCPUVectorizeMatmulPass> {
+    : mlir::rlx::impl::RLXCPUVectorizeMatmulBase<RLXCPUVectorizeMatmulPass> {
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -142,7 +142,7 @@ struct RLXCPUVectorizeMatmulPass
     if (!hasMatmul)
       return;
     copyExpandedInputs(module);
-    rlx::packLargeMatmuls(module, tileM, tileN);
+    mlir::rlx::packLargeMatmuls(module, tileM, tileN);
     if (failed(tileAndPeel(module, tileM, tileN)))
       return signalPassFailure();
     std::string script =

@@ -6,7 +6,7 @@
 #include <map>
 #include <numeric>
 
-namespace rlx {
+namespace mlir::rlx {
 
 namespace {
 
@@ -77,4 +77,4 @@ int64_t livenessLowerBound(const std::vector<BufferLifetime> &buffers,
   return peak;
 }
 
-} // namespace rlx
+} // namespace mlir::rlx

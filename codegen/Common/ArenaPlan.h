@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace rlx {
+namespace mlir::rlx {
 
 /// A buffer live from op `begin` up to, not including, op `end`.
 struct BufferLifetime {
@@ -38,6 +38,6 @@ ArenaPlan planArena(const std::vector<BufferLifetime> &buffers,
 int64_t livenessLowerBound(const std::vector<BufferLifetime> &buffers,
                            int64_t alignment = 64);
 
-} // namespace rlx
+} // namespace mlir::rlx
 
 #endif // RLX_CODEGEN_COMMON_ARENAPLAN_H

@@ -15,7 +15,7 @@
 #include <algorithm>
 #include <cstdint>
 
-namespace rlx {
+namespace mlir::rlx {
 
 /// The buffer a chain of views and casts starts from.
 inline mlir::Value rootBuffer(mlir::Value v) {
@@ -42,6 +42,6 @@ inline int64_t staticBytes(mlir::MemRefType type) {
   return type.getNumElements() * std::max<int64_t>(1, (bits + 7) / 8);
 }
 
-} // namespace rlx
+} // namespace mlir::rlx
 
 #endif // RLX_CODEGEN_COMMON_BUFFERALIASES_H

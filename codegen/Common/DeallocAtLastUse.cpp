@@ -6,10 +6,10 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXDEALLOCATLASTUSE
 #include "codegen/Common/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
 
@@ -23,7 +23,7 @@ Operation *inBlock(Operation *op, Block *block) {
 }
 
 struct RLXDeallocAtLastUsePass
-    : rlx::impl::RLXDeallocAtLastUseBase<RLXDeallocAtLastUsePass> {
+    : mlir::rlx::impl::RLXDeallocAtLastUseBase<RLXDeallocAtLastUsePass> {
   void runOnOperation() override {
     SmallVector<memref::DeallocOp> deallocs;
     getOperation().walk(

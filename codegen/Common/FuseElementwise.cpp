@@ -16,10 +16,10 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXFUSEELEMENTWISE
 #include "codegen/Common/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
 
@@ -181,7 +181,7 @@ struct MergeSharedProducer : OpRewritePattern<linalg::GenericOp> {
 };
 
 struct RLXFuseElementwisePass
-    : rlx::impl::RLXFuseElementwiseBase<RLXFuseElementwisePass> {
+    : mlir::rlx::impl::RLXFuseElementwiseBase<RLXFuseElementwisePass> {
   void runOnOperation() override {
     RewritePatternSet merges(&getContext());
     merges.add<MergeSharedProducer>(&getContext());

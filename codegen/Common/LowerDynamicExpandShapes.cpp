@@ -15,10 +15,10 @@
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXLOWERDYNAMICEXPANDSHAPES
 #include "codegen/Common/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
 
@@ -37,7 +37,7 @@ bool hasGroupWithSeveralDynamicDims(memref::ExpandShapeOp op) {
 }
 
 struct RLXLowerDynamicExpandShapesPass
-    : rlx::impl::RLXLowerDynamicExpandShapesBase<
+    : mlir::rlx::impl::RLXLowerDynamicExpandShapesBase<
           RLXLowerDynamicExpandShapesPass> {
   void runOnOperation() override {
     SmallVector<memref::ExpandShapeOp> candidates;

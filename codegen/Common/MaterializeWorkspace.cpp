@@ -16,10 +16,10 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXMATERIALIZEWORKSPACE
 #include "codegen/Common/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
 
@@ -59,7 +59,7 @@ void materialize(func::FuncOp func, int64_t arenaBytes) {
 }
 
 struct RLXMaterializeWorkspacePass
-    : rlx::impl::RLXMaterializeWorkspaceBase<RLXMaterializeWorkspacePass> {
+    : mlir::rlx::impl::RLXMaterializeWorkspaceBase<RLXMaterializeWorkspacePass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     auto arena = func->getAttrOfType<IntegerAttr>("rlx.workspace_arena");

@@ -15,7 +15,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
-namespace rlx {
+namespace mlir::rlx {
 
 #define GEN_PASS_DECL
 #include "codegen/Common/Passes.h.inc"
@@ -23,6 +23,6 @@ namespace rlx {
 #define GEN_PASS_REGISTRATION
 #include "codegen/Common/Passes.h.inc"
 
-} // namespace rlx
+} // namespace mlir::rlx
 
 #endif // RLX_CODEGEN_COMMON_PASSES_H

@@ -19,10 +19,10 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXPLANWORKSPACE
 #include "codegen/Common/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
 
@@ -34,7 +34,7 @@ struct Temporary {
 };
 
 struct RLXPlanWorkspacePass
-    : rlx::impl::RLXPlanWorkspaceBase<RLXPlanWorkspacePass> {
+    : mlir::rlx::impl::RLXPlanWorkspaceBase<RLXPlanWorkspacePass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     if (func.isExternal() || !func.getBody().hasOneBlock())
@@ -46,11 +46,11 @@ struct RLXPlanWorkspacePass
       position[&op] = index++;
 
     SmallVector<Temporary> temporaries;
-    std::vector<rlx::BufferLifetime> lifetimes;
+    std::vector<mlir::rlx::BufferLifetime> lifetimes;
     for (auto alloc : body.getOps<memref::AllocOp>()) {
       MemRefType type = alloc.getType();
       if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
-          type.getMemorySpace() || rlx::staticBytes(type) == 0 ||
+          type.getMemorySpace() || mlir::rlx::staticBytes(type) == 0 ||
           !type.getElementType().isIntOrFloat())
         continue;
       // Exactly one dealloc, in the top-level code after the alloc: the
@@ -70,15 +70,15 @@ struct RLXPlanWorkspacePass
         continue;
       temporaries.push_back({alloc, dealloc});
       lifetimes.push_back({position[alloc], position[dealloc] + 1,
-                           rlx::staticBytes(type)});
+                           mlir::rlx::staticBytes(type)});
     }
     if (temporaries.empty())
       return;
 
-    rlx::ArenaPlan plan = rlx::planArena(lifetimes);
+    mlir::rlx::ArenaPlan plan = mlir::rlx::planArena(lifetimes);
     Builder attrs(func.getContext());
     func->setAttr("rlx.workspace_lower_bound",
-                  attrs.getI64IntegerAttr(rlx::livenessLowerBound(lifetimes)));
+                  attrs.getI64IntegerAttr(mlir::rlx::livenessLowerBound(lifetimes)));
     func->setAttr("rlx.workspace_arena", attrs.getI64IntegerAttr(plan.size));
     for (auto [temporary, offset] : llvm::zip(temporaries, plan.offsets))
       temporary.alloc->setAttr("rlx.arena_offset",

@@ -19,10 +19,10 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/IR/IRMapping.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXGPUBLOCKREDUCTIONS
 #include "codegen/GPU/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
 
@@ -56,7 +56,7 @@ Operation *matchCombiner(linalg::GenericOp op) {
 }
 
 struct RLXGPUBlockReductionsPass
-    : rlx::impl::RLXGPUBlockReductionsBase<RLXGPUBlockReductionsPass> {
+    : mlir::rlx::impl::RLXGPUBlockReductionsBase<RLXGPUBlockReductionsPass> {
   using Base::Base;
 
   /// `combiner` applied to (lhs, rhs) in place of (its value operand, out).

@@ -15,10 +15,10 @@
 #include "codegen/GPU/Passes.h"
 #include "rlx/abi.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXGPUDEVICEHOOKS
 #include "codegen/GPU/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
 
@@ -94,9 +94,9 @@ llvm.func @rlx_device_launch(%module: i64, %kernel: i64, %words: i64, %count: i6
 /// Runs before rlx-checked-allocations, whose CPU allocation functions
 /// then give way to these (an existing definition stays).
 struct RLXGPUDeviceHooksPass
-    : rlx::impl::RLXGPUDeviceHooksBase<RLXGPUDeviceHooksPass> {
+    : mlir::rlx::impl::RLXGPUDeviceHooksBase<RLXGPUDeviceHooksPass> {
   void runOnOperation() override {
-    if (failed(rlx::defineFunctions(getOperation(), kDefinitions,
+    if (failed(mlir::rlx::defineFunctions(getOperation(), kDefinitions,
                                     "device hook functions")))
       signalPassFailure();
   }

@@ -24,10 +24,10 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXGPUEMBEDDEVICECODE
 #include "codegen/GPU/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
 
@@ -339,7 +339,7 @@ struct Embedder {
 };
 
 struct RLXGPUEmbedDeviceCodePass
-    : rlx::impl::RLXGPUEmbedDeviceCodeBase<RLXGPUEmbedDeviceCodePass> {
+    : mlir::rlx::impl::RLXGPUEmbedDeviceCodeBase<RLXGPUEmbedDeviceCodePass> {
   using Base::Base;
   void runOnOperation() override {
     if (target != "vulkan" && target != "cuda" && target != "rocm") {

@@ -26,10 +26,10 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXGPUMAPKERNELS
 #include "codegen/GPU/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
 
@@ -192,7 +192,7 @@ LogicalResult flattenAccesses(gpu::LaunchOp launch) {
 }
 
 struct RLXGPUMapKernelsPass
-    : rlx::impl::RLXGPUMapKernelsBase<RLXGPUMapKernelsPass> {
+    : mlir::rlx::impl::RLXGPUMapKernelsBase<RLXGPUMapKernelsPass> {
   using Base::Base;
 
   /// A launch of grid x block threads (1-D), with an empty body ending in

@@ -12,10 +12,10 @@
 
 #include "codegen/GPU/Passes.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXGPUMERGEMODULES
 #include "codegen/GPU/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
 
@@ -24,7 +24,7 @@ namespace {
 constexpr llvm::StringLiteral kMergedName = "rlx_kernels";
 
 struct RLXGPUMergeModulesPass
-    : rlx::impl::RLXGPUMergeModulesBase<RLXGPUMergeModulesPass> {
+    : mlir::rlx::impl::RLXGPUMergeModulesBase<RLXGPUMergeModulesPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<gpu::GPUModuleOp> modules(module.getOps<gpu::GPUModuleOp>());

@@ -20,7 +20,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
-namespace rlx {
+namespace mlir::rlx {
 
 #define GEN_PASS_DECL
 #include "codegen/GPU/Passes.h.inc"
@@ -28,6 +28,6 @@ namespace rlx {
 #define GEN_PASS_REGISTRATION
 #include "codegen/GPU/Passes.h.inc"
 
-} // namespace rlx
+} // namespace mlir::rlx
 
 #endif // RLX_CODEGEN_GPU_PASSES_H

@@ -13,10 +13,10 @@
 
 #include "mlir/IR/PatternMatch.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXGPUPREPAREBUFFERS
 #include "codegen/GPU/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
 
@@ -43,7 +43,7 @@ func::FuncOp declareUpload(ModuleOp module) {
 }
 
 struct RLXGPUPrepareBuffersPass
-    : rlx::impl::RLXGPUPrepareBuffersBase<RLXGPUPrepareBuffersPass> {
+    : mlir::rlx::impl::RLXGPUPrepareBuffersBase<RLXGPUPrepareBuffersPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     IRRewriter rewriter(&getContext());
@@ -71,7 +71,7 @@ struct RLXGPUPrepareBuffersPass
       rewriter.replaceAllUsesWith(global.getResult(), device.getResult());
       Value bytes = arith::ConstantIntOp::create(rewriter, loc,
                                                  rewriter.getI64Type(),
-                                                 rlx::staticBytes(type));
+                                                 mlir::rlx::staticBytes(type));
       func::CallOp::create(rewriter, loc, upload,
                            ValueRange{pointerAsI64(rewriter, loc, device),
                                       pointerAsI64(rewriter, loc, global),

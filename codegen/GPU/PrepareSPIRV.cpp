@@ -21,10 +21,10 @@
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXGPUPREPARESPIRV
 #include "codegen/GPU/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
 
@@ -95,7 +95,7 @@ void workgroupAttributionsToAllocs(gpu::GPUFuncOp fn) {
 }
 
 struct RLXGPUPrepareSPIRVPass
-    : rlx::impl::RLXGPUPrepareSPIRVBase<RLXGPUPrepareSPIRVPass> {
+    : mlir::rlx::impl::RLXGPUPrepareSPIRVBase<RLXGPUPrepareSPIRVPass> {
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     auto env = dyn_cast_or_null<spirv::TargetEnvAttr>(

@@ -17,10 +17,10 @@
 
 #include <array>
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXGPUTILEMATMUL
 #include "codegen/GPU/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
 
@@ -62,7 +62,7 @@ struct MatmulKernelBuilder {
 };
 
 struct RLXGPUTileMatmulPass
-    : rlx::impl::RLXGPUTileMatmulBase<RLXGPUTileMatmulPass> {
+    : mlir::rlx::impl::RLXGPUTileMatmulBase<RLXGPUTileMatmulPass> {
   using Base::Base;
 
   void tileMatmul(linalg::LinalgOp op) {

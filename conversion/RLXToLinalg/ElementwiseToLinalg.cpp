@@ -15,7 +15,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
-using namespace rlx;
+using namespace mlir::rlx;
 
 namespace {
 
@@ -181,7 +181,7 @@ Value convert(OpBuilder &b, Location loc, Value x, Type to) {
 
 } // namespace
 
-void rlx::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
+void mlir::rlx::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
   using Args = ValueRange;
   add<AddOp>(patterns, [](OpBuilder &b, Location l, Args a, AddOp) {
     return binary<arith::AddFOp, arith::AddIOp>(b, l, a);

@@ -11,7 +11,7 @@
 
 using namespace mlir;
 
-namespace rlx {
+namespace mlir::rlx {
 
 Value dimValue(OpBuilder &b, Location loc, Value v, int64_t d) {
   auto type = cast<RankedTensorType>(v.getType());
@@ -305,4 +305,4 @@ Value scalarConstant(OpBuilder &b, Location loc, Type element, double value) {
       b, loc, IntegerAttr::get(element, static_cast<int64_t>(value)));
 }
 
-} // namespace rlx
+} // namespace mlir::rlx

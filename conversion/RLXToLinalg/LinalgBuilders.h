@@ -12,7 +12,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
-namespace rlx {
+namespace mlir::rlx {
 
 /// Builds a scalar from the block arguments of a generic's body.
 using ScalarBodyFn = llvm::function_ref<mlir::Value(
@@ -75,6 +75,6 @@ mlir::TypedAttr lowestValue(mlir::Type element);
 mlir::Value scalarConstant(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Type element, double value);
 
-} // namespace rlx
+} // namespace mlir::rlx
 
 #endif // RLX_CONVERSION_RLXTOLINALG_LINALGBUILDERS_H

@@ -8,15 +8,15 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_CONVERTRLXTOLINALG
 #include "conversion/RLXToLinalg/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
-using namespace rlx;
+using namespace mlir::rlx;
 
-void rlx::populateRLXToLinalgPatterns(RewritePatternSet &patterns) {
+void mlir::rlx::populateRLXToLinalgPatterns(RewritePatternSet &patterns) {
   populateElementwiseToLinalgPatterns(patterns);
   populateStructuredToLinalgPatterns(patterns);
   populateShapeToLinalgPatterns(patterns);
@@ -24,7 +24,7 @@ void rlx::populateRLXToLinalgPatterns(RewritePatternSet &patterns) {
 
 namespace {
 struct ConvertRLXToLinalgPass
-    : rlx::impl::ConvertRLXToLinalgBase<ConvertRLXToLinalgPass> {
+    : mlir::rlx::impl::ConvertRLXToLinalgBase<ConvertRLXToLinalgPass> {
   void runOnOperation() override {
     ConversionTarget target(getContext());
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,

@@ -12,7 +12,7 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Transforms/DialectConversion.h"
 
-namespace rlx {
+namespace mlir::rlx {
 
 #define GEN_PASS_DECL
 #include "conversion/RLXToLinalg/Passes.h.inc"
@@ -28,6 +28,6 @@ void populateElementwiseToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateStructuredToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateShapeToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
-} // namespace rlx
+} // namespace mlir::rlx
 
 #endif // RLX_CONVERSION_RLXTOLINALG_RLXTOLINALG_H

@@ -16,7 +16,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
-using namespace rlx;
+using namespace mlir::rlx;
 
 namespace {
 
@@ -294,7 +294,7 @@ struct OptimizationBarrierPattern : OpRewritePattern<OptimizationBarrierOp> {
 
 } // namespace
 
-void rlx::populateShapeToLinalgPatterns(RewritePatternSet &patterns) {
+void mlir::rlx::populateShapeToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<ConstantPattern, ReshapePattern, TransposePattern,
                BroadcastInDimPattern, SlicePattern, ConcatPattern,
                GatherPattern, PadPattern, StopGradientPattern,

@@ -18,7 +18,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
-using namespace rlx;
+using namespace mlir::rlx;
 
 namespace {
 
@@ -524,7 +524,7 @@ struct SoftmaxPattern : OpRewritePattern<OpTy> {
 
 } // namespace
 
-void rlx::populateStructuredToLinalgPatterns(RewritePatternSet &patterns) {
+void mlir::rlx::populateStructuredToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<MatmulPattern, Conv2DPattern, MaxPoolPattern, AvgPoolPattern,
                SumPattern, MaxPattern, MeanPattern,
                SoftmaxPattern<SoftmaxOp, false>,

@@ -21,10 +21,10 @@
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_CONVERTTOSATORLX
 #include "conversion/TosaToRLX/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
 
@@ -61,10 +61,10 @@ static LogicalResult refineResultTypes(func::FuncOp func, ModuleOp module) {
 namespace {
 
 struct ConvertTosaToRLXPass
-    : rlx::impl::ConvertTosaToRLXBase<ConvertTosaToRLXPass> {
+    : mlir::rlx::impl::ConvertTosaToRLXBase<ConvertTosaToRLXPass> {
   LogicalResult initialize(MLIRContext *context) override {
     RewritePatternSet set(context);
-    rlx::populateTosaToRLXPatterns(set);
+    mlir::rlx::populateTosaToRLXPatterns(set);
     patterns = FrozenRewritePatternSet(std::move(set));
     return success();
   }
@@ -111,7 +111,7 @@ void ConvertTosaToRLXPass::runOnOperation() {
   // Shapes, zero points and shifts were read as constants; drop them, and
   // the globals, once unused.
   module.walk([](Operation *op) {
-    if (isa<tosa::ConstShapeOp, rlx::ConstantOp>(op) && op->use_empty())
+    if (isa<tosa::ConstShapeOp, mlir::rlx::ConstantOp>(op) && op->use_empty())
       op->erase();
   });
   for (auto global :

@@ -12,7 +12,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
-namespace rlx {
+namespace mlir::rlx {
 
 #define GEN_PASS_DECL
 #include "conversion/TosaToRLX/Passes.h.inc"
@@ -20,6 +20,6 @@ namespace rlx {
 #define GEN_PASS_REGISTRATION
 #include "conversion/TosaToRLX/Passes.h.inc"
 
-} // namespace rlx
+} // namespace mlir::rlx
 
 #endif // RLX_CONVERSION_TOSATORLX_PASSES_H

@@ -18,7 +18,7 @@ def ConvertTosaToRLX : Pass<"convert-tosa-to-rlx", "mlir::ModuleOp"> {
     read with `ml_program.global_load_const @name` become `rlx.param "name"`.
     An unsupported TOSA op is an error that names it.
   }];
-  let dependentDialects = ["rlx::RLXDialect"];
+  let dependentDialects = ["mlir::rlx::RLXDialect"];
 }
 
 #endif // RLX_CONVERSION_TOSATORLX_PASSES_TD

@@ -25,7 +25,7 @@
 #include "llvm/ADT/SmallVectorExtras.h"
 
 using namespace mlir;
-using namespace rlx;
+using namespace mlir::rlx;
 
 //===----------------------------------------------------------------------===//
 // Helpers
@@ -161,7 +161,7 @@ static bool isZeroScalar(TypedAttr value) {
 /// A rank-0 rlx.constant holding `value`.
 static Value scalarConstant(OpBuilder &builder, Location loc, TypedAttr value) {
   auto type = RankedTensorType::get({}, value.getType());
-  return rlx::ConstantOp::create(builder, loc, type,
+  return mlir::rlx::ConstantOp::create(builder, loc, type,
                                  DenseElementsAttr::get(type, value));
 }
 
@@ -249,7 +249,7 @@ struct MulPattern : TosaPattern<tosa::MulOp> {
                         PatternRewriter &rewriter) const override {
     if (failed(checkZeroOperand(op, op.getShift(), "shift")))
       return failure();
-    return replaceOpWithInferred<rlx::MulOp>(rewriter, op, op.getInput1(),
+    return replaceOpWithInferred<mlir::rlx::MulOp>(rewriter, op, op.getInput1(),
                                              op.getInput2());
   }
 };
@@ -274,7 +274,7 @@ struct NegatePattern : TosaPattern<tosa::NegateOp> {
     if (failed(checkZeroOperand(op, op.getInput1Zp(), "input1_zp")) ||
         failed(checkZeroOperand(op, op.getOutputZp(), "output_zp")))
       return failure();
-    rewriter.replaceOpWithNewOp<rlx::NegOp>(op, op.getInput1());
+    rewriter.replaceOpWithNewOp<mlir::rlx::NegOp>(op, op.getInput1());
     return success();
   }
 };
@@ -291,7 +291,7 @@ struct ReciprocalPattern : TosaPattern<tosa::ReciprocalOp> {
       return op.emitOpError("expects a floating-point tensor");
     Value one =
         scalarConstant(rewriter, op.getLoc(), FloatAttr::get(floatType, 1.0));
-    rewriter.replaceOpWithNewOp<rlx::DivOp>(op, one, x);
+    rewriter.replaceOpWithNewOp<mlir::rlx::DivOp>(op, one, x);
     return success();
   }
 };
@@ -316,15 +316,15 @@ struct ClampPattern : TosaPattern<tosa::ClampOp> {
     Location loc = op.getLoc();
     bool clampLow = !isLowest(low), clampHigh = !isHighest(high);
     if (clampLow && !clampHigh && isZeroScalar(low)) {
-      rewriter.replaceOpWithNewOp<rlx::ReluOp>(op, x);
+      rewriter.replaceOpWithNewOp<mlir::rlx::ReluOp>(op, x);
       return success();
     }
     Value result = x;
     if (clampLow)
-      result = rlx::MaximumOp::create(rewriter, loc, result,
+      result = mlir::rlx::MaximumOp::create(rewriter, loc, result,
                                       scalarConstant(rewriter, loc, low));
     if (clampHigh)
-      result = rlx::MinimumOp::create(rewriter, loc, result,
+      result = mlir::rlx::MinimumOp::create(rewriter, loc, result,
                                       scalarConstant(rewriter, loc, high));
     rewriter.replaceOp(op, result);
     return success();
@@ -354,7 +354,7 @@ template <typename TosaOp> struct ComparePattern : TosaPattern<TosaOp> {
     Location loc = op.getLoc();
     lhs = stretch(rewriter, loc, lhs, *shape);
     rhs = stretch(rewriter, loc, rhs, *shape);
-    rewriter.replaceOpWithNewOp<rlx::CompareOp>(op, direction, lhs, rhs);
+    rewriter.replaceOpWithNewOp<mlir::rlx::CompareOp>(op, direction, lhs, rhs);
     return success();
   }
 
@@ -370,7 +370,7 @@ struct SelectPattern : TosaPattern<tosa::SelectOp> {
           onFalse = op.getInput3();
     if (elementTypeOf(onTrue) != elementTypeOf(onFalse))
       return op.emitOpError("expects on_true and on_false of one element type");
-    return replaceOpWithInferred<rlx::SelectOp>(rewriter, op, cond, onTrue,
+    return replaceOpWithInferred<mlir::rlx::SelectOp>(rewriter, op, cond, onTrue,
                                                 onFalse);
   }
 };
@@ -399,16 +399,16 @@ struct CastPattern : TosaPattern<tosa::CastOp> {
                            ? Attribute(FloatAttr::get(from, 0.0))
                            : Attribute(IntegerAttr::get(from, 0));
       Value zeros =
-          rlx::ConstantOp::create(rewriter, op.getLoc(), inputType,
+          mlir::rlx::ConstantOp::create(rewriter, op.getLoc(), inputType,
                                   DenseElementsAttr::get(inputType, zero));
-      rewriter.replaceOpWithNewOp<rlx::CompareOp>(op, "ne", x, zeros);
+      rewriter.replaceOpWithNewOp<mlir::rlx::CompareOp>(op, "ne", x, zeros);
       return success();
     }
     if (isa<FloatType>(from) && isa<IntegerType>(to))
       return op.emitOpError("expects no float-to-integer cast (TOSA rounds to "
                             "nearest, rlx.cast truncates), got ")
              << from << " to " << to;
-    rewriter.replaceOpWithNewOp<rlx::CastOp>(op, type, x);
+    rewriter.replaceOpWithNewOp<mlir::rlx::CastOp>(op, type, x);
     return success();
   }
 };
@@ -444,7 +444,7 @@ struct MatMulPattern : TosaPattern<tosa::MatMulOp> {
                             "got ")
              << elementType << ", " << elementTypeOf(b) << " and "
              << getElementTypeOrSelf(op.getType());
-    return replaceOpWithInferred<rlx::MatmulOp>(rewriter, op, a, b);
+    return replaceOpWithInferred<mlir::rlx::MatmulOp>(rewriter, op, a, b);
   }
 };
 
@@ -495,11 +495,11 @@ struct Conv2DPattern : TosaPattern<tosa::Conv2DOp> {
       return failure();
 
     Location loc = op.getLoc();
-    Value filter = rlx::TransposeOp::create(rewriter, loc, weight, ohwiToHwio);
-    Value result = rlx::Conv2DOp::create(rewriter, loc, input, filter, stride,
+    Value filter = mlir::rlx::TransposeOp::create(rewriter, loc, weight, ohwiToHwio);
+    Value result = mlir::rlx::Conv2DOp::create(rewriter, loc, input, filter, stride,
                                          pad, dilation, /*groups=*/1);
     if (addBias)
-      result = rlx::AddOp::create(rewriter, loc, result, bias);
+      result = mlir::rlx::AddOp::create(rewriter, loc, result, bias);
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -515,7 +515,7 @@ struct MaxPool2DPattern : TosaPattern<tosa::MaxPool2dOp> {
     Value input = op.getInput();
     if (!isa<FloatType>(elementTypeOf(input)) || shapeOf(input).size() != 4)
       return op.emitOpError("expects a floating-point NHWC input");
-    return replaceOpWithInferred<rlx::MaxPool2DOp>(
+    return replaceOpWithInferred<mlir::rlx::MaxPool2DOp>(
         rewriter, op, input, op.getKernel(), op.getStride(), op.getPad());
   }
 };
@@ -536,7 +536,7 @@ struct AvgPool2DPattern : TosaPattern<tosa::AvgPool2dOp> {
     if (llvm::any_of(op.getPad(), [](int64_t p) { return p != 0; }))
       return op.emitOpError("expects zero padding (TOSA leaves padding out of "
                             "the average, rlx.avg_pool2d counts it)");
-    return replaceOpWithInferred<rlx::AvgPool2DOp>(
+    return replaceOpWithInferred<mlir::rlx::AvgPool2DOp>(
         rewriter, op, input, op.getKernel(), op.getStride(), op.getPad());
   }
 };
@@ -574,10 +574,10 @@ struct ReduceMinPattern : TosaPattern<tosa::ReduceMinOp> {
                                    emitError)))
       return failure();
     Location loc = op.getLoc();
-    Value negated = rlx::NegOp::create(rewriter, loc, x);
-    Value max = rlx::MaxOp::create(rewriter, loc, negated, axes,
+    Value negated = mlir::rlx::NegOp::create(rewriter, loc, x);
+    Value max = mlir::rlx::MaxOp::create(rewriter, loc, negated, axes,
                                    /*keepdims=*/true);
-    rewriter.replaceOpWithNewOp<rlx::NegOp>(op, max);
+    rewriter.replaceOpWithNewOp<mlir::rlx::NegOp>(op, max);
     return success();
   }
 };
@@ -620,7 +620,7 @@ struct ReshapePattern : TosaPattern<tosa::ReshapeOp> {
       *llvm::find_if(shape, ShapedType::isDynamic) =
           inputType.getNumElements() / known;
     }
-    rewriter.replaceOpWithNewOp<rlx::ReshapeOp>(
+    rewriter.replaceOpWithNewOp<mlir::rlx::ReshapeOp>(
         op, RankedTensorType::get(shape, inputType.getElementType()), x);
     return success();
   }
@@ -633,7 +633,7 @@ struct TransposePattern : TosaPattern<tosa::TransposeOp> {
                         PatternRewriter &rewriter) const override {
     SmallVector<int64_t> perm = llvm::map_to_vector(
         op.getPerms(), [](int32_t p) { return static_cast<int64_t>(p); });
-    return replaceOpWithInferred<rlx::TransposeOp>(rewriter, op, op.getInput1(),
+    return replaceOpWithInferred<mlir::rlx::TransposeOp>(rewriter, op, op.getInput1(),
                                                    perm);
   }
 };
@@ -676,7 +676,7 @@ struct SlicePattern : TosaPattern<tosa::SliceOp> {
       limit.push_back(last);
     }
     SmallVector<int64_t> strides(in.size(), 1);
-    return replaceOpWithInferred<rlx::SliceOp>(rewriter, op, x, *start, limit,
+    return replaceOpWithInferred<mlir::rlx::SliceOp>(rewriter, op, x, *start, limit,
                                                strides);
   }
 };
@@ -686,7 +686,7 @@ struct ConcatPattern : TosaPattern<tosa::ConcatOp> {
 
   LogicalResult convert(tosa::ConcatOp op,
                         PatternRewriter &rewriter) const override {
-    return replaceOpWithInferred<rlx::ConcatOp>(
+    return replaceOpWithInferred<mlir::rlx::ConcatOp>(
         rewriter, op, op.getInput1(), rewriter.getI64IntegerAttr(op.getAxis()));
   }
 };
@@ -704,7 +704,7 @@ struct ConstPattern : TosaPattern<tosa::ConstOp> {
     auto type = dyn_cast<RankedTensorType>(values.getType());
     if (!type)
       return op.emitOpError("expects a ranked tensor value");
-    rewriter.replaceOpWithNewOp<rlx::ConstantOp>(op, type, values);
+    rewriter.replaceOpWithNewOp<mlir::rlx::ConstantOp>(op, type, values);
     return success();
   }
 };
@@ -733,14 +733,14 @@ struct GlobalLoadConstPattern
         return op.emitOpError("expects a static shape for extern global @")
                << global.getSymName() << ", got "
                << formatShape(type.getShape());
-      rewriter.replaceOpWithNewOp<rlx::ParamOp>(op, type, global.getSymName());
+      rewriter.replaceOpWithNewOp<mlir::rlx::ParamOp>(op, type, global.getSymName());
       return success();
     }
     if (auto elements = dyn_cast_or_null<ElementsAttr>(value)) {
       auto valueType = dyn_cast<RankedTensorType>(elements.getType());
       if (!valueType)
         return op.emitOpError("expects a ranked tensor initial value");
-      rewriter.replaceOpWithNewOp<rlx::ConstantOp>(op, valueType, elements);
+      rewriter.replaceOpWithNewOp<mlir::rlx::ConstantOp>(op, valueType, elements);
       return success();
     }
     return op.emitOpError("expects global @")
@@ -751,29 +751,29 @@ struct GlobalLoadConstPattern
 
 } // namespace
 
-void rlx::populateTosaToRLXPatterns(RewritePatternSet &patterns) {
+void mlir::rlx::populateTosaToRLXPatterns(RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   patterns.add<
       // Elementwise.
-      BinaryPattern<tosa::AddOp, rlx::AddOp>,
-      BinaryPattern<tosa::SubOp, rlx::SubOp>,
-      BinaryPattern<tosa::IntDivOp, rlx::DivOp>,
-      BinaryPattern<tosa::PowOp, rlx::PowOp>,
-      BinaryPattern<tosa::MaximumOp, rlx::MaximumOp>,
-      BinaryPattern<tosa::MinimumOp, rlx::MinimumOp>, MulPattern,
-      UnaryPattern<tosa::AbsOp, rlx::AbsOp>,
-      UnaryPattern<tosa::ExpOp, rlx::ExpOp>,
-      UnaryPattern<tosa::LogOp, rlx::LogOp>,
-      UnaryPattern<tosa::RsqrtOp, rlx::RsqrtOp>,
-      UnaryPattern<tosa::TanhOp, rlx::TanhOp>,
-      UnaryPattern<tosa::SigmoidOp, rlx::SigmoidOp>, NegatePattern,
+      BinaryPattern<tosa::AddOp, mlir::rlx::AddOp>,
+      BinaryPattern<tosa::SubOp, mlir::rlx::SubOp>,
+      BinaryPattern<tosa::IntDivOp, mlir::rlx::DivOp>,
+      BinaryPattern<tosa::PowOp, mlir::rlx::PowOp>,
+      BinaryPattern<tosa::MaximumOp, mlir::rlx::MaximumOp>,
+      BinaryPattern<tosa::MinimumOp, mlir::rlx::MinimumOp>, MulPattern,
+      UnaryPattern<tosa::AbsOp, mlir::rlx::AbsOp>,
+      UnaryPattern<tosa::ExpOp, mlir::rlx::ExpOp>,
+      UnaryPattern<tosa::LogOp, mlir::rlx::LogOp>,
+      UnaryPattern<tosa::RsqrtOp, mlir::rlx::RsqrtOp>,
+      UnaryPattern<tosa::TanhOp, mlir::rlx::TanhOp>,
+      UnaryPattern<tosa::SigmoidOp, mlir::rlx::SigmoidOp>, NegatePattern,
       ReciprocalPattern, ClampPattern, SelectPattern, CastPattern,
       IdentityPattern,
       // Contractions, convolution, pooling.
       MatMulPattern, Conv2DPattern, MaxPool2DPattern, AvgPool2DPattern,
       // Reductions.
-      ReducePattern<tosa::ReduceSumOp, rlx::SumOp>,
-      ReducePattern<tosa::ReduceMaxOp, rlx::MaxOp>, ReduceMinPattern,
+      ReducePattern<tosa::ReduceSumOp, mlir::rlx::SumOp>,
+      ReducePattern<tosa::ReduceMaxOp, mlir::rlx::MaxOp>, ReduceMinPattern,
       // Shape ops.
       ReshapePattern, TransposePattern, SlicePattern, ConcatPattern,
       // Leaves.

@@ -11,7 +11,7 @@
 
 #include "mlir/IR/PatternMatch.h"
 
-namespace rlx {
+namespace mlir::rlx {
 
 /// Adds the patterns that rewrite TOSA ops and `ml_program.global_load_const`
 /// into rlx ops. The patterns expect to visit producers before users (the
@@ -21,6 +21,6 @@ namespace rlx {
 /// has no pattern or has been reported.
 void populateTosaToRLXPatterns(mlir::RewritePatternSet &patterns);
 
-} // namespace rlx
+} // namespace mlir::rlx
 
 #endif // RLX_CONVERSION_TOSATORLX_TOSATORLXPATTERNS_H

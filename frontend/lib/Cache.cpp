@@ -32,6 +32,10 @@
 #include <sstream>
 #include <unistd.h>
 
+/// The dialect and the compiler (mlir::rlx) under the frontend (::rlx):
+/// frontend names win where both have one.
+using namespace mlir::rlx;
+
 namespace rlx {
 
 namespace {

@@ -20,6 +20,10 @@
 #include <algorithm>
 #include <numeric>
 
+/// The dialect and the compiler (mlir::rlx) under the frontend (::rlx):
+/// frontend names win where both have one.
+using namespace mlir::rlx;
+
 namespace rlx {
 
 using namespace detail;

@@ -25,6 +25,10 @@
 #include <map>
 #include <set>
 
+/// The dialect and the compiler (mlir::rlx) under the frontend (::rlx):
+/// frontend names win where both have one.
+using namespace mlir::rlx;
+
 namespace rlx {
 
 //===----------------------------------------------------------------------===//

@@ -82,7 +82,7 @@ Tensor build(Scope &scope, const std::string &what, SourceLoc loc,
   DiagnosticCapture capture;
   mlir::OpBuilder b = builderOf(scope);
   mlir::FailureOr<OpTy> op =
-      createChecked<OpTy>(b, toMLIR(loc), std::forward<Args>(args)...);
+      mlir::rlx::createChecked<OpTy>(b, toMLIR(loc), std::forward<Args>(args)...);
   if (mlir::failed(op))
     throw Error("rlx::" + what + ": " + capture.errors() + loc.suffix());
   return checked(scope, *op, capture, what, loc)[0];

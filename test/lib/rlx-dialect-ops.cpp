@@ -17,14 +17,14 @@
 
 int main() {
   mlir::MLIRContext context;
-  auto *dialect = context.getOrLoadDialect<rlx::RLXDialect>();
+  auto *dialect = context.getOrLoadDialect<mlir::rlx::RLXDialect>();
   for (mlir::RegisteredOperationName op : context.getRegisteredOperations()) {
     if (&op.getDialect() != dialect)
       continue;
     llvm::StringRef name = op.getStringRef();
     name.consume_front("rlx.");
     llvm::outs() << name << " differentiable="
-                 << op.hasInterface<rlx::DifferentiableOpInterface>()
+                 << op.hasInterface<mlir::rlx::DifferentiableOpInterface>()
                  << " symbol_user="
                  << op.hasInterface<mlir::SymbolUserOpInterface>() << "\n";
   }

@@ -16,11 +16,11 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
-  rlx::registerCompilerPassesAndPipelines();
+  mlir::rlx::registerCompilerPassesAndPipelines();
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
-  rlx::registerCompilerDialects(registry);
+  mlir::rlx::registerCompilerDialects(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "rlx optimizer driver\n", registry));
 }

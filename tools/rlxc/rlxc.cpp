@@ -91,7 +91,7 @@ void printMLIRHelp() {
 int main(int argc, char **argv) {
   // MLIR's options, and the passes --mlir-print-ir-after=PASS may name.
   registerAllPasses();
-  rlx::registerCompilerPassesAndPipelines();
+  mlir::rlx::registerCompilerPassesAndPipelines();
   registerPassManagerCLOptions();
   registerMLIRContextCLOptions();
   registerAsmPrinterCLOptions();
@@ -119,7 +119,7 @@ int main(int argc, char **argv) {
                  "cubin, hsaco) into this folder");
   app.add_option("--compile-to", compileTo,
                  "stop after this phase and write MLIR: " +
-                     rlx::phaseNames().str());
+                     mlir::rlx::phaseNames().str());
   app.add_option("--emit", emit, "mlir | llvm | obj | so (default so)")
       ->check(CLI::IsMember({"mlir", "llvm", "obj", "so"}));
   app.footer("-O0, -O1, -O2 (default), -O3: optimization level\n"
@@ -180,14 +180,14 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (version) {
-    llvm::outs() << "rlxc " << rlx::compilerVersion() << " (MLIR/LLVM "
+    llvm::outs() << "rlxc " << mlir::rlx::compilerVersion() << " (MLIR/LLVM "
                  << LLVM_VERSION_STRING << ")\n";
     return 0;
   }
   if (input.empty())
     return fail("no input file; usage: rlxc model.mlir -o model.so");
 
-  rlx::CompileOptions options;
+  mlir::rlx::CompileOptions options;
   options.target = target;
   options.chips = chips;
   options.deviceCodeDirectory = deviceCodeDir;
@@ -199,12 +199,12 @@ int main(int argc, char **argv) {
   if (std::string error = options.validate(); !error.empty())
     return fail(error);
 
-  rlx::Phase last = rlx::Phase::Codegen;
+  mlir::rlx::Phase last = mlir::rlx::Phase::Codegen;
   if (!compileTo.empty()) {
-    std::optional<rlx::Phase> phase = rlx::parsePhase(compileTo);
+    std::optional<mlir::rlx::Phase> phase = mlir::rlx::parsePhase(compileTo);
     if (!phase)
       return fail("unknown phase '" + compileTo +
-                  "'; phases: " + rlx::phaseNames());
+                  "'; phases: " + mlir::rlx::phaseNames());
     last = *phase;
     if (!emit.empty() && emit != "mlir")
       return fail("--compile-to writes MLIR; drop --emit=" + emit);
@@ -222,7 +222,7 @@ int main(int argc, char **argv) {
   TimingScope rootTiming = timing.getRootScope();
 
   DialectRegistry registry;
-  rlx::registerCompilerDialects(registry);
+  mlir::rlx::registerCompilerDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   // Diagnostics name file:line:col; the op itself only when asked for.
@@ -252,8 +252,8 @@ int main(int argc, char **argv) {
     pm.enableTiming(rootTiming);
     return success();
   };
-  rlx::CompileStats stats;
-  if (failed(rlx::runPhases(*module, last, options, configure,
+  mlir::rlx::CompileStats stats;
+  if (failed(mlir::rlx::runPhases(*module, last, options, configure,
                             printStats ? &stats : nullptr)))
     return 1;
   // Printed however the compile ends from here on.
@@ -272,16 +272,16 @@ int main(int argc, char **argv) {
     out->keep();
     return 0;
   }
-  rlx::EmitKind kind = emit == "llvm"  ? rlx::EmitKind::LLVMIR
-                       : emit == "obj" ? rlx::EmitKind::Object
-                                       : rlx::EmitKind::SharedLibrary;
-  if (output == "-" && kind != rlx::EmitKind::LLVMIR)
+  mlir::rlx::EmitKind kind = emit == "llvm"  ? mlir::rlx::EmitKind::LLVMIR
+                       : emit == "obj" ? mlir::rlx::EmitKind::Object
+                                       : mlir::rlx::EmitKind::SharedLibrary;
+  if (output == "-" && kind != mlir::rlx::EmitKind::LLVMIR)
     return fail("binary output needs a file: pass -o FILE");
   if (output == "-") {
     // LLVM IR to stdout: write to a temporary file, then copy it out.
     llvm::SmallString<128> temp;
     llvm::sys::fs::createTemporaryFile("rlxc", "ll", temp);
-    if (failed(rlx::emitArtifact(*module, options, kind, temp)))
+    if (failed(mlir::rlx::emitArtifact(*module, options, kind, temp)))
       return 1;
     auto buffer = llvm::MemoryBuffer::getFile(temp);
     llvm::sys::fs::remove(temp);
@@ -291,7 +291,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   auto start = std::chrono::steady_clock::now();
-  if (failed(rlx::emitArtifact(*module, options, kind, output)))
+  if (failed(mlir::rlx::emitArtifact(*module, options, kind, output)))
     return 1;
   stats.phases.push_back({"llvm+link", std::chrono::duration<double>(
                                            std::chrono::steady_clock::now() -

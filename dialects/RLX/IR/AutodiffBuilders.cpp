@@ -6,7 +6,7 @@
 
 using namespace mlir;
 
-namespace rlx::ad {
+namespace mlir::rlx::ad {
 
 RankedTensorType tensorType(Value v) {
   return cast<RankedTensorType>(v.getType());
@@ -157,4 +157,4 @@ Value broadcastToBatch(RuleBuilder b, Value v, Value batchedLike) {
   return add(b, cast, v);
 }
 
-} // namespace rlx::ad
+} // namespace mlir::rlx::ad

@@ -14,7 +14,7 @@
 
 #include "mlir/IR/Builders.h"
 
-namespace rlx::ad {
+namespace mlir::rlx::ad {
 
 /// A builder at a location; every helper below uses both.
 struct RuleBuilder {
@@ -66,6 +66,6 @@ mlir::Value alignBatched(RuleBuilder b, mlir::Value v, int64_t target);
 mlir::Value broadcastToBatch(RuleBuilder b, mlir::Value v,
                              mlir::Value batchedLike);
 
-} // namespace rlx::ad
+} // namespace mlir::rlx::ad
 
 #endif // RLX_DIALECTS_RLX_IR_AUTODIFFBUILDERS_H

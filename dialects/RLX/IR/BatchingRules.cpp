@@ -15,8 +15,8 @@
 #include "mlir/IR/Verifier.h"
 
 using namespace mlir;
-using namespace rlx;
-using namespace rlx::ad;
+using namespace mlir::rlx;
+using namespace mlir::rlx::ad;
 
 namespace {
 

@@ -14,7 +14,7 @@
 
 #include "mlir/IR/Builders.h"
 
-namespace rlx {
+namespace mlir::rlx {
 
 /// Builds an `OpTy` (an op with InferTypeOpInterface) from the arguments of
 /// its builders, without the result types, or reports why its shape rule
@@ -34,6 +34,6 @@ mlir::FailureOr<OpTy> createChecked(mlir::OpBuilder &b, mlir::Location loc,
   return mlir::cast<OpTy>(b.create(state));
 }
 
-} // namespace rlx
+} // namespace mlir::rlx
 
 #endif // RLX_DIALECTS_RLX_IR_CHECKEDBUILDERS_H

@@ -8,7 +8,7 @@
 
 using namespace mlir;
 
-namespace rlx::ad {
+namespace mlir::rlx::ad {
 
 Value unaryDerivative(RuleBuilder b, Operation *op) {
   Value x = op->getOperand(0), r = op->getResult(0);
@@ -186,4 +186,4 @@ FailureOr<Value> scatterAddByOneHot(RuleBuilder b, GatherOp op, Value g) {
   return reshapeTo(b, transpose(b, shaped, back), xType);
 }
 
-} // namespace rlx::ad
+} // namespace mlir::rlx::ad

@@ -12,7 +12,7 @@
 
 #include "dialects/RLX/IR/AutodiffBuilders.h"
 
-namespace rlx::ad {
+namespace mlir::rlx::ad {
 
 /// f'(x) for a unary elementwise op (abs, exp, log, sqrt, rsqrt, tanh, erf,
 /// sigmoid, relu, gelu), with the op's type.
@@ -34,6 +34,6 @@ mlir::Value maxShare(RuleBuilder b, MaxOp op);
 mlir::FailureOr<mlir::Value> scatterAddByOneHot(RuleBuilder b, GatherOp op,
                                                 mlir::Value g);
 
-} // namespace rlx::ad
+} // namespace mlir::rlx::ad
 
 #endif // RLX_DIALECTS_RLX_IR_DERIVATIVERULES_H

@@ -11,7 +11,7 @@ namespace {
 
 /// tensor.cast changes only static-ness: its derivatives cast back.
 struct TensorCastModel
-    : rlx::DifferentiableOpInterface::ExternalModel<TensorCastModel,
+    : mlir::rlx::DifferentiableOpInterface::ExternalModel<TensorCastModel,
                                                     tensor::CastOp> {
   LogicalResult buildVJP(Operation *op, OpBuilder &b, ArrayRef<Value> adj,
                          SmallVectorImpl<Value> &out,
@@ -36,7 +36,7 @@ struct TensorCastModel
 
 /// tensor.cast batches to the same cast with the batch dim in front.
 struct TensorCastBatchModel
-    : rlx::BatchableOpInterface::ExternalModel<TensorCastBatchModel,
+    : mlir::rlx::BatchableOpInterface::ExternalModel<TensorCastBatchModel,
                                                tensor::CastOp> {
   LogicalResult buildBatched(Operation *op, OpBuilder &b,
                              ArrayRef<Value> operands, ArrayRef<bool>,
@@ -54,7 +54,7 @@ struct TensorCastBatchModel
 
 } // namespace
 
-void rlx::registerExternalDifferentiationModels(DialectRegistry &registry) {
+void mlir::rlx::registerExternalDifferentiationModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
     tensor::CastOp::attachInterface<TensorCastModel, TensorCastBatchModel>(
         *ctx);

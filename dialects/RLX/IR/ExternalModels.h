@@ -11,8 +11,8 @@
 
 #include "mlir/IR/DialectRegistry.h"
 
-namespace rlx {
+namespace mlir::rlx {
 void registerExternalDifferentiationModels(mlir::DialectRegistry &registry);
-} // namespace rlx
+} // namespace mlir::rlx
 
 #endif // RLX_DIALECTS_RLX_IR_EXTERNALMODELS_H

@@ -16,8 +16,8 @@
 #include <optional>
 
 using namespace mlir;
-using namespace rlx;
-using namespace rlx::ad;
+using namespace mlir::rlx;
+using namespace mlir::rlx::ad;
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
-using namespace rlx;
+using namespace mlir::rlx;
 
 static void collectParamsInto(
     func::FuncOp func, SymbolTableCollection &symbols,
@@ -27,7 +27,7 @@ static void collectParamsInto(
 }
 
 llvm::MapVector<StringRef, RankedTensorType>
-rlx::collectParams(func::FuncOp func, SymbolTableCollection &symbols) {
+mlir::rlx::collectParams(func::FuncOp func, SymbolTableCollection &symbols) {
   llvm::MapVector<StringRef, RankedTensorType> params;
   llvm::SmallPtrSet<Operation *, 8> visited;
   collectParamsInto(func, symbols, params, visited);
@@ -35,7 +35,7 @@ rlx::collectParams(func::FuncOp func, SymbolTableCollection &symbols) {
 }
 
 FailureOr<SmallVector<Leaf>>
-rlx::resolveLeaves(Operation *marker, func::FuncOp callee,
+mlir::rlx::resolveLeaves(Operation *marker, func::FuncOp callee,
                    ArrayRef<int64_t> wrt, Attribute wrtParams,
                    SymbolTableCollection &symbols) {
   SmallVector<Leaf> leaves;

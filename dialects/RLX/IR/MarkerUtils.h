@@ -14,7 +14,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/MapVector.h"
 
-namespace rlx {
+namespace mlir::rlx {
 
 /// One thing a marker differentiates with respect to.
 struct Leaf {
@@ -37,6 +37,6 @@ resolveLeaves(mlir::Operation *marker, mlir::func::FuncOp callee,
               llvm::ArrayRef<int64_t> wrt, mlir::Attribute wrtParams,
               mlir::SymbolTableCollection &symbols);
 
-} // namespace rlx
+} // namespace mlir::rlx
 
 #endif // RLX_DIALECTS_RLX_IR_MARKERUTILS_H

@@ -11,7 +11,7 @@ include "mlir/IR/OpBase.td"
 
 def RLX_Dialect : Dialect {
   let name = "rlx";
-  let cppNamespace = "::rlx";
+  let cppNamespace = "::mlir::rlx";
   let summary = "Tensor ops of the rlx ahead-of-time ML compiler";
   let description = [{
     Ops on builtin ranked tensors (static or dynamic dims) with value

@@ -5,7 +5,7 @@
 #include "mlir/Transforms/InliningUtils.h"
 
 using namespace mlir;
-using namespace rlx;
+using namespace mlir::rlx;
 
 #include "dialects/RLX/IR/RLXOpsDialect.cpp.inc"
 #include "dialects/RLX/IR/RLXInterfaces.cpp.inc"

@@ -16,7 +16,7 @@
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
-using namespace rlx;
+using namespace mlir::rlx;
 
 /// True when `attr` is a splat of `value` (0 or 1) in float or integer form.
 static bool isSplatOf(Attribute attr, int64_t value) {

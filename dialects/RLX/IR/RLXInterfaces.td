@@ -13,7 +13,7 @@
 include "mlir/IR/OpBase.td"
 
 def RLX_DifferentiableOpInterface : OpInterface<"DifferentiableOpInterface"> {
-  let cppNamespace = "::rlx";
+  let cppNamespace = "::mlir::rlx";
   let description = [{
     An op that knows its derivative rules, both built from rlx ops so that
     derivatives of derivatives work:
@@ -46,7 +46,7 @@ def RLX_DifferentiableOpInterface : OpInterface<"DifferentiableOpInterface"> {
 }
 
 def RLX_BatchableOpInterface : OpInterface<"BatchableOpInterface"> {
-  let cppNamespace = "::rlx";
+  let cppNamespace = "::mlir::rlx";
   let description = [{
     An op that knows its batching rule for vmap. Batched values carry the
     batch dim in front (dim 0); `batched[i]` says whether operand i does.
@@ -68,7 +68,7 @@ def RLX_BatchableOpInterface : OpInterface<"BatchableOpInterface"> {
 }
 
 def RLX_TransformMarkerOpInterface : OpInterface<"TransformMarkerOpInterface"> {
-  let cppNamespace = "::rlx";
+  let cppNamespace = "::mlir::rlx";
   let description = [{
     A marker: an op that stands for a transform (a derivative, a batching)
     of the function it names, applied to `args`. The marker passes expand a
@@ -92,7 +92,7 @@ def RLX_TransformMarkerOpInterface : OpInterface<"TransformMarkerOpInterface"> {
         params (none for vmap). Emits an error at the marker and fails on a
         bad leaf.
       }],
-      "::mlir::FailureOr<::llvm::SmallVector<::rlx::Leaf>>", "getLeaves",
+      "::mlir::FailureOr<::llvm::SmallVector<::mlir::rlx::Leaf>>", "getLeaves",
       (ins "::mlir::func::FuncOp":$callee,
            "::mlir::SymbolTableCollection &":$symbols)>
   ];

@@ -11,7 +11,7 @@
 #include "dialects/RLX/IR/RLXDialect.h"
 
 using namespace mlir;
-using namespace rlx;
+using namespace mlir::rlx;
 
 namespace {
 

@@ -17,7 +17,7 @@
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
-using namespace rlx;
+using namespace mlir::rlx;
 
 static ArrayRef<int64_t> shapeOf(Value v) {
   return cast<RankedTensorType>(v.getType()).getShape();
@@ -78,7 +78,7 @@ static LogicalResult inferBroadcastingType(std::optional<Location> location,
                        element, types);
 }
 
-LogicalResult rlx::verifyBroadcastingShape(Operation *op) {
+LogicalResult mlir::rlx::verifyBroadcastingShape(Operation *op) {
   auto emitError = [op] { return op->emitOpError(); };
   return verifyResultShape(
       op, inferBroadcastShape(op->getOperandTypes(), emitError),

@@ -11,10 +11,10 @@
 
 #include "mlir/IR/OpDefinition.h"
 
-namespace rlx {
+namespace mlir::rlx {
 /// Verifies the BroadcastingShape trait; defined in RLXOps.cpp.
 mlir::LogicalResult verifyBroadcastingShape(mlir::Operation *op);
-} // namespace rlx
+} // namespace mlir::rlx
 
 namespace mlir::OpTrait::rlx {
 
@@ -23,7 +23,7 @@ class BroadcastingShape
     : public TraitBase<ConcreteType, BroadcastingShape> {
 public:
   static LogicalResult verifyTrait(Operation *op) {
-    return ::rlx::verifyBroadcastingShape(op);
+    return ::mlir::rlx::verifyBroadcastingShape(op);
   }
 };
 

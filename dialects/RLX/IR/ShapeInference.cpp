@@ -9,7 +9,7 @@
 
 using namespace mlir;
 
-namespace rlx {
+namespace mlir::rlx {
 
 LogicalResult checkAxis(int64_t axis, int64_t rank, EmitErrorFn emitError,
                         StringRef what) {
@@ -282,4 +282,4 @@ ShapeOrFailure inferGatherShape(ArrayRef<int64_t> input,
   return shape;
 }
 
-} // namespace rlx
+} // namespace mlir::rlx

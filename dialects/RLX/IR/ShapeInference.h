@@ -22,7 +22,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
-namespace rlx {
+namespace mlir::rlx {
 
 /// Starts the diagnostic a shape function reports a failure with.
 using EmitErrorFn = llvm::function_ref<mlir::InFlightDiagnostic()>;
@@ -95,6 +95,6 @@ ShapeOrFailure inferGatherShape(llvm::ArrayRef<int64_t> input,
                                 llvm::ArrayRef<int64_t> indices, int64_t axis,
                                 EmitErrorFn emitError);
 
-} // namespace rlx
+} // namespace mlir::rlx
 
 #endif // RLX_DIALECTS_RLX_IR_SHAPEINFERENCE_H

@@ -6,7 +6,7 @@
 
 using namespace mlir;
 
-namespace rlx {
+namespace mlir::rlx {
 
 std::optional<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b) {
@@ -121,4 +121,4 @@ groupReshape(llvm::ArrayRef<int64_t> in, llvm::ArrayRef<int64_t> out) {
   return groups;
 }
 
-} // namespace rlx
+} // namespace mlir::rlx

@@ -14,7 +14,7 @@
 #include <optional>
 #include <string>
 
-namespace rlx {
+namespace mlir::rlx {
 
 /// NumPy broadcast of two shapes aligned from the right. A static 1
 /// stretches; a dynamic dim is assumed equal to a static non-1 size on the
@@ -53,6 +53,6 @@ struct ReshapeGroup {
 std::optional<llvm::SmallVector<ReshapeGroup>>
 groupReshape(llvm::ArrayRef<int64_t> in, llvm::ArrayRef<int64_t> out);
 
-} // namespace rlx
+} // namespace mlir::rlx
 
 #endif // RLX_DIALECTS_RLX_IR_SHAPEUTILS_H

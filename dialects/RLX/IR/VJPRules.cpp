@@ -14,8 +14,8 @@
 #include "dialects/RLX/IR/ShapeUtils.h"
 
 using namespace mlir;
-using namespace rlx;
-using namespace rlx::ad;
+using namespace mlir::rlx;
+using namespace mlir::rlx::ad;
 
 namespace {
 

@@ -13,8 +13,8 @@
 #include "dialects/RLX/IR/RLXDialect.h"
 
 using namespace mlir;
-using namespace rlx;
-using namespace rlx::ad;
+using namespace mlir::rlx;
+using namespace mlir::rlx::ad;
 
 namespace {
 

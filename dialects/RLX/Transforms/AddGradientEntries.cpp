@@ -12,13 +12,13 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXADDGRADIENTENTRIES
 #include "dialects/RLX/Transforms/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
-using namespace rlx;
+using namespace mlir::rlx;
 
 namespace {
 
@@ -42,7 +42,7 @@ func::FuncOp addMarkerEntry(
 }
 
 struct RLXAddGradientEntriesPass
-    : rlx::impl::RLXAddGradientEntriesBase<RLXAddGradientEntriesPass> {
+    : mlir::rlx::impl::RLXAddGradientEntriesBase<RLXAddGradientEntriesPass> {
   using Base::Base;
 
   void runOnOperation() override {

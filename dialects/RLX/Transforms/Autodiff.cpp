@@ -21,13 +21,13 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/SetVector.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXAUTODIFF
 #include "dialects/RLX/Transforms/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
-using namespace rlx;
+using namespace mlir::rlx;
 
 namespace {
 
@@ -54,7 +54,7 @@ void eraseUnusedScratch(ModuleOp module, SymbolTableCollection &symbols) {
   }
 }
 
-struct RLXAutodiffPass : rlx::impl::RLXAutodiffBase<RLXAutodiffPass> {
+struct RLXAutodiffPass : mlir::rlx::impl::RLXAutodiffBase<RLXAutodiffPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTableCollection symbols;

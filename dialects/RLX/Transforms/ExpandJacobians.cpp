@@ -14,13 +14,13 @@
 #include "dialects/RLX/Transforms/MarkerExpansion.h"
 #include "dialects/RLX/Transforms/Passes.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXEXPANDJACOBIANS
 #include "dialects/RLX/Transforms/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
-using namespace rlx;
+using namespace mlir::rlx;
 
 namespace {
 
@@ -178,7 +178,7 @@ private:
 };
 
 struct RLXExpandJacobiansPass
-    : rlx::impl::RLXExpandJacobiansBase<RLXExpandJacobiansPass> {
+    : mlir::rlx::impl::RLXExpandJacobiansBase<RLXExpandJacobiansPass> {
   void runOnOperation() override {
     MarkerExpansion expansion(getOperation());
     if (failed(ExpandJacobians(expansion).run()))

@@ -18,13 +18,13 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXEXPANDVMAP
 #include "dialects/RLX/Transforms/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
-using namespace rlx;
+using namespace mlir::rlx;
 
 namespace {
 
@@ -118,7 +118,7 @@ private:
   SymbolTableCollection &symbols;
 };
 
-struct RLXExpandVmapPass : rlx::impl::RLXExpandVmapBase<RLXExpandVmapPass> {
+struct RLXExpandVmapPass : mlir::rlx::impl::RLXExpandVmapBase<RLXExpandVmapPass> {
   void runOnOperation() override {
     MarkerExpansion expansion(getOperation());
     if (failed(checkNoRecursion(getOperation(), expansion.getSymbols())))

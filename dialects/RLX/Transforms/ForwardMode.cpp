@@ -14,13 +14,13 @@
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXFORWARDMODE
 #include "dialects/RLX/Transforms/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
-using namespace rlx;
+using namespace mlir::rlx;
 
 namespace {
 
@@ -103,7 +103,7 @@ private:
 };
 
 struct RLXForwardModePass
-    : rlx::impl::RLXForwardModeBase<RLXForwardModePass> {
+    : mlir::rlx::impl::RLXForwardModeBase<RLXForwardModePass> {
   void runOnOperation() override {
     MarkerExpansion expansion(getOperation());
     if (failed(checkNoRecursion(getOperation(), expansion.getSymbols())))

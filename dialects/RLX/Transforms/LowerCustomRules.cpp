@@ -10,18 +10,18 @@
 
 #include "dialects/RLX/Transforms/Passes.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXLOWERCUSTOMRULES
 #include "dialects/RLX/Transforms/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
-using namespace rlx;
+using namespace mlir::rlx;
 
 namespace {
 
 struct RLXLowerCustomRulesPass
-    : rlx::impl::RLXLowerCustomRulesBase<RLXLowerCustomRulesPass> {
+    : mlir::rlx::impl::RLXLowerCustomRulesBase<RLXLowerCustomRulesPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     WalkResult markers = module.walk([](TransformMarkerOpInterface marker) {

@@ -14,7 +14,7 @@
 #include "llvm/ADT/MapVector.h"
 
 using namespace mlir;
-using namespace rlx;
+using namespace mlir::rlx;
 
 namespace {
 
@@ -64,7 +64,7 @@ private:
 
 } // namespace
 
-LogicalResult rlx::checkNoRecursion(ModuleOp module,
+LogicalResult mlir::rlx::checkNoRecursion(ModuleOp module,
                                     SymbolTableCollection &symbols) {
   CycleFinder finder(symbols);
   WalkResult result = module.walk([&](Operation *op) {
@@ -92,7 +92,7 @@ LogicalResult rlx::checkNoRecursion(ModuleOp module,
   return failure(result.wasInterrupted());
 }
 
-bool rlx::hasMarkers(ModuleOp module) {
+bool mlir::rlx::hasMarkers(ModuleOp module) {
   return module
       .walk([](TransformMarkerOpInterface) { return WalkResult::interrupt(); })
       .wasInterrupted();

@@ -18,7 +18,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
-namespace rlx {
+namespace mlir::rlx {
 
 /// The unit attribute on functions that exist only for a marker expansion
 /// (a Jacobian's jvp or vjp function, an hvp's gradient function);
@@ -101,6 +101,6 @@ private:
   unsigned counter = 0;
 };
 
-} // namespace rlx
+} // namespace mlir::rlx
 
 #endif // RLX_DIALECTS_RLX_TRANSFORMS_MARKEREXPANSION_H

@@ -12,7 +12,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
-namespace rlx {
+namespace mlir::rlx {
 
 #define GEN_PASS_DECL
 #include "dialects/RLX/Transforms/Passes.h.inc"
@@ -20,6 +20,6 @@ namespace rlx {
 #define GEN_PASS_REGISTRATION
 #include "dialects/RLX/Transforms/Passes.h.inc"
 
-} // namespace rlx
+} // namespace mlir::rlx
 
 #endif // RLX_DIALECTS_RLX_TRANSFORMS_PASSES_H

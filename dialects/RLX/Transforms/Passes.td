@@ -23,7 +23,7 @@ def RLXAutodiff : Pass<"rlx-autodiff", "mlir::ModuleOp"> {
     calls. A marker whose callee reaches a recursive function (through
     calls, markers or custom rules) is an error naming the cycle.
   }];
-  let dependentDialects = ["rlx::RLXDialect", "mlir::func::FuncDialect",
+  let dependentDialects = ["mlir::rlx::RLXDialect", "mlir::func::FuncDialect",
                            "mlir::tensor::TensorDialect"];
 }
 
@@ -36,7 +36,7 @@ def RLXExpandJacobians : Pass<"rlx-expand-jacobians", "mlir::ModuleOp"> {
     holding the jacrev, hvp a jvp of a function holding a grad. A local
     rewrite: callees are not looked into.
   }];
-  let dependentDialects = ["rlx::RLXDialect", "mlir::func::FuncDialect"];
+  let dependentDialects = ["mlir::rlx::RLXDialect", "mlir::func::FuncDialect"];
 }
 
 def RLXReverseMode : Pass<"rlx-reverse-mode", "mlir::ModuleOp"> {
@@ -52,7 +52,7 @@ def RLXReverseMode : Pass<"rlx-reverse-mode", "mlir::ModuleOp"> {
     Rules look up and add functions through the pass's one
     SymbolTableCollection.
   }];
-  let dependentDialects = ["rlx::RLXDialect", "mlir::tensor::TensorDialect"];
+  let dependentDialects = ["mlir::rlx::RLXDialect", "mlir::tensor::TensorDialect"];
 }
 
 def RLXForwardMode : Pass<"rlx-forward-mode", "mlir::ModuleOp"> {
@@ -63,7 +63,7 @@ def RLXForwardMode : Pass<"rlx-forward-mode", "mlir::ModuleOp"> {
     (DifferentiableOpInterface) as it is made. Markers whose callee reaches
     a marker are left for a later run.
   }];
-  let dependentDialects = ["rlx::RLXDialect", "mlir::tensor::TensorDialect"];
+  let dependentDialects = ["mlir::rlx::RLXDialect", "mlir::tensor::TensorDialect"];
 }
 
 def RLXExpandVmap : Pass<"rlx-expand-vmap", "mlir::ModuleOp"> {
@@ -74,7 +74,7 @@ def RLXExpandVmap : Pass<"rlx-expand-vmap", "mlir::ModuleOp"> {
     batch in front, results are moved to their out_axes. Markers whose
     callee reaches a marker are left for a later run.
   }];
-  let dependentDialects = ["rlx::RLXDialect", "mlir::tensor::TensorDialect"];
+  let dependentDialects = ["mlir::rlx::RLXDialect", "mlir::tensor::TensorDialect"];
 }
 
 def RLXLowerCustomRules : Pass<"rlx-lower-custom-rules", "mlir::ModuleOp"> {
@@ -117,7 +117,7 @@ def RLXAddGradientEntries : Pass<"rlx-add-gradient-entries", "mlir::ModuleOp"> {
                "functions to add FN_jvp and FN_vjp for (w.r.t. every float "
                "input and every param), as gradient checks use">
   ];
-  let dependentDialects = ["rlx::RLXDialect"];
+  let dependentDialects = ["mlir::rlx::RLXDialect"];
 }
 
 #endif // RLX_DIALECTS_RLX_TRANSFORMS_PASSES_TD

@@ -17,13 +17,13 @@
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
-namespace rlx {
+namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXREVERSEMODE
 #include "dialects/RLX/Transforms/Passes.h.inc"
-} // namespace rlx
+} // namespace mlir::rlx
 
 using namespace mlir;
-using namespace rlx;
+using namespace mlir::rlx;
 
 namespace {
 
@@ -143,7 +143,7 @@ private:
 };
 
 struct RLXReverseModePass
-    : rlx::impl::RLXReverseModeBase<RLXReverseModePass> {
+    : mlir::rlx::impl::RLXReverseModeBase<RLXReverseModePass> {
   void runOnOperation() override {
     MarkerExpansion expansion(getOperation());
     if (failed(checkNoRecursion(getOperation(), expansion.getSymbols())))

@@ -21,7 +21,7 @@ TEST(ArenaPlan, NeverOverlapsLiveBuffersOnRandomGraphs) {
   for (int trial = 0; trial < 500; ++trial) {
     int count = 1 + static_cast<int>(rng() % 60);
     int64_t horizon = 1 + static_cast<int64_t>(rng() % 200);
-    std::vector<rlx::BufferLifetime> buffers;
+    std::vector<mlir::rlx::BufferLifetime> buffers;
     for (int i = 0; i < count; ++i) {
       int64_t begin = static_cast<int64_t>(rng() % horizon);
       int64_t end = begin + 1 + static_cast<int64_t>(rng() % 40);
@@ -30,7 +30,7 @@ TEST(ArenaPlan, NeverOverlapsLiveBuffersOnRandomGraphs) {
       bytes += static_cast<int64_t>(rng() % bytes);
       buffers.push_back({begin, end, bytes});
     }
-    rlx::ArenaPlan plan = rlx::planArena(buffers, 64);
+    mlir::rlx::ArenaPlan plan = mlir::rlx::planArena(buffers, 64);
     ASSERT_EQ(plan.offsets.size(), buffers.size());
     for (size_t i = 0; i < buffers.size(); ++i) {
       EXPECT_EQ(plan.offsets[i] % 64, 0);
@@ -45,7 +45,7 @@ TEST(ArenaPlan, NeverOverlapsLiveBuffersOnRandomGraphs) {
             << "trial " << trial << ": buffers " << i << " and " << j;
       }
     }
-    int64_t bound = rlx::livenessLowerBound(buffers, 64);
+    int64_t bound = mlir::rlx::livenessLowerBound(buffers, 64);
     EXPECT_GE(plan.size, bound);
     worstRatio = std::max(worstRatio, double(plan.size) / double(bound));
   }
@@ -56,17 +56,17 @@ TEST(ArenaPlan, NeverOverlapsLiveBuffersOnRandomGraphs) {
 
 TEST(ArenaPlan, ChainReusesOneBuffer) {
   // a -> b -> c -> d, each freed after the next is written: two slots.
-  std::vector<rlx::BufferLifetime> chain = {
+  std::vector<mlir::rlx::BufferLifetime> chain = {
       {0, 2, 1000}, {1, 3, 1000}, {2, 4, 1000}, {3, 5, 1000}};
-  rlx::ArenaPlan plan = rlx::planArena(chain, 64);
+  mlir::rlx::ArenaPlan plan = mlir::rlx::planArena(chain, 64);
   EXPECT_EQ(plan.size, 2 * 1024);
-  EXPECT_EQ(rlx::livenessLowerBound(chain, 64), 2 * 1024);
+  EXPECT_EQ(mlir::rlx::livenessLowerBound(chain, 64), 2 * 1024);
 }
 
 TEST(ArenaPlan, Empty) {
-  rlx::ArenaPlan plan = rlx::planArena({}, 64);
+  mlir::rlx::ArenaPlan plan = mlir::rlx::planArena({}, 64);
   EXPECT_EQ(plan.size, 0);
-  EXPECT_EQ(rlx::livenessLowerBound({}, 64), 0);
+  EXPECT_EQ(mlir::rlx::livenessLowerBound({}, 64), 0);
 }
 
 } // namespace
