@@ -9,46 +9,13 @@
 
 namespace rlx {
 
-rlx_dtype_t toRuntime(DType dtype) {
-  switch (dtype) {
-  case DType::f32:
-    return RLX_DTYPE_F32;
-  case DType::f64:
-    return RLX_DTYPE_F64;
-  case DType::f16:
-    return RLX_DTYPE_F16;
-  case DType::bf16:
-    return RLX_DTYPE_BF16;
-  case DType::i32:
-    return RLX_DTYPE_I32;
-  case DType::i64:
-    return RLX_DTYPE_I64;
-  case DType::i1:
-    return RLX_DTYPE_I1;
-  }
-  return RLX_DTYPE_F32;
-}
+rlx_dtype_t toRuntime(DType dtype) { return toC(dtype); }
 
 DType fromRuntime(rlx_dtype_t dtype) {
-  switch (dtype) {
-  case RLX_DTYPE_F32:
-    return DType::f32;
-  case RLX_DTYPE_F64:
-    return DType::f64;
-  case RLX_DTYPE_F16:
-    return DType::f16;
-  case RLX_DTYPE_BF16:
-    return DType::bf16;
-  case RLX_DTYPE_I32:
-    return DType::i32;
-  case RLX_DTYPE_I64:
-    return DType::i64;
-  case RLX_DTYPE_I1:
-    return DType::i1;
-  default:
-    break;
-  }
-  throw Error("rlx: unsupported runtime dtype");
+  if (!isValid(dtype))
+    throw Error("rlx: unsupported runtime dtype " +
+                std::to_string(static_cast<int>(dtype)));
+  return static_cast<DType>(dtype);
 }
 
 //===----------------------------------------------------------------------===//
@@ -90,6 +57,9 @@ Array Array::from(const std::vector<double> &values, const Shape &dims,
       break;
     case DType::f64:
       a.data<double>()[i] = values[i];
+      break;
+    case DType::i8:
+      a.data<int8_t>()[i] = static_cast<int8_t>(values[i]);
       break;
     case DType::i32:
       a.data<int32_t>()[i] = static_cast<int32_t>(values[i]);

@@ -138,6 +138,9 @@ mlir::Type toMLIR(const TensorType &type) {
   case DType::bf16:
     element = b.getBF16Type();
     break;
+  case DType::i8:
+    element = b.getI8Type();
+    break;
   case DType::i32:
     element = b.getI32Type();
     break;
@@ -163,6 +166,7 @@ TensorType fromMLIR(mlir::Type type) {
                  : e.isF16()       ? DType::f16
                  : e.isBF16()      ? DType::bf16
                  : e.isInteger(1)  ? DType::i1
+                 : e.isInteger(8)  ? DType::i8
                  : e.isInteger(32) ? DType::i32
                                    : DType::i64;
   for (int64_t d : tensor.getShape())

@@ -14,6 +14,8 @@ const char *dtypeName(DType dtype) {
     return "f16";
   case DType::bf16:
     return "bf16";
+  case DType::i8:
+    return "i8";
   case DType::i32:
     return "i32";
   case DType::i64:

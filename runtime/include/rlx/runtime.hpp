@@ -11,6 +11,7 @@
 #ifndef RLX_RUNTIME_HPP
 #define RLX_RUNTIME_HPP
 
+#include "rlx/dtype.hpp"
 #include "rlx/runtime.h"
 
 #include <cmath>

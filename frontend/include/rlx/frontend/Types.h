@@ -12,6 +12,8 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include "rlx/dtype.hpp"
+
 #include <string>
 #include <vector>
 
@@ -20,11 +22,10 @@ namespace rlx {
 /// A dimension whose size is known only at run time (`?` in MLIR).
 constexpr int64_t dyn = -1;
 
-/// Element types of the rlx dialect.
-enum class DType { f32, f64, f16, bf16, i32, i64, i1 };
+/// Element types: rlx::DType (rlx/dtype.hpp), the runtime's enum.
 constexpr DType f32 = DType::f32, f64 = DType::f64, f16 = DType::f16,
-                bf16 = DType::bf16, i32 = DType::i32, i64 = DType::i64,
-                i1 = DType::i1;
+                bf16 = DType::bf16, i8 = DType::i8, i32 = DType::i32,
+                i64 = DType::i64, i1 = DType::i1;
 
 /// `f32`, `i1`, ... as MLIR spells them.
 const char *dtypeName(DType dtype);

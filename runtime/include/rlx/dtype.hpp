@@ -1,0 +1,43 @@
+//===- rlx/dtype.hpp - The element types of the C++ API ---------*- C++ -*-===//
+///
+/// \file
+/// One element-type enum for every C++ API of rlx (the frontend, and the
+/// runtime wrapper's users): its values are the C API's `rlx_dtype_t`, so a
+/// conversion is a cast and nothing maps one list onto another.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_DTYPE_HPP
+#define RLX_DTYPE_HPP
+
+#include "rlx/runtime.h"
+
+#include <cstdint>
+
+namespace rlx {
+
+enum class DType : int32_t {
+  f16 = RLX_DTYPE_F16,
+  bf16 = RLX_DTYPE_BF16,
+  f32 = RLX_DTYPE_F32,
+  f64 = RLX_DTYPE_F64,
+  i1 = RLX_DTYPE_I1,
+  i8 = RLX_DTYPE_I8,
+  i32 = RLX_DTYPE_I32,
+  i64 = RLX_DTYPE_I64,
+};
+
+/// The C API's value of `dtype`.
+constexpr rlx_dtype_t toC(DType dtype) {
+  return static_cast<rlx_dtype_t>(dtype);
+}
+
+/// Whether `dtype` is one of rlx_dtype_t's values (C callers may pass others).
+constexpr bool isValid(rlx_dtype_t dtype) {
+  return static_cast<int32_t>(dtype) >= RLX_DTYPE_F16 &&
+         static_cast<int32_t>(dtype) <= RLX_DTYPE_I64;
+}
+
+} // namespace rlx
+
+#endif // RLX_DTYPE_HPP
