@@ -29,10 +29,11 @@ template <typename Fn> double medianMs(Fn fn, int reps) {
 }
 
 /// Normally distributed f32 values times `scale`, drawn from `rng`.
-inline rlx::HostTensor randn(std::mt19937 &rng, std::vector<int64_t> dims,
-                             float scale) {
+inline rlx::runtime::HostTensor randn(std::mt19937 &rng,
+                                      std::vector<int64_t> dims, float scale) {
   std::normal_distribution<float> normal(0, 1);
-  rlx::HostTensor t = rlx::HostTensor::allocate(RLX_DTYPE_F32, dims);
+  rlx::runtime::HostTensor t =
+      rlx::runtime::HostTensor::allocate(RLX_DTYPE_F32, dims);
   for (size_t i = 0; i < t.elementCount(); ++i)
     t.data<float>()[i] = normal(rng) * scale;
   return t;

@@ -40,12 +40,12 @@ int main(int argc, char **argv) {
       << ") -> tensor<f32>\n  return %s : tensor<f32>\n}\n";
   if (std::system((std::string(RLXC_PATH) + " " + src + " -o " + so).c_str()))
     return 1;
-  rlx::Artifact artifact = rlx::Artifact::load(so);
-  rlx::Session session(artifact);
-  std::vector<rlx::HostTensor> inputs;
-  inputs.push_back(rlx::HostTensor::allocate(RLX_DTYPE_F32, {n}));
-  inputs.push_back(rlx::HostTensor::allocate(RLX_DTYPE_F32, {}));
-  inputs.push_back(rlx::HostTensor::allocate(RLX_DTYPE_F32, {}));
+  rlx::runtime::Artifact artifact = rlx::runtime::Artifact::load(so);
+  rlx::runtime::Session session(artifact);
+  std::vector<rlx::runtime::HostTensor> inputs;
+  inputs.push_back(rlx::runtime::HostTensor::allocate(RLX_DTYPE_F32, {n}));
+  inputs.push_back(rlx::runtime::HostTensor::allocate(RLX_DTYPE_F32, {}));
+  inputs.push_back(rlx::runtime::HostTensor::allocate(RLX_DTYPE_F32, {}));
   std::mt19937 rng(0);
   std::normal_distribution<float> normal(0, 1);
   float *x = inputs[0].data<float>();

@@ -126,14 +126,17 @@ int main(int argc, char **argv) {
               "rlx GF/s", "oneDNN", "OpenBLAS", "vs oneDNN", "vs OpenBLAS",
               "max|diff|");
   for (const Size &size : sizes) {
-    rlx::Artifact artifact = rlx::Artifact::load(compileMatmul(size));
-    rlx::Session session(artifact);
+    rlx::runtime::Artifact artifact =
+        rlx::runtime::Artifact::load(compileMatmul(size));
+    rlx::runtime::Session session(artifact);
     std::mt19937 rng(size.m * 31 + size.n);
     std::uniform_real_distribution<float> dist(-1, 1);
-    std::vector<rlx::HostTensor> inputs;
-    inputs.push_back(rlx::HostTensor::allocate(RLX_DTYPE_F32, {size.m, size.k}));
-    inputs.push_back(rlx::HostTensor::allocate(RLX_DTYPE_F32, {size.k, size.n}));
-    for (rlx::HostTensor &t : inputs)
+    std::vector<rlx::runtime::HostTensor> inputs;
+    inputs.push_back(
+        rlx::runtime::HostTensor::allocate(RLX_DTYPE_F32, {size.m, size.k}));
+    inputs.push_back(
+        rlx::runtime::HostTensor::allocate(RLX_DTYPE_F32, {size.k, size.n}));
+    for (rlx::runtime::HostTensor &t : inputs)
       for (size_t i = 0; i < t.elementCount(); ++i)
         t.data<float>()[i] = dist(rng);
     const float *a = inputs[0].data<float>(), *b = inputs[1].data<float>();
@@ -151,7 +154,7 @@ int main(int argc, char **argv) {
                  0.0f, dnnl.data(), size.n);
     });
 #endif
-    rlx::TensorList out = session.call("mm", inputs);
+    rlx::runtime::TensorList out = session.call("mm", inputs);
     const float *c = out.at(0).data<float>();
     double diff = 0;
     for (size_t i = 0; i < blas.size(); ++i)

@@ -176,9 +176,9 @@ std::string model() {
   return os.str();
 }
 
-
-rlx::HostTensor scalar(float value) {
-  rlx::HostTensor t = rlx::HostTensor::allocate(RLX_DTYPE_F32, {});
+rlx::runtime::HostTensor scalar(float value) {
+  rlx::runtime::HostTensor t =
+      rlx::runtime::HostTensor::allocate(RLX_DTYPE_F32, {});
   t.data<float>()[0] = value;
   return t;
 }
@@ -198,32 +198,35 @@ int main(int argc, char **argv) {
   double compileS = std::chrono::duration<double>(
                         std::chrono::steady_clock::now() - t0)
                         .count();
-  rlx::Artifact artifact = rlx::Artifact::load(so);
-  rlx::Session session(artifact);
+  rlx::runtime::Artifact artifact = rlx::runtime::Artifact::load(so);
+  rlx::runtime::Session session(artifact);
 
   std::mt19937 rng(0);
   auto randn = [&](std::vector<int64_t> dims, float scale) {
     return rlx::bench::randn(rng, std::move(dims), scale);
   };
-  std::vector<rlx::HostTensor> state; // weights, then m, then v
+  std::vector<rlx::runtime::HostTensor> state; // weights, then m, then v
   for (const Weight &w : weights())
     state.push_back(randn(w.dims, w.dims.size() == 2 ? 0.05f : 0.0f));
   for (int k = 0; k < 2; ++k)
     for (const Weight &w : weights())
-      state.push_back(rlx::HostTensor::allocate(RLX_DTYPE_F32, w.dims));
+      state.push_back(
+          rlx::runtime::HostTensor::allocate(RLX_DTYPE_F32, w.dims));
   auto batch = [&](int n) {
-    std::vector<rlx::HostTensor> xy;
+    std::vector<rlx::runtime::HostTensor> xy;
     xy.push_back(randn({n, kIn}, 1.0f));
-    rlx::HostTensor y = rlx::HostTensor::allocate(RLX_DTYPE_F32, {n, kOut});
+    rlx::runtime::HostTensor y =
+        rlx::runtime::HostTensor::allocate(RLX_DTYPE_F32, {n, kOut});
     for (int i = 0; i < n; ++i)
       y.data<float>()[i * kOut + i % kOut] = 1;
     xy.push_back(std::move(y));
     return xy;
   };
-  std::vector<rlx::HostTensor> b128 = batch(128), b1024 = batch(1024);
-  auto inputs = [&](size_t stateCount, std::vector<rlx::HostTensor> &xy,
+  std::vector<rlx::runtime::HostTensor> b128 = batch(128), b1024 = batch(1024);
+  auto inputs = [&](size_t stateCount,
+                    std::vector<rlx::runtime::HostTensor> &xy,
                     bool withLabels) {
-    std::vector<rlx::HostTensor> in;
+    std::vector<rlx::runtime::HostTensor> in;
     for (size_t i = 0; i < stateCount; ++i)
       in.push_back(state[i].share());
     in.push_back(xy[0].share());
@@ -243,10 +246,10 @@ int main(int argc, char **argv) {
   double step128 = medianMs(
       [&] {
         ++t;
-        std::vector<rlx::HostTensor> in = inputs(18, b128, true);
+        std::vector<rlx::runtime::HostTensor> in = inputs(18, b128, true);
         in.push_back(scalar(1.0f / (1.0f - std::pow(0.9f, float(t)))));
         in.push_back(scalar(1.0f / (1.0f - std::pow(0.999f, float(t)))));
-        rlx::TensorList out = session.call("step", in);
+        rlx::runtime::TensorList out = session.call("step", in);
         lastLoss = out.at(0).data<float>()[0];
         if (t == 1)
           firstLoss = lastLoss;
@@ -255,7 +258,7 @@ int main(int argc, char **argv) {
       },
       steps);
   size_t workspace = 0;
-  for (const rlx::EntryPoint &entry : artifact.entryPoints())
+  for (const rlx::runtime::EntryPoint &entry : artifact.entryPoints())
     if (entry.name() == "step")
       workspace = entry.workspaceBytes();
 

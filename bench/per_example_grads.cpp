@@ -72,8 +72,9 @@ int main(int argc, char **argv) {
                     "--grad=loss -o /tmp/rlx-bench-pex.so";
   if (std::system(cmd.c_str()) != 0)
     return 1;
-  rlx::Artifact artifact = rlx::Artifact::load("/tmp/rlx-bench-pex.so");
-  rlx::Session session(artifact);
+  rlx::runtime::Artifact artifact =
+      rlx::runtime::Artifact::load("/tmp/rlx-bench-pex.so");
+  rlx::runtime::Session session(artifact);
   std::mt19937 rng(0);
   auto randn = [&](std::vector<int64_t> dims, float scale) {
     return rlx::bench::randn(rng, std::move(dims), scale);
@@ -81,19 +82,20 @@ int main(int argc, char **argv) {
   session.bindTensor("fc1.w", randn({in, hidden}, 0.05f));
   session.bindTensor("fc1.b", randn({hidden}, 0.1f));
   session.bindTensor("fc2.w", randn({hidden, out}, 0.05f));
-  rlx::HostTensor xs = randn({batch, in}, 1.0f);
-  rlx::HostTensor ys = rlx::HostTensor::allocate(RLX_DTYPE_F32, {batch, out});
+  rlx::runtime::HostTensor xs = randn({batch, in}, 1.0f);
+  rlx::runtime::HostTensor ys =
+      rlx::runtime::HostTensor::allocate(RLX_DTYPE_F32, {batch, out});
   for (int i = 0; i < batch; ++i)
     ys.data<float>()[i * out + i % out] = 1;
   // One example at a time, as views of the batch.
-  std::vector<rlx::HostTensor> xi, yi;
+  std::vector<rlx::runtime::HostTensor> xi, yi;
   for (int i = 0; i < batch; ++i) {
-    xi.push_back(rlx::HostTensor::borrow(RLX_DTYPE_F32, {in},
-                                     xs.data<float>() + size_t(i) * in));
-    yi.push_back(rlx::HostTensor::borrow(RLX_DTYPE_F32, {out},
-                                     ys.data<float>() + size_t(i) * out));
+    xi.push_back(rlx::runtime::HostTensor::borrow(
+        RLX_DTYPE_F32, {in}, xs.data<float>() + size_t(i) * in));
+    yi.push_back(rlx::runtime::HostTensor::borrow(
+        RLX_DTYPE_F32, {out}, ys.data<float>() + size_t(i) * out));
   }
-  std::vector<rlx::HostTensor> batched;
+  std::vector<rlx::runtime::HostTensor> batched;
   batched.push_back(xs.share());
   batched.push_back(ys.share());
   double vmapMs = medianMs(
@@ -101,7 +103,7 @@ int main(int argc, char **argv) {
   double loopMs = medianMs(
       [&] {
         for (int i = 0; i < batch; ++i) {
-          std::vector<rlx::HostTensor> one;
+          std::vector<rlx::runtime::HostTensor> one;
           one.push_back(xi[i].share());
           one.push_back(yi[i].share());
           session.call("loss_grad", one);
@@ -109,15 +111,15 @@ int main(int argc, char **argv) {
       },
       10);
   // Agreement on every example and param.
-  rlx::TensorList all = session.call("loss_per_example_grad", batched);
+  rlx::runtime::TensorList all = session.call("loss_per_example_grad", batched);
   double diff = 0;
   for (int i = 0; i < batch; ++i) {
-    std::vector<rlx::HostTensor> one;
+    std::vector<rlx::runtime::HostTensor> one;
     one.push_back(xi[i].share());
     one.push_back(yi[i].share());
-    rlx::TensorList g = session.call("loss_grad", one);
+    rlx::runtime::TensorList g = session.call("loss_grad", one);
     for (size_t p = 0; p < g.size(); ++p) {
-      rlx::HostTensor a = g.at(p), b = all.at(p);
+      rlx::runtime::HostTensor a = g.at(p), b = all.at(p);
       size_t n = a.elementCount();
       for (size_t k = 0; k < n; ++k)
         diff = std::max(diff, std::fabs(a.getF64(k) - b.getF64(i * n + k)));

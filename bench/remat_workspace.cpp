@@ -83,30 +83,33 @@ std::string compile(bool remat) {
 int main() {
   std::mt19937 rng(0);
   std::normal_distribution<float> normal(0, 1);
-  rlx::HostTensor x = rlx::HostTensor::allocate(RLX_DTYPE_F32, {kBatch, kWidth});
+  rlx::runtime::HostTensor x =
+      rlx::runtime::HostTensor::allocate(RLX_DTYPE_F32, {kBatch, kWidth});
   for (size_t i = 0; i < x.elementCount(); ++i)
     x.data<float>()[i] = normal(rng);
-  std::vector<rlx::HostTensor> weights;
+  std::vector<rlx::runtime::HostTensor> weights;
   for (int l = 0; l < kLayers; ++l) {
-    weights.push_back(rlx::HostTensor::allocate(RLX_DTYPE_F32, {kWidth, kWidth}));
+    weights.push_back(
+        rlx::runtime::HostTensor::allocate(RLX_DTYPE_F32, {kWidth, kWidth}));
     for (size_t i = 0; i < weights.back().elementCount(); ++i)
       weights.back().data<float>()[i] = normal(rng) / 16;
   }
   uint64_t bytes[2];
-  std::vector<rlx::TensorList> grads;
+  std::vector<rlx::runtime::TensorList> grads;
   for (int remat = 0; remat < 2; ++remat) {
-    rlx::Artifact artifact = rlx::Artifact::load(compile(remat));
+    rlx::runtime::Artifact artifact =
+        rlx::runtime::Artifact::load(compile(remat));
     bytes[remat] = artifact.entryPoint("loss_value_and_grad").workspaceBytes();
-    rlx::Session session(artifact);
+    rlx::runtime::Session session(artifact);
     for (int l = 0; l < kLayers; ++l)
       session.bindTensor("l" + std::to_string(l) + ".w", weights[l]);
-    std::vector<rlx::HostTensor> inputs;
+    std::vector<rlx::runtime::HostTensor> inputs;
     inputs.push_back(x.share());
     grads.push_back(session.call("loss_value_and_grad", inputs));
   }
   double diff = 0;
   for (size_t o = 0; o < grads[0].size(); ++o) {
-    rlx::HostTensor a = grads[0].at(o), b = grads[1].at(o);
+    rlx::runtime::HostTensor a = grads[0].at(o), b = grads[1].at(o);
     for (size_t i = 0; i < a.elementCount(); ++i)
       diff = std::max(diff, std::fabs(a.getF64(i) - b.getF64(i)));
   }

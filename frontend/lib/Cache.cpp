@@ -41,7 +41,7 @@ namespace rlx {
 namespace {
 
 std::mutex cacheMutex;
-std::map<std::string, std::shared_ptr<Artifact>> memoryCache;
+std::map<std::string, std::shared_ptr<runtime::Artifact>> memoryCache;
 /// Per function name: the last key compiled, to say why a call recompiled.
 std::map<std::string, std::string> lastKeyByName;
 CacheStats stats;
@@ -164,8 +164,9 @@ std::string diskCacheDir() {
   return "";
 }
 
-std::shared_ptr<Artifact> compileModule(const Func &func, const Device &device,
-                                        const JitOptions &options) {
+std::shared_ptr<runtime::Artifact> compileModule(const Func &func,
+                                                 const Device &device,
+                                                 const JitOptions &options) {
   const std::string &what = func.name();
   if (device.target != "cpu" && !isGPUTarget(device.target))
     throw Error("rlx::jit: unknown target '" + device.target +
@@ -202,12 +203,13 @@ std::shared_ptr<Artifact> compileModule(const Func &func, const Device &device,
     if (readFile(dir + "/" + hex + ".key", storedKey) && storedKey == key &&
         llvm::sys::fs::exists(path)) {
       try {
-        auto artifact = std::make_shared<Artifact>(Artifact::load(path));
+        auto artifact =
+            std::make_shared<runtime::Artifact>(runtime::Artifact::load(path));
         ++stats.diskHits;
         debug("cache hit (disk) for '" + what + "': " + path);
         memoryCache[key] = artifact;
         return artifact;
-      } catch (const RuntimeError &e) {
+      } catch (const runtime::RuntimeError &e) {
         debug("disk cache entry " + path + " unusable (" + e.what() +
               "): recompiling");
       }
@@ -242,7 +244,8 @@ std::shared_ptr<Artifact> compileModule(const Func &func, const Device &device,
   ++stats.compiles;
   debug("compiled '" + what + "' in " + std::to_string(seconds) + " s -> " +
         path);
-  auto artifact = std::make_shared<Artifact>(Artifact::load(path));
+  auto artifact =
+      std::make_shared<runtime::Artifact>(runtime::Artifact::load(path));
   memoryCache[key] = artifact;
   return artifact;
 }

@@ -22,14 +22,14 @@ DType fromRuntime(rlx_dtype_t dtype) {
 // Array
 //===----------------------------------------------------------------------===//
 
-const HostTensor &Array::runtime() const {
+const runtime::HostTensor &Array::runtime() const {
   if (!state_)
     throw Error("rlx::Array: empty");
   return state_->tensor;
 }
 
-const HostTensor &Array::host() const {
-  const HostTensor &tensor = runtime();
+const runtime::HostTensor &Array::host() const {
+  const runtime::HostTensor &tensor = runtime();
   if (!tensor.onDevice())
     return tensor;
   std::call_once(state_->downloaded,
@@ -41,7 +41,7 @@ Array Array::zeros(const Shape &dims, DType dtype) {
   for (int64_t d : dims)
     if (d < 0)
       throw Error("rlx::Array: dims must be known, got " + formatShape(dims));
-  return Array(HostTensor::allocate(toRuntime(dtype), dims));
+  return Array(runtime::HostTensor::allocate(toRuntime(dtype), dims));
 }
 
 Array Array::from(const std::vector<double> &values, const Shape &dims,
@@ -137,10 +137,11 @@ Compiled Func::jit(const Device &device, const JitOptions &options) const {
                   device, options);
 }
 
-Compiled::Compiled(Func func, std::shared_ptr<Artifact> artifact, Device device,
-                   JitOptions options)
+Compiled::Compiled(Func func, std::shared_ptr<runtime::Artifact> artifact,
+                   Device device, JitOptions options)
     : func_(std::move(func)), artifact_(std::move(artifact)),
-      session_(artifact_ ? std::make_shared<Session>(*artifact_) : nullptr),
+      session_(artifact_ ? std::make_shared<runtime::Session>(*artifact_)
+                         : nullptr),
       device_(std::move(device)), options_(options) {}
 
 static bool matches(const TensorType &want, const Array &got) {
@@ -168,7 +169,7 @@ Outputs Compiled::run(const std::map<std::string, Array> &inputs) const {
       throw Error("rlx::Compiled::run: '" + name + "' has no input '" + key +
                   "' (inputs: " + known + ")");
   }
-  std::vector<const HostTensor *> ordered;
+  std::vector<const runtime::HostTensor *> ordered;
   for (const detail::Arg &in : func_.inputs()) {
     auto it = inputs.find(in.name);
     if (it == inputs.end())
@@ -183,13 +184,13 @@ Outputs Compiled::run(const std::map<std::string, Array> &inputs) const {
     ordered.push_back(&it->second.runtime());
   }
   const Variant &variant = variantFor(inputs);
-  TensorList list;
+  runtime::TensorList list;
   try {
     // GPU outputs stay on the device until read (Array::host).
-    CallOptions options;
+    runtime::CallOptions options;
     options.outputsOnDevice = true;
     list = variant.session->call(name, ordered, options);
-  } catch (const RuntimeError &e) {
+  } catch (const runtime::RuntimeError &e) {
     throw Error("rlx::Compiled::run: '" + name + "': " + e.what());
   }
   Outputs outputs;
@@ -215,7 +216,7 @@ Compiled &Compiled::with_param(const std::string &name, const Array &value) {
         if (variant->session != session_)
           variant->session->bindTensor(name, value.runtime());
       bound_[name] = value;
-    } catch (const RuntimeError &e) {
+    } catch (const runtime::RuntimeError &e) {
       throw Error("rlx::Compiled::with_param: '" + name + "': " + e.what());
     }
     return *this;
@@ -270,7 +271,7 @@ Compiled::variantFor(const std::map<std::string, Array> &inputs) const {
     Func special(func_.def().specialize(shapes));
     auto artifact =
         compileModule(special, device_, options_);
-    auto session = std::make_shared<Session>(*artifact);
+    auto session = std::make_shared<runtime::Session>(*artifact);
     for (const auto &[name, value] : bound_)
       session->bindTensor(name, value.runtime());
     variant = std::make_shared<Variant>(Variant{special, artifact, session});
@@ -303,10 +304,10 @@ Compiled &Compiled::init_randn(uint64_t seed, double stddev) {
 
 Compiled &Compiled::load_params(const std::string &path) {
   try {
-    TensorList list = TensorList::readSafetensors(path);
+    runtime::TensorList list = runtime::TensorList::readSafetensors(path);
     for (size_t i = 0; i < list.size(); ++i)
       with_param(list.name(i), Array(list.at(i)));
-  } catch (const RuntimeError &e) {
+  } catch (const runtime::RuntimeError &e) {
     throw Error("rlx::Compiled::load_params: " + std::string(e.what()));
   }
   return *this;
@@ -321,7 +322,7 @@ Array Compiled::param(const std::string &name) const {
   }
   try {
     return Array(session_->lookupWeight(name));
-  } catch (const RuntimeError &e) {
+  } catch (const runtime::RuntimeError &e) {
     throw Error("rlx::Compiled::param: '" + name + "': " + e.what());
   }
 }

@@ -273,7 +273,7 @@ Array TrainStep::param(const std::string &name) const {
 
 void TrainStep::save_params(const std::string &path) const {
   requireCompiled(compiled_);
-  TensorList list;
+  runtime::TensorList list;
   for (const detail::Arg &p : loss_.params())
     list.append(p.name, compiled_->param(p.name).host());
   list.writeSafetensors(path);
@@ -281,7 +281,7 @@ void TrainStep::save_params(const std::string &path) const {
 
 void TrainStep::save(const std::string &path) const {
   requireCompiled(compiled_);
-  TensorList list;
+  runtime::TensorList list;
   for (const detail::Arg &p : loss_.params())
     list.append(p.name, compiled_->param(p.name).host());
   for (const optim::StateSpec &spec : stateSpecs)
@@ -296,7 +296,7 @@ void TrainStep::load(const std::string &path) {
   requireCompiled(compiled_);
   std::string who = "rlx::TrainStep::load: '" + path + "' ";
   try {
-    TensorList list = TensorList::readSafetensors(path);
+    runtime::TensorList list = runtime::TensorList::readSafetensors(path);
     // Everything is checked before anything is bound.
     std::vector<std::string> params = loss_.param_names();
     std::map<std::string, Array> loaded;
@@ -330,7 +330,7 @@ void TrainStep::load(const std::string &path) {
       else
         compiled_->with_param(name, value);
     }
-  } catch (const RuntimeError &e) {
+  } catch (const runtime::RuntimeError &e) {
     throw Error("rlx::TrainStep::load: " + std::string(e.what()));
   }
 }

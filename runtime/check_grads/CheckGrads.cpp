@@ -7,7 +7,7 @@
 #include <limits>
 #include <random>
 
-namespace rlx {
+namespace rlx::runtime {
 
 namespace {
 
@@ -433,4 +433,4 @@ GradCheckResult checkGrads(const Session &session, const std::string &fn,
   return result;
 }
 
-} // namespace rlx
+} // namespace rlx::runtime

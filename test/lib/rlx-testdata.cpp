@@ -29,7 +29,8 @@ int main(int argc, char **argv) {
     if (!item.empty())
       dims.push_back(std::stoll(item));
   try {
-    rlx::HostTensor tensor = rlx::HostTensor::allocate(dtype, dims);
+    rlx::runtime::HostTensor tensor =
+        rlx::runtime::HostTensor::allocate(dtype, dims);
     for (size_t i = 0; i < tensor.elementCount(); ++i) {
       double v = double(i % 7) - 3.0;
       switch (dtype) {
@@ -46,7 +47,7 @@ int main(int argc, char **argv) {
       }
     }
     tensor.writeNpy(argv[2]);
-  } catch (const rlx::RuntimeError &e) {
+  } catch (const rlx::runtime::RuntimeError &e) {
     std::fprintf(stderr, "rlx-testdata: %s\n", e.what());
     return 1;
   }

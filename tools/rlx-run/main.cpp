@@ -53,9 +53,9 @@ struct ToolError : std::runtime_error {
 /// --check-grads ran and printed FAIL: exit code 1, no further message.
 struct GradCheckFailed {};
 
-std::string joinNames(const std::vector<rlx::TensorSpec> &specs) {
+std::string joinNames(const std::vector<rlx::runtime::TensorSpec> &specs) {
   std::string names;
-  for (const rlx::TensorSpec &spec : specs)
+  for (const rlx::runtime::TensorSpec &spec : specs)
     names += (names.empty() ? "" : ", ") + spec.name;
   return names.empty() ? "none" : names;
 }
@@ -63,17 +63,17 @@ std::string joinNames(const std::vector<rlx::TensorSpec> &specs) {
 /// The device --device names, or the artifact's when it names none.
 rlx_device_t chosenDevice(const Options &options) {
   return options.device.empty() ? RLX_DEVICE_DEFAULT
-                                : rlx::parseDevice(options.device);
+                                : rlx::runtime::parseDevice(options.device);
 }
 
-void printInfo(const rlx::Artifact &artifact, rlx_device_t device) {
+void printInfo(const rlx::runtime::Artifact &artifact, rlx_device_t device) {
   std::printf("artifact: %s\n", artifact.path().c_str());
   std::printf("target: %s\n", artifact.target().c_str());
   // The device it runs on, and whether this machine has it.
   std::string status;
   try {
-    status = rlx::Session(artifact, device).deviceDescription();
-  } catch (const rlx::RuntimeError &error) {
+    status = rlx::runtime::Session(artifact, device).deviceDescription();
+  } catch (const rlx::runtime::RuntimeError &error) {
     if (error.code() == RLX_STATUS_INVALID_ARGUMENT)
       throw;
     status = std::string("unavailable: ") + error.what();
@@ -83,12 +83,12 @@ void printInfo(const rlx::Artifact &artifact, rlx_device_t device) {
   if (!artifact.compiler().empty())
     std::printf("compiler: %s\n", artifact.compiler().c_str());
   auto printSpecs = [](const char *title,
-                       const std::vector<rlx::TensorSpec> &specs) {
+                       const std::vector<rlx::runtime::TensorSpec> &specs) {
     std::printf("  %s:%s\n", title, specs.empty() ? " none" : "");
-    for (const rlx::TensorSpec &spec : specs)
+    for (const rlx::runtime::TensorSpec &spec : specs)
       std::printf("    %s\n", spec.toString().c_str());
   };
-  for (const rlx::EntryPoint &entry : artifact.entryPoints()) {
+  for (const rlx::runtime::EntryPoint &entry : artifact.entryPoints()) {
     std::printf("entry point '%s' (workspace %" PRIu64
                 " bytes, liveness lower bound %" PRIu64 ")\n",
                 entry.name().c_str(), entry.workspaceBytes(),
@@ -98,12 +98,13 @@ void printInfo(const rlx::Artifact &artifact, rlx_device_t device) {
     printSpecs("outputs", entry.outputs());
   }
   std::printf("params:%s\n", artifact.params().empty() ? " none" : "");
-  for (const rlx::TensorSpec &param : artifact.params())
+  for (const rlx::runtime::TensorSpec &param : artifact.params())
     std::printf("  %s\n", param.toString().c_str());
 }
 
 /// One element, exact for integers, `%.6g` for floats.
-std::string formatElement(const rlx::HostTensor &tensor, size_t index) {
+std::string formatElement(const rlx::runtime::HostTensor &tensor,
+                          size_t index) {
   char text[64];
   switch (tensor.dtype()) {
   case RLX_DTYPE_I64:
@@ -122,7 +123,8 @@ std::string formatElement(const rlx::HostTensor &tensor, size_t index) {
 }
 
 /// `name: f32[2,2] = [1, 2, 3, 4]`, eliding the middle past 64 elements.
-void printOutput(const std::string &name, const rlx::HostTensor &tensor) {
+void printOutput(const std::string &name,
+                 const rlx::runtime::HostTensor &tensor) {
   const size_t maxShown = 64, edge = 6;
   size_t count = tensor.elementCount();
   std::string text = name + ": " + tensor.typeString() + " = [";
@@ -168,22 +170,22 @@ void checkNoOverwrite(const Options &options, const std::string &target) {
                       what);
 }
 
-rlx::EntryPoint chooseEntryPoint(const rlx::Artifact &artifact,
-                                 const std::string &name,
-                                 bool checkGrads = false) {
+rlx::runtime::EntryPoint
+chooseEntryPoint(const rlx::runtime::Artifact &artifact,
+                 const std::string &name, bool checkGrads = false) {
   if (!name.empty())
     return artifact.entryPoint(name);
-  std::vector<rlx::EntryPoint> entries = artifact.entryPoints();
+  std::vector<rlx::runtime::EntryPoint> entries = artifact.entryPoints();
   if (checkGrads) {
     // The one FN with FN_jvp and FN_vjp beside it.
     std::vector<std::string> checkable;
     auto has = [&](const std::string &wanted) {
-      for (const rlx::EntryPoint &entry : entries)
+      for (const rlx::runtime::EntryPoint &entry : entries)
         if (entry.name() == wanted)
           return true;
       return false;
     };
-    for (const rlx::EntryPoint &entry : entries)
+    for (const rlx::runtime::EntryPoint &entry : entries)
       if (has(entry.name() + "_jvp") && has(entry.name() + "_vjp"))
         checkable.push_back(entry.name());
     if (checkable.size() == 1)
@@ -203,7 +205,7 @@ rlx::EntryPoint chooseEntryPoint(const rlx::Artifact &artifact,
   if (entries.size() == 1)
     return entries.front();
   std::string names;
-  for (const rlx::EntryPoint &entry : entries)
+  for (const rlx::runtime::EntryPoint &entry : entries)
     names += (names.empty() ? "" : ", ") + entry.name();
   throw ToolError("'" + artifact.path() + "' has " +
                   std::to_string(entries.size()) + " entry points (" +
@@ -212,10 +214,11 @@ rlx::EntryPoint chooseEntryPoint(const rlx::Artifact &artifact,
 
 /// Reads the --input files into call order: named ones by name, the others
 /// into the remaining positions in order.
-std::vector<rlx::HostTensor> readInputs(const rlx::EntryPoint &entry,
-                                    const std::vector<std::string> &arguments) {
-  std::vector<rlx::TensorSpec> specs = entry.inputs();
-  std::vector<rlx::HostTensor> inputs(specs.size());
+std::vector<rlx::runtime::HostTensor>
+readInputs(const rlx::runtime::EntryPoint &entry,
+           const std::vector<std::string> &arguments) {
+  std::vector<rlx::runtime::TensorSpec> specs = entry.inputs();
+  std::vector<rlx::runtime::HostTensor> inputs(specs.size());
   std::vector<std::string> unnamed;
   for (const std::string &argument : arguments) {
     auto [name, file] = splitInput(argument);
@@ -226,7 +229,7 @@ std::vector<rlx::HostTensor> readInputs(const rlx::EntryPoint &entry,
     size_t index = entry.findInput(name);
     if (inputs[index])
       throw ToolError("input '" + name + "' is given twice");
-    inputs[index] = rlx::HostTensor::readNpy(file);
+    inputs[index] = rlx::runtime::HostTensor::readNpy(file);
   }
   size_t next = 0;
   for (const std::string &file : unnamed) {
@@ -236,7 +239,7 @@ std::vector<rlx::HostTensor> readInputs(const rlx::EntryPoint &entry,
       throw ToolError("too many inputs: entry point '" + entry.name() +
                       "' takes " + std::to_string(specs.size()) + " (" +
                       joinNames(specs) + ")");
-    inputs[next] = rlx::HostTensor::readNpy(file);
+    inputs[next] = rlx::runtime::HostTensor::readNpy(file);
   }
   for (size_t i = 0; i < inputs.size(); ++i)
     if (!inputs[i])
@@ -247,8 +250,10 @@ std::vector<rlx::HostTensor> readInputs(const rlx::EntryPoint &entry,
   return inputs;
 }
 
-void printBenchmark(const rlx::Session &session, const std::string &entry,
-                    const std::vector<rlx::HostTensor> &inputs, int runs) {
+void printBenchmark(const rlx::runtime::Session &session,
+                    const std::string &entry,
+                    const std::vector<rlx::runtime::HostTensor> &inputs,
+                    int runs) {
   using Clock = std::chrono::steady_clock;
   session.call(entry, inputs); // Warm-up.
   std::vector<double> times;
@@ -270,13 +275,13 @@ void printBenchmark(const rlx::Session &session, const std::string &entry,
 }
 
 void run(const Options &options) {
-  rlx::Artifact artifact = rlx::Artifact::load(options.model);
+  rlx::runtime::Artifact artifact = rlx::runtime::Artifact::load(options.model);
   rlx_device_t device = chosenDevice(options);
   if (options.info) {
     printInfo(artifact, device);
     return;
   }
-  rlx::EntryPoint entry =
+  rlx::runtime::EntryPoint entry =
       chooseEntryPoint(artifact, options.function, options.checkGrads);
   std::string name = entry.name();
   size_t outputCount = entry.outputs().size();
@@ -294,26 +299,28 @@ void run(const Options &options) {
 
   if (options.threads > 0)
     rlx_set_num_threads(options.threads);
-  rlx::Session session(artifact, device);
+  rlx::runtime::Session session(artifact, device);
   for (const std::string &file : options.weights)
     session.bindSafetensors(file, options.allowUnusedWeights);
-  std::vector<rlx::HostTensor> inputs = readInputs(entry, options.inputs);
+  std::vector<rlx::runtime::HostTensor> inputs =
+      readInputs(entry, options.inputs);
 
   if (options.checkGrads) {
-    rlx::GradCheckOptions check;
+    rlx::runtime::GradCheckOptions check;
     check.eps = options.eps;
     check.rtol = options.rtol;
     check.atol = options.atol;
     check.seed = options.seed;
     check.directions = options.directions;
-    rlx::GradCheckResult result = rlx::checkGrads(session, name, inputs, check);
+    rlx::runtime::GradCheckResult result =
+        rlx::runtime::checkGrads(session, name, inputs, check);
     std::printf("%s", result.summary().c_str());
     if (!result.passed())
       throw GradCheckFailed();
     return;
   }
 
-  rlx::TensorList outputs = session.call(name, inputs);
+  rlx::runtime::TensorList outputs = session.call(name, inputs);
   for (size_t i = 0; i < outputs.size(); ++i)
     printOutput(outputs.name(i), outputs.at(i));
   if (!options.output.empty())
@@ -402,7 +409,7 @@ int main(int argc, char **argv) {
   } catch (const GradCheckFailed &) {
     return 1;
   } catch (const std::exception &error) {
-    // rlx::RuntimeError, ToolError, or std::bad_alloc and kin.
+    // rlx::runtime::RuntimeError, ToolError, or std::bad_alloc and kin.
     std::fprintf(stderr, "rlx-run: error: %s\n", error.what());
   }
   return 1;

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace rlx {
+namespace rlx::runtime {
 
 /// Options of checkGrads. Unset values follow the precision of the check:
 /// f64 when every leaf and every float output of FN is f64, else f32.
@@ -124,6 +124,6 @@ GradCheckResult checkGrads(const Session &session, const std::string &fn,
                            const std::vector<HostTensor> &inputs,
                            GradCheckOptions options = {});
 
-} // namespace rlx
+} // namespace rlx::runtime
 
 #endif // RLX_CHECK_GRADS_HPP

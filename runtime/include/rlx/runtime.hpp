@@ -24,7 +24,7 @@
 #include <utility>
 #include <vector>
 
-namespace rlx {
+namespace rlx::runtime {
 
 /// A failed runtime call.
 class RuntimeError : public std::runtime_error {
@@ -399,6 +399,6 @@ public:
   }
 };
 
-} // namespace rlx
+} // namespace rlx::runtime
 
 #endif // RLX_RUNTIME_HPP

@@ -11,17 +11,15 @@
 
 namespace rlx::autodiff {
 
-
-
-IsolatedCheck checkGradsIsolated(const rlx::Session &session,
-                                 const std::string &fn,
-                                 const std::vector<rlx::HostTensor> &inputs,
-                                 const rlx::GradCheckOptions &options) {
+IsolatedCheck
+checkGradsIsolated(const rlx::runtime::Session &session, const std::string &fn,
+                   const std::vector<rlx::runtime::HostTensor> &inputs,
+                   const rlx::runtime::GradCheckOptions &options) {
   auto direct = [&] {
     IsolatedCheck check;
     try {
-      rlx::GradCheckResult result =
-          rlx::checkGrads(session, fn, inputs, options);
+      rlx::runtime::GradCheckResult result =
+          rlx::runtime::checkGrads(session, fn, inputs, options);
       check.ran = true;
       check.passed = result.passed();
       check.summary = result.summary();
@@ -54,17 +52,18 @@ IsolatedCheck checkGradsIsolated(const rlx::Session &session,
   return check;
 }
 
-std::vector<Arr> call(const rlx::Session &session, const std::string &entry,
+std::vector<Arr> call(const rlx::runtime::Session &session,
+                      const std::string &entry,
                       const std::vector<Arr> &inputs) {
-  std::vector<rlx::HostTensor> tensors;
+  std::vector<rlx::runtime::HostTensor> tensors;
   for (const Arr &a : inputs)
     tensors.push_back(e2e::toTensor(a));
   std::vector<Arr> outputs;
   try {
-    rlx::TensorList list = session.call(entry, tensors);
+    rlx::runtime::TensorList list = session.call(entry, tensors);
     for (size_t i = 0; i < list.size(); ++i)
       outputs.push_back(e2e::fromTensor(list.at(i)));
-  } catch (const rlx::RuntimeError &e) {
+  } catch (const rlx::runtime::RuntimeError &e) {
     ADD_FAILURE() << "calling '" << entry << "': " << e.what();
   }
   return outputs;

@@ -2,8 +2,8 @@
 //
 /// \file
 /// Compiling a module with the real rlxc (and --check-grads flags), running
-/// rlx::checkGrads in a forked child so that a crashing derivative fails one
-/// test and not the run, and small helpers over e2e::Arr.
+/// rlx::runtime::checkGrads in a forked child so that a crashing derivative
+/// fails one test and not the run, and small helpers over e2e::Arr.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,22 +31,22 @@ compile(const std::string &stem, const std::string &text,
   return e2e::compileAndLoad(stem, text, extraArgs, timeoutSeconds);
 }
 
-/// What a checkGrads run in a child process gave.
+/// What a runtime::checkGrads run in a child process gave.
 struct IsolatedCheck {
   bool ran = false;    // false: it threw or crashed; see `error`
   bool passed = false; // result.passed()
   std::string summary; // result.summary()
   std::string error;
 };
-IsolatedCheck checkGradsIsolated(const rlx::Session &session,
-                                 const std::string &fn,
-                                 const std::vector<rlx::HostTensor> &inputs,
-                                 const rlx::GradCheckOptions &options);
+IsolatedCheck
+checkGradsIsolated(const rlx::runtime::Session &session, const std::string &fn,
+                   const std::vector<rlx::runtime::HostTensor> &inputs,
+                   const rlx::runtime::GradCheckOptions &options);
 
 /// Calls `entry` (not isolated) and returns its outputs; ADD_FAILURE and
 /// an empty vector when the call throws.
-std::vector<Arr> call(const rlx::Session &session, const std::string &entry,
-                      const std::vector<Arr> &inputs);
+std::vector<Arr> call(const rlx::runtime::Session &session,
+                      const std::string &entry, const std::vector<Arr> &inputs);
 
 /// An f64 array of `shape` holding `values` (row-major).
 Arr f64(std::vector<int64_t> shape, std::vector<double> values);

@@ -1,4 +1,4 @@
-//===- CheckGradsApiTest.cpp - rlx::checkGrads and rlx-run --check-grads --===//
+//===- CheckGradsApiTest.cpp - checkGrads and rlx-run --check-grads ------===//
 //
 /// \file
 /// The checker itself: it passes right derivatives, catches a wrong JVP and
@@ -91,9 +91,8 @@ Compiled &handWritten() {
   return *module;
 }
 
-
-std::vector<rlx::HostTensor> tensors(const std::vector<Arr> &arrs) {
-  std::vector<rlx::HostTensor> result;
+std::vector<rlx::runtime::HostTensor> tensors(const std::vector<Arr> &arrs) {
+  std::vector<rlx::runtime::HostTensor> result;
   for (const Arr &a : arrs)
     result.push_back(toTensor(a));
   return result;
@@ -110,8 +109,9 @@ TEST(CheckGradsApi, PassesGeneratedEntries) {
   ASSERT_TRUE(m.ok) << m.error;
   for (int64_t batch : {3, 1}) {
     Arr x = generate(RLX_DTYPE_F64, {batch, 3}, uniform(-1, 1), "api/x");
-    rlx::GradCheckResult r = rlx::checkGrads(
-        *m.session, "good", tensors({x, ints({batch}, std::vector<double>(batch, 4))}));
+    rlx::runtime::GradCheckResult r = rlx::runtime::checkGrads(
+        *m.session, "good",
+        tensors({x, ints({batch}, std::vector<double>(batch, 4))}));
     EXPECT_TRUE(r.passed()) << r.summary();
     ASSERT_EQ(r.leaves.size(), 2u);
     EXPECT_EQ(r.leaves[0], "x: f64[" + std::to_string(batch) + ",3]");
@@ -128,7 +128,8 @@ TEST(CheckGradsApi, F32DefaultsAreLooser) {
   ASSERT_TRUE(m.ok) << m.error;
   Arr x(RLX_DTYPE_F32, {2});
   x.v = {0.5, -1.5};
-  rlx::GradCheckResult r = rlx::checkGrads(*m.session, "single", tensors({x}));
+  rlx::runtime::GradCheckResult r =
+      rlx::runtime::checkGrads(*m.session, "single", tensors({x}));
   EXPECT_TRUE(r.passed()) << r.summary();
   EXPECT_EQ(r.eps, 1e-3);
   EXPECT_GT(r.rtol, 1e-5);
@@ -138,7 +139,8 @@ TEST(CheckGradsApi, CatchesAWrongJvp) {
   Compiled &m = handWritten();
   ASSERT_TRUE(m.ok) << m.error;
   Arr x = generate(RLX_DTYPE_F64, {2, 3}, uniform(-1, 1), "api/x");
-  rlx::GradCheckResult r = rlx::checkGrads(*m.session, "bad_jvp", tensors({x}));
+  rlx::runtime::GradCheckResult r =
+      rlx::runtime::checkGrads(*m.session, "bad_jvp", tensors({x}));
   EXPECT_FALSE(r.passed()) << r.summary();
   EXPECT_FALSE(r.forwardPassed) << r.summary();
   EXPECT_TRUE(r.reversePassed) << r.summary();
@@ -150,10 +152,10 @@ TEST(CheckGradsApi, CatchesAWrongVjp) {
   Compiled &m = handWritten();
   ASSERT_TRUE(m.ok) << m.error;
   Arr x = generate(RLX_DTYPE_F64, {2, 3}, uniform(-1, 1), "api/x");
-  rlx::GradCheckOptions options;
+  rlx::runtime::GradCheckOptions options;
   options.directions = 3;
-  rlx::GradCheckResult r =
-      rlx::checkGrads(*m.session, "bad_vjp", tensors({x}), options);
+  rlx::runtime::GradCheckResult r =
+      rlx::runtime::checkGrads(*m.session, "bad_vjp", tensors({x}), options);
   EXPECT_FALSE(r.passed()) << r.summary();
   EXPECT_TRUE(r.forwardPassed) << r.summary();
   EXPECT_FALSE(r.reversePassed) << r.summary();
@@ -163,22 +165,22 @@ TEST(CheckGradsApi, CatchesAWrongVjp) {
 TEST(CheckGradsApi, RestoresTheBoundWeights) {
   Compiled &m = handWritten();
   ASSERT_TRUE(m.ok) << m.error;
-  rlx::HostTensor before = m.session->lookupWeight("api.w");
+  rlx::runtime::HostTensor before = m.session->lookupWeight("api.w");
   Arr x = generate(RLX_DTYPE_F64, {2, 3}, uniform(-1, 1), "api/x");
   for (const char *fn : {"good", "bad_jvp"}) {
     std::vector<Arr> in = {x};
     if (std::string(fn) == "good")
       in = {x, ints({2}, {1, 2})};
-    rlx::checkGrads(*m.session, fn, tensors(in));
-    rlx::HostTensor after = m.session->lookupWeight("api.w");
+    rlx::runtime::checkGrads(*m.session, fn, tensors(in));
+    rlx::runtime::HostTensor after = m.session->lookupWeight("api.w");
     EXPECT_EQ(after.get(), before.get()) << fn << ": not the same tensor";
     EXPECT_TRUE(matches(weight(), fromTensor(after), Tol::Exact)) << fn;
   }
   // A call that throws (a wrong input count) leaves the weights alone. The
   // restore-on-exception path itself (detail::WeightRestorer) has no
   // artifact-level trigger: perturbations cannot make a call fail.
-  EXPECT_THROW(rlx::checkGrads(*m.session, "good", tensors({x})),
-               rlx::RuntimeError);
+  EXPECT_THROW(rlx::runtime::checkGrads(*m.session, "good", tensors({x})),
+               rlx::runtime::RuntimeError);
   EXPECT_EQ(m.session->lookupWeight("api.w").get(), before.get());
 }
 
@@ -187,9 +189,10 @@ TEST(CheckGradsApi, RefusesAnArtifactWithoutTheEntries) {
   ASSERT_TRUE(m.ok) << m.error;
   Arr x = generate(RLX_DTYPE_F64, {2, 3}, uniform(-1, 1), "api/x");
   try {
-    rlx::checkGrads(*m.session, "bad_jvp_jvp", tensors({x, x, weight()}));
+    rlx::runtime::checkGrads(*m.session, "bad_jvp_jvp",
+                             tensors({x, x, weight()}));
     ADD_FAILURE() << "no error";
-  } catch (const rlx::RuntimeError &e) {
+  } catch (const rlx::runtime::RuntimeError &e) {
     EXPECT_EQ(e.code(), RLX_STATUS_NOT_FOUND);
     std::string what = e.what();
     EXPECT_NE(what.find("'bad_jvp_jvp_jvp', 'bad_jvp_jvp_vjp'"), std::string::npos)
@@ -202,12 +205,12 @@ TEST(CheckGradsApi, RefusesAnArtifactWithoutTheEntries) {
 TEST(CheckGradsApi, UnboundParamIsAClearError) {
   Compiled &m = handWritten();
   ASSERT_TRUE(m.ok) << m.error;
-  rlx::Session fresh(*m.artifact);
+  rlx::runtime::Session fresh(*m.artifact);
   Arr x = generate(RLX_DTYPE_F64, {2, 3}, uniform(-1, 1), "api/x");
   try {
-    rlx::checkGrads(fresh, "bad_vjp", tensors({x}));
+    rlx::runtime::checkGrads(fresh, "bad_vjp", tensors({x}));
     ADD_FAILURE() << "no error";
-  } catch (const rlx::RuntimeError &e) {
+  } catch (const rlx::runtime::RuntimeError &e) {
     EXPECT_NE(std::string(e.what()).find("api.w"), std::string::npos) << e.what();
   }
 }
@@ -223,7 +226,7 @@ protected:
     ASSERT_TRUE(m.ok) << m.error;
     model = m.mlirPath.substr(0, m.mlirPath.size() - 5) + ".so";
     dir = makeScratchSubdir("rlx-run");
-    rlx::TensorList weights;
+    rlx::runtime::TensorList weights;
     weights.append("api.w", toTensor(weight()));
     weights.writeSafetensors(dir + "/w.safetensors");
     toTensor(generate(RLX_DTYPE_F64, {2, 3}, uniform(-1, 1), "api/x"))

@@ -4,10 +4,11 @@
 /// For every float case of the e2e suite (and the composites below) in the
 /// F64 variants, static and dynamic batch: one module of all cases compiled
 /// by the real rlxc with `--check-grads=<case>` for each, then
-/// rlx::checkGrads on every case and call batch: FN_jvp against central
-/// differences (forward) and FN_vjp by the dot-product identity (reverse),
-/// in f64. A case that does not compile names rlxc's error (a missing or
-/// failing derivative rule). Test names: F64Static/GradCheck.FD/<case>.
+/// rlx::runtime::checkGrads on every case and call batch: FN_jvp against
+/// central differences (forward) and FN_vjp by the dot-product identity
+/// (reverse), in f64. A case that does not compile names rlxc's error (a
+/// missing or failing derivative rule). Test names:
+/// F64Static/GradCheck.FD/<case>.
 ///
 /// Known gaps: kKnownMissingRules below.
 //
@@ -354,9 +355,9 @@ const KnownMissingRule *knownMissing(const Case &c, const Variant &v) {
 }
 
 /// The inputs of one call, drawn as the e2e suite draws them.
-std::vector<rlx::HostTensor> drawInputs(const Case &c, const Variant &v,
-                                    int64_t batch) {
-  std::vector<rlx::HostTensor> tensors;
+std::vector<rlx::runtime::HostTensor>
+drawInputs(const Case &c, const Variant &v, int64_t batch) {
+  std::vector<rlx::runtime::HostTensor> tensors;
   for (const InSpec &in : c.inputs) {
     std::vector<int64_t> shape = in.shape;
     for (int64_t &d : shape)
@@ -429,7 +430,7 @@ TEST_P(GradCheck, FD) {
     return;
   }
 
-  rlx::GradCheckOptions options;
+  rlx::runtime::GradCheckOptions options;
   options.directions = 2;
   options.seed = 7;
   for (int64_t batch : v.callBatches()) {

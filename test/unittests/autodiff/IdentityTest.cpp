@@ -540,7 +540,7 @@ Compiled &moduleOf(const std::string &name) {
 #define IDENTITY_MODULE(var, snippet)                                          \
   Compiled &var = moduleOf(snippet);                                           \
   ASSERT_TRUE(var.ok) << var.error;                                            \
-  const rlx::Session &session = *var.session;                                  \
+  const rlx::runtime::Session &session = *var.session;                         \
   (void)session
 
 Arr map1(const Arr &x, double (*fn)(double)) {

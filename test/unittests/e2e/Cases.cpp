@@ -971,7 +971,7 @@ func.func @{N}(%x: tensor<{B}x2x3xi32>, %t: tensor<4x2xi32>, %i: tensor<{B}xi32>
 }
 
 //===----------------------------------------------------------------------===//
-// Artifact edge cases and whole models
+// runtime::Artifact edge cases and whole models
 //===----------------------------------------------------------------------===//
 
 void edgeCases(Builder &b) {

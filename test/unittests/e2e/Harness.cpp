@@ -37,7 +37,7 @@ int64_t numElements(const std::vector<int64_t> &shape) {
 }
 
 std::string shapeString(const std::vector<int64_t> &shape) {
-  return rlx::formatShape(shape);
+  return rlx::runtime::formatShape(shape);
 }
 
 const char *mlirTypeName(rlx_dtype_t dtype) {
@@ -84,8 +84,9 @@ double roundTo(rlx_dtype_t dtype, double value) {
   }
 }
 
-rlx::HostTensor toTensor(const Arr &a) {
-  rlx::HostTensor t = rlx::HostTensor::allocate(a.dtype, a.shape);
+rlx::runtime::HostTensor toTensor(const Arr &a) {
+  rlx::runtime::HostTensor t =
+      rlx::runtime::HostTensor::allocate(a.dtype, a.shape);
   for (size_t i = 0; i < a.v.size(); ++i) {
     double x = a.v[i];
     switch (a.dtype) {
@@ -114,7 +115,7 @@ rlx::HostTensor toTensor(const Arr &a) {
   return t;
 }
 
-Arr fromTensor(const rlx::HostTensor &t) {
+Arr fromTensor(const rlx::runtime::HostTensor &t) {
   Arr a(t.dtype(), t.dims());
   for (size_t i = 0; i < a.v.size(); ++i)
     a.v[i] = t.getF64(i);
@@ -223,9 +224,11 @@ compileAndLoad(const std::string &stem, const std::string &text,
     return result;
   }
   try {
-    result->artifact = std::make_unique<rlx::Artifact>(rlx::Artifact::load(so));
-    result->session = std::make_unique<rlx::Session>(*result->artifact);
-  } catch (const rlx::RuntimeError &e) {
+    result->artifact = std::make_unique<rlx::runtime::Artifact>(
+        rlx::runtime::Artifact::load(so));
+    result->session =
+        std::make_unique<rlx::runtime::Session>(*result->artifact);
+  } catch (const rlx::runtime::RuntimeError &e) {
     result->error = "loading " + so + ": " + e.what();
     return result;
   }
@@ -342,17 +345,18 @@ Arr generate(rlx_dtype_t dtype, const std::vector<int64_t> &shape,
 //===----------------------------------------------------------------------===//
 
 namespace {
-CallResult callDirect(const rlx::Session &session, const std::string &entry,
-                      const std::vector<rlx::HostTensor> &inputs) {
+CallResult callDirect(const rlx::runtime::Session &session,
+                      const std::string &entry,
+                      const std::vector<rlx::runtime::HostTensor> &inputs) {
   CallResult result;
   try {
-    rlx::TensorList outputs = session.call(entry, inputs);
+    rlx::runtime::TensorList outputs = session.call(entry, inputs);
     for (size_t i = 0; i < outputs.size(); ++i) {
       result.names.push_back(outputs.name(i));
       result.outputs.push_back(fromTensor(outputs.at(i)));
     }
     result.ok = true;
-  } catch (const rlx::RuntimeError &e) {
+  } catch (const rlx::runtime::RuntimeError &e) {
     result.error = std::string("runtime error: ") + e.what();
   }
   return result;
@@ -475,8 +479,9 @@ ChildResult runInChild(const std::function<std::string()> &produce,
   return result;
 }
 
-CallResult callIsolated(const rlx::Session &session, const std::string &entry,
-                        const std::vector<rlx::HostTensor> &inputs) {
+CallResult callIsolated(const rlx::runtime::Session &session,
+                        const std::string &entry,
+                        const std::vector<rlx::runtime::HostTensor> &inputs) {
   // A GPU device does not survive fork (its driver's threads and queues
   // stay in the parent), so device sessions are called in process.
   if (std::getenv("RLX_E2E_NO_FORK") ||

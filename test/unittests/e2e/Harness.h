@@ -1,10 +1,11 @@
 //===- Harness.h - Plumbing of the rlx end-to-end tests ---------*- C++ -*-===//
 //
 /// \file
-/// Host arrays held as doubles (Arr), conversion to and from rlx::HostTensor,
-/// subprocesses (rlxc), scratch directories, deterministic input generation,
-/// calls isolated in a forked child (a crashing artifact fails one test, not
-/// the whole run), and the comparison of outputs against references.
+/// Host arrays held as doubles (Arr), conversion to and from
+/// rlx::runtime::HostTensor, subprocesses (rlxc), scratch directories,
+/// deterministic input generation, calls isolated in a forked child (a crashing
+/// artifact fails one test, not the whole run), and the comparison of outputs
+/// against references.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,8 +46,8 @@ bool isFloat(rlx_dtype_t dtype);
 double roundTo(rlx_dtype_t dtype, double value);
 
 /// A row-major contiguous tensor holding `a`.
-rlx::HostTensor toTensor(const Arr &a);
-Arr fromTensor(const rlx::HostTensor &t);
+rlx::runtime::HostTensor toTensor(const Arr &a);
+Arr fromTensor(const rlx::runtime::HostTensor &t);
 
 /// Which of the four module variants: element type and batch dim.
 struct Variant {
@@ -107,8 +108,8 @@ struct CompiledModule {
   std::string mlirPath;
   std::string error; // rlxc's stderr, or the load error
   double seconds = 0; // compile time
-  std::unique_ptr<rlx::Artifact> artifact;
-  std::unique_ptr<rlx::Session> session;
+  std::unique_ptr<rlx::runtime::Artifact> artifact;
+  std::unique_ptr<rlx::runtime::Session> session;
 };
 
 /// Writes `text` to `stem.mlir` in a fresh scratch directory, runs
@@ -166,8 +167,9 @@ struct CallResult {
 };
 /// Calls `entry` in a forked child (unless RLX_E2E_NO_FORK is set) so that
 /// a crash or a hang is a failed call, not a dead test run.
-CallResult callIsolated(const rlx::Session &session, const std::string &entry,
-                        const std::vector<rlx::HostTensor> &inputs);
+CallResult callIsolated(const rlx::runtime::Session &session,
+                        const std::string &entry,
+                        const std::vector<rlx::runtime::HostTensor> &inputs);
 
 //===----------------------------------------------------------------------===//
 // Comparison

@@ -38,7 +38,7 @@ std::unique_ptr<Compiled> compileModule(const std::string &stem,
         result->session->bindTensor(
             p.name, toTensor(generate(resolve(p.el, v), p.shape, p.gen,
                                       c->name + "/" + p.name)));
-  } catch (const rlx::RuntimeError &e) {
+  } catch (const rlx::runtime::RuntimeError &e) {
     result->ok = false;
     result->error = "binding params of " + result->mlirPath + ": " + e.what();
   }
@@ -127,7 +127,7 @@ TEST_P(OpTest, Run) {
     SCOPED_TRACE("batch " + std::to_string(batch));
     Ctx ctx{batch, v.floatType(), v.otherFloatType()};
     std::vector<Arr> values;
-    std::vector<rlx::HostTensor> tensors;
+    std::vector<rlx::runtime::HostTensor> tensors;
     for (const InSpec &in : c.inputs) {
       std::vector<int64_t> shape = in.shape;
       for (int64_t &d : shape)
@@ -234,7 +234,7 @@ TEST(DynamicDims, MismatchedBatchesRefused) {
       for (int64_t d : c->inputs[i].shape)
         if (d == kB)
           last = i;
-    std::vector<rlx::HostTensor> tensors;
+    std::vector<rlx::runtime::HostTensor> tensors;
     for (size_t i = 0; i < c->inputs.size(); ++i) {
       std::vector<int64_t> shape = c->inputs[i].shape;
       for (int64_t &d : shape)

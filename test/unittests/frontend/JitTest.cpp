@@ -440,15 +440,15 @@ TEST(Jit, ExportedMlirCompilesWithRlxc) {
   std::string cmd =
       std::string(RLXC_PATH) + " " + dir + "/mlp.mlir -o " + dir + "/mlp.so";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
-  Artifact artifact = Artifact::load(dir + "/mlp.so");
-  Session session(artifact);
+  runtime::Artifact artifact = runtime::Artifact::load(dir + "/mlp.so");
+  runtime::Session session(artifact);
   Compiled c = f.jit(Device::cpu());
   c.init_randn(5);
   for (const std::string &p : c.param_names())
     session.bindTensor(p, c.param(p).host());
   Array x = Array::from(test::values(6, 3), {2, 3});
-  TensorList out =
-      session.call("mlp", std::vector<const HostTensor *>{&x.host()});
+  runtime::TensorList out =
+      session.call("mlp", std::vector<const runtime::HostTensor *>{&x.host()});
   expectNear(Array(out.at("y")).to_vector(), c.run({{"x", x}})["y"].to_vector(),
              0, 0);
 }

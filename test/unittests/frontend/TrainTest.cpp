@@ -121,8 +121,8 @@ TEST(Train, ExportedStepCompilesWithRlxcAndMatchesJit) {
   step.jit().init_randn(1, 0.3);
   step.save_params(dir + "/w.safetensors");
   // One step through the deployable library: inputs by manifest order.
-  Artifact artifact = Artifact::load(dir + "/step.so");
-  Session session(artifact);
+  runtime::Artifact artifact = runtime::Artifact::load(dir + "/step.so");
+  runtime::Session session(artifact);
   session.bindSafetensors(dir + "/w.safetensors");
   std::map<std::string, Array> all = batch;
   all["lr"] = Array::scalar(0.01);
@@ -132,11 +132,11 @@ TEST(Train, ExportedStepCompilesWithRlxcAndMatchesJit) {
     all["m." + p.name] = Array::zeros(p.type.shape);
     all["v." + p.name] = Array::zeros(p.type.shape);
   }
-  std::vector<const HostTensor *> inputs;
-  for (const TensorSpec &spec :
+  std::vector<const runtime::HostTensor *> inputs;
+  for (const runtime::TensorSpec &spec :
        artifact.entryPoint(step.func().name()).inputs())
     inputs.push_back(&all.at(spec.name).host());
-  TensorList out = session.call(step.func().name(), inputs);
+  runtime::TensorList out = session.call(step.func().name(), inputs);
   double loss = step.step(batch);
   EXPECT_EQ(Array(out.at("loss")).item(), loss);
   for (const std::string &p : step.param_names())

@@ -11,10 +11,11 @@ namespace {
 class CppWrapperTest : public TempDirTest {};
 
 TEST_F(CppWrapperTest, EndToEnd) {
-  rlx::Artifact artifact = rlx::Artifact::load(RLX_FAKE_ARTIFACT);
+  rlx::runtime::Artifact artifact =
+      rlx::runtime::Artifact::load(RLX_FAKE_ARTIFACT);
   EXPECT_EQ(artifact.target(), "cpu");
   ASSERT_EQ(artifact.entryPoints().size(), 5u);
-  rlx::EntryPoint affine = artifact.entryPoint("affine");
+  rlx::runtime::EntryPoint affine = artifact.entryPoint("affine");
   ASSERT_EQ(affine.inputs().size(), 1u);
   EXPECT_EQ(affine.inputs()[0].toString(), "x: f32[?,3]");
   EXPECT_EQ(affine.params()[0].toString(), "layer.0.weight: f32[3,2]");
@@ -22,55 +23,60 @@ TEST_F(CppWrapperTest, EndToEnd) {
   EXPECT_EQ(affine.findInput("x"), 0u);
   EXPECT_EQ(artifact.params().size(), 2u);
 
-  rlx::TensorList weights;
+  rlx::runtime::TensorList weights;
   weights.append("layer.0.weight",
-                 rlx::HostTensor::allocate(RLX_DTYPE_F32, {3, 2}));
-  weights.append("layer.0.bias", rlx::HostTensor::allocate(RLX_DTYPE_F32, {2}));
+                 rlx::runtime::HostTensor::allocate(RLX_DTYPE_F32, {3, 2}));
+  weights.append("layer.0.bias",
+                 rlx::runtime::HostTensor::allocate(RLX_DTYPE_F32, {2}));
   weights.at("layer.0.bias").data<float>()[1] = 5;
   weights.writeSafetensors(path("w.safetensors"));
 
-  rlx::Session session(artifact);
+  rlx::runtime::Session session(artifact);
   session.bindSafetensors(path("w.safetensors"));
   float x[6] = {1, 2, 3, 4, 5, 6};
-  rlx::HostTensor input = rlx::HostTensor::borrow(RLX_DTYPE_F32, {2, 3}, x);
-  rlx::TensorList outputs = session.call("affine", {&input});
+  rlx::runtime::HostTensor input =
+      rlx::runtime::HostTensor::borrow(RLX_DTYPE_F32, {2, 3}, x);
+  rlx::runtime::TensorList outputs = session.call("affine", {&input});
   ASSERT_EQ(outputs.size(), 1u);
   EXPECT_EQ(outputs.name(0), "y");
-  rlx::HostTensor y = outputs.at("y");
+  rlx::runtime::HostTensor y = outputs.at("y");
   EXPECT_EQ(y.typeString(), "f32[2,2]");
   EXPECT_EQ(y.getF64(3), 5.0);
 
   y.writeNpy(path("y.npy"));
-  rlx::HostTensor back = rlx::HostTensor::readNpy(path("y.npy"));
+  rlx::runtime::HostTensor back =
+      rlx::runtime::HostTensor::readNpy(path("y.npy"));
   EXPECT_EQ(back.dims(), (std::vector<int64_t>{2, 2}));
   EXPECT_EQ(back.getF64(1), 5.0);
 
-  rlx::HostTensor shared = back.share();
-  rlx::HostTensor moved = std::move(back);
+  rlx::runtime::HostTensor shared = back.share();
+  rlx::runtime::HostTensor moved = std::move(back);
   EXPECT_FALSE(back);
   EXPECT_EQ(moved.get(), shared.get());
 }
 
 TEST_F(CppWrapperTest, ErrorsThrowRuntimeError) {
   try {
-    rlx::Artifact::load(path("missing.so"));
+    rlx::runtime::Artifact::load(path("missing.so"));
     FAIL() << "no exception";
-  } catch (const rlx::RuntimeError &error) {
+  } catch (const rlx::runtime::RuntimeError &error) {
     EXPECT_EQ(error.code(), RLX_STATUS_NOT_FOUND);
     EXPECT_NE(std::string(error.what()).find("missing.so"), std::string::npos);
   }
-  rlx::Artifact artifact = rlx::Artifact::load(RLX_FAKE_ARTIFACT);
-  rlx::Session session(artifact);
-  rlx::HostTensor x = rlx::HostTensor::allocate(RLX_DTYPE_F32, {1, 3});
+  rlx::runtime::Artifact artifact =
+      rlx::runtime::Artifact::load(RLX_FAKE_ARTIFACT);
+  rlx::runtime::Session session(artifact);
+  rlx::runtime::HostTensor x =
+      rlx::runtime::HostTensor::allocate(RLX_DTYPE_F32, {1, 3});
   try {
     session.call("affine", {&x});
     FAIL() << "no exception";
-  } catch (const rlx::RuntimeError &error) {
+  } catch (const rlx::runtime::RuntimeError &error) {
     EXPECT_EQ(error.code(), RLX_STATUS_FAILED_PRECONDITION);
   }
-  EXPECT_THROW(artifact.entryPoint("nope"), rlx::RuntimeError);
-  rlx::TensorList empty;
-  EXPECT_THROW(empty.at(0), rlx::RuntimeError);
+  EXPECT_THROW(artifact.entryPoint("nope"), rlx::runtime::RuntimeError);
+  rlx::runtime::TensorList empty;
+  EXPECT_THROW(empty.at(0), rlx::runtime::RuntimeError);
 }
 
 } // namespace

@@ -496,35 +496,36 @@ TEST_F(VulkanTest, ConcurrentCallsOnOneSession) {
 }
 
 TEST_F(VulkanTest, CppWrapper) {
-  rlx::Artifact artifact = rlx::Artifact::load(RLX_FAKE_GPU_ARTIFACT);
+  rlx::runtime::Artifact artifact =
+      rlx::runtime::Artifact::load(RLX_FAKE_GPU_ARTIFACT);
   EXPECT_EQ(artifact.device(), RLX_DEVICE_VULKAN);
-  rlx::Session session(artifact, rlx::parseDevice("vulkan"));
+  rlx::runtime::Session session(artifact, rlx::runtime::parseDevice("vulkan"));
   EXPECT_EQ(session.device(), RLX_DEVICE_VULKAN);
   std::vector<float> p(paramValues, paramValues + 4);
-  session.bindTensor("p",
-                     rlx::HostTensor::borrow(RLX_DTYPE_F32, {4}, p.data()));
+  session.bindTensor(
+      "p", rlx::runtime::HostTensor::borrow(RLX_DTYPE_F32, {4}, p.data()));
   std::vector<float> x = {1, 2, 3, 4, 5, 6, 7, 8};
-  rlx::HostTensor input =
-      rlx::HostTensor::borrow(RLX_DTYPE_F32, {2, 4}, x.data());
-  rlx::HostTensor onDevice = session.toDevice(input);
+  rlx::runtime::HostTensor input =
+      rlx::runtime::HostTensor::borrow(RLX_DTYPE_F32, {2, 4}, x.data());
+  rlx::runtime::HostTensor onDevice = session.toDevice(input);
   EXPECT_TRUE(onDevice.onDevice());
-  rlx::TensorList first = session.call("forward", {&onDevice}, {true});
-  rlx::HostTensor y = first.at("y");
+  rlx::runtime::TensorList first = session.call("forward", {&onDevice}, {true});
+  rlx::runtime::HostTensor y = first.at("y");
   EXPECT_EQ(y.device(), RLX_DEVICE_VULKAN);
-  rlx::TensorList second = session.call("forward", {&y});
-  rlx::HostTensor z = second.at(0);
+  rlx::runtime::TensorList second = session.call("forward", {&y});
+  rlx::runtime::HostTensor z = second.at(0);
   EXPECT_FALSE(z.onDevice());
   std::vector<float> expected = forwardOf(forwardOf(x));
   for (size_t i = 0; i < expected.size(); ++i)
     EXPECT_FLOAT_EQ(z.data<float>()[i], expected[i]);
   std::vector<float> once = forwardOf(x);
-  rlx::HostTensor yHost = y.toHost();
+  rlx::runtime::HostTensor yHost = y.toHost();
   for (size_t i = 0; i < once.size(); ++i)
     EXPECT_FLOAT_EQ(yHost.data<float>()[i], once[i]);
   try {
-    rlx::Session(artifact, RLX_DEVICE_CUDA);
+    rlx::runtime::Session(artifact, RLX_DEVICE_CUDA);
     ADD_FAILURE() << "a CUDA session of a Vulkan artifact";
-  } catch (const rlx::RuntimeError &error) {
+  } catch (const rlx::runtime::RuntimeError &error) {
     EXPECT_EQ(error.code(), RLX_STATUS_INVALID_ARGUMENT);
   }
 }

@@ -14,16 +14,17 @@
 
 namespace {
 
-rlx::HostTensor f32(const std::vector<int64_t> &dims,
-                const std::vector<float> &values) {
-  rlx::HostTensor tensor = rlx::HostTensor::allocate(RLX_DTYPE_F32, dims);
+rlx::runtime::HostTensor f32(const std::vector<int64_t> &dims,
+                             const std::vector<float> &values) {
+  rlx::runtime::HostTensor tensor =
+      rlx::runtime::HostTensor::allocate(RLX_DTYPE_F32, dims);
   for (size_t i = 0; i < values.size() && i < tensor.elementCount(); ++i)
     tensor.data<float>()[i] = values[i];
   return tensor;
 }
 
 void writeWeights(const std::string &file, bool extra, bool badShape) {
-  rlx::TensorList weights;
+  rlx::runtime::TensorList weights;
   weights.append("layer.0.weight", f32(badShape ? std::vector<int64_t>{2, 3}
                                                 : std::vector<int64_t>{3, 2},
                                        {0.5f, -0.5f, 1.0f, 0.0f, 1.5f, 0.5f}));
@@ -51,20 +52,22 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < many.size(); ++i)
       many[i] = static_cast<float>(i) / 3;
     f32({100, 3}, many).writeNpy(dir + "/x_big.npy");
-    rlx::HostTensor a = rlx::HostTensor::allocate(RLX_DTYPE_F64, {2, 4});
+    rlx::runtime::HostTensor a =
+        rlx::runtime::HostTensor::allocate(RLX_DTYPE_F64, {2, 4});
     for (int i = 0; i < 8; ++i)
       a.data<double>()[i] = i;
     a.writeNpy(dir + "/a.npy");
-    rlx::HostTensor scale = rlx::HostTensor::allocate(RLX_DTYPE_I32, {});
+    rlx::runtime::HostTensor scale =
+        rlx::runtime::HostTensor::allocate(RLX_DTYPE_I32, {});
     *scale.data<int32_t>() = 2;
     scale.writeNpy(dir + "/scale.npy");
     std::ofstream(dir + "/corrupt.npy") << "\x93NUMPY\x01\x00garbage";
     // The fake GPU artifact's param and an input of its `forward`.
-    rlx::TensorList gpuWeights;
+    rlx::runtime::TensorList gpuWeights;
     gpuWeights.append("p", f32({4}, {0.25f, -1.0f, 2.0f, 0.5f}));
     gpuWeights.writeSafetensors(dir + "/gpu_weights.safetensors");
     f32({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8}).writeNpy(dir + "/gpu_x.npy");
-  } catch (const rlx::RuntimeError &error) {
+  } catch (const rlx::runtime::RuntimeError &error) {
     std::fprintf(stderr, "rlx-runtime-testgen: %s\n", error.what());
     return 1;
   }

@@ -408,7 +408,7 @@ Outcome evaluateUncached(size_t planIndex, const Prepared &p) {
   // Inputs: batched ones along their in_axis, unit ones per example.
   std::vector<TensorType> batchedTypes = batchedArgs(p.sig, axes, kN);
   std::vector<Arr> inputs;
-  std::vector<rlx::HostTensor> tensors;
+  std::vector<rlx::runtime::HostTensor> tensors;
   for (size_t i = 0; i < p.c->inputs.size(); ++i) {
     const InSpec &in = p.c->inputs[i];
     inputs.push_back(generate(resolve(in.el, p.v), batchedTypes[i].shape,
@@ -442,7 +442,7 @@ Outcome evaluateUncached(size_t planIndex, const Prepared &p) {
     return out;
 
   for (int64_t k = 0; k < kN; ++k) {
-    std::vector<rlx::HostTensor> example;
+    std::vector<rlx::runtime::HostTensor> example;
     for (size_t i = 0; i < inputs.size(); ++i)
       example.push_back(toTensor(
           axes.in[i] ? takeAlong(inputs[i],

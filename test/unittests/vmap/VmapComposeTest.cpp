@@ -83,11 +83,11 @@ Compiled &module() {
   return *m;
 }
 
-#define COMPOSE_MODULE(session)                                               \
-  Compiled &compiled_ = module();                                             \
-  ASSERT_TRUE(compiled_.ok) << "COMPILER BUG: " << compiled_.error;          \
-  SCOPED_TRACE("module " + compiled_.mlirPath);                               \
-  const rlx::Session &session = *compiled_.session
+#define COMPOSE_MODULE(session)                                                \
+  Compiled &compiled_ = module();                                              \
+  ASSERT_TRUE(compiled_.ok) << "COMPILER BUG: " << compiled_.error;            \
+  SCOPED_TRACE("module " + compiled_.mlirPath);                                \
+  const rlx::runtime::Session &session = *compiled_.session
 
 Arr draw(std::vector<int64_t> shape, const std::string &seed, double lo = -1,
          double hi = 1) {
@@ -95,9 +95,10 @@ Arr draw(std::vector<int64_t> shape, const std::string &seed, double lo = -1,
 }
 
 /// Calls `entry`; ADD_FAILURE and an empty vector when the call fails.
-std::vector<Arr> call(const rlx::Session &session, const std::string &entry,
+std::vector<Arr> call(const rlx::runtime::Session &session,
+                      const std::string &entry,
                       const std::vector<Arr> &inputs) {
-  std::vector<rlx::HostTensor> tensors;
+  std::vector<rlx::runtime::HostTensor> tensors;
   for (const Arr &a : inputs)
     tensors.push_back(toTensor(a));
   CallResult r = callIsolated(session, entry, tensors);
@@ -106,14 +107,14 @@ std::vector<Arr> call(const rlx::Session &session, const std::string &entry,
   return r.outputs;
 }
 
-double scalar(const rlx::Session &session, const std::string &entry,
+double scalar(const rlx::runtime::Session &session, const std::string &entry,
               const std::vector<Arr> &inputs) {
   std::vector<Arr> r = call(session, entry, inputs);
   return r.empty() ? NAN : r[0].v[0];
 }
 
 /// Central differences of the scalar `entry` with respect to input `wrt`.
-Arr fdGradient(const rlx::Session &session, const std::string &entry,
+Arr fdGradient(const rlx::runtime::Session &session, const std::string &entry,
                std::vector<Arr> inputs, size_t wrt, double eps = 1e-6) {
   Arr g = inputs[wrt];
   for (int64_t i = 0; i < g.numel(); ++i) {

@@ -54,7 +54,7 @@ DType fromRuntime(rlx_dtype_t dtype);
 class Array {
 public:
   Array() = default;
-  explicit Array(HostTensor tensor)
+  explicit Array(runtime::HostTensor tensor)
       : state_(std::make_shared<State>(std::move(tensor))) {}
 
   /// Zero-filled.
@@ -80,19 +80,19 @@ public:
   std::string type_string() const;
   /// The elements on the host (downloaded on first use for a device
   /// array).
-  const HostTensor &host() const;
+  const runtime::HostTensor &host() const;
   /// The runtime tensor as it is, host or device: what calls take.
-  const HostTensor &runtime() const;
+  const runtime::HostTensor &runtime() const;
   /// Whether the elements live in a GPU's memory.
   bool on_device() const { return runtime().onDevice(); }
   bool valid() const { return state_ != nullptr; }
 
 private:
   struct State {
-    explicit State(HostTensor tensor) : tensor(std::move(tensor)) {}
-    HostTensor tensor;
+    explicit State(runtime::HostTensor tensor) : tensor(std::move(tensor)) {}
+    runtime::HostTensor tensor;
     std::once_flag downloaded;
-    std::optional<HostTensor> hostCopy;
+    std::optional<runtime::HostTensor> hostCopy;
   };
   std::shared_ptr<State> state_;
 };
@@ -109,8 +109,8 @@ struct Outputs {
 /// A compiled function with its weights.
 class Compiled {
 public:
-  Compiled(Func func, std::shared_ptr<Artifact> artifact, Device device,
-           JitOptions options = {});
+  Compiled(Func func, std::shared_ptr<runtime::Artifact> artifact,
+           Device device, JitOptions options = {});
 
   /// Runs with inputs by name; every input must be given once, with the
   /// traced dtype and matching static dims.
@@ -141,14 +141,14 @@ private:
   /// One compiled specialization (JitOptions::specialize_shapes).
   struct Variant {
     Func func;
-    std::shared_ptr<Artifact> artifact;
-    std::shared_ptr<Session> session;
+    std::shared_ptr<runtime::Artifact> artifact;
+    std::shared_ptr<runtime::Session> session;
   };
   const Variant &variantFor(const std::map<std::string, Array> &inputs) const;
 
   Func func_;
-  std::shared_ptr<Artifact> artifact_;
-  std::shared_ptr<Session> session_;
+  std::shared_ptr<runtime::Artifact> artifact_;
+  std::shared_ptr<runtime::Session> session_;
   Device device_;
   JitOptions options_;
   /// Bound params, rebound on each new specialization's session.
@@ -171,8 +171,9 @@ std::string diskCacheDir();
 
 /// Compiles `func`'s module (Func::to_mlir, not printed) into a shared
 /// library, cached by its text, the device and the options.
-std::shared_ptr<Artifact> compileModule(const Func &func, const Device &device,
-                                        const JitOptions &options);
+std::shared_ptr<runtime::Artifact> compileModule(const Func &func,
+                                                 const Device &device,
+                                                 const JitOptions &options);
 
 } // namespace rlx
 
