@@ -34,7 +34,7 @@ inline rlx::runtime::HostTensor randn(std::mt19937 &rng,
   std::normal_distribution<float> normal(0, 1);
   rlx::runtime::HostTensor t =
       rlx::runtime::HostTensor::allocate(RLX_DTYPE_F32, dims);
-  for (size_t i = 0; i < t.elementCount(); ++i)
+  for (size_t i = 0; i < t.element_count(); ++i)
     t.data<float>()[i] = normal(rng) * scale;
   return t;
 }

@@ -137,7 +137,7 @@ int main(int argc, char **argv) {
     inputs.push_back(
         rlx::runtime::HostTensor::allocate(RLX_DTYPE_F32, {size.k, size.n}));
     for (rlx::runtime::HostTensor &t : inputs)
-      for (size_t i = 0; i < t.elementCount(); ++i)
+      for (size_t i = 0; i < t.element_count(); ++i)
         t.data<float>()[i] = dist(rng);
     const float *a = inputs[0].data<float>(), *b = inputs[1].data<float>();
     std::vector<float> blas(size_t(size.m) * size.n), dnnl(blas.size());

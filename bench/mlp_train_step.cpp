@@ -258,9 +258,9 @@ int main(int argc, char **argv) {
       },
       steps);
   size_t workspace = 0;
-  for (const rlx::runtime::EntryPoint &entry : artifact.entryPoints())
+  for (const rlx::runtime::EntryPoint &entry : artifact.entry_points())
     if (entry.name() == "step")
-      workspace = entry.workspaceBytes();
+      workspace = entry.workspace_bytes();
 
   std::printf("MLP %d-%d-%d-%d, %d threads, median of %d calls\n", kIn, kHidden,
               kHidden, kOut, rlx_get_num_threads(), steps);

@@ -79,9 +79,9 @@ int main(int argc, char **argv) {
   auto randn = [&](std::vector<int64_t> dims, float scale) {
     return rlx::bench::randn(rng, std::move(dims), scale);
   };
-  session.bindTensor("fc1.w", randn({in, hidden}, 0.05f));
-  session.bindTensor("fc1.b", randn({hidden}, 0.1f));
-  session.bindTensor("fc2.w", randn({hidden, out}, 0.05f));
+  session.bind_tensor("fc1.w", randn({in, hidden}, 0.05f));
+  session.bind_tensor("fc1.b", randn({hidden}, 0.1f));
+  session.bind_tensor("fc2.w", randn({hidden, out}, 0.05f));
   rlx::runtime::HostTensor xs = randn({batch, in}, 1.0f);
   rlx::runtime::HostTensor ys =
       rlx::runtime::HostTensor::allocate(RLX_DTYPE_F32, {batch, out});
@@ -120,9 +120,9 @@ int main(int argc, char **argv) {
     rlx::runtime::TensorList g = session.call("loss_grad", one);
     for (size_t p = 0; p < g.size(); ++p) {
       rlx::runtime::HostTensor a = g.at(p), b = all.at(p);
-      size_t n = a.elementCount();
+      size_t n = a.element_count();
       for (size_t k = 0; k < n; ++k)
-        diff = std::max(diff, std::fabs(a.getF64(k) - b.getF64(i * n + k)));
+        diff = std::max(diff, std::fabs(a.get_f64(k) - b.get_f64(i * n + k)));
     }
   }
   std::printf("per-example gradients, MLP %d-%d-%d, batch %d\n", in, hidden,

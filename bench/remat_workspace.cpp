@@ -85,13 +85,13 @@ int main() {
   std::normal_distribution<float> normal(0, 1);
   rlx::runtime::HostTensor x =
       rlx::runtime::HostTensor::allocate(RLX_DTYPE_F32, {kBatch, kWidth});
-  for (size_t i = 0; i < x.elementCount(); ++i)
+  for (size_t i = 0; i < x.element_count(); ++i)
     x.data<float>()[i] = normal(rng);
   std::vector<rlx::runtime::HostTensor> weights;
   for (int l = 0; l < kLayers; ++l) {
     weights.push_back(
         rlx::runtime::HostTensor::allocate(RLX_DTYPE_F32, {kWidth, kWidth}));
-    for (size_t i = 0; i < weights.back().elementCount(); ++i)
+    for (size_t i = 0; i < weights.back().element_count(); ++i)
       weights.back().data<float>()[i] = normal(rng) / 16;
   }
   uint64_t bytes[2];
@@ -99,10 +99,11 @@ int main() {
   for (int remat = 0; remat < 2; ++remat) {
     rlx::runtime::Artifact artifact =
         rlx::runtime::Artifact::load(compile(remat));
-    bytes[remat] = artifact.entryPoint("loss_value_and_grad").workspaceBytes();
+    bytes[remat] =
+        artifact.entry_point("loss_value_and_grad").workspace_bytes();
     rlx::runtime::Session session(artifact);
     for (int l = 0; l < kLayers; ++l)
-      session.bindTensor("l" + std::to_string(l) + ".w", weights[l]);
+      session.bind_tensor("l" + std::to_string(l) + ".w", weights[l]);
     std::vector<rlx::runtime::HostTensor> inputs;
     inputs.push_back(x.share());
     grads.push_back(session.call("loss_value_and_grad", inputs));
@@ -110,8 +111,8 @@ int main() {
   double diff = 0;
   for (size_t o = 0; o < grads[0].size(); ++o) {
     rlx::runtime::HostTensor a = grads[0].at(o), b = grads[1].at(o);
-    for (size_t i = 0; i < a.elementCount(); ++i)
-      diff = std::max(diff, std::fabs(a.getF64(i) - b.getF64(i)));
+    for (size_t i = 0; i < a.element_count(); ++i)
+      diff = std::max(diff, std::fabs(a.get_f64(i) - b.get_f64(i)));
   }
   std::printf("16-layer tanh MLP, width %d, batch %d, value_and_grad\n",
               kWidth, kBatch);

@@ -212,8 +212,8 @@ int main(int argc, char **argv) {
     int64_t n = static_cast<int64_t>(test.rows());
     rlx::Array testX = rlx::Array::from(test.x, {n, 64});
     rlx::Array testLabels = rlx::Array::from(test.labels, {n});
-    testX.host().writeNpy(out + "/test_x.npy");
-    testLabels.host().writeNpy(out + "/test_labels.npy");
+    testX.host().write_npy(out + "/test_x.npy");
+    testLabels.host().write_npy(out + "/test_labels.npy");
 
     rlx::Compiled model = predict.jit(rlx::Device{device});
     model.load_params(out + "/digits.safetensors");

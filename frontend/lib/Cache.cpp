@@ -114,7 +114,7 @@ void compileTo(mlir::ModuleOp traced, const Device &device,
                 "' does not verify (a frontend bug):\n" + diagnostics.all());
   CompileOptions compileOptions;
   compileOptions.target = device.target;
-  compileOptions.optLevel = options.optLevel;
+  compileOptions.optLevel = options.opt_level;
   if (mlir::failed(runPhases(*module, Phase::Codegen, compileOptions)))
     throw Error("rlx::jit: compiling '" + what + "' failed:\n" +
                 diagnostics.all());
@@ -143,17 +143,17 @@ std::string compilerBuild() {
 
 } // namespace
 
-CacheStats cacheStats() {
+CacheStats cache_stats() {
   std::lock_guard<std::mutex> lock(cacheMutex);
   return stats;
 }
 
-void clearMemoryCache() {
+void clear_memory_cache() {
   std::lock_guard<std::mutex> lock(cacheMutex);
   memoryCache.clear();
 }
 
-std::string diskCacheDir() {
+std::string disk_cache_dir() {
   const char *off = std::getenv("RLX_CACHE");
   if (off && std::string(off) == "0")
     return "";
@@ -164,9 +164,9 @@ std::string diskCacheDir() {
   return "";
 }
 
-std::shared_ptr<runtime::Artifact> compileModule(const Func &func,
-                                                 const Device &device,
-                                                 const JitOptions &options) {
+std::shared_ptr<runtime::Artifact> compile_module(const Func &func,
+                                                  const Device &device,
+                                                  const JitOptions &options) {
   const std::string &what = func.name();
   if (device.target != "cpu" && !isGPUTarget(device.target))
     throw Error("rlx::jit: unknown target '" + device.target +
@@ -179,13 +179,13 @@ std::shared_ptr<runtime::Artifact> compileModule(const Func &func,
     module->print(os);
   }
   std::string key = text + "\n// device=" + device.target +
-                    " O=" + std::to_string(options.optLevel) +
+                    " O=" + std::to_string(options.opt_level) +
                     " compiler=" + compilerVersion().str() +
                     " build=" + compilerBuild();
   std::string hex = hashHex(key);
   std::lock_guard<std::mutex> lock(cacheMutex);
   if (auto it = memoryCache.find(key); it != memoryCache.end()) {
-    ++stats.memoryHits;
+    ++stats.memory_hits;
     debug("cache hit (memory) for '" + what + "' [" + hex + "]");
     return it->second;
   }
@@ -194,7 +194,7 @@ std::shared_ptr<runtime::Artifact> compileModule(const Func &func,
     reason = "recompiling '" + what + "': " + whyRecompiled(it->second, key);
   lastKeyByName[what] = key;
 
-  std::string dir = diskCacheDir();
+  std::string dir = disk_cache_dir();
   std::string path;
   if (!dir.empty()) {
     llvm::sys::fs::create_directories(dir);
@@ -205,7 +205,7 @@ std::shared_ptr<runtime::Artifact> compileModule(const Func &func,
       try {
         auto artifact =
             std::make_shared<runtime::Artifact>(runtime::Artifact::load(path));
-        ++stats.diskHits;
+        ++stats.disk_hits;
         debug("cache hit (disk) for '" + what + "': " + path);
         memoryCache[key] = artifact;
         return artifact;

@@ -9,10 +9,10 @@
 
 namespace rlx {
 
-rlx_dtype_t toRuntime(DType dtype) { return toC(dtype); }
+rlx_dtype_t to_runtime(DType dtype) { return to_c(dtype); }
 
-DType fromRuntime(rlx_dtype_t dtype) {
-  if (!isValid(dtype))
+DType from_runtime(rlx_dtype_t dtype) {
+  if (!is_valid(dtype))
     throw Error("rlx: unsupported runtime dtype " +
                 std::to_string(static_cast<int>(dtype)));
   return static_cast<DType>(dtype);
@@ -30,18 +30,18 @@ const runtime::HostTensor &Array::runtime() const {
 
 const runtime::HostTensor &Array::host() const {
   const runtime::HostTensor &tensor = runtime();
-  if (!tensor.onDevice())
+  if (!tensor.on_device())
     return tensor;
   std::call_once(state_->downloaded,
-                 [&] { state_->hostCopy.emplace(tensor.toHost()); });
-  return *state_->hostCopy;
+                 [&] { state_->host_copy.emplace(tensor.to_host()); });
+  return *state_->host_copy;
 }
 
 Array Array::zeros(const Shape &dims, DType dtype) {
   for (int64_t d : dims)
     if (d < 0)
-      throw Error("rlx::Array: dims must be known, got " + formatShape(dims));
-  return Array(runtime::HostTensor::allocate(toRuntime(dtype), dims));
+      throw Error("rlx::Array: dims must be known, got " + format_shape(dims));
+  return Array(runtime::HostTensor::allocate(to_runtime(dtype), dims));
 }
 
 Array Array::from(const std::vector<double> &values, const Shape &dims,
@@ -49,7 +49,7 @@ Array Array::from(const std::vector<double> &values, const Shape &dims,
   Array a = zeros(dims, dtype);
   if (values.size() != a.size())
     throw Error("rlx::Array: " + std::to_string(values.size()) +
-                " values for shape " + formatShape(dims));
+                " values for shape " + format_shape(dims));
   for (size_t i = 0; i < values.size(); ++i) {
     switch (dtype) {
     case DType::f32:
@@ -71,7 +71,7 @@ Array Array::from(const std::vector<double> &values, const Shape &dims,
       a.data<uint8_t>()[i] = values[i] != 0;
       break;
     default:
-      throw Error(std::string("rlx::Array: cannot fill ") + dtypeName(dtype));
+      throw Error(std::string("rlx::Array: cannot fill ") + dtype_name(dtype));
     }
   }
   return a;
@@ -81,7 +81,7 @@ Array Array::from(const std::vector<float> &values, const Shape &dims) {
   Array a = zeros(dims, DType::f32);
   if (values.size() != a.size())
     throw Error("rlx::Array: " + std::to_string(values.size()) +
-                " values for shape " + formatShape(dims));
+                " values for shape " + format_shape(dims));
   std::copy(values.begin(), values.end(), a.data<float>());
   return a;
 }
@@ -90,7 +90,7 @@ Array Array::from(const std::vector<int32_t> &values, const Shape &dims) {
   Array a = zeros(dims, DType::i32);
   if (values.size() != a.size())
     throw Error("rlx::Array: " + std::to_string(values.size()) +
-                " values for shape " + formatShape(dims));
+                " values for shape " + format_shape(dims));
   std::copy(values.begin(), values.end(), a.data<int32_t>());
   return a;
 }
@@ -103,7 +103,7 @@ std::vector<double> Array::to_vector() const {
 }
 
 std::string Array::type_string() const {
-  return dtypeName(dtype()) + formatShape(shape());
+  return dtype_name(dtype()) + format_shape(shape());
 }
 
 const Array &Outputs::operator[](const std::string &name) const {
@@ -128,13 +128,13 @@ Compiled Func::jit(const Device &device) const {
 Compiled Func::jit(const Device &device, const JitOptions &options) const {
   bool dynamic = false;
   for (const detail::Arg &in : inputs())
-    dynamic |= !in.type.isStatic();
+    dynamic |= !in.type.is_static();
   // Specializing: compiled per input signature at the first call of each,
   // the dynamic artifact is never built.
   if (options.specialize_shapes && dynamic && def().specialize)
     return Compiled(*this, nullptr, device, options);
-  return Compiled(*this, compileModule(*this, device, options),
-                  device, options);
+  return Compiled(*this, compile_module(*this, device, options), device,
+                  options);
 }
 
 Compiled::Compiled(Func func, std::shared_ptr<runtime::Artifact> artifact,
@@ -183,12 +183,12 @@ Outputs Compiled::run(const std::map<std::string, Array> &inputs) const {
                   in.type.str());
     ordered.push_back(&it->second.runtime());
   }
-  const Variant &variant = variantFor(inputs);
+  const Variant &variant = variant_for(inputs);
   runtime::TensorList list;
   try {
     // GPU outputs stay on the device until read (Array::host).
     runtime::CallOptions options;
-    options.outputsOnDevice = true;
+    options.outputs_on_device = true;
     list = variant.session->call(name, ordered, options);
   } catch (const runtime::RuntimeError &e) {
     throw Error("rlx::Compiled::run: '" + name + "': " + e.what());
@@ -211,10 +211,10 @@ Compiled &Compiled::with_param(const std::string &name, const Array &value) {
                   value.type_string());
     try {
       if (session_)
-        session_->bindTensor(name, value.runtime());
+        session_->bind_tensor(name, value.runtime());
       for (auto &[signature, variant] : variants_)
         if (variant->session != session_)
-          variant->session->bindTensor(name, value.runtime());
+          variant->session->bind_tensor(name, value.runtime());
       bound_[name] = value;
     } catch (const runtime::RuntimeError &e) {
       throw Error("rlx::Compiled::with_param: '" + name + "': " + e.what());
@@ -235,7 +235,7 @@ static std::string signatureOf(const Func &func,
                                detail::InputShapes &shapes) {
   std::string signature;
   for (const detail::Arg &in : func.inputs()) {
-    if (in.type.isStatic())
+    if (in.type.is_static())
       continue;
     const Array &value = inputs.at(in.name);
     shapes[in.name] = value.shape();
@@ -246,7 +246,7 @@ static std::string signatureOf(const Func &func,
 }
 
 const Compiled::Variant &
-Compiled::variantFor(const std::map<std::string, Array> &inputs) const {
+Compiled::variant_for(const std::map<std::string, Array> &inputs) const {
   detail::InputShapes shapes;
   std::string signature;
   if (options_.specialize_shapes && func_.def().specialize)
@@ -269,11 +269,10 @@ Compiled::variantFor(const std::map<std::string, Array> &inputs) const {
                         : "; the last call had (" + lastSignature_ + ")")
                 << ": specializing\n";
     Func special(func_.def().specialize(shapes));
-    auto artifact =
-        compileModule(special, device_, options_);
+    auto artifact = compile_module(special, device_, options_);
     auto session = std::make_shared<runtime::Session>(*artifact);
     for (const auto &[name, value] : bound_)
-      session->bindTensor(name, value.runtime());
+      session->bind_tensor(name, value.runtime());
     variant = std::make_shared<Variant>(Variant{special, artifact, session});
   }
   lastSignature_ = signature;
@@ -304,7 +303,7 @@ Compiled &Compiled::init_randn(uint64_t seed, double stddev) {
 
 Compiled &Compiled::load_params(const std::string &path) {
   try {
-    runtime::TensorList list = runtime::TensorList::readSafetensors(path);
+    runtime::TensorList list = runtime::TensorList::read_safetensors(path);
     for (size_t i = 0; i < list.size(); ++i)
       with_param(list.name(i), Array(list.at(i)));
   } catch (const runtime::RuntimeError &e) {
@@ -321,7 +320,7 @@ Array Compiled::param(const std::string &name) const {
     return it->second;
   }
   try {
-    return Array(session_->lookupWeight(name));
+    return Array(session_->lookup_weight(name));
   } catch (const runtime::RuntimeError &e) {
     throw Error("rlx::Compiled::param: '" + name + "': " + e.what());
   }

@@ -311,7 +311,7 @@ Tensor reshape(const Tensor &x, const Shape &target, SourceLoc loc) {
   // A `dyn` in the target of a static input is inferred from the count.
   Shape shape = target;
   int64_t unknown = std::count(target.begin(), target.end(), dyn);
-  if (x.type().isStatic() && unknown == 1) {
+  if (x.type().is_static() && unknown == 1) {
     int64_t count = 1, known = 1;
     for (int64_t d : x.shape())
       count *= d;
@@ -319,7 +319,7 @@ Tensor reshape(const Tensor &x, const Shape &target, SourceLoc loc) {
       known *= d == dyn ? 1 : d;
     if (known == 0 || count % known != 0)
       fail(op,
-           "cannot reshape " + x.type().str() + " to " + formatShape(target),
+           "cannot reshape " + x.type().str() + " to " + format_shape(target),
            loc);
     std::replace(shape.begin(), shape.end(), dyn, count / known);
   }
@@ -344,7 +344,8 @@ Tensor broadcast_to(const Tensor &x, const Shape &shape, SourceLoc loc) {
   const std::string op = "broadcast_to";
   Scope &s = commonScope(op, {x}, loc);
   if (static_cast<int64_t>(shape.size()) < x.rank())
-    fail(op, "cannot broadcast " + x.type().str() + " to " + formatShape(shape),
+    fail(op,
+         "cannot broadcast " + x.type().str() + " to " + format_shape(shape),
          loc);
   TensorType type{x.dtype(), shape};
   if (type == x.type())

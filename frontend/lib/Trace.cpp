@@ -288,7 +288,7 @@ Tensor Scope::input(const std::string &name, const Shape &shape, DType dtype,
   TensorType type{dtype, shape};
   if (auto it = inputShapes.find(name); it != inputShapes.end()) {
     TensorType special{dtype, it->second};
-    bool fits = special.isStatic() && special.rank() == type.rank();
+    bool fits = special.is_static() && special.rank() == type.rank();
     for (int64_t d = 0; fits && d < type.rank(); ++d)
       fits = shape[d] == dyn || shape[d] == it->second[d];
     if (!fits)
@@ -306,7 +306,7 @@ Tensor Scope::input(const std::string &name, const Shape &shape, DType dtype,
 Tensor Scope::param(const std::string &name, const Shape &shape, DType dtype,
                     SourceLoc loc) {
   TensorType type{dtype, shape};
-  if (!type.isStatic())
+  if (!type.is_static())
     throw Error("rlx::Scope::param: param '" + name +
                 "' needs a static shape, got " + type.str() + loc.suffix());
   for (const detail::Arg &p : def_->params)
@@ -324,7 +324,7 @@ Tensor Scope::param(const std::string &name, const Shape &shape, DType dtype,
 Tensor Scope::full(const Shape &shape, double value, DType dtype,
                    SourceLoc loc) {
   TensorType type{dtype, shape};
-  if (!type.isStatic())
+  if (!type.is_static())
     throw Error("rlx: constants need a static shape, got " + type.str() +
                 loc.suffix());
   auto tensorType = mlir::cast<mlir::RankedTensorType>(toMLIR(type));
@@ -336,7 +336,7 @@ Tensor Scope::full(const Shape &shape, double value, DType dtype,
 Tensor Scope::constant(const std::vector<double> &values, const Shape &shape,
                        DType dtype, SourceLoc loc) {
   TensorType type{dtype, shape};
-  if (!type.isStatic())
+  if (!type.is_static())
     throw Error("rlx::Scope::constant: needs a static shape, got " +
                 type.str() + loc.suffix());
   size_t count = 1;
@@ -344,7 +344,7 @@ Tensor Scope::constant(const std::vector<double> &values, const Shape &shape,
     count *= static_cast<size_t>(d);
   if (values.size() != count)
     throw Error("rlx::Scope::constant: " + std::to_string(values.size()) +
-                " values for shape " + formatShape(shape) + loc.suffix());
+                " values for shape " + format_shape(shape) + loc.suffix());
   auto tensorType = mlir::cast<mlir::RankedTensorType>(toMLIR(type));
   llvm::SmallVector<mlir::Attribute> elements;
   for (double v : values)
@@ -377,7 +377,7 @@ std::vector<Tensor> Scope::call(const Func &original,
       if (!args[i].valid())
         continue;
       const TensorType &traced = callee.inputs()[i].type;
-      if (specializes(args[i].type(), traced) && args[i].type().isStatic())
+      if (specializes(args[i].type(), traced) && args[i].type().is_static())
         shapes[callee.inputs()[i].name] = args[i].shape();
       else if (args[i].type() != traced)
         all = false;

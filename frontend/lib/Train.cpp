@@ -276,7 +276,7 @@ void TrainStep::save_params(const std::string &path) const {
   runtime::TensorList list;
   for (const detail::Arg &p : loss_.params())
     list.append(p.name, compiled_->param(p.name).host());
-  list.writeSafetensors(path);
+  list.write_safetensors(path);
 }
 
 void TrainStep::save(const std::string &path) const {
@@ -289,14 +289,14 @@ void TrainStep::save(const std::string &path) const {
   list.append("step", Array::from(std::vector<double>{double(stepCount)}, {},
                                   DType::i64)
                           .host());
-  list.writeSafetensors(path);
+  list.write_safetensors(path);
 }
 
 void TrainStep::load(const std::string &path) {
   requireCompiled(compiled_);
   std::string who = "rlx::TrainStep::load: '" + path + "' ";
   try {
-    runtime::TensorList list = runtime::TensorList::readSafetensors(path);
+    runtime::TensorList list = runtime::TensorList::read_safetensors(path);
     // Everything is checked before anything is bound.
     std::vector<std::string> params = loss_.param_names();
     std::map<std::string, Array> loaded;

@@ -95,7 +95,7 @@ Leaves resolve(const Func &f, const std::vector<std::string> &wrt,
     leaves.args.push_back(f.inputs()[i]);
   leaves.args.insert(leaves.args.end(), paramArgs.begin(), paramArgs.end());
   for (const detail::Arg &leaf : leaves.args)
-    if (!isFloat(leaf.type.dtype))
+    if (!is_float(leaf.type.dtype))
       fail(what,
            "leaf '" + leaf.name + "' is " + leaf.type.str() + ", not a float",
            loc);
@@ -187,7 +187,7 @@ void requireScalarLoss(const Func &f, const std::string &what, SourceLoc loc) {
            "the first output of '" + f.name() +
                "' must have one element, got " + t.str() + " (use vjp)",
            loc);
-  if (!isFloat(t.dtype))
+  if (!is_float(t.dtype))
     fail(what, "the first output of '" + f.name() + "' is not a float", loc);
 }
 
@@ -449,7 +449,7 @@ static Func jacobian(const Func &f, const std::string &op,
   if (f.outputs().size() != 1)
     fail(op, "'" + f.name() + "' must have one output", loc);
   const TensorType &in = f.inputs()[index].type, &out = f.outputs()[0].type;
-  if (!in.isStatic() || !out.isStatic())
+  if (!in.is_static() || !out.is_static())
     fail(op, "needs static shapes, got " + in.str() + " -> " + out.str(), loc);
   if (op == "hessian")
     requireScalarLoss(f, op, loc);

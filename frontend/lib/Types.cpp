@@ -4,7 +4,7 @@
 
 namespace rlx {
 
-const char *dtypeName(DType dtype) {
+const char *dtype_name(DType dtype) {
   switch (dtype) {
   case DType::f32:
     return "f32";
@@ -26,12 +26,12 @@ const char *dtypeName(DType dtype) {
   return "?";
 }
 
-bool isFloat(DType dtype) {
+bool is_float(DType dtype) {
   return dtype == DType::f32 || dtype == DType::f64 || dtype == DType::f16 ||
          dtype == DType::bf16;
 }
 
-std::string formatShape(const Shape &shape) {
+std::string format_shape(const Shape &shape) {
   std::string text = "[";
   for (size_t i = 0; i < shape.size(); ++i)
     text += (i ? "," : "") +
@@ -39,7 +39,7 @@ std::string formatShape(const Shape &shape) {
   return text + "]";
 }
 
-bool TensorType::isStatic() const {
+bool TensorType::is_static() const {
   for (int64_t d : shape)
     if (d < 0)
       return false;
@@ -50,11 +50,11 @@ std::string TensorType::mlir() const {
   std::string text = "tensor<";
   for (int64_t d : shape)
     text += (d < 0 ? std::string("?") : std::to_string(d)) + "x";
-  return text + dtypeName(dtype) + ">";
+  return text + dtype_name(dtype) + ">";
 }
 
 std::string TensorType::str() const {
-  return dtypeName(dtype) + formatShape(shape);
+  return dtype_name(dtype) + format_shape(shape);
 }
 
 std::string SourceLoc::suffix() const {

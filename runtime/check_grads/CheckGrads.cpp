@@ -30,9 +30,9 @@ HostTensor floatTensor(rlx_dtype_t dtype, const std::vector<int64_t> &dims,
 }
 
 std::vector<double> readF64(const HostTensor &tensor) {
-  std::vector<double> values(tensor.elementCount());
+  std::vector<double> values(tensor.element_count());
   for (size_t i = 0; i < values.size(); ++i)
-    values[i] = tensor.getF64(i);
+    values[i] = tensor.get_f64(i);
   return values;
 }
 
@@ -49,7 +49,7 @@ std::string formatIndex(const std::vector<int64_t> &dims, size_t flat) {
     index[d] = static_cast<int64_t>(flat) % size;
     flat /= static_cast<size_t>(size);
   }
-  return formatShape(index);
+  return format_shape(index);
 }
 
 /// Rebinds the weights it saved when it goes away, whatever happened.
@@ -74,9 +74,9 @@ private:
 
 } // namespace
 
-GradCheckResult checkGrads(const Session &session, const std::string &fn,
-                           const std::vector<HostTensor> &inputs,
-                           GradCheckOptions options) {
+GradCheckResult check_grads(const Session &session, const std::string &fn,
+                            const std::vector<HostTensor> &inputs,
+                            GradCheckOptions options) {
   const std::string jvpName = fn + "_jvp", vjpName = fn + "_vjp";
   Artifact artifact(rlx_session_artifact(session.get()));
   rlx_artifact_retain(artifact.get());
@@ -96,26 +96,27 @@ GradCheckResult checkGrads(const Session &session, const std::string &fn,
   }
   if (!missing.empty())
     throw RuntimeError(RLX_STATUS_NOT_FOUND,
-                       "checkGrads: artifact '" + artifact.path() +
+                       "check_grads: artifact '" + artifact.path() +
                            "' lacks entry point" +
                            (missingCount > 1 ? "s " : " ") + missing +
                            "; compile it with rlxc --check-grads=" + fn);
-  EntryPoint fnEntry = artifact.entryPoint(fn);
-  EntryPoint jvpEntry = artifact.entryPoint(jvpName);
-  EntryPoint vjpEntry = artifact.entryPoint(vjpName);
+  EntryPoint fnEntry = artifact.entry_point(fn);
+  EntryPoint jvpEntry = artifact.entry_point(jvpName);
+  EntryPoint vjpEntry = artifact.entry_point(vjpName);
   std::vector<TensorSpec> inSpecs = fnEntry.inputs();
   std::vector<TensorSpec> outSpecs = fnEntry.outputs();
   std::vector<TensorSpec> paramSpecs = fnEntry.params();
   const size_t nIn = inSpecs.size(), nOut = outSpecs.size();
   if (inputs.size() != nIn)
     throw RuntimeError(RLX_STATUS_INVALID_ARGUMENT,
-                       "checkGrads: '" + fn + "' takes " +
+                       "check_grads: '" + fn + "' takes " +
                            std::to_string(nIn) + " inputs, got " +
                            std::to_string(inputs.size()));
   for (size_t i = 0; i < nIn; ++i)
     if (!inputs[i])
-      throw RuntimeError(RLX_STATUS_INVALID_ARGUMENT,
-                         "checkGrads: input '" + inSpecs[i].name + "' is null");
+      throw RuntimeError(RLX_STATUS_INVALID_ARGUMENT, "check_grads: input '" +
+                                                          inSpecs[i].name +
+                                                          "' is null");
 
   // The leaves, as FN_jvp's tangent inputs name them.
   struct Leaf {
@@ -130,9 +131,11 @@ GradCheckResult checkGrads(const Session &session, const std::string &fn,
   std::vector<Leaf> leaves;
   auto layoutError = [&](const std::string &what) {
     return RuntimeError(RLX_STATUS_INVALID_ARGUMENT,
-                        "checkGrads: entry points '" + jvpName + "' and '" +
-                            vjpName + "' do not have the layout of rlxc "
-                            "--check-grads=" + fn + ": " + what);
+                        "check_grads: entry points '" + jvpName + "' and '" +
+                            vjpName +
+                            "' do not have the layout of rlxc "
+                            "--check-grads=" +
+                            fn + ": " + what);
   };
   std::vector<TensorSpec> jvpIn = jvpEntry.inputs();
   std::vector<TensorSpec> jvpOut = jvpEntry.outputs();
@@ -179,7 +182,7 @@ GradCheckResult checkGrads(const Session &session, const std::string &fn,
   }
   if (leaves.empty())
     throw RuntimeError(RLX_STATUS_INVALID_ARGUMENT,
-                       "checkGrads: '" + fn +
+                       "check_grads: '" + fn +
                            "' has no float input and reads no param");
 
   WeightRestorer restorer(session.get());
@@ -193,7 +196,7 @@ GradCheckResult checkGrads(const Session &session, const std::string &fn,
         std::string message = rlx_status_message(status);
         rlx_status_free(status);
         throw RuntimeError(RLX_STATUS_FAILED_PRECONDITION,
-                           "checkGrads: param '" + leaf.name + "' of '" + fn +
+                           "check_grads: param '" + leaf.name + "' of '" + fn +
                                "' is not bound (" + message + ")");
       }
       leaf.original = HostTensor(raw);
@@ -204,8 +207,9 @@ GradCheckResult checkGrads(const Session &session, const std::string &fn,
     leaf.dtype = value.dtype();
     if (leaf.dtype != RLX_DTYPE_F32 && leaf.dtype != RLX_DTYPE_F64)
       throw RuntimeError(RLX_STATUS_UNIMPLEMENTED,
-                         "checkGrads: leaf '" + leaf.name + "' is " +
-                             value.typeString() + "; only f32 and f64 leaves "
+                         "check_grads: leaf '" + leaf.name + "' is " +
+                             value.type_string() +
+                             "; only f32 and f64 leaves "
                              "are supported");
     leaf.dims = value.dims();
     leaf.base = readF64(value);
@@ -227,10 +231,10 @@ GradCheckResult checkGrads(const Session &session, const std::string &fn,
   result.directions = options.directions;
   for (const Leaf &leaf : leaves)
     result.leaves.push_back(leaf.name + ": " +
-                            formatType(leaf.dtype, leaf.dims));
+                            format_type(leaf.dtype, leaf.dims));
   if (!(result.eps > 0) || !(result.rtol >= 0) || !(result.atol >= 0))
     throw RuntimeError(RLX_STATUS_INVALID_ARGUMENT,
-                       "checkGrads: eps must be positive, rtol and atol "
+                       "check_grads: eps must be positive, rtol and atol "
                        "non-negative");
   const double eps = result.eps, rtol = result.rtol, atol = result.atol;
   const double relFloor = rtol > 0 ? atol / rtol : 0;
@@ -259,18 +263,18 @@ GradCheckResult checkGrads(const Session &session, const std::string &fn,
     for (size_t i = 0; i < nOut; ++i) {
       HostTensor got = outputs.at(i);
       if (got.dims() != primal[i].dims()) {
-        result.primalPassed = false;
-        result.primalMaxAbsError = nan;
+        result.primal_passed = false;
+        result.primal_max_abs_error = nan;
         continue;
       }
-      for (size_t e = 0; e < got.elementCount(); ++e) {
-        double want = primal[i].getF64(e), have = got.getF64(e);
+      for (size_t e = 0; e < got.element_count(); ++e) {
+        double want = primal[i].get_f64(e), have = got.get_f64(e);
         if (std::isnan(want) && std::isnan(have))
           continue;
         double error = std::fabs(have - want);
-        worse(result.primalMaxAbsError, error);
+        worse(result.primal_max_abs_error, error);
         if (!(error <= atol + rtol * std::fabs(want)))
-          result.primalPassed = false;
+          result.primal_passed = false;
       }
     }
   };
@@ -338,13 +342,14 @@ GradCheckResult checkGrads(const Session &session, const std::string &fn,
         continue;
       HostTensor tangent = jvpOutputs.at(nOut + i);
       std::vector<int64_t> dims = primal[i].dims();
-      if (tangent.dims() != dims || yPlus[i].size() != primal[i].elementCount() ||
-          yMinus[i].size() != primal[i].elementCount())
-        throw RuntimeError(RLX_STATUS_INTERNAL,
-                           "checkGrads: output '" + outSpecs[i].name +
-                               "' and its tangent differ in shape: " +
-                               formatShape(dims) + " vs " +
-                               formatShape(tangent.dims()));
+      if (tangent.dims() != dims ||
+          yPlus[i].size() != primal[i].element_count() ||
+          yMinus[i].size() != primal[i].element_count())
+        throw RuntimeError(
+            RLX_STATUS_INTERNAL,
+            "check_grads: output '" + outSpecs[i].name +
+                "' and its tangent differ in shape: " + format_shape(dims) +
+                " vs " + format_shape(tangent.dims()));
       double unit = outSpecs[i].dtype == RLX_DTYPE_F64 ? 0x1.0p-53
                     : outSpecs[i].dtype == RLX_DTYPE_F32 ? 0x1.0p-24
                                                          : 0x1.0p-8;
@@ -361,20 +366,21 @@ GradCheckResult checkGrads(const Session &session, const std::string &fn,
         double error = std::fabs(jv[i][e] - f);
         double rel =
             error == 0 ? 0 : error / std::max(std::fabs(f), relFloor);
-        ++result.forwardElements;
-        bool worst = std::isnan(error) ? !std::isnan(result.forwardMaxAbsError)
-                                       : error > result.forwardMaxAbsError;
-        worse(result.forwardMaxAbsError, error);
-        worse(result.forwardMaxRelError, rel);
+        ++result.forward_elements;
+        bool worst = std::isnan(error)
+                         ? !std::isnan(result.forward_max_abs_error)
+                         : error > result.forward_max_abs_error;
+        worse(result.forward_max_abs_error, error);
+        worse(result.forward_max_rel_error, rel);
         if (worst) {
           char text[256];
           std::snprintf(text, sizeof text, "%s%s: jvp %.17g, fd %.17g",
                         jvpOut[nOut + i].name.c_str(),
                         formatIndex(dims, e).c_str(), jv[i][e], f);
-          result.forwardWorst = text;
+          result.forward_worst = text;
         }
         if (!(error <= t))
-          result.forwardPassed = false;
+          result.forward_passed = false;
       }
     }
 
@@ -410,25 +416,25 @@ GradCheckResult checkGrads(const Session &session, const std::string &fn,
       HostTensor grad = vjpOutputs.at(nOut + j);
       if (grad.dims() != leaves[j].dims)
         throw RuntimeError(RLX_STATUS_INTERNAL,
-                           "checkGrads: gradient '" + vjpOut[nOut + j].name +
-                               "' is " + grad.typeString() + ", its leaf " +
-                               formatType(leaves[j].dtype, leaves[j].dims));
+                           "check_grads: gradient '" + vjpOut[nOut + j].name +
+                               "' is " + grad.type_string() + ", its leaf " +
+                               format_type(leaves[j].dtype, leaves[j].dims));
       for (size_t e = 0; e < dir[j].size(); ++e)
-        rhs += grad.getF64(e) * dir[j][e];
+        rhs += grad.get_f64(e) * dir[j][e];
     }
     double error = std::fabs(lhs - rhs);
     double rel = error == 0 ? 0 : error / std::max(std::fabs(lhs), scale);
     double ratio = error == 0 ? 0 : budget > 0 ? error / budget : inf;
     if (std::isnan(error) || ratio > worstReverseRatio) {
       worstReverseRatio = std::isnan(error) ? inf : ratio;
-      result.reverseFd = lhs;
-      result.reverseVjp = rhs;
+      result.reverse_fd = lhs;
+      result.reverse_vjp = rhs;
     }
-    worse(result.reverseAbsError, error);
-    worse(result.reverseRelError, rel);
-    worse(result.modeMismatch, std::fabs(lhsJvp - rhs));
+    worse(result.reverse_abs_error, error);
+    worse(result.reverse_rel_error, rel);
+    worse(result.mode_mismatch, std::fabs(lhsJvp - rhs));
     if (!(error <= budget))
-      result.reversePassed = false;
+      result.reverse_passed = false;
   }
   return result;
 }

@@ -31,7 +31,7 @@ int main(int argc, char **argv) {
   try {
     rlx::runtime::HostTensor tensor =
         rlx::runtime::HostTensor::allocate(dtype, dims);
-    for (size_t i = 0; i < tensor.elementCount(); ++i) {
+    for (size_t i = 0; i < tensor.element_count(); ++i) {
       double v = double(i % 7) - 3.0;
       switch (dtype) {
       case RLX_DTYPE_F32: tensor.data<float>()[i] = float(v); break;
@@ -42,11 +42,11 @@ int main(int argc, char **argv) {
       case RLX_DTYPE_I1: tensor.data<uint8_t>()[i] = v > 0; break;
       case RLX_DTYPE_F16: tensor.data<_Float16>()[i] = _Float16(v); break;
       default:
-        // bf16: .npy has no such dtype (writeNpy refuses it below).
+        // bf16: .npy has no such dtype (write_npy refuses it below).
         break;
       }
     }
-    tensor.writeNpy(argv[2]);
+    tensor.write_npy(argv[2]);
   } catch (const rlx::runtime::RuntimeError &e) {
     std::fprintf(stderr, "rlx-testdata: %s\n", e.what());
     return 1;

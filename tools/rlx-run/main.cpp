@@ -39,7 +39,7 @@ struct Options {
   std::string device;
   bool info = false;
   bool allowUnusedWeights = false;
-  bool checkGrads = false;
+  bool check_grads = false;
   std::optional<double> eps, rtol, atol;
   uint64_t seed = 0;
   unsigned directions = 1;
@@ -63,7 +63,7 @@ std::string joinNames(const std::vector<rlx::runtime::TensorSpec> &specs) {
 /// The device --device names, or the artifact's when it names none.
 rlx_device_t chosenDevice(const Options &options) {
   return options.device.empty() ? RLX_DEVICE_DEFAULT
-                                : rlx::runtime::parseDevice(options.device);
+                                : rlx::runtime::parse_device(options.device);
 }
 
 void printInfo(const rlx::runtime::Artifact &artifact, rlx_device_t device) {
@@ -72,7 +72,7 @@ void printInfo(const rlx::runtime::Artifact &artifact, rlx_device_t device) {
   // The device it runs on, and whether this machine has it.
   std::string status;
   try {
-    status = rlx::runtime::Session(artifact, device).deviceDescription();
+    status = rlx::runtime::Session(artifact, device).device_description();
   } catch (const rlx::runtime::RuntimeError &error) {
     if (error.code() == RLX_STATUS_INVALID_ARGUMENT)
       throw;
@@ -86,20 +86,20 @@ void printInfo(const rlx::runtime::Artifact &artifact, rlx_device_t device) {
                        const std::vector<rlx::runtime::TensorSpec> &specs) {
     std::printf("  %s:%s\n", title, specs.empty() ? " none" : "");
     for (const rlx::runtime::TensorSpec &spec : specs)
-      std::printf("    %s\n", spec.toString().c_str());
+      std::printf("    %s\n", spec.to_string().c_str());
   };
-  for (const rlx::runtime::EntryPoint &entry : artifact.entryPoints()) {
+  for (const rlx::runtime::EntryPoint &entry : artifact.entry_points()) {
     std::printf("entry point '%s' (workspace %" PRIu64
                 " bytes, liveness lower bound %" PRIu64 ")\n",
-                entry.name().c_str(), entry.workspaceBytes(),
-                entry.workspaceLowerBoundBytes());
+                entry.name().c_str(), entry.workspace_bytes(),
+                entry.workspace_lower_bound_bytes());
     printSpecs("inputs", entry.inputs());
     printSpecs("params", entry.params());
     printSpecs("outputs", entry.outputs());
   }
   std::printf("params:%s\n", artifact.params().empty() ? " none" : "");
   for (const rlx::runtime::TensorSpec &param : artifact.params())
-    std::printf("  %s\n", param.toString().c_str());
+    std::printf("  %s\n", param.to_string().c_str());
 }
 
 /// One element, exact for integers, `%.6g` for floats.
@@ -114,10 +114,10 @@ std::string formatElement(const rlx::runtime::HostTensor &tensor,
   case RLX_DTYPE_I32:
   case RLX_DTYPE_I8:
   case RLX_DTYPE_I1:
-    std::snprintf(text, sizeof(text), "%.0f", tensor.getF64(index));
+    std::snprintf(text, sizeof(text), "%.0f", tensor.get_f64(index));
     break;
   default:
-    std::snprintf(text, sizeof(text), "%.6g", tensor.getF64(index));
+    std::snprintf(text, sizeof(text), "%.6g", tensor.get_f64(index));
   }
   return text;
 }
@@ -126,8 +126,8 @@ std::string formatElement(const rlx::runtime::HostTensor &tensor,
 void printOutput(const std::string &name,
                  const rlx::runtime::HostTensor &tensor) {
   const size_t maxShown = 64, edge = 6;
-  size_t count = tensor.elementCount();
-  std::string text = name + ": " + tensor.typeString() + " = [";
+  size_t count = tensor.element_count();
+  std::string text = name + ": " + tensor.type_string() + " = [";
   for (size_t i = 0; i < count; ++i) {
     if (count > maxShown && i == edge) {
       text += "..., ";
@@ -172,11 +172,11 @@ void checkNoOverwrite(const Options &options, const std::string &target) {
 
 rlx::runtime::EntryPoint
 chooseEntryPoint(const rlx::runtime::Artifact &artifact,
-                 const std::string &name, bool checkGrads = false) {
+                 const std::string &name, bool check_grads = false) {
   if (!name.empty())
-    return artifact.entryPoint(name);
-  std::vector<rlx::runtime::EntryPoint> entries = artifact.entryPoints();
-  if (checkGrads) {
+    return artifact.entry_point(name);
+  std::vector<rlx::runtime::EntryPoint> entries = artifact.entry_points();
+  if (check_grads) {
     // The one FN with FN_jvp and FN_vjp beside it.
     std::vector<std::string> checkable;
     auto has = [&](const std::string &wanted) {
@@ -189,7 +189,7 @@ chooseEntryPoint(const rlx::runtime::Artifact &artifact,
       if (has(entry.name() + "_jvp") && has(entry.name() + "_vjp"))
         checkable.push_back(entry.name());
     if (checkable.size() == 1)
-      return artifact.entryPoint(checkable.front());
+      return artifact.entry_point(checkable.front());
     std::string names;
     for (const std::string &fn : checkable)
       names += (names.empty() ? "" : ", ") + fn;
@@ -226,10 +226,10 @@ readInputs(const rlx::runtime::EntryPoint &entry,
       unnamed.push_back(file);
       continue;
     }
-    size_t index = entry.findInput(name);
+    size_t index = entry.find_input(name);
     if (inputs[index])
       throw ToolError("input '" + name + "' is given twice");
-    inputs[index] = rlx::runtime::HostTensor::readNpy(file);
+    inputs[index] = rlx::runtime::HostTensor::read_npy(file);
   }
   size_t next = 0;
   for (const std::string &file : unnamed) {
@@ -239,12 +239,12 @@ readInputs(const rlx::runtime::EntryPoint &entry,
       throw ToolError("too many inputs: entry point '" + entry.name() +
                       "' takes " + std::to_string(specs.size()) + " (" +
                       joinNames(specs) + ")");
-    inputs[next] = rlx::runtime::HostTensor::readNpy(file);
+    inputs[next] = rlx::runtime::HostTensor::read_npy(file);
   }
   for (size_t i = 0; i < inputs.size(); ++i)
     if (!inputs[i])
       throw ToolError("missing input '" + specs[i].name + "' (" +
-                      specs[i].toString() + ") of entry point '" +
+                      specs[i].to_string() + ") of entry point '" +
                       entry.name() + "'; pass it with --input " +
                       specs[i].name + "=FILE.npy");
   return inputs;
@@ -282,7 +282,7 @@ void run(const Options &options) {
     return;
   }
   rlx::runtime::EntryPoint entry =
-      chooseEntryPoint(artifact, options.function, options.checkGrads);
+      chooseEntryPoint(artifact, options.function, options.check_grads);
   std::string name = entry.name();
   size_t outputCount = entry.outputs().size();
   if (!options.output.empty()) {
@@ -301,11 +301,11 @@ void run(const Options &options) {
     rlx_set_num_threads(options.threads);
   rlx::runtime::Session session(artifact, device);
   for (const std::string &file : options.weights)
-    session.bindSafetensors(file, options.allowUnusedWeights);
+    session.bind_safetensors(file, options.allowUnusedWeights);
   std::vector<rlx::runtime::HostTensor> inputs =
       readInputs(entry, options.inputs);
 
-  if (options.checkGrads) {
+  if (options.check_grads) {
     rlx::runtime::GradCheckOptions check;
     check.eps = options.eps;
     check.rtol = options.rtol;
@@ -313,7 +313,7 @@ void run(const Options &options) {
     check.seed = options.seed;
     check.directions = options.directions;
     rlx::runtime::GradCheckResult result =
-        rlx::runtime::checkGrads(session, name, inputs, check);
+        rlx::runtime::check_grads(session, name, inputs, check);
     std::printf("%s", result.summary().c_str());
     if (!result.passed())
       throw GradCheckFailed();
@@ -324,9 +324,9 @@ void run(const Options &options) {
   for (size_t i = 0; i < outputs.size(); ++i)
     printOutput(outputs.name(i), outputs.at(i));
   if (!options.output.empty())
-    outputs.at(0).writeNpy(options.output);
+    outputs.at(0).write_npy(options.output);
   if (!options.outputs.empty())
-    outputs.writeSafetensors(options.outputs);
+    outputs.write_safetensors(options.outputs);
   if (options.benchmark > 0)
     printBenchmark(session, name, inputs, options.benchmark);
 }
@@ -368,33 +368,33 @@ int main(int argc, char **argv) {
                "exit");
   app.add_flag("--allow-unused-weights", options.allowUnusedWeights,
                "Skip weights that no entry point uses instead of failing");
-  CLI::Option *checkGrads = app.add_flag(
-      "--check-grads", options.checkGrads,
+  CLI::Option *check_grads = app.add_flag(
+      "--check-grads", options.check_grads,
       "Check FN's derivatives (entry points FN_jvp and FN_vjp of rlxc "
       "--check-grads=FN) against central differences at the inputs; print "
       "the errors and PASS or FAIL (exit code 1)");
-  checkGrads->excludes(output)->excludes(outputs)->excludes(benchmark);
+  check_grads->excludes(output)->excludes(outputs)->excludes(benchmark);
   app.add_option("--eps", options.eps,
                  "--check-grads: difference step (default 1e-6 for f64, "
                  "1e-3 for f32)")
-      ->needs(checkGrads)
+      ->needs(check_grads)
       ->check(CLI::PositiveNumber);
   app.add_option("--rtol", options.rtol,
                  "--check-grads: relative tolerance (default 1e-5 for f64, "
                  "1e-2 for f32)")
-      ->needs(checkGrads)
+      ->needs(check_grads)
       ->check(CLI::NonNegativeNumber);
   app.add_option("--atol", options.atol,
                  "--check-grads: absolute tolerance (default 1e-7 for f64, "
                  "1e-3 for f32)")
-      ->needs(checkGrads)
+      ->needs(check_grads)
       ->check(CLI::NonNegativeNumber);
   app.add_option("--seed", options.seed,
                  "--check-grads: seed of the random directions (default 0)")
-      ->needs(checkGrads);
+      ->needs(check_grads);
   app.add_option("--directions", options.directions,
                  "--check-grads: random directions to check (default 1)")
-      ->needs(checkGrads)
+      ->needs(check_grads)
       ->check(CLI::PositiveNumber);
   try {
     app.parse(argc, argv);

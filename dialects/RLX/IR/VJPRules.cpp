@@ -459,28 +459,22 @@ LogicalResult ConcatOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
     auto type = cast<RankedTensorType>(input.getType());
     int64_t rank = type.getRank();
     SmallVector<int64_t> start(rank, 0), limit, strides(rank, 1);
-    SmallVector<int64_t> shape(resultType.getShape());
     for (int64_t d = 0; d < rank; ++d)
       limit.push_back(resultType.isDynamicDim(d) ? -1 : resultType.getDimSize(d));
-    bool dynamicAxis = resultType.isDynamicDim(axis);
     if (type.isDynamicDim(axis)) {
       seenDynamic = true;
       start[axis] = before;
       limit[axis] = -1 - after;
-      shape[axis] = ShapedType::kDynamic;
     } else if (seenDynamic) {
       start[axis] = -fromEnd;
       limit[axis] = -1 - (fromEnd - type.getDimSize(axis));
       fromEnd -= type.getDimSize(axis);
-      shape[axis] = ShapedType::kDynamic;
     } else {
       start[axis] = before;
       limit[axis] = before + type.getDimSize(axis);
       before += type.getDimSize(axis);
-      shape[axis] = dynamicAxis ? ShapedType::kDynamic : type.getDimSize(axis);
     }
-    auto sliceType = RankedTensorType::get(shape, type.getElementType());
-    Value part = SliceOp::create(b.b, b.loc, sliceType, adj[0],
+    Value part = SliceOp::create(b.b, b.loc, adj[0],
                                  b.b.getDenseI64ArrayAttr(start),
                                  b.b.getDenseI64ArrayAttr(limit),
                                  b.b.getDenseI64ArrayAttr(strides));

@@ -29,11 +29,7 @@ struct Window {
 Value padNHWC(RuleBuilder b, Value x, ArrayRef<int64_t> low,
               ArrayRef<int64_t> high, ArrayRef<int64_t> interior,
               Value padValue) {
-  RankedTensorType type = tensorType(x);
-  SmallVector<int64_t> shape(type.getShape());
-  for (int d = 1; d <= 2; ++d)
-    shape[d] = low[d] + shape[d] + std::max<int64_t>(shape[d] - 1, 0) * interior[d] + high[d];
-  return PadOp::create(b.b, b.loc, type.clone(shape), x, padValue,
+  return PadOp::create(b.b, b.loc, x, padValue,
                        b.b.getDenseI64ArrayAttr(low),
                        b.b.getDenseI64ArrayAttr(high),
                        b.b.getDenseI64ArrayAttr(interior));
@@ -48,9 +44,7 @@ Value sliceNHWC(RuleBuilder b, Value x, int64_t h0, int64_t h1, int64_t hs,
                        strides = {1, hs, ws, 1};
   if (!type.isDynamicDim(0))
     limit[0] = type.getDimSize(0);
-  SmallVector<int64_t> shape = {type.getDimSize(0), (h1 - h0 + hs - 1) / hs,
-                                (w1 - w0 + ws - 1) / ws, c1 - c0};
-  return SliceOp::create(b.b, b.loc, type.clone(shape), x,
+  return SliceOp::create(b.b, b.loc, x,
                          b.b.getDenseI64ArrayAttr(start),
                          b.b.getDenseI64ArrayAttr(limit),
                          b.b.getDenseI64ArrayAttr(strides));
@@ -120,12 +114,7 @@ Value flattenRows(RuleBuilder b, Value x) {
 Value concatAlong(RuleBuilder b, ArrayRef<Value> parts, int64_t axis) {
   if (parts.size() == 1)
     return parts.front();
-  RankedTensorType type = tensorType(parts.front());
-  SmallVector<int64_t> shape(type.getShape());
-  shape[axis] = 0;
-  for (Value p : parts)
-    shape[axis] += tensorType(p).getDimSize(axis);
-  return ConcatOp::create(b.b, b.loc, type.clone(shape), parts,
+  return ConcatOp::create(b.b, b.loc, parts,
                           b.b.getI64IntegerAttr(axis));
 }
 

@@ -18,7 +18,7 @@
 
 namespace rlx::runtime {
 
-/// Options of checkGrads. Unset values follow the precision of the check:
+/// Options of check_grads. Unset values follow the precision of the check:
 /// f64 when every leaf and every float output of FN is f64, else f32.
 struct GradCheckOptions {
   /// Step of the central differences: f64 1e-6, f32 1e-3.
@@ -35,7 +35,7 @@ struct GradCheckOptions {
   unsigned directions = 1;
 };
 
-/// What checkGrads found. Errors are the worst over all directions.
+/// What check_grads found. Errors are the worst over all directions.
 struct GradCheckResult {
   std::string function;
   /// Every leaf as `name: f64[3,4]`, inputs first, then params.
@@ -45,62 +45,65 @@ struct GradCheckResult {
 
   /// FN_jvp's output tangents against the central differences of FN,
   /// elementwise. The relative error is |jvp - fd| / max(|fd|, atol / rtol).
-  bool forwardPassed = true;
-  double forwardMaxAbsError = 0, forwardMaxRelError = 0;
+  bool forward_passed = true;
+  double forward_max_abs_error = 0, forward_max_rel_error = 0;
   /// `tangent.y[1,2]: jvp 0.5, fd 0.49`, the worst element (empty if none).
-  std::string forwardWorst;
-  size_t forwardElements = 0;
+  std::string forward_worst;
+  size_t forward_elements = 0;
 
   /// The dot-product identity <ct, J v> = <vjp(ct), v>, J v by central
   /// differences. Tolerance: sum_i |ct_i| (atol + rtol |fd_i| + roundoff_i);
   /// the relative error is against max(|<ct, fd>|, sum_i |ct_i| atol / rtol).
-  bool reversePassed = true;
-  double reverseAbsError = 0, reverseRelError = 0;
+  bool reverse_passed = true;
+  double reverse_abs_error = 0, reverse_rel_error = 0;
   /// The two sides in the worst direction.
-  double reverseFd = 0, reverseVjp = 0;
+  double reverse_fd = 0, reverse_vjp = 0;
   /// |<ct, jvp(v)> - <vjp(ct), v>|: the two AD modes against each other,
   /// informative only (FD noise does not enter).
-  double modeMismatch = 0;
+  double mode_mismatch = 0;
 
   /// The primal outputs of FN_jvp and FN_vjp against FN's, elementwise with
   /// the tolerances above (they should agree to rounding).
-  bool primalPassed = true;
-  double primalMaxAbsError = 0;
+  bool primal_passed = true;
+  double primal_max_abs_error = 0;
 
-  bool passed() const { return forwardPassed && reversePassed && primalPassed; }
+  bool passed() const {
+    return forward_passed && reverse_passed && primal_passed;
+  }
 
   /// A few lines for people; the last is PASS or FAIL.
   std::string summary() const {
     char line[512];
     std::string text;
-    std::string leafList;
+    std::string leaf_list;
     for (const std::string &leaf : leaves)
-      leafList += (leafList.empty() ? "" : ", ") + leaf;
+      leaf_list += (leaf_list.empty() ? "" : ", ") + leaf;
     std::snprintf(line, sizeof line,
                   "check-grads '%s': eps %g, rtol %g, atol %g, %u "
                   "direction%s\n",
                   function.c_str(), eps, rtol, atol, directions,
                   directions == 1 ? "" : "s");
     text += line;
-    text += "  leaves: " + leafList + "\n";
+    text += "  leaves: " + leaf_list + "\n";
     std::snprintf(line, sizeof line,
                   "  forward (jvp vs central differences, %zu elements): max "
                   "abs error %.3g, max rel error %.3g%s%s: %s\n",
-                  forwardElements, forwardMaxAbsError, forwardMaxRelError,
-                  forwardWorst.empty() ? "" : ", worst ",
-                  forwardWorst.c_str(), forwardPassed ? "PASS" : "FAIL");
+                  forward_elements, forward_max_abs_error,
+                  forward_max_rel_error,
+                  forward_worst.empty() ? "" : ", worst ",
+                  forward_worst.c_str(), forward_passed ? "PASS" : "FAIL");
     text += line;
     std::snprintf(line, sizeof line,
                   "  reverse (<ct, fd> = %.17g vs <vjp(ct), v> = %.17g): abs "
                   "error %.3g, rel error %.3g (jvp/vjp mismatch %.3g): %s\n",
-                  reverseFd, reverseVjp, reverseAbsError, reverseRelError,
-                  modeMismatch, reversePassed ? "PASS" : "FAIL");
+                  reverse_fd, reverse_vjp, reverse_abs_error, reverse_rel_error,
+                  mode_mismatch, reverse_passed ? "PASS" : "FAIL");
     text += line;
-    if (!primalPassed) {
+    if (!primal_passed) {
       std::snprintf(line, sizeof line,
                     "  primal outputs of the jvp/vjp entries differ from "
                     "the function's by up to %.3g: FAIL\n",
-                    primalMaxAbsError);
+                    primal_max_abs_error);
       text += line;
     }
     text += passed() ? "PASS\n" : "FAIL\n";
@@ -120,9 +123,9 @@ struct GradCheckResult {
 ///    <ct, fd> against <FN_vjp(x, ct), v>.
 /// All arithmetic is in f64. Leaves must be f32 or f64. Not safe while other
 /// threads call into the same session (it rebinds weights).
-GradCheckResult checkGrads(const Session &session, const std::string &fn,
-                           const std::vector<HostTensor> &inputs,
-                           GradCheckOptions options = {});
+GradCheckResult check_grads(const Session &session, const std::string &fn,
+                            const std::vector<HostTensor> &inputs,
+                            GradCheckOptions options = {});
 
 } // namespace rlx::runtime
 

@@ -28,12 +28,12 @@ enum class DType : int32_t {
 };
 
 /// The C API's value of `dtype`.
-constexpr rlx_dtype_t toC(DType dtype) {
+constexpr rlx_dtype_t to_c(DType dtype) {
   return static_cast<rlx_dtype_t>(dtype);
 }
 
 /// Whether `dtype` is one of rlx_dtype_t's values (C callers may pass others).
-constexpr bool isValid(rlx_dtype_t dtype) {
+constexpr bool is_valid(rlx_dtype_t dtype) {
   return static_cast<int32_t>(dtype) >= RLX_DTYPE_F16 &&
          static_cast<int32_t>(dtype) <= RLX_DTYPE_I64;
 }

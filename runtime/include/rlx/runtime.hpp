@@ -47,7 +47,7 @@ inline void check(rlx_status_t status) {
 }
 
 /// `[?,784]` (-1 prints as `?`).
-inline std::string formatShape(const std::vector<int64_t> &shape) {
+inline std::string format_shape(const std::vector<int64_t> &shape) {
   std::string text = "[";
   for (size_t i = 0; i < shape.size(); ++i)
     text += (i ? "," : "") +
@@ -56,9 +56,9 @@ inline std::string formatShape(const std::vector<int64_t> &shape) {
 }
 
 /// `f32[?,784]`.
-inline std::string formatType(rlx_dtype_t dtype,
-                              const std::vector<int64_t> &shape) {
-  return rlx_dtype_name(dtype) + formatShape(shape);
+inline std::string format_type(rlx_dtype_t dtype,
+                               const std::vector<int64_t> &shape) {
+  return rlx_dtype_name(dtype) + format_shape(shape);
 }
 
 namespace detail {
@@ -95,7 +95,7 @@ protected:
 } // namespace detail
 
 /// A tensor (rlx_tensor_t): in host memory, or a device tensor in a GPU's
-/// (then data() is null; toHost() reads it back).
+/// (then data() is null; to_host() reads it back).
 class HostTensor : public detail::Handle<rlx_tensor_t, rlx_tensor_retain,
                                      rlx_tensor_release> {
 public:
@@ -115,12 +115,12 @@ public:
                           nullptr, &raw));
     return HostTensor(raw);
   }
-  static HostTensor readNpy(const std::string &path) {
+  static HostTensor read_npy(const std::string &path) {
     rlx_tensor_t *raw = nullptr;
     check(rlx_npy_read(path.c_str(), &raw));
     return HostTensor(raw);
   }
-  void writeNpy(const std::string &path) const {
+  void write_npy(const std::string &path) const {
     check(rlx_npy_write(path.c_str(), raw));
   }
 
@@ -133,25 +133,25 @@ public:
     const int64_t *dims = rlx_tensor_dims(raw);
     return std::vector<int64_t>(dims, dims + rank());
   }
-  size_t elementCount() const { return rlx_tensor_element_count(raw); }
-  size_t byteSize() const { return rlx_tensor_byte_size(raw); }
+  size_t element_count() const { return rlx_tensor_element_count(raw); }
+  size_t byte_size() const { return rlx_tensor_byte_size(raw); }
   void *data() const { return rlx_tensor_data(raw); }
   template <typename T> T *data() const { return static_cast<T *>(data()); }
   /// Element `index` (row-major) as a double, whatever the dtype.
-  double getF64(size_t index) const {
+  double get_f64(size_t index) const {
     double value = 0;
     check(rlx_tensor_get_f64(raw, index, &value));
     return value;
   }
-  std::string typeString() const { return formatType(dtype(), dims()); }
+  std::string type_string() const { return format_type(dtype(), dims()); }
 
   /// RLX_DEVICE_CPU, or the device holding the elements (then data() is
   /// null).
   rlx_device_t device() const { return rlx_tensor_device(raw); }
-  bool onDevice() const { return device() != RLX_DEVICE_CPU; }
+  bool on_device() const { return device() != RLX_DEVICE_CPU; }
   /// The elements on the host: this tensor itself when it is there, else a
   /// downloaded copy.
-  HostTensor toHost() const {
+  HostTensor to_host() const {
     rlx_tensor_t *host = nullptr;
     check(rlx_tensor_to_host(raw, &host));
     return HostTensor(host);
@@ -175,12 +175,12 @@ public:
   ~TensorList() { rlx_tensor_list_free(raw); }
 
   /// Memory-mapped, not copied.
-  static TensorList readSafetensors(const std::string &path) {
+  static TensorList read_safetensors(const std::string &path) {
     rlx_tensor_list_t *raw = nullptr;
     check(rlx_safetensors_read(path.c_str(), &raw));
     return TensorList(raw);
   }
-  void writeSafetensors(const std::string &path) const {
+  void write_safetensors(const std::string &path) const {
     check(rlx_safetensors_write(path.c_str(), raw));
   }
 
@@ -226,8 +226,8 @@ struct TensorSpec {
             std::vector<int64_t>(spec.shape, spec.shape + spec.rank)};
   }
   /// `x: f32[?,784]`.
-  std::string toString() const {
-    return name + ": " + formatType(dtype, shape);
+  std::string to_string() const {
+    return name + ": " + format_type(dtype, shape);
   }
 };
 
@@ -237,10 +237,10 @@ public:
   explicit EntryPoint(const rlx_entry_point_t *raw) : raw(raw) {}
 
   std::string name() const { return rlx_entry_point_name(raw); }
-  uint64_t workspaceLowerBoundBytes() const {
+  uint64_t workspace_lower_bound_bytes() const {
     return rlx_entry_point_workspace_lower_bound_bytes(raw);
   }
-  uint64_t workspaceBytes() const {
+  uint64_t workspace_bytes() const {
     return rlx_entry_point_workspace_bytes(raw);
   }
   std::vector<TensorSpec> inputs() const {
@@ -253,7 +253,7 @@ public:
     return specs(rlx_entry_point_param_count(raw), rlx_entry_point_param);
   }
   /// The position of input `name`.
-  size_t findInput(const std::string &name) const {
+  size_t find_input(const std::string &name) const {
     size_t index = 0;
     check(rlx_entry_point_find_input(raw, name.c_str(), &index));
     return index;
@@ -293,14 +293,14 @@ public:
   /// The device it was compiled for.
   rlx_device_t device() const { return rlx_artifact_device(raw); }
   std::string compiler() const { return rlx_artifact_compiler(raw); }
-  std::string manifestJson() const { return rlx_artifact_manifest_json(raw); }
-  std::vector<EntryPoint> entryPoints() const {
+  std::string manifest_json() const { return rlx_artifact_manifest_json(raw); }
+  std::vector<EntryPoint> entry_points() const {
     std::vector<EntryPoint> result;
     for (size_t i = 0, e = rlx_artifact_entry_point_count(raw); i < e; ++i)
       result.emplace_back(rlx_artifact_entry_point_at(raw, i));
     return result;
   }
-  EntryPoint entryPoint(const std::string &name) const {
+  EntryPoint entry_point(const std::string &name) const {
     const rlx_entry_point_t *entry = nullptr;
     check(rlx_artifact_find_entry_point(raw, name.c_str(), &entry));
     return EntryPoint(entry);
@@ -318,13 +318,13 @@ public:
 
 /// Options of one call.
 struct CallOptions {
-  /// A GPU session leaves the outputs in device memory (HostTensor::toHost
+  /// A GPU session leaves the outputs in device memory (HostTensor::to_host
   /// reads them back; a next call takes them without a copy).
-  bool outputsOnDevice = false;
+  bool outputs_on_device = false;
 };
 
 /// The device named "cpu", "vulkan", "cuda" or "hip".
-inline rlx_device_t parseDevice(const std::string &name) {
+inline rlx_device_t parse_device(const std::string &name) {
   rlx_device_t device = RLX_DEVICE_DEFAULT;
   check(rlx_device_parse(name.c_str(), &device));
   return device;
@@ -349,26 +349,26 @@ public:
 
   rlx_device_t device() const { return rlx_session_device(raw); }
   /// "llvmpipe (LLVM 15.0.6, 256 bits)", "cpu".
-  std::string deviceDescription() const {
+  std::string device_description() const {
     return rlx_session_device_description(raw);
   }
   /// `tensor` in the session's device memory (itself on a CPU session).
-  HostTensor toDevice(const HostTensor &tensor) const {
+  HostTensor to_device(const HostTensor &tensor) const {
     rlx_tensor_t *copy = nullptr;
     check(rlx_session_to_device(raw, tensor.get(), &copy));
     return HostTensor(copy);
   }
 
-  void bindSafetensors(const std::string &path, bool allowUnused = false) {
+  void bind_safetensors(const std::string &path, bool allow_unused = false) {
     rlx_bind_options_t options;
     rlx_bind_options_initialize(&options);
-    options.allow_unused = allowUnused ? 1 : 0;
+    options.allow_unused = allow_unused ? 1 : 0;
     check(rlx_session_bind_safetensors(raw, path.c_str(), &options));
   }
-  void bindTensor(const std::string &name, const HostTensor &tensor) {
+  void bind_tensor(const std::string &name, const HostTensor &tensor) {
     check(rlx_session_bind_tensor(raw, name.c_str(), tensor.get()));
   }
-  HostTensor lookupWeight(const std::string &name) const {
+  HostTensor lookup_weight(const std::string &name) const {
     rlx_tensor_t *tensor = nullptr;
     check(rlx_session_lookup_weight(raw, name.c_str(), &tensor));
     return HostTensor(tensor);
@@ -381,12 +381,12 @@ public:
     std::vector<rlx_tensor_t *> raws;
     for (const HostTensor *input : inputs)
       raws.push_back(input ? input->get() : nullptr);
-    rlx_call_options_t callOptions;
-    rlx_call_options_initialize(&callOptions);
-    callOptions.outputs_on_device = options.outputsOnDevice ? 1 : 0;
+    rlx_call_options_t call_options;
+    rlx_call_options_initialize(&call_options);
+    call_options.outputs_on_device = options.outputs_on_device ? 1 : 0;
     rlx_tensor_list_t *outputs = nullptr;
     check(rlx_session_call_with_options(raw, entry.c_str(), raws.data(),
-                                        raws.size(), &callOptions, &outputs));
+                                        raws.size(), &call_options, &outputs));
     return TensorList(outputs);
   }
   TensorList call(const std::string &entry,

@@ -19,12 +19,12 @@ checkGradsIsolated(const rlx::runtime::Session &session, const std::string &fn,
     IsolatedCheck check;
     try {
       rlx::runtime::GradCheckResult result =
-          rlx::runtime::checkGrads(session, fn, inputs, options);
+          rlx::runtime::check_grads(session, fn, inputs, options);
       check.ran = true;
       check.passed = result.passed();
       check.summary = result.summary();
     } catch (const std::exception &e) {
-      check.error = std::string("checkGrads threw: ") + e.what();
+      check.error = std::string("check_grads threw: ") + e.what();
     }
     return check;
   };
@@ -39,7 +39,7 @@ checkGradsIsolated(const rlx::runtime::Session &session, const std::string &fn,
                                               (check.passed ? 2 : 0)));
         return data + (check.ran ? check.summary : check.error);
       },
-      120, "checkGrads of '" + fn + "'");
+      120, "check_grads of '" + fn + "'");
   IsolatedCheck check;
   if (!child.ok || child.data.empty()) {
     check.error = child.ok ? "the checking child sent nothing" : child.error;

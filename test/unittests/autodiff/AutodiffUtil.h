@@ -2,7 +2,7 @@
 //
 /// \file
 /// Compiling a module with the real rlxc (and --check-grads flags), running
-/// rlx::runtime::checkGrads in a forked child so that a crashing derivative
+/// rlx::runtime::check_grads in a forked child so that a crashing derivative
 /// fails one test and not the run, and small helpers over e2e::Arr.
 //
 //===----------------------------------------------------------------------===//
@@ -31,7 +31,7 @@ compile(const std::string &stem, const std::string &text,
   return e2e::compileAndLoad(stem, text, extraArgs, timeoutSeconds);
 }
 
-/// What a runtime::checkGrads run in a child process gave.
+/// What a runtime::check_grads run in a child process gave.
 struct IsolatedCheck {
   bool ran = false;    // false: it threw or crashed; see `error`
   bool passed = false; // result.passed()

@@ -1,4 +1,4 @@
-//===- CheckGradsApiTest.cpp - checkGrads and rlx-run --check-grads ------===//
+//===- CheckGradsApiTest.cpp - check_grads and rlx-run --check-grads ------===//
 //
 /// \file
 /// The checker itself: it passes right derivatives, catches a wrong JVP and
@@ -85,7 +85,7 @@ Compiled &handWritten() {
     auto m = compile("api", kHandWritten,
                      {"--check-grads=good", "--check-grads=single"});
     if (m->ok)
-      m->session->bindTensor("api.w", toTensor(weight()));
+      m->session->bind_tensor("api.w", toTensor(weight()));
     return m;
   }();
   return *module;
@@ -109,7 +109,7 @@ TEST(CheckGradsApi, PassesGeneratedEntries) {
   ASSERT_TRUE(m.ok) << m.error;
   for (int64_t batch : {3, 1}) {
     Arr x = generate(RLX_DTYPE_F64, {batch, 3}, uniform(-1, 1), "api/x");
-    rlx::runtime::GradCheckResult r = rlx::runtime::checkGrads(
+    rlx::runtime::GradCheckResult r = rlx::runtime::check_grads(
         *m.session, "good",
         tensors({x, ints({batch}, std::vector<double>(batch, 4))}));
     EXPECT_TRUE(r.passed()) << r.summary();
@@ -117,9 +117,9 @@ TEST(CheckGradsApi, PassesGeneratedEntries) {
     EXPECT_EQ(r.leaves[0], "x: f64[" + std::to_string(batch) + ",3]");
     EXPECT_EQ(r.leaves[1], "api.w: f64[3]");
     EXPECT_EQ(r.eps, 1e-6);
-    EXPECT_EQ(r.forwardElements, static_cast<size_t>(batch * 3));
-    EXPECT_LT(r.forwardMaxAbsError, 1e-8);
-    EXPECT_LT(r.reverseAbsError, 1e-8);
+    EXPECT_EQ(r.forward_elements, static_cast<size_t>(batch * 3));
+    EXPECT_LT(r.forward_max_abs_error, 1e-8);
+    EXPECT_LT(r.reverse_abs_error, 1e-8);
   }
 }
 
@@ -129,7 +129,7 @@ TEST(CheckGradsApi, F32DefaultsAreLooser) {
   Arr x(RLX_DTYPE_F32, {2});
   x.v = {0.5, -1.5};
   rlx::runtime::GradCheckResult r =
-      rlx::runtime::checkGrads(*m.session, "single", tensors({x}));
+      rlx::runtime::check_grads(*m.session, "single", tensors({x}));
   EXPECT_TRUE(r.passed()) << r.summary();
   EXPECT_EQ(r.eps, 1e-3);
   EXPECT_GT(r.rtol, 1e-5);
@@ -140,12 +140,13 @@ TEST(CheckGradsApi, CatchesAWrongJvp) {
   ASSERT_TRUE(m.ok) << m.error;
   Arr x = generate(RLX_DTYPE_F64, {2, 3}, uniform(-1, 1), "api/x");
   rlx::runtime::GradCheckResult r =
-      rlx::runtime::checkGrads(*m.session, "bad_jvp", tensors({x}));
+      rlx::runtime::check_grads(*m.session, "bad_jvp", tensors({x}));
   EXPECT_FALSE(r.passed()) << r.summary();
-  EXPECT_FALSE(r.forwardPassed) << r.summary();
-  EXPECT_TRUE(r.reversePassed) << r.summary();
+  EXPECT_FALSE(r.forward_passed) << r.summary();
+  EXPECT_TRUE(r.reverse_passed) << r.summary();
   EXPECT_NE(r.summary().find("FAIL"), std::string::npos);
-  EXPECT_NE(r.forwardWorst.find("tangent.y["), std::string::npos) << r.forwardWorst;
+  EXPECT_NE(r.forward_worst.find("tangent.y["), std::string::npos)
+      << r.forward_worst;
 }
 
 TEST(CheckGradsApi, CatchesAWrongVjp) {
@@ -155,33 +156,33 @@ TEST(CheckGradsApi, CatchesAWrongVjp) {
   rlx::runtime::GradCheckOptions options;
   options.directions = 3;
   rlx::runtime::GradCheckResult r =
-      rlx::runtime::checkGrads(*m.session, "bad_vjp", tensors({x}), options);
+      rlx::runtime::check_grads(*m.session, "bad_vjp", tensors({x}), options);
   EXPECT_FALSE(r.passed()) << r.summary();
-  EXPECT_TRUE(r.forwardPassed) << r.summary();
-  EXPECT_FALSE(r.reversePassed) << r.summary();
-  EXPECT_GT(r.modeMismatch, 1e-6) << r.summary();
+  EXPECT_TRUE(r.forward_passed) << r.summary();
+  EXPECT_FALSE(r.reverse_passed) << r.summary();
+  EXPECT_GT(r.mode_mismatch, 1e-6) << r.summary();
 }
 
 TEST(CheckGradsApi, RestoresTheBoundWeights) {
   Compiled &m = handWritten();
   ASSERT_TRUE(m.ok) << m.error;
-  rlx::runtime::HostTensor before = m.session->lookupWeight("api.w");
+  rlx::runtime::HostTensor before = m.session->lookup_weight("api.w");
   Arr x = generate(RLX_DTYPE_F64, {2, 3}, uniform(-1, 1), "api/x");
   for (const char *fn : {"good", "bad_jvp"}) {
     std::vector<Arr> in = {x};
     if (std::string(fn) == "good")
       in = {x, ints({2}, {1, 2})};
-    rlx::runtime::checkGrads(*m.session, fn, tensors(in));
-    rlx::runtime::HostTensor after = m.session->lookupWeight("api.w");
+    rlx::runtime::check_grads(*m.session, fn, tensors(in));
+    rlx::runtime::HostTensor after = m.session->lookup_weight("api.w");
     EXPECT_EQ(after.get(), before.get()) << fn << ": not the same tensor";
     EXPECT_TRUE(matches(weight(), fromTensor(after), Tol::Exact)) << fn;
   }
   // A call that throws (a wrong input count) leaves the weights alone. The
   // restore-on-exception path itself (detail::WeightRestorer) has no
   // artifact-level trigger: perturbations cannot make a call fail.
-  EXPECT_THROW(rlx::runtime::checkGrads(*m.session, "good", tensors({x})),
+  EXPECT_THROW(rlx::runtime::check_grads(*m.session, "good", tensors({x})),
                rlx::runtime::RuntimeError);
-  EXPECT_EQ(m.session->lookupWeight("api.w").get(), before.get());
+  EXPECT_EQ(m.session->lookup_weight("api.w").get(), before.get());
 }
 
 TEST(CheckGradsApi, RefusesAnArtifactWithoutTheEntries) {
@@ -189,8 +190,8 @@ TEST(CheckGradsApi, RefusesAnArtifactWithoutTheEntries) {
   ASSERT_TRUE(m.ok) << m.error;
   Arr x = generate(RLX_DTYPE_F64, {2, 3}, uniform(-1, 1), "api/x");
   try {
-    rlx::runtime::checkGrads(*m.session, "bad_jvp_jvp",
-                             tensors({x, x, weight()}));
+    rlx::runtime::check_grads(*m.session, "bad_jvp_jvp",
+                              tensors({x, x, weight()}));
     ADD_FAILURE() << "no error";
   } catch (const rlx::runtime::RuntimeError &e) {
     EXPECT_EQ(e.code(), RLX_STATUS_NOT_FOUND);
@@ -208,7 +209,7 @@ TEST(CheckGradsApi, UnboundParamIsAClearError) {
   rlx::runtime::Session fresh(*m.artifact);
   Arr x = generate(RLX_DTYPE_F64, {2, 3}, uniform(-1, 1), "api/x");
   try {
-    rlx::runtime::checkGrads(fresh, "bad_vjp", tensors({x}));
+    rlx::runtime::check_grads(fresh, "bad_vjp", tensors({x}));
     ADD_FAILURE() << "no error";
   } catch (const rlx::runtime::RuntimeError &e) {
     EXPECT_NE(std::string(e.what()).find("api.w"), std::string::npos) << e.what();
@@ -228,10 +229,10 @@ protected:
     dir = makeScratchSubdir("rlx-run");
     rlx::runtime::TensorList weights;
     weights.append("api.w", toTensor(weight()));
-    weights.writeSafetensors(dir + "/w.safetensors");
+    weights.write_safetensors(dir + "/w.safetensors");
     toTensor(generate(RLX_DTYPE_F64, {2, 3}, uniform(-1, 1), "api/x"))
-        .writeNpy(dir + "/x.npy");
-    toTensor(ints({2}, {0, 1})).writeNpy(dir + "/k.npy");
+        .write_npy(dir + "/x.npy");
+    toTensor(ints({2}, {0, 1})).write_npy(dir + "/k.npy");
   }
   ProcessResult run(std::vector<std::string> args) {
     args.insert(args.begin(), {RLX_RUN_PATH, model});
@@ -281,7 +282,8 @@ TEST_F(RlxRunCheckGrads, MissingEntriesAndBadUsage) {
                          dir + "/w.safetensors", "--input", dir + "/x.npy",
                          "--input", dir + "/x.npy"});
   EXPECT_EQ(p.exitCode, 1);
-  EXPECT_NE(p.err.find("rlx-run: error: checkGrads: artifact"), std::string::npos)
+  EXPECT_NE(p.err.find("rlx-run: error: check_grads: artifact"),
+            std::string::npos)
       << p.err;
   EXPECT_NE(p.err.find("lacks entry points 'bad_jvp_vjp_jvp', 'bad_jvp_vjp_vjp'"),
             std::string::npos)

@@ -4,7 +4,7 @@
 /// For every float case of the e2e suite (and the composites below) in the
 /// F64 variants, static and dynamic batch: one module of all cases compiled
 /// by the real rlxc with `--check-grads=<case>` for each, then
-/// rlx::runtime::checkGrads on every case and call batch: FN_jvp against
+/// rlx::runtime::check_grads on every case and call batch: FN_jvp against
 /// central differences (forward) and FN_vjp by the dot-product identity
 /// (reverse), in f64. A case that does not compile names rlxc's error (a
 /// missing or failing derivative rule). Test names:
@@ -262,7 +262,7 @@ void bindParams(Compiled &module, const Variant &v,
                 const std::vector<const Case *> &cases) {
   for (const Case *c : cases)
     for (const InSpec &p : c->params)
-      module.session->bindTensor(
+      module.session->bind_tensor(
           p.name, toTensor(generate(resolve(p.el, v), p.shape, p.gen,
                                     c->name + "/" + p.name)));
 }

@@ -503,7 +503,7 @@ std::unique_ptr<Compiled> compileSnippets(const std::string &stem,
   if (module->ok)
     for (const auto &[name, value] : identityParams())
       if (text.find('"' + name + '"') != std::string::npos)
-        module->session->bindTensor(name, toTensor(value));
+        module->session->bind_tensor(name, toTensor(value));
   return module;
 }
 

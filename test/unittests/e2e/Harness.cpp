@@ -37,7 +37,7 @@ int64_t numElements(const std::vector<int64_t> &shape) {
 }
 
 std::string shapeString(const std::vector<int64_t> &shape) {
-  return rlx::runtime::formatShape(shape);
+  return rlx::runtime::format_shape(shape);
 }
 
 const char *mlirTypeName(rlx_dtype_t dtype) {
@@ -62,7 +62,7 @@ const char *mlirTypeName(rlx_dtype_t dtype) {
   return "?";
 }
 
-bool isFloat(rlx_dtype_t dtype) {
+bool is_float(rlx_dtype_t dtype) {
   return dtype == RLX_DTYPE_F16 || dtype == RLX_DTYPE_BF16 ||
          dtype == RLX_DTYPE_F32 || dtype == RLX_DTYPE_F64;
 }
@@ -118,7 +118,7 @@ rlx::runtime::HostTensor toTensor(const Arr &a) {
 Arr fromTensor(const rlx::runtime::HostTensor &t) {
   Arr a(t.dtype(), t.dims());
   for (size_t i = 0; i < a.v.size(); ++i)
-    a.v[i] = t.getF64(i);
+    a.v[i] = t.get_f64(i);
   return a;
 }
 
@@ -531,7 +531,7 @@ std::string indexString(const std::vector<int64_t> &shape, int64_t flat) {
            << shapeString(got.shape);
   if (got.v.size() != expected.v.size())
     return ::testing::AssertionFailure() << "element count differs";
-  bool exact = tol == Tol::Exact || !isFloat(expected.dtype);
+  bool exact = tol == Tol::Exact || !is_float(expected.dtype);
   double rtol = 0, atol = 0;
   bool f32 = expected.dtype != RLX_DTYPE_F64;
   if (!exact) {

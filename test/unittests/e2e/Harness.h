@@ -40,7 +40,7 @@ int64_t numElements(const std::vector<int64_t> &shape);
 std::string shapeString(const std::vector<int64_t> &shape);
 /// `f32`, `f64`, `i1`, `i32`, `i64`: the MLIR element type.
 const char *mlirTypeName(rlx_dtype_t dtype);
-bool isFloat(rlx_dtype_t dtype);
+bool is_float(rlx_dtype_t dtype);
 /// `value` rounded to what `dtype` holds (f32 rounding, integer
 /// truncation toward zero, i1 as value != 0).
 double roundTo(rlx_dtype_t dtype, double value);

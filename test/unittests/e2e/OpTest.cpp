@@ -24,10 +24,9 @@ namespace {
 
 using Compiled = CompiledModule;
 
-std::unique_ptr<Compiled> compileModule(const std::string &stem,
-                                        const std::string &text,
-                                        const Variant &v,
-                                        const std::vector<const Case *> &cases) {
+std::unique_ptr<Compiled>
+compile_module(const std::string &stem, const std::string &text,
+               const Variant &v, const std::vector<const Case *> &cases) {
   std::unique_ptr<Compiled> result =
       compileAndLoad(stem, text, {"--target=" + v.target});
   if (!result->ok)
@@ -35,7 +34,7 @@ std::unique_ptr<Compiled> compileModule(const std::string &stem,
   try {
     for (const Case *c : cases)
       for (const InSpec &p : c->params)
-        result->session->bindTensor(
+        result->session->bind_tensor(
             p.name, toTensor(generate(resolve(p.el, v), p.shape, p.gen,
                                       c->name + "/" + p.name)));
   } catch (const rlx::runtime::RuntimeError &e) {
@@ -64,7 +63,7 @@ VariantBuild &variantBuild(const Variant &v) {
   for (const Case &c : allCases())
     if (c.runsIn(v))
       cases.push_back(&c);
-  slot->all = compileModule("module_" + v.name(), moduleText(v), v, cases);
+  slot->all = compile_module("module_" + v.name(), moduleText(v), v, cases);
   if (slot->all->ok)
     return *slot;
   std::fprintf(stderr,
@@ -75,8 +74,8 @@ VariantBuild &variantBuild(const Variant &v) {
   std::string text = "// rlx end-to-end tests, variant " + v.name() +
                      ", the cases that compile alone\n";
   for (const Case *c : cases) {
-    auto single = compileModule(c->name + "_" + v.name(), moduleText(v, *c), v,
-                                {c});
+    auto single =
+        compile_module(c->name + "_" + v.name(), moduleText(v, *c), v, {c});
     if (single->ok) {
       good.push_back(c);
       text += instantiate(*c, v);
@@ -86,7 +85,7 @@ VariantBuild &variantBuild(const Variant &v) {
     }
     slot->alone[c->name] = std::move(single);
   }
-  slot->good = compileModule("module_good_" + v.name(), text, v, good);
+  slot->good = compile_module("module_good_" + v.name(), text, v, good);
   return *slot;
 }
 

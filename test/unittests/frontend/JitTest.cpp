@@ -191,7 +191,7 @@ TEST(Jit, DynamicShapeCombinationsVerify) {
             transpose(d, {1, 0, 3, 2})};
   });
   JitOptions o0;
-  o0.optLevel = 0;
+  o0.opt_level = 0;
   Compiled c = f.jit(Device::cpu(), o0);
   std::map<std::string, Array> in = {
       {"a", Array::from(test::values(12, 1), {3, 4})},
@@ -246,29 +246,29 @@ TEST(Jit, MemoryAndDiskCache) {
   std::string dir = test::freshDir("cache");
   setenv("XDG_CACHE_HOME", dir.c_str(), 1);
   unsetenv("RLX_CACHE");
-  EXPECT_EQ(diskCacheDir(), dir + "/rlx");
+  EXPECT_EQ(disk_cache_dir(), dir + "/rlx");
   Func f("cached", [](Scope &s) { return exp(s.input("x", {4})) * 3.0; });
-  CacheStats before = cacheStats();
+  CacheStats before = cache_stats();
   f.jit(Device::cpu());
-  CacheStats afterFirst = cacheStats();
+  CacheStats afterFirst = cache_stats();
   EXPECT_EQ(afterFirst.compiles, before.compiles + 1);
   // Same text, same device and options: a memory hit.
   Func same("cached", [](Scope &s) { return exp(s.input("x", {4})) * 3.0; });
   same.jit(Device::cpu());
-  CacheStats afterSecond = cacheStats();
+  CacheStats afterSecond = cache_stats();
   EXPECT_EQ(afterSecond.compiles, afterFirst.compiles);
-  EXPECT_EQ(afterSecond.memoryHits, afterFirst.memoryHits + 1);
+  EXPECT_EQ(afterSecond.memory_hits, afterFirst.memory_hits + 1);
   // A new optimization level is a miss.
   JitOptions o0;
-  o0.optLevel = 0;
+  o0.opt_level = 0;
   f.jit(Device::cpu(), o0);
-  EXPECT_EQ(cacheStats().compiles, afterSecond.compiles + 1);
+  EXPECT_EQ(cache_stats().compiles, afterSecond.compiles + 1);
   // Forgetting the memory cache: the disk cache answers.
-  clearMemoryCache();
+  clear_memory_cache();
   Compiled c = f.jit(Device::cpu());
-  CacheStats afterDisk = cacheStats();
+  CacheStats afterDisk = cache_stats();
   EXPECT_EQ(afterDisk.compiles, afterSecond.compiles + 1);
-  EXPECT_EQ(afterDisk.diskHits, afterSecond.diskHits + 1);
+  EXPECT_EQ(afterDisk.disk_hits, afterSecond.disk_hits + 1);
   EXPECT_EQ(
       c.run({{"x", Array::from(std::vector<double>{0, 1, 0, 0}, {4})}})[0].at(
           1),
@@ -292,15 +292,15 @@ TEST(Jit, MemoryAndDiskCache) {
   // A changed graph is a miss.
   Func changed("cached", [](Scope &s) { return exp(s.input("x", {4})) * 4.0; });
   changed.jit(Device::cpu());
-  EXPECT_EQ(cacheStats().compiles, afterDisk.compiles + 1);
+  EXPECT_EQ(cache_stats().compiles, afterDisk.compiles + 1);
   // RLX_CACHE=0: nothing on disk, compiled again after clearing memory.
   setenv("RLX_CACHE", "0", 1);
-  EXPECT_EQ(diskCacheDir(), "");
-  clearMemoryCache();
-  CacheStats offBefore = cacheStats();
+  EXPECT_EQ(disk_cache_dir(), "");
+  clear_memory_cache();
+  CacheStats offBefore = cache_stats();
   f.jit(Device::cpu());
-  EXPECT_EQ(cacheStats().compiles, offBefore.compiles + 1);
-  EXPECT_EQ(cacheStats().diskHits, offBefore.diskHits);
+  EXPECT_EQ(cache_stats().compiles, offBefore.compiles + 1);
+  EXPECT_EQ(cache_stats().disk_hits, offBefore.disk_hits);
   unsetenv("RLX_CACHE");
 }
 
@@ -382,15 +382,15 @@ TEST(Jit, SpecializesPerInputSignature) {
   Compiled c = f.jit(Device::cpu(), special);
   for (const std::string &p : c.param_names())
     c.with_param(p, dynamic.param(p));
-  unsigned compiles = cacheStats().compiles;
+  unsigned compiles = cache_stats().compiles;
   Array x4 = Array::from(test::values(12, 1), {4, 3});
   Array x2 = Array::from(test::values(6, 2), {2, 3});
   Outputs a = c.run({{"x", x4}});
-  EXPECT_EQ(cacheStats().compiles, compiles + 1);
+  EXPECT_EQ(cache_stats().compiles, compiles + 1);
   c.run({{"x", x4}});
-  EXPECT_EQ(cacheStats().compiles, compiles + 1);
+  EXPECT_EQ(cache_stats().compiles, compiles + 1);
   Outputs b = c.run({{"x", x2}});
-  EXPECT_EQ(cacheStats().compiles, compiles + 2);
+  EXPECT_EQ(cache_stats().compiles, compiles + 2);
   std::string log = testing::internal::GetCapturedStderr();
   unsetenv("RLX_DEBUG");
   unsetenv("RLX_CACHE");
@@ -445,7 +445,7 @@ TEST(Jit, ExportedMlirCompilesWithRlxc) {
   Compiled c = f.jit(Device::cpu());
   c.init_randn(5);
   for (const std::string &p : c.param_names())
-    session.bindTensor(p, c.param(p).host());
+    session.bind_tensor(p, c.param(p).host());
   Array x = Array::from(test::values(6, 3), {2, 3});
   runtime::TensorList out =
       session.call("mlp", std::vector<const runtime::HostTensor *>{&x.host()});

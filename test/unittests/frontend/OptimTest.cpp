@@ -300,7 +300,7 @@ TEST(Optim, WrtTrainsOnlyTheChosenParams) {
   // and resumes.
   std::string path = freshDir("wrt") + "/ckpt.safetensors";
   step.save(path);
-  runtime::TensorList saved = runtime::TensorList::readSafetensors(path);
+  runtime::TensorList saved = runtime::TensorList::read_safetensors(path);
   std::set<std::string> names;
   for (size_t i = 0; i < saved.size(); ++i)
     names.insert(saved.name(i));

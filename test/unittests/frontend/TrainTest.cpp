@@ -98,11 +98,11 @@ TEST(Train, SpecializedStepMatchesTheDynamicOne) {
       make_train_step(regression(), adamClipped(), Schedule::constant(0.02));
   dynamic.jit().init_randn(3, 0.5);
   fixed.jit(Device::cpu(), special).init_randn(3, 0.5);
-  unsigned compiles = cacheStats().compiles;
+  unsigned compiles = cache_stats().compiles;
   for (int i = 0; i < 3; ++i)
     EXPECT_NEAR(fixed.step(batch), dynamic.step(batch), 1e-5);
   // One specialization for the one batch shape (or none: cached on disk).
-  EXPECT_LE(cacheStats().compiles, compiles + 1);
+  EXPECT_LE(cache_stats().compiles, compiles + 1);
   EXPECT_EQ(fixed.last_outputs()["new.hidden.weight"].type_string(),
             "f32[4,8]");
   expectNear(fixed.param("out.weight").to_vector(),
@@ -123,7 +123,7 @@ TEST(Train, ExportedStepCompilesWithRlxcAndMatchesJit) {
   // One step through the deployable library: inputs by manifest order.
   runtime::Artifact artifact = runtime::Artifact::load(dir + "/step.so");
   runtime::Session session(artifact);
-  session.bindSafetensors(dir + "/w.safetensors");
+  session.bind_safetensors(dir + "/w.safetensors");
   std::map<std::string, Array> all = batch;
   all["lr"] = Array::scalar(0.01);
   all["step"] = Array::scalar(1);
@@ -134,7 +134,7 @@ TEST(Train, ExportedStepCompilesWithRlxcAndMatchesJit) {
   }
   std::vector<const runtime::HostTensor *> inputs;
   for (const runtime::TensorSpec &spec :
-       artifact.entryPoint(step.func().name()).inputs())
+       artifact.entry_point(step.func().name()).inputs())
     inputs.push_back(&all.at(spec.name).host());
   runtime::TensorList out = session.call(step.func().name(), inputs);
   double loss = step.step(batch);

@@ -113,10 +113,10 @@ protected:
   virtual void configure(ScopedEnvironment &) {}
 
   /// Calls `forward` on `x` and returns its output (owned).
-  rlx_tensor_t *forward(rlx_tensor_t *x, bool onDevice = false) {
+  rlx_tensor_t *forward(rlx_tensor_t *x, bool on_device = false) {
     rlx_call_options_t options;
     rlx_call_options_initialize(&options);
-    options.outputs_on_device = onDevice;
+    options.outputs_on_device = on_device;
     rlx_tensor_list_t *outputs = nullptr;
     rlx_status_t status = rlx_session_call_with_options(session, "forward", &x,
                                                         1, &options, &outputs);
@@ -220,7 +220,7 @@ TEST_F(VulkanTest, UnboundParamIsAnError) {
 
 TEST_F(VulkanTest, DeviceResidentOutputFeedsTheNextCall) {
   rlx_tensor_t *x = makeInput(7);
-  rlx_tensor_t *y = forward(x, /*onDevice=*/true);
+  rlx_tensor_t *y = forward(x, /*on_device=*/true);
   ASSERT_NE(y, nullptr);
   EXPECT_EQ(rlx_tensor_device(y), RLX_DEVICE_VULKAN);
   EXPECT_EQ(rlx_tensor_data(y), nullptr);
@@ -301,16 +301,16 @@ TEST_F(VulkanTest, StridedOutput) {
   for (int j = 0; j < 4; ++j)
     for (int r = 0; r < 3; ++r)
       expected.push_back(rows[r * 4 + j]);
-  for (int onDevice = 0; onDevice < 2; ++onDevice) {
+  for (int on_device = 0; on_device < 2; ++on_device) {
     rlx_call_options_t options;
     rlx_call_options_initialize(&options);
-    options.outputs_on_device = onDevice;
+    options.outputs_on_device = on_device;
     rlx_tensor_list_t *outputs = nullptr;
     ASSERT_TRUE(isOk(rlx_session_call_with_options(session, "transposed", &x, 1,
                                                    &options, &outputs)));
     rlx_tensor_t *y = rlx_tensor_list_get(outputs, 0);
     EXPECT_EQ(rlx_tensor_device(y),
-              onDevice ? RLX_DEVICE_VULKAN : RLX_DEVICE_CPU);
+              on_device ? RLX_DEVICE_VULKAN : RLX_DEVICE_CPU);
     EXPECT_EQ(rlx_tensor_dims(y)[0], 4);
     EXPECT_EQ(rlx_tensor_dims(y)[1], 3);
     rlx_tensor_t *host = nullptr;
@@ -324,7 +324,7 @@ TEST_F(VulkanTest, StridedOutput) {
 
 TEST_F(VulkanTest, DeviceTensorsOutliveTheirSession) {
   rlx_tensor_t *x = makeInput(3);
-  rlx_tensor_t *y = forward(x, /*onDevice=*/true);
+  rlx_tensor_t *y = forward(x, /*on_device=*/true);
   ASSERT_NE(y, nullptr);
   rlx_session_release(session);
   session = nullptr;
@@ -340,13 +340,13 @@ TEST_F(VulkanTest, DeviceTensorsOutliveTheirSession) {
 
 TEST_F(VulkanTest, UploadedInputsAndWeightsAreUsedInPlace) {
   rlx_tensor_t *x = makeInput(4);
-  rlx_tensor_t *onDevice = nullptr;
-  ASSERT_TRUE(isOk(rlx_session_to_device(session, x, &onDevice)));
-  EXPECT_EQ(rlx_tensor_device(onDevice), RLX_DEVICE_VULKAN);
+  rlx_tensor_t *on_device = nullptr;
+  ASSERT_TRUE(isOk(rlx_session_to_device(session, x, &on_device)));
+  EXPECT_EQ(rlx_tensor_device(on_device), RLX_DEVICE_VULKAN);
   // Already there: the same tensor back.
   rlx_tensor_t *again = nullptr;
-  ASSERT_TRUE(isOk(rlx_session_to_device(session, onDevice, &again)));
-  EXPECT_EQ(again, onDevice);
+  ASSERT_TRUE(isOk(rlx_session_to_device(session, on_device, &again)));
+  EXPECT_EQ(again, on_device);
   rlx_tensor_release(again);
 
   rlx_tensor_t *p = makeF32({4}, {paramValues, paramValues + 4});
@@ -358,7 +358,7 @@ TEST_F(VulkanTest, UploadedInputsAndWeightsAreUsedInPlace) {
   EXPECT_EQ(bound, pOnDevice);
   rlx_tensor_release(bound);
 
-  rlx_tensor_t *y = forward(onDevice);
+  rlx_tensor_t *y = forward(on_device);
   ASSERT_NE(y, nullptr);
   std::vector<float> expected = forwardOf(valuesOf(x)), actual = valuesOf(y);
   for (size_t i = 0; i < expected.size(); ++i)
@@ -366,7 +366,7 @@ TEST_F(VulkanTest, UploadedInputsAndWeightsAreUsedInPlace) {
   rlx_tensor_release(y);
   rlx_tensor_release(p);
   rlx_tensor_release(pOnDevice);
-  rlx_tensor_release(onDevice);
+  rlx_tensor_release(on_device);
   rlx_tensor_release(x);
 }
 
@@ -410,7 +410,7 @@ TEST_F(VulkanTest, ManyCallsReuseTheirMemory) {
 TEST_F(VulkanTest, DeviceTensorsKeepTheirMemoryOutOfThePool) {
   rlx_tensor_t *x = makeInput(6);
   rlx_device_memory_t before = memory();
-  rlx_tensor_t *y = forward(x, /*onDevice=*/true);
+  rlx_tensor_t *y = forward(x, /*on_device=*/true);
   ASSERT_NE(y, nullptr);
   EXPECT_GT(memory().live_bytes, before.live_bytes);
   // Calls that reuse freed blocks do not hand out y's.
@@ -449,17 +449,17 @@ TEST_F(VulkanTest, OutputMustBeMemoryOfTheCall) {
                        RLX_STATUS_INTERNAL,
                        {"output 'y'", "not allocated by this call"}));
   // A device tensor input is not the call's either.
-  rlx_tensor_t *onDevice = nullptr;
-  ASSERT_TRUE(isOk(rlx_session_to_device(session, x, &onDevice)));
+  rlx_tensor_t *on_device = nullptr;
+  ASSERT_TRUE(isOk(rlx_session_to_device(session, x, &on_device)));
   EXPECT_TRUE(
-      statusIs(rlx_session_call(session, "alias", &onDevice, 1, &outputs),
+      statusIs(rlx_session_call(session, "alias", &on_device, 1, &outputs),
                RLX_STATUS_INTERNAL, {"not allocated by this call"}));
   // The input is intact.
   rlx_tensor_t *host = nullptr;
-  ASSERT_TRUE(isOk(rlx_tensor_to_host(onDevice, &host)));
+  ASSERT_TRUE(isOk(rlx_tensor_to_host(on_device, &host)));
   EXPECT_EQ(valuesOf(host), (std::vector<float>{1, 2, 3, 4}));
   rlx_tensor_release(host);
-  rlx_tensor_release(onDevice);
+  rlx_tensor_release(on_device);
   rlx_tensor_release(x);
 }
 
@@ -499,27 +499,28 @@ TEST_F(VulkanTest, CppWrapper) {
   rlx::runtime::Artifact artifact =
       rlx::runtime::Artifact::load(RLX_FAKE_GPU_ARTIFACT);
   EXPECT_EQ(artifact.device(), RLX_DEVICE_VULKAN);
-  rlx::runtime::Session session(artifact, rlx::runtime::parseDevice("vulkan"));
+  rlx::runtime::Session session(artifact, rlx::runtime::parse_device("vulkan"));
   EXPECT_EQ(session.device(), RLX_DEVICE_VULKAN);
   std::vector<float> p(paramValues, paramValues + 4);
-  session.bindTensor(
+  session.bind_tensor(
       "p", rlx::runtime::HostTensor::borrow(RLX_DTYPE_F32, {4}, p.data()));
   std::vector<float> x = {1, 2, 3, 4, 5, 6, 7, 8};
   rlx::runtime::HostTensor input =
       rlx::runtime::HostTensor::borrow(RLX_DTYPE_F32, {2, 4}, x.data());
-  rlx::runtime::HostTensor onDevice = session.toDevice(input);
-  EXPECT_TRUE(onDevice.onDevice());
-  rlx::runtime::TensorList first = session.call("forward", {&onDevice}, {true});
+  rlx::runtime::HostTensor on_device = session.to_device(input);
+  EXPECT_TRUE(on_device.on_device());
+  rlx::runtime::TensorList first =
+      session.call("forward", {&on_device}, {true});
   rlx::runtime::HostTensor y = first.at("y");
   EXPECT_EQ(y.device(), RLX_DEVICE_VULKAN);
   rlx::runtime::TensorList second = session.call("forward", {&y});
   rlx::runtime::HostTensor z = second.at(0);
-  EXPECT_FALSE(z.onDevice());
+  EXPECT_FALSE(z.on_device());
   std::vector<float> expected = forwardOf(forwardOf(x));
   for (size_t i = 0; i < expected.size(); ++i)
     EXPECT_FLOAT_EQ(z.data<float>()[i], expected[i]);
   std::vector<float> once = forwardOf(x);
-  rlx::runtime::HostTensor yHost = y.toHost();
+  rlx::runtime::HostTensor yHost = y.to_host();
   for (size_t i = 0; i < once.size(); ++i)
     EXPECT_FLOAT_EQ(yHost.data<float>()[i], once[i]);
   try {
@@ -541,7 +542,7 @@ TEST_F(VulkanStagingTest, ForwardAndChainMatchALoop) {
   checkForward(3);
   checkForward(100);
   rlx_tensor_t *x = makeInput(5);
-  rlx_tensor_t *y = forward(x, /*onDevice=*/true);
+  rlx_tensor_t *y = forward(x, /*on_device=*/true);
   ASSERT_NE(y, nullptr);
   rlx_tensor_t *z = forward(y);
   ASSERT_NE(z, nullptr);
@@ -732,11 +733,11 @@ TEST(DeviceTest, CpuSessionRefusesDeviceTensors) {
   ASSERT_TRUE(isOk(rlx_artifact_load(RLX_FAKE_ARTIFACT, &cpuArtifact)));
   ASSERT_TRUE(isOk(rlx_session_create(cpuArtifact, &cpu)));
   rlx_tensor_t *x = makeF32({1, 3}, {1, 2, 3});
-  rlx_tensor_t *onDevice = nullptr;
-  ASSERT_TRUE(isOk(rlx_session_to_device(gpu, x, &onDevice)));
+  rlx_tensor_t *on_device = nullptr;
+  ASSERT_TRUE(isOk(rlx_session_to_device(gpu, x, &on_device)));
   rlx_tensor_list_t *outputs = nullptr;
   EXPECT_TRUE(statusIs(
-      rlx_session_call(cpu, "affine", &onDevice, 1, &outputs),
+      rlx_session_call(cpu, "affine", &on_device, 1, &outputs),
       RLX_STATUS_INVALID_ARGUMENT,
       {"input 0 ('x')", "vulkan device memory", "session runs on cpu"}));
   rlx_tensor_t *bias = makeF32({2}, {0, 0});
@@ -747,7 +748,7 @@ TEST(DeviceTest, CpuSessionRefusesDeviceTensors) {
       RLX_STATUS_INVALID_ARGUMENT, {"weight 'layer.0.bias'", "vulkan"}));
   rlx_tensor_release(bias);
   rlx_tensor_release(biasOnDevice);
-  rlx_tensor_release(onDevice);
+  rlx_tensor_release(on_device);
   rlx_tensor_release(x);
   rlx_session_release(cpu);
   rlx_session_release(gpu);

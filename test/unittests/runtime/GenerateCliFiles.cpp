@@ -18,7 +18,7 @@ rlx::runtime::HostTensor f32(const std::vector<int64_t> &dims,
                              const std::vector<float> &values) {
   rlx::runtime::HostTensor tensor =
       rlx::runtime::HostTensor::allocate(RLX_DTYPE_F32, dims);
-  for (size_t i = 0; i < values.size() && i < tensor.elementCount(); ++i)
+  for (size_t i = 0; i < values.size() && i < tensor.element_count(); ++i)
     tensor.data<float>()[i] = values[i];
   return tensor;
 }
@@ -31,7 +31,7 @@ void writeWeights(const std::string &file, bool extra, bool badShape) {
   weights.append("layer.0.bias", f32({2}, {0.25f, -1.0f}));
   if (extra)
     weights.append("unused.weight", f32({1}, {0}));
-  weights.writeSafetensors(file);
+  weights.write_safetensors(file);
 }
 
 } // namespace
@@ -46,27 +46,27 @@ int main(int argc, char **argv) {
     writeWeights(dir + "/weights.safetensors", false, false);
     writeWeights(dir + "/extra.safetensors", true, false);
     writeWeights(dir + "/bad_shape.safetensors", false, true);
-    f32({2, 3}, {1, 2, 3, 4, 5, 6}).writeNpy(dir + "/x.npy");
-    f32({2, 10}, {}).writeNpy(dir + "/x_bad.npy");
+    f32({2, 3}, {1, 2, 3, 4, 5, 6}).write_npy(dir + "/x.npy");
+    f32({2, 10}, {}).write_npy(dir + "/x_bad.npy");
     std::vector<float> many(300);
     for (size_t i = 0; i < many.size(); ++i)
       many[i] = static_cast<float>(i) / 3;
-    f32({100, 3}, many).writeNpy(dir + "/x_big.npy");
+    f32({100, 3}, many).write_npy(dir + "/x_big.npy");
     rlx::runtime::HostTensor a =
         rlx::runtime::HostTensor::allocate(RLX_DTYPE_F64, {2, 4});
     for (int i = 0; i < 8; ++i)
       a.data<double>()[i] = i;
-    a.writeNpy(dir + "/a.npy");
+    a.write_npy(dir + "/a.npy");
     rlx::runtime::HostTensor scale =
         rlx::runtime::HostTensor::allocate(RLX_DTYPE_I32, {});
     *scale.data<int32_t>() = 2;
-    scale.writeNpy(dir + "/scale.npy");
+    scale.write_npy(dir + "/scale.npy");
     std::ofstream(dir + "/corrupt.npy") << "\x93NUMPY\x01\x00garbage";
     // The fake GPU artifact's param and an input of its `forward`.
     rlx::runtime::TensorList gpuWeights;
     gpuWeights.append("p", f32({4}, {0.25f, -1.0f, 2.0f, 0.5f}));
-    gpuWeights.writeSafetensors(dir + "/gpu_weights.safetensors");
-    f32({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8}).writeNpy(dir + "/gpu_x.npy");
+    gpuWeights.write_safetensors(dir + "/gpu_weights.safetensors");
+    f32({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8}).write_npy(dir + "/gpu_x.npy");
   } catch (const rlx::runtime::RuntimeError &error) {
     std::fprintf(stderr, "rlx-runtime-testgen: %s\n", error.what());
     return 1;

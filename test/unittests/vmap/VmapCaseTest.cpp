@@ -281,7 +281,7 @@ std::string caseModuleText(const Prepared &p, const Axes &axes,
 
 void bindParams(Compiled &module, const Prepared &p) {
   for (const InSpec &in : p.c->params)
-    module.session->bindTensor(
+    module.session->bind_tensor(
         in.name, toTensor(generate(resolve(in.el, p.v), in.shape, in.gen,
                                    p.c->name + "/" + in.name)));
 }

@@ -190,7 +190,7 @@ Arr takeAlong(const Arr &a, int64_t axis, int64_t k) {
     return ::testing::AssertionFailure()
            << "shape " << e2e::shapeString(got.shape) << ", expected "
            << e2e::shapeString(expected.shape);
-  bool exact = !e2e::isFloat(expected.dtype);
+  bool exact = !e2e::is_float(expected.dtype);
   int bad = 0;
   std::ostringstream detail;
   detail.precision(17);

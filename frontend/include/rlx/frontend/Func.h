@@ -148,7 +148,7 @@ private:
   trace(const std::string &name, std::shared_ptr<Fn> fn,
         const detail::InputShapes &shapes) {
     Scope scope(name);
-    scope.specializeInputs(shapes);
+    scope.specialize_inputs(shapes);
     std::vector<Tensor> results;
     using Result = std::decay_t<decltype((*fn)(scope))>;
     if constexpr (std::is_same_v<Result, Tensor>)

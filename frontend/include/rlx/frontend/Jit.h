@@ -38,15 +38,15 @@ struct Device {
 
 /// Compiler options that change the artifact (part of the cache key).
 struct JitOptions {
-  unsigned optLevel = 2;
+  unsigned opt_level = 2;
   /// Compile one artifact per input signature, with the dynamic dims made
   /// static (the traced lambda runs again; transforms are re-applied), as
   /// JAX's jit does. Off: one artifact with dynamic dims serves all shapes.
   bool specialize_shapes = false;
 };
 
-rlx_dtype_t toRuntime(DType dtype);
-DType fromRuntime(rlx_dtype_t dtype);
+rlx_dtype_t to_runtime(DType dtype);
+DType from_runtime(rlx_dtype_t dtype);
 
 /// An array: a reference-counted runtime tensor (copies share data), on
 /// the host or in a GPU's memory (a GPU call's output); reading the
@@ -68,12 +68,12 @@ public:
     return from(std::vector<double>{value}, {}, dtype);
   }
 
-  DType dtype() const { return fromRuntime(runtime().dtype()); }
+  DType dtype() const { return from_runtime(runtime().dtype()); }
   Shape shape() const { return runtime().dims(); }
-  size_t size() const { return runtime().elementCount(); }
+  size_t size() const { return runtime().element_count(); }
   template <typename T> T *data() const { return host().data<T>(); }
   /// Element `i` (row-major) as a double.
-  double at(size_t i) const { return host().getF64(i); }
+  double at(size_t i) const { return host().get_f64(i); }
   double item() const { return at(0); }
   std::vector<double> to_vector() const;
   /// `f32[2,3]`.
@@ -84,7 +84,7 @@ public:
   /// The runtime tensor as it is, host or device: what calls take.
   const runtime::HostTensor &runtime() const;
   /// Whether the elements live in a GPU's memory.
-  bool on_device() const { return runtime().onDevice(); }
+  bool on_device() const { return runtime().on_device(); }
   bool valid() const { return state_ != nullptr; }
 
 private:
@@ -92,7 +92,7 @@ private:
     explicit State(runtime::HostTensor tensor) : tensor(std::move(tensor)) {}
     runtime::HostTensor tensor;
     std::once_flag downloaded;
-    std::optional<runtime::HostTensor> hostCopy;
+    std::optional<runtime::HostTensor> host_copy;
   };
   std::shared_ptr<State> state_;
 };
@@ -144,7 +144,7 @@ private:
     std::shared_ptr<runtime::Artifact> artifact;
     std::shared_ptr<runtime::Session> session;
   };
-  const Variant &variantFor(const std::map<std::string, Array> &inputs) const;
+  const Variant &variant_for(const std::map<std::string, Array> &inputs) const;
 
   Func func_;
   std::shared_ptr<runtime::Artifact> artifact_;
@@ -160,20 +160,20 @@ private:
 
 /// Compilation statistics of this process (for tests and RLX_DEBUG).
 struct CacheStats {
-  unsigned compiles = 0, memoryHits = 0, diskHits = 0;
+  unsigned compiles = 0, memory_hits = 0, disk_hits = 0;
 };
-CacheStats cacheStats();
+CacheStats cache_stats();
 /// Forgets the in-memory cache (the disk cache stays).
-void clearMemoryCache();
+void clear_memory_cache();
 /// The disk cache folder: `$XDG_CACHE_HOME/rlx` or `~/.cache/rlx`; empty when
 /// `RLX_CACHE=0`.
-std::string diskCacheDir();
+std::string disk_cache_dir();
 
 /// Compiles `func`'s module (Func::to_mlir, not printed) into a shared
 /// library, cached by its text, the device and the options.
-std::shared_ptr<runtime::Artifact> compileModule(const Func &func,
-                                                 const Device &device,
-                                                 const JitOptions &options);
+std::shared_ptr<runtime::Artifact> compile_module(const Func &func,
+                                                  const Device &device,
+                                                  const JitOptions &options);
 
 } // namespace rlx
 

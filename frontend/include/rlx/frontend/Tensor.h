@@ -132,7 +132,7 @@ public:
 
   /// Inputs named here get these static shapes instead of their traced
   /// dynamic dims (see JitOptions::specialize_shapes).
-  void specializeInputs(const std::map<std::string, Shape> &shapes) {
+  void specialize_inputs(const std::map<std::string, Shape> &shapes) {
     inputShapes = shapes;
   }
 

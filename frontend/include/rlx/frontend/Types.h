@@ -28,13 +28,13 @@ constexpr DType f32 = DType::f32, f64 = DType::f64, f16 = DType::f16,
                 i64 = DType::i64, i1 = DType::i1;
 
 /// `f32`, `i1`, ... as MLIR spells them.
-const char *dtypeName(DType dtype);
-bool isFloat(DType dtype);
+const char *dtype_name(DType dtype);
+bool is_float(DType dtype);
 
 using Shape = std::vector<int64_t>;
 
 /// `[?,784]`.
-std::string formatShape(const Shape &shape);
+std::string format_shape(const Shape &shape);
 
 /// A ranked tensor type.
 struct TensorType {
@@ -42,7 +42,7 @@ struct TensorType {
   Shape shape;
 
   int64_t rank() const { return static_cast<int64_t>(shape.size()); }
-  bool isStatic() const;
+  bool is_static() const;
   /// `tensor<?x784xf32>`.
   std::string mlir() const;
   /// `f32[?,784]`, for messages.
