@@ -19,6 +19,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
@@ -98,6 +99,30 @@ LogicalResult linkSharedLibrary(ModuleOp module, llvm::StringRef objectPath,
 
 } // namespace
 
+/// Moves the finished `temp` to `path`. Nothing or a regular file there is
+/// replaced by a rename, so no reader ever sees a partial artifact; anything
+/// else the user named (a device, a FIFO, a symbolic link) is written
+/// through and stays what it is: renaming over `/dev/null` would delete the
+/// device node, over a link would drop the link.
+static std::error_code publish(llvm::StringRef temp, llvm::StringRef path) {
+  llvm::sys::fs::file_status status;
+  if (llvm::sys::fs::status(path, status, /*Follow=*/false) ||
+      status.type() == llvm::sys::fs::file_type::regular_file)
+    return llvm::sys::fs::rename(temp, path);
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> bytes =
+      llvm::MemoryBuffer::getFile(temp, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!bytes)
+    return bytes.getError();
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return ec;
+  os << (*bytes)->getBuffer();
+  os.close();
+  return os.error();
+}
+
 LogicalResult emitArtifact(ModuleOp module, const CompileOptions &options,
                            EmitKind kind, llvm::StringRef outputPath) {
   std::string error;
@@ -159,7 +184,7 @@ LogicalResult emitArtifact(ModuleOp module, const CompileOptions &options,
         failed(linkSharedLibrary(module, object, temp)))
       return failure();
   }
-  if (std::error_code ec = llvm::sys::fs::rename(temp, outputPath))
+  if (std::error_code ec = publish(temp, outputPath))
     return fail(module, "cannot write '" + outputPath + "': " + ec.message());
   return success();
 }

@@ -94,8 +94,16 @@ std::vector<unsigned char> readFile(const std::string &path) {
 }
 
 void writeFile(const std::string &path, const std::vector<Chunk> &chunks) {
+  // Anything but a regular file (a device, a FIFO, a symbolic link) is
+  // written through and stays what it is: a rename over it would replace
+  // it (as root, over /dev/null, delete the device node).
+  struct stat existing;
+  bool writeThrough =
+      ::lstat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode);
   std::string temporary =
-      path + ".tmp." + std::to_string(static_cast<long>(getpid()));
+      writeThrough
+          ? path
+          : path + ".tmp." + std::to_string(static_cast<long>(getpid()));
   FILE *stream = std::fopen(temporary.c_str(), "wb");
   if (!stream) {
     int error = errno;
@@ -112,12 +120,14 @@ void writeFile(const std::string &path, const std::vector<Chunk> &chunks) {
     ok = false;
     error = errno;
   }
-  if (ok && std::rename(temporary.c_str(), path.c_str()) != 0) {
+  if (ok && !writeThrough &&
+      std::rename(temporary.c_str(), path.c_str()) != 0) {
     ok = false;
     error = errno;
   }
   if (!ok) {
-    std::remove(temporary.c_str());
+    if (!writeThrough)
+      std::remove(temporary.c_str());
     fail(statusCodeFromErrno(error),
          "cannot write " + describeErrno(path, error));
   }
