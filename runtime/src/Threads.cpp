@@ -41,7 +41,7 @@ int32_t initialThreadCount() {
   if (const char *env = std::getenv("RLX_NUM_THREADS")) {
     char *end = nullptr;
     long value = std::strtol(env, &end, 10);
-    if (end != env && *end == '\0' && value > 0 && value <= 4096)
+    if (end != env && *end == '\0' && value > 0 && value <= RLX_MAX_THREADS)
       return static_cast<int32_t>(value);
   }
   return availableCores();
@@ -57,7 +57,9 @@ std::atomic<int32_t> &threadCount() {
 int32_t rlxrt::currentThreadCount() { return threadCount().load(); }
 
 void rlx_set_num_threads(int32_t count) {
-  threadCount().store(count > 0 ? count : availableCores());
+  threadCount().store(count <= 0                ? availableCores()
+                      : count > RLX_MAX_THREADS ? RLX_MAX_THREADS
+                                                : count);
 }
 
 int32_t rlx_get_num_threads(void) { return rlxrt::currentThreadCount(); }

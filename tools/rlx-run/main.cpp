@@ -358,7 +358,7 @@ int main(int argc, char **argv) {
   app.add_option("--threads", options.threads,
                  "Threads for the artifact's parallel kernels (default: every "
                  "core, or RLX_NUM_THREADS)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, RLX_MAX_THREADS));
   app.add_option("--device", options.device,
                  "Run on this device: cpu, vulkan, cuda or hip (default: the "
                  "one the artifact was compiled for, which any other must "

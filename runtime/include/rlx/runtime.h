@@ -76,10 +76,15 @@ RLX_API const char *rlx_status_code_string(rlx_status_code_t code);
 
 /* ---- Threads ------------------------------------------------------------ */
 
+/** The most threads rlx asks of the OpenMP pool (libomp aborts the process
+    when asked for far more than it can create). */
+#define RLX_MAX_THREADS 4096
+
 /** Sets how many threads the parallel kernels of every artifact in this
     process use from the next call on; 0 or less means every core the
     process may run on (the default, unless RLX_NUM_THREADS is set at
-    start-up). All artifacts share one OpenMP thread pool. Thread-safe. */
+    start-up), more than RLX_MAX_THREADS means RLX_MAX_THREADS. All
+    artifacts share one OpenMP thread pool. Thread-safe. */
 RLX_API void rlx_set_num_threads(int32_t count);
 /** The current thread count (at least 1). */
 RLX_API int32_t rlx_get_num_threads(void);

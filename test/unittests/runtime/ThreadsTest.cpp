@@ -26,4 +26,14 @@ TEST(ThreadsTest, SetGetAndDefaultToEveryCore) {
   EXPECT_EQ(rlx_get_num_threads(), coresOfThisProcess());
 }
 
+/// More than the pool can create is capped (libomp aborted the process when
+/// an artifact's parallel region asked for 100000 threads).
+TEST(ThreadsTest, CountIsCapped) {
+  rlx_set_num_threads(100000);
+  EXPECT_EQ(rlx_get_num_threads(), RLX_MAX_THREADS);
+  rlx_set_num_threads(RLX_MAX_THREADS);
+  EXPECT_EQ(rlx_get_num_threads(), RLX_MAX_THREADS);
+  rlx_set_num_threads(0);
+}
+
 } // namespace
