@@ -18,6 +18,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <tuple>
+#include <unordered_set>
 
 using namespace rlxrt;
 using OrderedJson = nlohmann::ordered_json;
@@ -69,17 +71,33 @@ std::unique_ptr<rlx_tensor_list_s> readSafetensors(const std::string &path) {
             " exceeds the file size (" + std::to_string(file->size) +
             " bytes)");
   const unsigned char *headerBegin = file->base + 8;
+  // A JSON object may repeat a key and the parser keeps the last; a file
+  // naming one tensor twice is refused instead of read as either.
+  std::unordered_set<std::string> topLevelKeys;
+  std::string duplicateKey;
+  auto noteKey = [&](int depth, nlohmann::detail::parse_event_t event,
+                     OrderedJson &parsed) {
+    if (depth == 1 && event == nlohmann::detail::parse_event_t::key &&
+        duplicateKey.empty() &&
+        !topLevelKeys.insert(parsed.get<std::string>()).second)
+      duplicateKey = parsed.get<std::string>();
+    return true;
+  };
   OrderedJson header = OrderedJson::parse(headerBegin, headerBegin + headerSize,
-                                          /*cb=*/nullptr,
+                                          noteKey,
                                           /*allow_exceptions=*/false);
   if (header.is_discarded())
     corrupt("the header is not valid JSON");
+  if (!duplicateKey.empty())
+    corrupt("the header names '" + duplicateKey + "' twice");
   if (!header.is_object())
     corrupt("the header is not a JSON object");
 
   const unsigned char *dataBegin = headerBegin + headerSize;
   uint64_t dataSize = file->size - 8 - headerSize;
   auto list = std::make_unique<rlx_tensor_list_s>();
+  // Byte ranges of the tensors, to refuse two that share bytes.
+  std::vector<std::tuple<uint64_t, uint64_t, std::string>> ranges;
   for (const auto &item : header.items()) {
     const std::string &name = item.key();
     const OrderedJson &info = item.value();
@@ -138,12 +156,24 @@ std::unique_ptr<rlx_tensor_list_s> readSafetensors(const std::string &path) {
           "] span " + std::to_string(end - begin) + " bytes but " +
           formatDimsType(*dtype, dims) + " needs " +
           std::to_string(count * elementSize));
+    if (end > begin)
+      ranges.emplace_back(begin, end, name);
     // The mapping is read-only; the tensor only promises not to be written.
     void *data = const_cast<unsigned char *>(dataBegin + begin);
-    if (list->find(name) >= 0)
-      bad("duplicate name");
+    // Names are unique: the parse refused a repeated key.
     list->append(name,
                  wrapTensor(*dtype, dims.data(), dims.size(), data, file));
+  }
+  std::sort(ranges.begin(), ranges.end());
+  for (size_t i = 1; i < ranges.size(); ++i) {
+    const auto &[begin, end, name] = ranges[i];
+    const auto &[previousBegin, previousEnd, previousName] = ranges[i - 1];
+    if (begin < previousEnd)
+      corrupt("tensors '" + previousName + "' [" +
+              std::to_string(previousBegin) + "," +
+              std::to_string(previousEnd) + "] and '" + name + "' [" +
+              std::to_string(begin) + "," + std::to_string(end) +
+              "] overlap in the data");
   }
   return list;
 }

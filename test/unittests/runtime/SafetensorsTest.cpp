@@ -185,6 +185,18 @@ TEST_F(SafetensorsTest, CorruptHeaders) {
        "needs 12"},
       {entry("{\"dtype\": \"F64\", \"shape\": [2], \"data_offsets\": [0, 8]}"),
        "needs 16"},
+      // One name twice (a JSON parser would keep the last).
+      {rawSafetensors("{\"a\": {\"dtype\": \"F32\", \"shape\": [1], "
+                      "\"data_offsets\": [0, 4]}, \"a\": {\"dtype\": \"F32\", "
+                      "\"shape\": [1], \"data_offsets\": [4, 8]}}",
+                      std::string(8, '\0')),
+       "names 'a' twice"},
+      // Two tensors sharing bytes.
+      {rawSafetensors("{\"a\": {\"dtype\": \"F32\", \"shape\": [2], "
+                      "\"data_offsets\": [0, 8]}, \"b\": {\"dtype\": \"F32\", "
+                      "\"shape\": [1], \"data_offsets\": [4, 8]}}",
+                      std::string(8, '\0')),
+       "overlap"},
   };
   for (const Case &c : cases) {
     rlx_tensor_list_t *list = nullptr;
