@@ -1244,15 +1244,11 @@ std::string allDimsDynamic(const std::string &text) {
     if (start == std::string::npos)
       break;
     size_t end = text.find('>', start);
-    size_t lineStart = text.rfind('\n', start);
-    lineStart = lineStart == std::string::npos ? 0 : lineStart + 1;
-    std::string before = text.substr(lineStart, start - lineStart);
     // `dense<...> : tensor<...>` is a constant's own type: it stays static.
-    size_t dense = before.rfind("dense<");
-    bool constant = dense != std::string::npos &&
-                    before.find("> : ", dense) != std::string::npos &&
-                    before.find(':', before.find("> : ", dense) + 3) ==
-                        std::string::npos;
+    static const std::string kDenseType = "> : ";
+    bool constant = start >= kDenseType.size() &&
+                    text.compare(start - kDenseType.size(), kDenseType.size(),
+                                 kDenseType) == 0;
     out += text.substr(pos, start + 7 - pos);
     std::string body = text.substr(start + 7, end - start - 7);
     if (!constant) {
