@@ -68,6 +68,18 @@ static LogicalResult verifyResultShape(Operation *op, ShapeOrFailure inferred,
   return success();
 }
 
+/// Compares the declared result shape of `op` with the one its own
+/// inferReturnTypes gives for its operands and attributes: a verifier states
+/// an op's shape rule through inference, so the rule is written once.
+template <typename OpTy> static LogicalResult verifyInferredShape(OpTy op) {
+  SmallVector<Type> inferred;
+  if (failed(OpTy::inferReturnTypes(op->getContext(), op.getLoc(),
+                                    typename OpTy::Adaptor(op), inferred)))
+    return failure();
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(inferred.front()).getShape();
+  return verifyResultShape(op, SmallVector<int64_t>(shape));
+}
+
 /// The result of a broadcasting op (binary ops, compare, select).
 static LogicalResult inferBroadcastingType(std::optional<Location> location,
                                            StringRef opName,
@@ -162,10 +174,7 @@ LogicalResult MatmulOp::verify() {
           getRhs().getType().getElementType() ||
       getType().getElementType() != getLhs().getType().getElementType())
     return emitOpError("expects operands and result of one element type");
-  auto emitError = [&] { return emitOpError(); };
-  return verifyResultShape(
-      *this, inferMatmulShape(getLhs().getType().getShape(),
-                              getRhs().getType().getShape(), emitError));
+  return verifyInferredShape(*this);
 }
 
 LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
@@ -186,11 +195,7 @@ LogicalResult Conv2DOp::verify() {
   if (input.getElementType() != filter.getElementType() ||
       input.getElementType() != getType().getElementType())
     return emitOpError("expects input, filter and result of one element type");
-  auto emitError = [&] { return emitOpError(); };
-  return verifyResultShape(
-      *this,
-      inferConv2DShape(input.getShape(), filter.getShape(), getStrides(),
-                       getPadding(), getDilations(), getGroups(), emitError));
+  return verifyInferredShape(*this);
 }
 
 LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
@@ -211,10 +216,7 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,
 template <typename PoolOp> static LogicalResult verifyPool(PoolOp op) {
   if (op.getInput().getType().getElementType() != op.getType().getElementType())
     return op.emitOpError("expects input and result of one element type");
-  auto emitError = [&] { return op.emitOpError(); };
-  return verifyResultShape(
-      op, inferPool2DShape(op.getInput().getType().getShape(), op.getWindow(),
-                           op.getStrides(), op.getPadding(), emitError));
+  return verifyInferredShape(op);
 }
 
 /// inferReturnTypes of max_pool2d and avg_pool2d.
@@ -241,10 +243,7 @@ LogicalResult AvgPool2DOp::verify() { return verifyPool(*this); }
 template <typename ReduceOp> static LogicalResult verifyReduction(ReduceOp op) {
   if (op.getX().getType().getElementType() != op.getType().getElementType())
     return op.emitOpError("expects input and result of one element type");
-  auto emitError = [&] { return op.emitOpError(); };
-  return verifyResultShape(
-      op, inferReductionShape(op.getX().getType().getShape(), op.getAxes(),
-                              op.getKeepdims(), emitError));
+  return verifyInferredShape(op);
 }
 
 /// inferReturnTypes of sum, mean and max.
@@ -316,9 +315,7 @@ LogicalResult TransposeOp::verify() {
   auto in = getX().getType();
   if (in.getElementType() != getType().getElementType())
     return emitOpError("expects operand and result of one element type");
-  auto emitError = [&] { return emitOpError(); };
-  return verifyResultShape(
-      *this, inferTransposeShape(in.getShape(), getPermutation(), emitError));
+  return verifyInferredShape(*this);
 }
 
 LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
@@ -364,10 +361,7 @@ LogicalResult BroadcastInDimOp::verify() {
 LogicalResult SliceOp::verify() {
   if (getX().getType().getElementType() != getType().getElementType())
     return emitOpError("expects operand and result of one element type");
-  auto emitError = [&] { return emitOpError(); };
-  return verifyResultShape(*this, inferSliceShape(getX().getType().getShape(),
-                                                  getStart(), getLimit(),
-                                                  getStrides(), emitError));
+  return verifyInferredShape(*this);
 }
 
 LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
@@ -390,10 +384,7 @@ LogicalResult PadOp::verify() {
       value.getElementType() != in.getElementType())
     return emitOpError("expects operand, padding value and result of one "
                        "element type");
-  auto emitError = [&] { return emitOpError(); };
-  return verifyResultShape(*this, inferPadShape(in.getShape(), value.getShape(),
-                                                getLow(), getHigh(),
-                                                getInterior(), emitError));
+  return verifyInferredShape(*this);
 }
 
 LogicalResult PadOp::inferReturnTypes(MLIRContext *,
@@ -442,11 +433,7 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
 LogicalResult GatherOp::verify() {
   if (getX().getType().getElementType() != getType().getElementType())
     return emitOpError("expects operand and result of one element type");
-  auto emitError = [&] { return emitOpError(); };
-  return verifyResultShape(*this,
-                           inferGatherShape(getX().getType().getShape(),
-                                            getIndices().getType().getShape(),
-                                            getAxis(), emitError));
+  return verifyInferredShape(*this);
 }
 
 LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
