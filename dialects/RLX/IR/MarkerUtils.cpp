@@ -34,6 +34,21 @@ mlir::rlx::collectParams(func::FuncOp func, SymbolTableCollection &symbols) {
   return params;
 }
 
+/// The random op of `callee` that reads its argument `input` as a key, if
+/// any: asking for the gradient with respect to it gets its own message.
+static Operation *keyUser(func::FuncOp callee, int64_t input) {
+  if (!callee || callee.isExternal() ||
+      input >= static_cast<int64_t>(callee.getNumArguments()))
+    return nullptr;
+  Value arg = callee.getArgument(input);
+  for (OpOperand &use : arg.getUses())
+    if (use.getOperandNumber() == 0 &&
+        isa<RandomBitsOp, RandomUniformOp, RandomNormalOp, RandomSplitOp,
+            RandomFoldInOp>(use.getOwner()))
+      return use.getOwner();
+  return nullptr;
+}
+
 FailureOr<SmallVector<Leaf>>
 mlir::rlx::resolveLeaves(Operation *marker, func::FuncOp callee,
                    ArrayRef<int64_t> wrt, Attribute wrtParams,
@@ -95,6 +110,10 @@ mlir::rlx::resolveLeaves(Operation *marker, func::FuncOp callee,
       continue;
     std::string what = leaf.isParam ? "param '" + leaf.paramName + "'"
                                     : "input " + std::to_string(leaf.input);
+    if (Operation *user = leaf.isParam ? nullptr : keyUser(callee, leaf.input))
+      return marker->emitOpError("cannot differentiate with respect to ")
+             << what << " of type " << leaf.type << ": it is a PRNG key (of '"
+             << user->getName() << "'), and keys carry no gradient";
     return marker->emitOpError("cannot differentiate with respect to ")
            << what << " of type " << leaf.type
            << ": hold integer or boolean data as a constant (not a leaf)";

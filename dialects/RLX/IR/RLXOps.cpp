@@ -16,6 +16,8 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::rlx;
 
@@ -447,6 +449,85 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
                                         shapeOf(adaptor.getIndices()),
                                         adaptor.getAxis(), emitError),
                        getElementTypeOrSelf(adaptor.getX()), types);
+}
+
+//===----------------------------------------------------------------------===//
+// Random numbers
+//===----------------------------------------------------------------------===//
+
+/// A sampler's result: the key's batch dims, then static sample dims, of an
+/// element type `isElement` accepts (`element` names it in the message).
+static LogicalResult verifySample(Operation *op, Type key,
+                                  RankedTensorType result,
+                                  function_ref<bool(Type)> isElement,
+                                  StringRef element) {
+  auto emitError = [op] { return op->emitOpError(); };
+  ShapeOrFailure batch = inferKeyBatchShape(key, emitError);
+  if (failed(batch))
+    return failure();
+  if (!isElement(result.getElementType()))
+    return op->emitOpError("expects ")
+           << element << " result, got " << result;
+  ArrayRef<int64_t> shape = result.getShape();
+  if (shape.size() < batch->size() ||
+      shape.take_front(batch->size()) != ArrayRef<int64_t>(*batch))
+    return op->emitOpError("expects the result to start with the key's batch "
+                           "dims ")
+           << formatShape(*batch) << ", got " << formatShape(shape);
+  ArrayRef<int64_t> sample = shape.drop_front(batch->size());
+  if (llvm::any_of(sample, ShapedType::isDynamic))
+    return op->emitOpError("expects static sample dims (after the key's "
+                           "batch dims), got ")
+           << formatShape(sample);
+  return success();
+}
+
+static bool isF32OrF64(Type type) { return type.isF32() || type.isF64(); }
+
+LogicalResult RandomBitsOp::verify() {
+  return verifySample(
+      *this, getKey().getType(), cast<RankedTensorType>(getType()),
+      [](Type t) { return t.isInteger(32); }, "an i32");
+}
+
+LogicalResult RandomUniformOp::verify() {
+  double lo = getMinval().convertToDouble(), hi = getMaxval().convertToDouble();
+  if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi))
+    return emitOpError("expects finite minval < maxval, got ")
+           << lo << " and " << hi;
+  return verifySample(*this, getKey().getType(),
+                      cast<RankedTensorType>(getType()), isF32OrF64,
+                      "an f32 or f64");
+}
+
+LogicalResult RandomNormalOp::verify() {
+  return verifySample(*this, getKey().getType(),
+                      cast<RankedTensorType>(getType()), isF32OrF64,
+                      "an f32 or f64");
+}
+
+LogicalResult RandomSplitOp::verify() { return verifyInferredShape(*this); }
+
+LogicalResult RandomSplitOp::inferReturnTypes(MLIRContext *context,
+                                              std::optional<Location> location,
+                                              Adaptor adaptor,
+                                              SmallVectorImpl<Type> &types) {
+  auto emitError = inferenceErrors(location, getOperationName());
+  return addTensorType(inferRandomSplitShape(adaptor.getKey().getType(),
+                                             adaptor.getNum(), emitError),
+                       IntegerType::get(context, 32), types);
+}
+
+LogicalResult RandomFoldInOp::verify() { return verifyInferredShape(*this); }
+
+LogicalResult RandomFoldInOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> location, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  auto emitError = inferenceErrors(location, getOperationName());
+  return addTensorType(inferRandomFoldInShape(adaptor.getKey().getType(),
+                                              adaptor.getData().getType(),
+                                              emitError),
+                       IntegerType::get(context, 32), types);
 }
 
 #define GET_OP_CLASSES

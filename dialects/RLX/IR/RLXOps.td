@@ -589,5 +589,6 @@ def RLX_GatherOp : RLX_DiffOp<"gather", [Pure, InferTypeOpAdaptor]> {
 }
 
 include "dialects/RLX/IR/RLXMarkers.td"
+include "dialects/RLX/IR/RLXRandomOps.td"
 
 #endif // RLX_DIALECT_RLXOPS_TD

@@ -282,4 +282,43 @@ ShapeOrFailure inferGatherShape(ArrayRef<int64_t> input,
   return shape;
 }
 
+ShapeOrFailure inferKeyBatchShape(Type key, EmitErrorFn emitError) {
+  auto type = dyn_cast<RankedTensorType>(key);
+  if (!type || type.getRank() < 1 || type.getShape().back() != 2 ||
+      !type.getElementType().isInteger(32))
+    return emitError() << "expects a key of type tensor<...x2xi32> (batch "
+                          "dims, then two 32-bit words), got "
+                       << key;
+  return SmallVector<int64_t>(type.getShape().drop_back());
+}
+
+ShapeOrFailure inferRandomSplitShape(Type key, int64_t num,
+                                     EmitErrorFn emitError) {
+  ShapeOrFailure shape = inferKeyBatchShape(key, emitError);
+  if (failed(shape))
+    return failure();
+  if (num < 1)
+    return emitError() << "expects num >= 1, got " << num;
+  shape->append({num, 2});
+  return shape;
+}
+
+ShapeOrFailure inferRandomFoldInShape(Type key, Type data,
+                                      EmitErrorFn emitError) {
+  ShapeOrFailure batch = inferKeyBatchShape(key, emitError);
+  if (failed(batch))
+    return failure();
+  auto dataType = dyn_cast<RankedTensorType>(data);
+  if (!dataType || !dataType.getElementType().isInteger(32))
+    return emitError() << "expects ranked i32 data, got " << data;
+  std::optional<SmallVector<int64_t>> shape =
+      broadcastShapes(*batch, dataType.getShape());
+  if (!shape)
+    return emitError() << "expects key batch dims " << formatShape(*batch)
+                       << " and data dims " << formatShape(dataType.getShape())
+                       << " that broadcast";
+  shape->push_back(2);
+  return *shape;
+}
+
 } // namespace mlir::rlx

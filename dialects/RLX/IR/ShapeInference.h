@@ -95,6 +95,19 @@ ShapeOrFailure inferGatherShape(llvm::ArrayRef<int64_t> input,
                                 llvm::ArrayRef<int64_t> indices, int64_t axis,
                                 EmitErrorFn emitError);
 
+/// A PRNG key of the random ops: `tensor<...x2xi32>`, ranked; gives its
+/// batch dims (every dim but the last).
+ShapeOrFailure inferKeyBatchShape(mlir::Type key, EmitErrorFn emitError);
+
+/// random_split: the key's batch dims, then `[num, 2]`.
+ShapeOrFailure inferRandomSplitShape(mlir::Type key, int64_t num,
+                                     EmitErrorFn emitError);
+
+/// random_fold_in: the NumPy broadcast of the key's batch dims and the
+/// shape of `data` (i32), then `[2]`.
+ShapeOrFailure inferRandomFoldInShape(mlir::Type key, mlir::Type data,
+                                      EmitErrorFn emitError);
+
 } // namespace mlir::rlx
 
 #endif // RLX_DIALECTS_RLX_IR_SHAPEINFERENCE_H
