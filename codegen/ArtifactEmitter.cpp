@@ -3,8 +3,10 @@
 /// \file
 /// Translates the Codegen-phase module to LLVM IR, optimizes it for the host
 /// CPU, emits an object in process through LLVM's TargetMachine and links a
-/// shared library with lld. Output goes to a temporary file renamed into
-/// place, so a failed compile never leaves a partial artifact behind.
+/// shared library with lld, then seals its digest note (rlx/abi.h,
+/// "Integrity"): the file's size and digest, which the runtime checks
+/// before dlopen. Output goes to a temporary file renamed into place, so a
+/// failed compile never leaves a partial artifact behind.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -14,19 +16,23 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/LegacyPassManager.h"
-#include "llvm/TargetParser/SubtargetFeature.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Object/ELF.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace mlir;
 
@@ -97,6 +103,86 @@ LogicalResult linkSharedLibrary(ModuleOp module, llvm::StringRef objectPath,
   return success();
 }
 
+/// Adds the digest note, unsealed (size and digest zero), in its own note
+/// section; the linker gives it a PT_NOTE segment.
+void addDigestNote(llvm::Module &llvmModule) {
+  const rlx_artifact_digest_note_t note = RLX_ARTIFACT_DIGEST_NOTE_INITIALIZER;
+  auto *bytes = reinterpret_cast<const uint8_t *>(&note);
+  llvm::Constant *initializer = llvm::ConstantDataArray::get(
+      llvmModule.getContext(), llvm::ArrayRef<uint8_t>(bytes, sizeof(note)));
+  auto *global = new llvm::GlobalVariable(
+      llvmModule, initializer->getType(), /*isConstant=*/true,
+      llvm::GlobalValue::InternalLinkage, initializer, "rlx.digest_note");
+  global->setSection(RLX_ARTIFACT_DIGEST_SECTION);
+  global->setAlignment(llvm::Align(4));
+  llvm::appendToCompilerUsed(llvmModule, {global});
+}
+
+/// Writes the size and the digest of the linked library at `path` into its
+/// digest note: XXH64 of every byte with the note's descriptor still zero.
+LogicalResult sealArtifact(ModuleOp module, llvm::StringRef path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!file)
+    return fail(module, "cannot read the linked library '" + path +
+                            "': " + file.getError().message());
+  llvm::StringRef bytes = (*file)->getBuffer();
+  auto elf = llvm::object::ELF64LEFile::create(bytes);
+  if (!elf)
+    return fail(module, "the linked library is not ELF: " +
+                            llvm::toString(elf.takeError()));
+  auto segments = elf->program_headers();
+  if (!segments)
+    return fail(module, "the linked library has no program headers: " +
+                            llvm::toString(segments.takeError()));
+  const uint8_t *descriptor = nullptr;
+  for (const auto &segment : *segments) {
+    if (segment.p_type != llvm::ELF::PT_NOTE)
+      continue;
+    llvm::Error error = llvm::Error::success();
+    for (const auto &note : elf->notes(segment, error)) {
+      if (note.getType() != RLX_ARTIFACT_DIGEST_NOTE_TYPE ||
+          note.getName() != RLX_ARTIFACT_DIGEST_NOTE_NAME)
+        continue;
+      llvm::ArrayRef<uint8_t> desc = note.getDesc(segment.p_align);
+      if (desc.size() != 16 || descriptor ||
+          !llvm::all_of(desc, [](uint8_t byte) { return byte == 0; }))
+        return fail(module, "the linked library's digest note is malformed");
+      descriptor = desc.data();
+    }
+    if (error)
+      return fail(module, "the linked library has malformed notes: " +
+                              llvm::toString(std::move(error)));
+  }
+  if (!descriptor)
+    return fail(module, "the linked library has no digest note (section " +
+                            llvm::Twine(RLX_ARTIFACT_DIGEST_SECTION) + ")");
+  uint64_t size = bytes.size();
+  uint64_t offset = reinterpret_cast<const char *>(descriptor) - bytes.data();
+  uint64_t digest = llvm::xxHash64(llvm::ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size()));
+  // The buffer may map the file: write the 16 bytes in place, never
+  // truncate a file that is mapped (SIGBUS).
+  char sealed[16];
+  for (int i = 0; i < 8; ++i) {
+    sealed[i] = static_cast<char>(size >> (8 * i));
+    sealed[8 + i] = static_cast<char>(digest >> (8 * i));
+  }
+  (*file).reset();
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::CD_OpenExisting,
+                          llvm::sys::fs::FA_Write, llvm::sys::fs::OF_None);
+  if (ec)
+    return fail(module, "cannot write '" + path + "': " + ec.message());
+  os.seek(offset);
+  os.write(sealed, sizeof(sealed));
+  os.close();
+  if (os.has_error())
+    return fail(module, "cannot write '" + path + "': " + os.error().message());
+  return success();
+}
+
 } // namespace
 
 /// Moves the finished `temp` to `path`. Nothing or a regular file there is
@@ -147,6 +233,7 @@ LogicalResult emitArtifact(ModuleOp module, const CompileOptions &options,
         !name.starts_with(RLX_ENTRY_SYMBOL_PREFIX))
       value.setVisibility(llvm::GlobalValue::HiddenVisibility);
   }
+  addDigestNote(*llvmModule);
   llvmModule->setTargetTriple(machine->getTargetTriple());
   llvmModule->setDataLayout(machine->createDataLayout());
   auto optimize = makeOptimizingTransformer(options.optLevel, 0, machine.get());
@@ -181,7 +268,8 @@ LogicalResult emitArtifact(ModuleOp module, const CompileOptions &options,
     auto removeObject = llvm::make_scope_exit(
         [&] { llvm::sys::fs::remove(object); });
     if (failed(writeObject(module, *llvmModule, *machine, object)) ||
-        failed(linkSharedLibrary(module, object, temp)))
+        failed(linkSharedLibrary(module, object, temp)) ||
+        failed(sealArtifact(module, temp)))
       return failure();
   }
   if (std::error_code ec = publish(temp, outputPath))

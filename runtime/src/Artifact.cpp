@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Artifact.h"
+#include "ArtifactIntegrity.h"
 #include "DType.h"
 #include "DeviceCall.h"
 #include "GuardedCall.h"
@@ -16,8 +17,11 @@
 
 #include <cerrno>
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <link.h>
 #include <memory>
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace rlxrt;
 
@@ -92,6 +96,42 @@ void loadDeviceCode(rlx_artifact_s &artifact) {
       symbol(RLX_ARTIFACT_DEVICE_LAUNCH_HOOK_SYMBOL)) = deviceLaunchHook;
 }
 
+/// Refuses a file that dlopen must not see (ArtifactIntegrity.h): not an
+/// ELF library for this machine, no digest note, or damaged.
+void checkIntegrity(const std::string &path) {
+  // O_NONBLOCK: a FIFO put in the file's place since stat must not hang.
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    int error = errno;
+    fail(statusCodeFromErrno(error),
+         "cannot open artifact " + describeErrno(path, error));
+  }
+  struct stat info;
+  IntegrityCheck check;
+  if (fstat(fd, &info) != 0) {
+    check.kind = IntegrityCheck::Unreadable;
+    check.error = errno;
+  } else if (!S_ISREG(info.st_mode)) {
+    check.kind = IntegrityCheck::NotAnArtifact;
+    check.what = "not a regular file";
+  } else {
+    check = checkArtifactFile(fd, static_cast<uint64_t>(info.st_size));
+  }
+  close(fd);
+  switch (check.kind) {
+  case IntegrityCheck::Ok:
+    return;
+  case IntegrityCheck::NotAnArtifact:
+    fail(RLX_STATUS_INVALID_ARGUMENT,
+         "'" + path + "' is not an rlx artifact (" + check.what + ")");
+  case IntegrityCheck::Corrupt:
+    fail(RLX_STATUS_DATA_LOSS, "corrupt artifact: " + path + ": " + check.what);
+  case IntegrityCheck::Unreadable:
+    fail(statusCodeFromErrno(check.error),
+         "cannot read artifact " + describeErrno(path, check.error));
+  }
+}
+
 std::unique_ptr<rlx_artifact_s> loadArtifact(const std::string &path) {
   struct stat info;
   if (stat(path.c_str(), &info) != 0) {
@@ -104,6 +144,7 @@ std::unique_ptr<rlx_artifact_s> loadArtifact(const std::string &path) {
   if (!S_ISREG(info.st_mode))
     fail(RLX_STATUS_INVALID_ARGUMENT,
          "'" + path + "' is not an rlx artifact (not a regular file)");
+  checkIntegrity(path);
 
   auto artifact = std::make_unique<rlx_artifact_s>();
   artifact->path = path;
@@ -171,14 +212,31 @@ std::unique_ptr<rlx_artifact_s> loadArtifact(const std::string &path) {
   if (auto checkFailed = static_cast<rlx_artifact_error_hook_t *>(
           dlsym(artifact->library, RLX_ARTIFACT_ERROR_HOOK_SYMBOL)))
     *checkFailed = rlxrt::checkFailedHook;
+  // dlsym searches the artifact's dependencies too: a manifest naming
+  // `free` would otherwise get the C library's. An entry symbol must be
+  // defined in the artifact itself.
+  struct link_map *artifactMap = nullptr;
+  if (dlinfo(artifact->library, RTLD_DI_LINKMAP, &artifactMap) != 0)
+    artifactMap = nullptr;
   for (rlx_entry_point_s &entry : artifact->manifest.entryPoints) {
     dlerror();
-    entry.function = reinterpret_cast<EntryFunction>(
-        dlsym(artifact->library, entry.symbol.c_str()));
-    if (!entry.function)
+    void *address = entry.symbol.find('\0') == std::string::npos
+                        ? dlsym(artifact->library, entry.symbol.c_str())
+                        : nullptr;
+    if (!address)
       fail(RLX_STATUS_DATA_LOSS, "malformed artifact '" + path +
                                      "': entry point '" + entry.name +
                                      "' has no symbol '" + entry.symbol + "'");
+    Dl_info info;
+    struct link_map *symbolMap = nullptr;
+    if (!dladdr1(address, &info, reinterpret_cast<void **>(&symbolMap),
+                 RTLD_DL_LINKMAP) ||
+        !artifactMap || symbolMap != artifactMap)
+      fail(RLX_STATUS_DATA_LOSS, "malformed artifact '" + path +
+                                     "': entry point '" + entry.name +
+                                     "' names symbol '" + entry.symbol +
+                                     "', which the artifact does not define");
+    entry.function = reinterpret_cast<EntryFunction>(address);
   }
   return artifact;
 }

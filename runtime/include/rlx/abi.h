@@ -154,6 +154,43 @@ typedef struct rlx_device_binary_t {
 #define RLX_DEVICE_BINARY_FORMAT_HSACO "hsaco" /**< rocm */
 
 /*===----------------------------------------------------------------------===*
+ * Integrity: the digest note
+ *===----------------------------------------------------------------------===*/
+
+/* Every artifact carries one ELF note (in a PT_NOTE segment, so a loader
+   finds it from the program headers alone) recording the file's size and a
+   digest of its bytes. A loader checks both before it maps anything: a
+   truncated, bit-flipped or edited artifact is refused instead of reaching
+   the dynamic loader. The digest is XXH64 (seed 0) of the whole file with
+   the note's 16 descriptor bytes read as zeros; it detects corruption, it
+   does not authenticate (anyone can recompute it). */
+
+/** The section the note lives in (an SHT_NOTE section, 4-byte aligned). */
+#define RLX_ARTIFACT_DIGEST_SECTION ".note.rlx.digest"
+/** The note's owner name (with its NUL, 4 bytes) and type. */
+#define RLX_ARTIFACT_DIGEST_NOTE_NAME "RLX"
+#define RLX_ARTIFACT_DIGEST_NOTE_TYPE 0x52445831u /* "1XDR" */
+/** The digest algorithm, for messages and docs. */
+#define RLX_ARTIFACT_DIGEST_ALGORITHM "xxh64"
+
+/** The note as it lies in the file: the ELF note header, the name, then the
+    descriptor. Integers of the descriptor are little-endian byte arrays so
+    that the note needs no more than 4-byte alignment. */
+typedef struct rlx_artifact_digest_note_t {
+  uint32_t name_size;       /**< 4 */
+  uint32_t descriptor_size; /**< 16 */
+  uint32_t type;            /**< RLX_ARTIFACT_DIGEST_NOTE_TYPE */
+  char name[4];             /**< RLX_ARTIFACT_DIGEST_NOTE_NAME */
+  uint8_t file_size[8];     /**< the whole file's size in bytes */
+  uint8_t digest[8];        /**< XXH64 of the file, descriptor zeroed */
+} rlx_artifact_digest_note_t;
+
+/** An unsealed note (descriptor zero), for writers that seal after linking. */
+#define RLX_ARTIFACT_DIGEST_NOTE_INITIALIZER                                   \
+  {4, 16, RLX_ARTIFACT_DIGEST_NOTE_TYPE, RLX_ARTIFACT_DIGEST_NOTE_NAME,       \
+   {0}, {0}}
+
+/*===----------------------------------------------------------------------===*
  * Manifest JSON
  *===----------------------------------------------------------------------===*/
 

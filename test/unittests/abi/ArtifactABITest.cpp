@@ -27,6 +27,7 @@
 #include <iterator>
 #include <map>
 #include <memory>
+#include <random>
 #include <set>
 #include <sstream>
 #include <string>
@@ -417,6 +418,68 @@ TEST_P(ArtifactABI, RuntimeSetsEveryHookAbiHNames) {
         << slot;
   EXPECT_STREQ(rlx_artifact_target(artifact), GetParam().target);
   rlx_artifact_release(artifact);
+}
+
+/// Loads `bytes` from a scratch file through librlxrt; returns the status
+/// message of the refusal ("" when it loaded) and its code in `code`.
+std::string loadCopy(const std::string &name, const std::string &bytes,
+                     rlx_status_code_t &code) {
+  std::string file = scratchDir() + "/" + name;
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
+  rlx_artifact_t *artifact = nullptr;
+  rlx_status_t status = rlx_artifact_load(file.c_str(), &artifact);
+  if (!status) {
+    rlx_artifact_release(artifact);
+    code = RLX_STATUS_OK;
+    return "";
+  }
+  code = rlx_status_code(status);
+  std::string message = rlx_status_message(status);
+  rlx_status_free(status);
+  return message;
+}
+
+/// The integrity check (rlx/abi.h, "Integrity") on what rlxc writes: the
+/// artifact loads as written; cut at every 64th of its size, with any of
+/// 100 bits flipped or its manifest edited in place it is refused before
+/// dlopen, which crashed on such files (SIGBUS, SIGSEGV) or ran them.
+TEST_P(ArtifactABI, DamagedCopiesAreRefusedBeforeLoading) {
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  std::string stem = GetParam().name;
+  rlx_status_code_t code;
+  EXPECT_EQ(loadCopy(stem + "-copy.so", bytes, code), "");
+  for (size_t k = 1; k < 64; ++k) {
+    std::string message = loadCopy(
+        stem + "-cut.so", bytes.substr(0, bytes.size() * k / 64), code);
+    EXPECT_EQ(code, RLX_STATUS_DATA_LOSS) << k << "/64: " << message;
+    EXPECT_NE(message.find("corrupt artifact: "), std::string::npos)
+        << k << "/64: " << message;
+  }
+  std::mt19937_64 random(15);
+  for (int i = 0; i < 100; ++i) {
+    std::string flipped = bytes;
+    size_t offset = random() % flipped.size();
+    flipped[offset] =
+        static_cast<char>(flipped[offset] ^ (1 << (random() % 8)));
+    std::string message = loadCopy(stem + "-flip.so", flipped, code);
+    // A flip in the ELF identity is "not an rlx artifact"; elsewhere corrupt.
+    bool identity =
+        offset < EI_VERSION || (offset >= offsetof(Elf64_Ehdr, e_type) &&
+                                offset < offsetof(Elf64_Ehdr, e_version));
+    EXPECT_EQ(code,
+              identity ? RLX_STATUS_INVALID_ARGUMENT : RLX_STATUS_DATA_LOSS)
+        << "byte " << offset << ": " << message;
+  }
+  // Same length, still valid JSON: the param w of another shape.
+  std::string edited = bytes;
+  size_t at = edited.find("\"shape\":[4,4]");
+  ASSERT_NE(at, std::string::npos);
+  edited.replace(at, 13, "\"shape\":[4,5]");
+  std::string message = loadCopy(stem + "-edited.so", edited, code);
+  EXPECT_EQ(code, RLX_STATUS_DATA_LOSS) << message;
+  EXPECT_NE(message.find("do not match their digest"), std::string::npos)
+      << message;
 }
 
 INSTANTIATE_TEST_SUITE_P(Kinds, ArtifactABI, ::testing::ValuesIn(kKinds),

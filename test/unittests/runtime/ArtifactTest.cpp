@@ -118,7 +118,7 @@ TEST_F(ArtifactTest, PlainSharedLibraryIsNotAnArtifact) {
   EXPECT_TRUE(statusIs(load(RLX_FAKE_PLAIN_LIBRARY),
                        RLX_STATUS_INVALID_ARGUMENT,
                        {RLX_FAKE_PLAIN_LIBRARY, "not an rlx artifact",
-                        "rlx_artifact_abi_version"}));
+                        "without the rlx digest note"}));
 }
 
 TEST_F(ArtifactTest, AbiVersionMismatchNamesBothVersions) {

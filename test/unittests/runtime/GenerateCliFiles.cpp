@@ -1,9 +1,10 @@
 //===- GenerateCliFiles.cpp - Inputs and weights for the rlx-run tests ----===//
 //
 /// \file
-/// `rlx-runtime-testgen DIR` writes the .npy and safetensors files the
-/// rlx-run command-line tests use, with the runtime itself, so the tests need
-/// neither Python nor numpy.
+/// `rlx-runtime-testgen DIR [ARTIFACT]` writes the .npy and safetensors
+/// files the rlx-run command-line tests use, with the runtime itself, so the
+/// tests need neither Python nor numpy; given an artifact, also a truncated
+/// and a bit-flipped copy of it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 
 namespace {
 
@@ -37,11 +39,23 @@ void writeWeights(const std::string &file, bool extra, bool badShape) {
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: rlx-runtime-testgen DIR\n");
+  if (argc != 2 && argc != 3) {
+    std::fprintf(stderr, "usage: rlx-runtime-testgen DIR [ARTIFACT]\n");
     return 2;
   }
   std::string dir = argv[1];
+  if (argc == 3) {
+    std::ifstream in(argv[2], std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    if (bytes.size() < 2) {
+      std::fprintf(stderr, "rlx-runtime-testgen: cannot read %s\n", argv[2]);
+      return 1;
+    }
+    std::ofstream(dir + "/truncated.so", std::ios::binary)
+        << bytes.substr(0, bytes.size() / 2);
+    bytes[bytes.size() / 2] ^= 0x10;
+    std::ofstream(dir + "/flipped.so", std::ios::binary) << bytes;
+  }
   try {
     writeWeights(dir + "/weights.safetensors", false, false);
     writeWeights(dir + "/extra.safetensors", true, false);

@@ -19,6 +19,13 @@ __attribute__((visibility("default"))) int plain_function(void) { return 42; }
 
 #else
 
+#include "rlx/abi.h"
+
+/* The digest note; the build seals it after linking (rlx-seal-artifact). */
+__attribute__((section(RLX_ARTIFACT_DIGEST_SECTION), used, aligned(4)))
+static const rlx_artifact_digest_note_t digest_note =
+    RLX_ARTIFACT_DIGEST_NOTE_INITIALIZER;
+
 #ifndef FAKE_ABI_VERSION
 #define FAKE_ABI_VERSION 1
 #endif
@@ -39,6 +46,12 @@ static const char manifest[] =
     " \"entry_points\": [{\"name\": \"f\", \"symbol\": \"f\","
     " \"inputs\": [{\"name\": \"x\", \"dtype\": \"f32\", \"shape\": \"oops\"}],"
     " \"outputs\": []}]}";
+#elif FAKE_MANIFEST_KIND == 3
+/* `free` is found by dlsym through the C library, not in the artifact. */
+static const char manifest[] =
+    "{\"format\": \"rlx-artifact\", \"abi_version\": 1, \"target\": \"cpu\","
+    " \"entry_points\": [{\"name\": \"f\", \"symbol\": \"free\","
+    " \"inputs\": [], \"outputs\": []}]}";
 #else
 /* One tensor description of the manifest. */
 #define SPEC(name, dtype, shape)                                               \

@@ -14,8 +14,15 @@
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
+#include "rlx/abi.h"
+
 #include <stdint.h>
 #include <string.h>
+
+/* The digest note; the build seals it after linking (rlx-seal-artifact). */
+__attribute__((section(RLX_ARTIFACT_DIGEST_SECTION), used, aligned(4)))
+static const rlx_artifact_digest_note_t digest_note =
+    RLX_ARTIFACT_DIGEST_NOTE_INITIALIZER;
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -26,13 +33,7 @@
 #define FAKE_GPU_TARGET TARGET_VULKAN
 #endif
 
-typedef struct {
-  const char *module;
-  const char *format;
-  const char *chip;
-  const uint8_t *data;
-  uint64_t size;
-} rlx_device_binary_t;
+/* rlx_device_binary_t comes from rlx/abi.h. */
 
 EXPORT void *(*rlx_artifact_device_alloc_hook)(int64_t bytes);
 EXPORT void (*rlx_artifact_device_free_hook)(void *device_ptr);
