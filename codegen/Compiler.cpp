@@ -7,6 +7,7 @@
 #include "codegen/CPU/Passes.h"
 #include "codegen/GPU/Passes.h"
 #include "conversion/RLXToLinalg/RLXToLinalg.h"
+#include "conversion/RLXToSCF/Passes.h"
 #include "dialects/RLX/IR/ExternalModels.h"
 #include "dialects/RLX/IR/RLXDialect.h"
 #include "conversion/TosaToRLX/Passes.h"
@@ -276,6 +277,10 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
     pm.addPass(createSymbolDCEPass());
     break;
   case Phase::Lower:
+    // Loops and branches take their bodies in: the bodies' rlx ops and
+    // params are then lowered and exposed with the rest.
+    pm.addPass(createConvertRLXToSCF());
+    pm.addPass(createSymbolDCEPass());
     pm.addPass(createRLXExposeParams());
     pm.addPass(createConvertRLXToLinalg());
     // No CSE from here on: it would merge what remat recomputes on purpose.
@@ -293,6 +298,10 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
     bufferize.bufferizeFunctionBoundaries = true;
     bufferize.functionBoundaryTypeConversion =
         bufferization::LayoutMapOption::IdentityLayoutMap;
+    // A loop's carry is usually a new tensor each step (rlx.scan's body
+    // computes it): the loop owns it, and the deallocation pipeline frees
+    // the previous one.
+    bufferize.allowReturnAllocsFromLoops = true;
     pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createRLXEnsureFreshResults());
@@ -377,6 +386,7 @@ static void registerPipeline(
 void registerCompilerPassesAndPipelines() {
   registerRLXTransformsPasses();
   registerTosaToRLXPasses();
+  registerRLXToSCFPasses();
   registerRLXToLinalgPasses();
   registerRLXABIPasses();
   registerRLXCommonPasses();

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/RLX/IR/AutodiffBuilders.h"
+#include "dialects/RLX/IR/ControlFlow.h"
 #include "dialects/RLX/IR/RLXDialect.h"
 
 #include "mlir/IR/Verifier.h"
@@ -471,5 +472,196 @@ LogicalResult RematOp::buildBatched(OpBuilder &builder,
                              operands, builder.getArrayAttr(inAxes),
                              builder.getDenseI64ArrayAttr(outAxes));
   llvm::append_range(results, vmap.getResults());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Control flow
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// `values` with every unbatched one broadcast along the batch of `like`.
+SmallVector<Value> allBatched(RuleBuilder b, ValueRange values,
+                              ArrayRef<bool> batched, Value like) {
+  SmallVector<Value> out;
+  for (auto [v, isBatched] : llvm::zip(values, batched))
+    out.push_back(isBatched ? v : broadcastToBatch(b, v, like));
+  return out;
+}
+
+/// Swaps dims 0 and 1: [B, L, ...] <-> [L, B, ...].
+Value swapLeadingDims(RuleBuilder b, Value v) {
+  SmallVector<int64_t> perm = {1, 0};
+  for (int64_t d = 2; d < tensorType(v).getRank(); ++d)
+    perm.push_back(d);
+  return transpose(b, v, perm);
+}
+
+} // namespace
+
+/// A batched scan scans its batched body; every carry is batched (a carry
+/// that starts unbatched may become batched after one step), batched xs
+/// are scanned over their dim 1 and batched ys come out batch first.
+LogicalResult ScanOp::buildBatched(OpBuilder &builder, ArrayRef<Value> operands,
+                                   ArrayRef<bool> batched,
+                                   SmallVectorImpl<Value> &results,
+                                   SymbolTableCollection &symbols) {
+  RuleBuilder b{builder, getLoc()};
+  const size_t C = getConsts().size(), K = getInit().size();
+  Value like = firstBatched(operands, batched);
+  int64_t batch = batchSize(operands, batched);
+  SmallVector<Value> consts(operands.take_front(C));
+  SmallVector<Value> init = allBatched(b, operands.slice(C, K),
+                                       batched.slice(C, K), like);
+  SmallVector<Value> xs;
+  for (auto [x, isBatched] :
+       llvm::zip(operands.drop_front(C + K), batched.drop_front(C + K)))
+    xs.push_back(isBatched ? swapLeadingDims(b, x) : x);
+  SmallVector<bool> bodyBatched(batched.take_front(C));
+  bodyBatched.append(K, true);
+  llvm::append_range(bodyBatched, batched.drop_front(C + K));
+  auto body = symbols.lookupNearestSymbolFrom<func::FuncOp>(*this,
+                                                            getBodyAttr());
+  func::FuncOp mapped = vmappedFunction(symbols, *this, body, bodyBatched, batch);
+  SmallVector<Type> types;
+  for (Type t : getCarries().getTypes())
+    types.push_back(withBatch(t, batch));
+  for (Type t : getYs().getTypes()) {
+    auto stacked = cast<RankedTensorType>(t);
+    SmallVector<int64_t> shape = {stacked.getDimSize(0), batch};
+    llvm::append_range(shape, stacked.getShape().drop_front());
+    types.push_back(stacked.clone(shape));
+  }
+  auto scan = ScanOp::create(builder, getLoc(), types,
+                             FlatSymbolRefAttr::get(mapped), consts, init, xs,
+                             getLengthAttr(), getReverseAttr(), getUnrollAttr());
+  llvm::append_range(results, scan.getCarries());
+  for (Value y : scan.getYs())
+    results.push_back(swapLeadingDims(b, y));
+  return success();
+}
+
+/// A batched while runs until no lane's condition holds; a lane whose
+/// condition no longer holds keeps its carry.
+LogicalResult WhileOp::buildBatched(OpBuilder &builder,
+                                    ArrayRef<Value> operands,
+                                    ArrayRef<bool> batched,
+                                    SmallVectorImpl<Value> &results,
+                                    SymbolTableCollection &symbols) {
+  Location loc = getLoc();
+  RuleBuilder b{builder, loc};
+  const size_t C = getConsts().size(), K = getInit().size();
+  Value like = firstBatched(operands, batched);
+  int64_t batch = batchSize(operands, batched);
+  SmallVector<Value> consts(operands.take_front(C));
+  SmallVector<Value> init =
+      allBatched(b, operands.drop_front(C), batched.drop_front(C), like);
+  SmallVector<bool> argsBatched(batched.take_front(C));
+  argsBatched.append(K, true);
+  auto lookup = [&](FlatSymbolRefAttr name) {
+    return symbols.lookupNearestSymbolFrom<func::FuncOp>(*this, name);
+  };
+  func::FuncOp cond = lookup(getCondAttr()), body = lookup(getBodyAttr());
+  func::FuncOp condV = vmappedFunction(symbols, *this, cond, argsBatched, batch);
+  func::FuncOp bodyV = vmappedFunction(symbols, *this, body, argsBatched, batch);
+  SmallVector<Type> argTypes(condV.getArgumentTypes());
+  // Any lane still running: max over the lanes of the condition as i32.
+  func::FuncOp anyCond = newBodyFunction(
+      symbols, *this, cond.getSymName(), "any", argTypes, cond.getResultTypes(),
+      [&](OpBuilder &fb, ValueRange a) {
+        RuleBuilder r{fb, loc};
+        Value lanes = func::CallOp::create(fb, loc, condV, a).getResult(0);
+        Value asInt = castTo(r, lanes, fb.getI32Type());
+        Value most = MaxOp::create(fb, loc, asInt, fb.getDenseI64ArrayAttr({0}),
+                                   fb.getBoolAttr(false));
+        return SmallVector<Value>{
+            compare(r, "gt", most, scalarLike(r, most, 0))};
+      });
+  func::FuncOp maskedBody = newBodyFunction(
+      symbols, *this, body.getSymName(), "masked", argTypes,
+      bodyV.getResultTypes(), [&](OpBuilder &fb, ValueRange a) {
+        RuleBuilder r{fb, loc};
+        Value lanes = func::CallOp::create(fb, loc, condV, a).getResult(0);
+        auto next = func::CallOp::create(fb, loc, bodyV, a);
+        SmallVector<Value> carry;
+        for (auto [k, v] : llvm::enumerate(next.getResults())) {
+          Value old = a[C + k];
+          Value mask = alignBatched(r, lanes, tensorType(old).getRank() - 1);
+          carry.push_back(select(r, mask, v, old));
+        }
+        return carry;
+      });
+  SmallVector<Type> types;
+  for (Value v : init)
+    types.push_back(v.getType());
+  auto loop = WhileOp::create(builder, loc, types,
+                              FlatSymbolRefAttr::get(anyCond),
+                              FlatSymbolRefAttr::get(maskedBody), consts, init);
+  llvm::append_range(results, loop.getResults());
+  return success();
+}
+
+/// An unbatched index picks one batched branch; a batched index runs every
+/// branch and selects per lane (indices clamped into range, as the op
+/// does).
+LogicalResult SwitchOp::buildBatched(OpBuilder &builder,
+                                     ArrayRef<Value> operands,
+                                     ArrayRef<bool> batched,
+                                     SmallVectorImpl<Value> &results,
+                                     SymbolTableCollection &symbols) {
+  Location loc = getLoc();
+  RuleBuilder b{builder, loc};
+  Value like = firstBatched(operands, batched);
+  int64_t batch = batchSize(operands, batched);
+  SmallVector<Value> args(operands.drop_front());
+  SmallVector<bool> argsBatched(batched.drop_front());
+  if (!batched[0]) {
+    SmallVector<Attribute> branches;
+    SmallVector<Type> types;
+    for (Attribute name : getBranches()) {
+      auto branch = symbols.lookupNearestSymbolFrom<func::FuncOp>(
+          *this, cast<FlatSymbolRefAttr>(name));
+      func::FuncOp mapped =
+          vmappedFunction(symbols, *this, branch, argsBatched, batch);
+      branches.push_back(FlatSymbolRefAttr::get(mapped));
+      types.assign(mapped.getResultTypes().begin(),
+                   mapped.getResultTypes().end());
+    }
+    auto op = SwitchOp::create(builder, loc, types, operands[0],
+                               builder.getArrayAttr(branches), args);
+    llvm::append_range(results, op.getResults());
+    return success();
+  }
+  Value index = operands[0];
+  if (tensorType(index).getElementType().isInteger(1))
+    index = castTo(b, index, builder.getI32Type());
+  for (auto [k, name] : llvm::enumerate(getBranches())) {
+    auto branch = symbols.lookupNearestSymbolFrom<func::FuncOp>(
+        *this, cast<FlatSymbolRefAttr>(name));
+    // Every lane's value of branch k (broadcast when no arg is batched).
+    SmallVector<Value> values;
+    if (llvm::is_contained(argsBatched, true)) {
+      func::FuncOp mapped =
+          vmappedFunction(symbols, *this, branch, argsBatched, batch);
+      llvm::append_range(
+          values, func::CallOp::create(builder, loc, mapped, args).getResults());
+    } else {
+      for (Value v :
+           func::CallOp::create(builder, loc, branch, args).getResults())
+        values.push_back(broadcastToBatch(b, v, like));
+    }
+    if (k == 0) {
+      llvm::append_range(results, values);
+      continue;
+    }
+    // Lanes whose (clamped) index is >= k take branch k.
+    Value taken = compare(b, "ge", index,
+                          scalarLike(b, index, static_cast<double>(k)));
+    for (auto [r, v] : llvm::enumerate(values)) {
+      Value mask = alignBatched(b, taken, tensorType(v).getRank() - 1);
+      results[r] = select(b, mask, v, results[r]);
+    }
+  }
   return success();
 }

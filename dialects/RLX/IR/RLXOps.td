@@ -589,6 +589,7 @@ def RLX_GatherOp : RLX_DiffOp<"gather", [Pure, InferTypeOpAdaptor]> {
 }
 
 include "dialects/RLX/IR/RLXMarkers.td"
+include "dialects/RLX/IR/RLXControlFlow.td"
 include "dialects/RLX/IR/RLXRandomOps.td"
 
 #endif // RLX_DIALECT_RLXOPS_TD

@@ -1,0 +1,285 @@
+//===- RLXToSCF.cpp - rlx loops and branches to scf -----------------------===//
+///
+/// \file
+/// convert-rlx-to-scf: every rlx.scan, rlx.while and rlx.switch becomes the
+/// scf op of its kind with its body functions cloned into the regions.
+/// Bodies may hold loops themselves: the pass repeats until none is left
+/// (bodies form a DAG, so this ends; a recursive body is an error).
+///
+//===----------------------------------------------------------------------===//
+
+#include "conversion/RLXToSCF/Passes.h"
+#include "dialects/RLX/IR/ControlFlow.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::rlx {
+#define GEN_PASS_DEF_CONVERTRLXTOSCF
+#include "conversion/RLXToSCF/Passes.h.inc"
+} // namespace mlir::rlx
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+namespace {
+
+/// Clones `fn`'s body at the builder with its arguments bound to `args`;
+/// returns what it returns.
+FailureOr<SmallVector<Value>> inlineBody(OpBuilder &b, Operation *op,
+                                         func::FuncOp fn, ValueRange args) {
+  if (!fn || fn.isExternal() || !fn.getBody().hasOneBlock())
+    return op->emitOpError("cannot be lowered: its body functions need a "
+                           "single-block body");
+  IRMapping mapping;
+  Block &body = fn.getBody().front();
+  mapping.map(body.getArguments(), args);
+  for (Operation &inner : body.without_terminator())
+    b.clone(inner, mapping);
+  SmallVector<Value> results;
+  for (Value v : body.getTerminator()->getOperands())
+    results.push_back(mapping.lookupOrDefault(v));
+  return results;
+}
+
+/// The sizes of `value`'s dims, as index values (constants where static).
+SmallVector<OpFoldResult> sizesOf(OpBuilder &b, Location loc, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    sizes.push_back(type.isDynamicDim(d)
+                        ? OpFoldResult(tensor::DimOp::create(b, loc, value, d)
+                                           .getResult())
+                        : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
+  return sizes;
+}
+
+/// The size of dim `d` of `v`, a value inside a scan body, computed before
+/// the loop: followed back through elementwise and broadcasting ops (whose
+/// dynamic dims never broadcast) to a body argument, whose size is that of
+/// the scan operand it binds. Fails when the size is made inside the body.
+FailureOr<Value> sizeBeforeLoop(OpBuilder &b, Location loc, Value v, int64_t d,
+                                ScanOp scan) {
+  const unsigned C = scan.getConsts().size(), K = scan.getInit().size();
+  for (int depth = 0; depth < 10000; ++depth) {
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      unsigned i = arg.getArgNumber();
+      Value outer = scan->getOperand(i);
+      return tensor::DimOp::create(b, loc, outer, i < C + K ? d : d + 1)
+          .getResult();
+    }
+    Operation *def = v.getDefiningOp();
+    if (!def || !(def->hasTrait<OpTrait::SameOperandsAndResultShape>() ||
+                  def->hasTrait<OpTrait::SameOperandsAndResultType>() ||
+                  def->hasTrait<OpTrait::rlx::BroadcastingShape>() ||
+                  isa<tensor::CastOp, SelectOp, CastOp>(def)))
+      return failure();
+    int64_t rank = cast<RankedTensorType>(v.getType()).getRank();
+    Value next;
+    for (Value operand : def->getOperands()) {
+      auto type = dyn_cast<RankedTensorType>(operand.getType());
+      if (!type)
+        continue;
+      int64_t od = d - (rank - type.getRank());
+      if (od >= 0 && type.isDynamicDim(od)) {
+        next = operand;
+        d = od;
+        break;
+      }
+    }
+    if (!next)
+      return failure();
+    v = next;
+  }
+  return failure();
+}
+
+LogicalResult lowerScan(ScanOp op, SymbolTableCollection &symbols) {
+  Location loc = op.getLoc();
+  OpBuilder b(op);
+  auto body = symbols.lookupNearestSymbolFrom<func::FuncOp>(op, op.getBodyAttr());
+  if (!body || body.isExternal() || !body.getBody().hasOneBlock())
+    return op.emitOpError("cannot be lowered: its body needs a single-block "
+                          "function");
+  const unsigned K = op.getInit().size();
+  Value length;
+  int64_t steps = op.getStaticLength();
+  if (!ShapedType::isDynamic(steps))
+    length = arith::ConstantIndexOp::create(b, loc, steps);
+  else
+    length = tensor::DimOp::create(b, loc, op.getXs()[0], 0);
+  // The stacked outputs, filled in place step by step.
+  auto ret = body.getBody().front().getTerminator();
+  SmallVector<Value> iterInit(op.getInit());
+  for (auto [j, y] : llvm::enumerate(op.getYs())) {
+    auto type = cast<RankedTensorType>(y.getType());
+    SmallVector<Value> dynamic;
+    if (type.isDynamicDim(0))
+      dynamic.push_back(length);
+    for (int64_t d = 1; d < type.getRank(); ++d) {
+      if (!type.isDynamicDim(d))
+        continue;
+      FailureOr<Value> size =
+          sizeBeforeLoop(b, loc, ret->getOperand(K + j), d - 1, op);
+      if (failed(size))
+        return op.emitOpError("cannot be lowered: dim ")
+               << d << " of stacked output " << j
+               << " is dynamic and its size is computed inside the body; "
+                  "give the step output a static shape";
+      dynamic.push_back(*size);
+    }
+    iterInit.push_back(tensor::EmptyOp::create(b, loc, type, dynamic));
+  }
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  LogicalResult status = success();
+  auto loop = scf::ForOp::create(
+      b, loc, zero, length, one, iterInit,
+      [&](OpBuilder &lb, Location l, Value i, ValueRange iter) {
+        Value step = i;
+        if (op.getReverse())
+          step = arith::SubIOp::create(
+              lb, l, arith::SubIOp::create(lb, l, length, one), i);
+        SmallVector<Value> args(op.getConsts());
+        llvm::append_range(args, iter.take_front(K));
+        for (Value x : op.getXs()) {
+          auto type = cast<RankedTensorType>(x.getType());
+          SmallVector<OpFoldResult> offsets(type.getRank(), lb.getIndexAttr(0));
+          offsets[0] = step;
+          SmallVector<OpFoldResult> sizes = sizesOf(lb, l, x);
+          sizes[0] = lb.getIndexAttr(1);
+          SmallVector<OpFoldResult> strides(type.getRank(), lb.getIndexAttr(1));
+          args.push_back(tensor::ExtractSliceOp::create(
+              lb, l, sliceType(type), x, offsets, sizes, strides));
+        }
+        FailureOr<SmallVector<Value>> outs = inlineBody(lb, op, body, args);
+        if (failed(outs)) {
+          status = failure();
+          scf::YieldOp::create(lb, l, iter);
+          return;
+        }
+        SmallVector<Value> next(outs->begin(), outs->begin() + K);
+        for (auto [j, stacked] : llvm::enumerate(iter.drop_front(K))) {
+          Value slice = (*outs)[K + j];
+          auto type = cast<RankedTensorType>(stacked.getType());
+          SmallVector<OpFoldResult> offsets(type.getRank(), lb.getIndexAttr(0));
+          offsets[0] = step;
+          SmallVector<OpFoldResult> sizes = {lb.getIndexAttr(1)};
+          llvm::append_range(sizes, sizesOf(lb, l, slice));
+          SmallVector<OpFoldResult> strides(type.getRank(), lb.getIndexAttr(1));
+          next.push_back(tensor::InsertSliceOp::create(
+              lb, l, slice, stacked, offsets, sizes, strides));
+        }
+        scf::YieldOp::create(lb, l, next);
+      });
+  if (failed(status))
+    return failure();
+  op->replaceAllUsesWith(loop.getResults());
+  op->erase();
+  return success();
+}
+
+LogicalResult lowerWhile(WhileOp op, SymbolTableCollection &symbols) {
+  Location loc = op.getLoc();
+  OpBuilder b(op);
+  auto cond = symbols.lookupNearestSymbolFrom<func::FuncOp>(op, op.getCondAttr());
+  auto body = symbols.lookupNearestSymbolFrom<func::FuncOp>(op, op.getBodyAttr());
+  TypeRange types = op.getResultTypes();
+  auto loop = scf::WhileOp::create(b, loc, types, op.getInit());
+  SmallVector<Location> locs(types.size(), loc);
+  Block *before = b.createBlock(&loop.getBefore(), {}, types, locs);
+  SmallVector<Value> args(op.getConsts());
+  llvm::append_range(args, before->getArguments());
+  FailureOr<SmallVector<Value>> flag = inlineBody(b, op, cond, args);
+  if (failed(flag))
+    return failure();
+  Value keepGoing = tensor::ExtractOp::create(b, loc, flag->front(), {});
+  scf::ConditionOp::create(b, loc, keepGoing, before->getArguments());
+  Block *after = b.createBlock(&loop.getAfter(), {}, types, locs);
+  args.assign(op.getConsts().begin(), op.getConsts().end());
+  llvm::append_range(args, after->getArguments());
+  FailureOr<SmallVector<Value>> next = inlineBody(b, op, body, args);
+  if (failed(next))
+    return failure();
+  scf::YieldOp::create(b, loc, *next);
+  op->replaceAllUsesWith(loop.getResults());
+  op->erase();
+  return success();
+}
+
+LogicalResult lowerSwitch(SwitchOp op, SymbolTableCollection &symbols) {
+  Location loc = op.getLoc();
+  OpBuilder b(op);
+  Value index = tensor::ExtractOp::create(b, loc, op.getIndex(), {});
+  if (index.getType().isInteger(1))
+    index = arith::ExtUIOp::create(b, loc, b.getI32Type(), index);
+  // Clamped into [0, N-1], as JAX's switch does.
+  int64_t last = static_cast<int64_t>(op.getBranches().size()) - 1;
+  index = arith::MaxSIOp::create(
+      b, loc, index, arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+  index = arith::MinSIOp::create(
+      b, loc, index, arith::ConstantIntOp::create(b, loc, b.getI32Type(), last));
+  index = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
+  SmallVector<int64_t> cases;
+  for (int64_t k = 0; k < last; ++k)
+    cases.push_back(k);
+  auto sw = scf::IndexSwitchOp::create(b, loc, op.getResultTypes(), index,
+                                       cases, cases.size());
+  auto fill = [&](Region &region, Attribute name) -> LogicalResult {
+    Block *block = b.createBlock(&region);
+    b.setInsertionPointToEnd(block);
+    auto fn = symbols.lookupNearestSymbolFrom<func::FuncOp>(
+        op, cast<FlatSymbolRefAttr>(name));
+    FailureOr<SmallVector<Value>> results = inlineBody(b, op, fn, op.getArgs());
+    if (failed(results))
+      return failure();
+    scf::YieldOp::create(b, loc, *results);
+    return success();
+  };
+  for (int64_t k = 0; k < last; ++k)
+    if (failed(fill(sw.getCaseRegions()[k], op.getBranches()[k])))
+      return failure();
+  if (failed(fill(sw.getDefaultRegion(), op.getBranches()[last])))
+    return failure();
+  op->replaceAllUsesWith(sw.getResults());
+  op->erase();
+  return success();
+}
+
+struct ConvertRLXToSCFPass
+    : mlir::rlx::impl::ConvertRLXToSCFBase<ConvertRLXToSCFPass> {
+  void runOnOperation() override {
+    SymbolTableCollection symbols;
+    // Each round lowers the loops present; bodies cloned into regions bring
+    // their own loops for the next round. Bodies nest no deeper than the
+    // number of functions unless one reaches itself.
+    size_t maxRounds = 1;
+    for (auto fn : getOperation().getOps<func::FuncOp>())
+      (void)fn, ++maxRounds;
+    for (size_t round = 0;; ++round) {
+      SmallVector<Operation *> loops;
+      getOperation().walk([&](Operation *op) {
+        if (isa<ScanOp, WhileOp, SwitchOp>(op))
+          loops.push_back(op);
+      });
+      if (loops.empty())
+        return;
+      if (round == maxRounds) {
+        loops.front()->emitOpError(
+            "cannot be lowered: its body reaches itself (recursion)");
+        return signalPassFailure();
+      }
+      for (Operation *op : loops) {
+        LogicalResult lowered =
+            TypeSwitch<Operation *, LogicalResult>(op)
+                .Case([&](ScanOp scan) { return lowerScan(scan, symbols); })
+                .Case([&](WhileOp loop) { return lowerWhile(loop, symbols); })
+                .Case([&](SwitchOp sw) { return lowerSwitch(sw, symbols); });
+        if (failed(lowered))
+          return signalPassFailure();
+      }
+    }
+  }
+};
+
+} // namespace
