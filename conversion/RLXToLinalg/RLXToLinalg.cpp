@@ -20,6 +20,7 @@ void mlir::rlx::populateRLXToLinalgPatterns(RewritePatternSet &patterns) {
   populateElementwiseToLinalgPatterns(patterns);
   populateStructuredToLinalgPatterns(patterns);
   populateShapeToLinalgPatterns(patterns);
+  populateRandomToLinalgPatterns(patterns);
 }
 
 namespace {

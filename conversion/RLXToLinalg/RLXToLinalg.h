@@ -27,6 +27,7 @@ void populateRLXToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateElementwiseToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateStructuredToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateShapeToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateRandomToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace mlir::rlx
 

@@ -239,3 +239,76 @@ func.func @param_stays() -> tensor<3xf32> {
   %w = rlx.param "w" : tensor<3xf32>
   return %w : tensor<3xf32>
 }
+
+// -----
+
+// Random bits: the key's words are two inputs broadcast over the sample;
+// the counter is the row-major index over the sample dims; 20 threefry
+// rounds (adds, xors, rotates by shifts) in the body.
+// CHECK-DAG: #[[KEY:.+]] = affine_map<(d0, d1, d2) -> (d0)>
+// CHECK-LABEL: func @random_bits
+// CHECK-SAME: (%[[K:.+]]: tensor<?x2xi32>)
+// CHECK-DAG: %[[K0:.+]] = tensor.extract_slice %[[K]][0, 0] [%{{.+}}, 1] [1, 1] : tensor<?x2xi32> to tensor<?xi32>
+// CHECK-DAG: %[[K1:.+]] = tensor.extract_slice %[[K]][0, 1] [%{{.+}}, 1] [1, 1] : tensor<?x2xi32> to tensor<?xi32>
+// CHECK: linalg.generic {indexing_maps = [#[[KEY]], #[[KEY]], #{{.+}}], iterator_types = ["parallel", "parallel", "parallel"]}
+// CHECK-SAME: ins(%[[K0]], %[[K1]] : tensor<?xi32>, tensor<?xi32>)
+// CHECK-DAG: linalg.index 1
+// CHECK-DAG: linalg.index 2
+// CHECK: arith.index_castui
+// CHECK: arith.constant 466688986 : i32
+// CHECK-COUNT-20: arith.shrui
+// CHECK-NOT: arith.shrui
+// CHECK: linalg.yield %{{.+}} : i32
+// CHECK-NOT: rlx.
+func.func @random_bits(%k: tensor<?x2xi32>) -> tensor<?x3x4xi32> {
+  %0 = rlx.random_bits %k : tensor<?x2xi32> -> tensor<?x3x4xi32>
+  return %0 : tensor<?x3x4xi32>
+}
+
+// -----
+
+// Uniform: the top 23 bits under the exponent of 1.0, then one fma.
+// CHECK-LABEL: func @random_uniform
+// CHECK: linalg.generic
+// CHECK: arith.constant 9 : i32
+// CHECK: arith.constant 1065353216 : i32
+// CHECK: arith.bitcast %{{.+}} : i32 to f32
+// CHECK: math.fma
+// CHECK: arith.maximumf
+func.func @random_uniform(%k: tensor<2xi32>) -> tensor<8xf32> {
+  %0 = rlx.random_uniform %k {minval = -2.0, maxval = 3.0} : tensor<2xi32> -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// Normal: erfinv's log1p is a rational function near 0 and a log beyond.
+// CHECK-LABEL: func @random_normal
+// CHECK: linalg.generic
+// CHECK: math.log
+// CHECK: arith.divf
+// CHECK: math.sqrt
+// CHECK: math.fma
+func.func @random_normal(%k: tensor<2xi32>) -> tensor<3x5xf64> {
+  %0 = rlx.random_normal %k : tensor<2xi32> -> tensor<3x5xf64>
+  return %0 : tensor<3x5xf64>
+}
+
+// -----
+
+// Split and fold_in: a generic over [..., 2] picking word 0 or 1 of the
+// hash by the last index; fold_in's data broadcasts with the key's batch.
+// CHECK-DAG: #[[BATCH:.+]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func @random_keys
+// CHECK: linalg.generic
+// CHECK: linalg.index 0
+// CHECK: linalg.index 1
+// CHECK: arith.cmpi eq
+// CHECK: arith.select
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #{{.+}}, #[[BATCH]], #{{.+}}]
+// CHECK: arith.select
+func.func @random_keys(%k: tensor<2xi32>, %d: tensor<4xi32>) -> (tensor<3x2xi32>, tensor<4x2xi32>) {
+  %0 = rlx.random_split %k {num = 3 : i64} : (tensor<2xi32>) -> tensor<3x2xi32>
+  %1 = rlx.random_fold_in %k, %d : (tensor<2xi32>, tensor<4xi32>) -> tensor<4x2xi32>
+  return %0, %1 : tensor<3x2xi32>, tensor<4x2xi32>
+}
