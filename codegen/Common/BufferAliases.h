@@ -33,12 +33,14 @@ inline mlir::Value rootBuffer(mlir::Value v) {
   return v;
 }
 
-/// Bytes of a statically shaped buffer (i1 takes a byte), or 0 when
-/// dynamic.
+/// Bytes of a statically shaped buffer (i1 takes a byte, index 8), or 0
+/// when dynamic or of another element type (the deallocation pipeline's
+/// buffers around loops can be of `index`).
 inline int64_t staticBytes(mlir::MemRefType type) {
-  if (!type.hasStaticShape())
+  mlir::Type element = type.getElementType();
+  if (!type.hasStaticShape() || !(element.isIntOrFloat() || element.isIndex()))
     return 0;
-  int64_t bits = type.getElementTypeBitWidth();
+  int64_t bits = element.isIndex() ? 64 : element.getIntOrFloatBitWidth();
   return type.getNumElements() * std::max<int64_t>(1, (bits + 7) / 8);
 }
 

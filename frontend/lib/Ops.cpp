@@ -45,30 +45,35 @@ mlir::IntegerAttr i64Attr(int64_t value) {
   return attrs().getI64IntegerAttr(value);
 }
 
+/// The scope an op on `xs` is built in: the innermost of theirs (operands
+/// of enclosing scopes are captured by a loop or branch body).
 Scope &commonScope(const std::string &op, const std::vector<Tensor> &xs,
                    SourceLoc loc) {
   Scope *scope = nullptr;
   for (const Tensor &x : xs) {
     if (!x.valid())
       fail(op, "an operand is an empty Tensor", loc);
-    if (scope && &x.scope() != scope)
+    scope = scope ? Scope::innermost(scope, &x.scope()) : &x.scope();
+    if (!scope)
       fail(op, "operands come from different traces", loc);
-    scope = &x.scope();
   }
   return *scope;
 }
+
+/// `x`'s value in scope `s` (captured when it is of an enclosing scope).
+mlir::Value valueIn(Scope &s, const Tensor &x) { return valueOf(s.adopt(x)); }
 
 template <typename OpTy>
 Tensor binary(const std::string &op, const Tensor &a, const Tensor &b,
               SourceLoc loc) {
   Scope &s = commonScope(op, {a, b}, loc);
-  return build<OpTy>(s, op, loc, valueOf(a), valueOf(b));
+  return build<OpTy>(s, op, loc, valueIn(s, a), valueIn(s, b));
 }
 
 template <typename OpTy>
 Tensor unary(const std::string &op, const Tensor &x, SourceLoc loc) {
   Scope &s = commonScope(op, {x}, loc);
-  return build<OpTy>(s, op, loc, valueOf(x));
+  return build<OpTy>(s, op, loc, valueIn(s, x));
 }
 
 Tensor scalarLike(const Tensor &t, double value, SourceLoc loc = {}) {
@@ -84,7 +89,7 @@ Tensor compare(const char *direction, const Tensor &a, const Tensor &b,
                SourceLoc loc) {
   Scope &s = commonScope("compare", {a, b}, loc);
   return build<CompareOp>(s, "compare", loc, attrs().getStringAttr(direction),
-                          valueOf(a), valueOf(b));
+                          valueIn(s, a), valueIn(s, b));
 }
 
 /// Every axis when `axes` is empty; sorted, negatives counted from the end.
@@ -97,7 +102,7 @@ Tensor reduce(const std::string &op, const Tensor &x, const Axes &axes,
   for (int64_t axis : axes)
     norm.push_back(normAxis(axis, x.rank()));
   std::sort(norm.begin(), norm.end());
-  return build<OpTy>(s, op, loc, valueOf(x), arr(norm),
+  return build<OpTy>(s, op, loc, valueIn(s, x), arr(norm),
                      attrs().getBoolAttr(keepdims));
 }
 
@@ -118,7 +123,7 @@ template <typename OpTy>
 Tensor pool(const std::string &op, const Tensor &input, const Axes &window,
             const Axes &strides, const Axes &padding, SourceLoc loc) {
   Scope &s = commonScope(op, {input}, loc);
-  return build<OpTy>(s, op, loc, valueOf(input), arr(window), arr(strides),
+  return build<OpTy>(s, op, loc, valueIn(s, input), arr(window), arr(strides),
                      arr(padding));
 }
 
@@ -203,7 +208,7 @@ Tensor relu(const Tensor &x, SourceLoc loc) {
 }
 Tensor gelu(const Tensor &x, const std::string &approximate, SourceLoc loc) {
   Scope &s = commonScope("gelu", {x}, loc);
-  return build<GeluOp>(s, "gelu", loc, valueOf(x),
+  return build<GeluOp>(s, "gelu", loc, valueIn(s, x),
                        attrs().getStringAttr(approximate));
 }
 Tensor square(const Tensor &x, SourceLoc loc) { return mul(x, x, loc); }
@@ -248,8 +253,8 @@ Tensor operator>(const Tensor &a, double b) { return a > scalarLike(a, b); }
 Tensor where(const Tensor &cond, const Tensor &onTrue, const Tensor &onFalse,
              SourceLoc loc) {
   Scope &s = commonScope("where", {cond, onTrue, onFalse}, loc);
-  return build<SelectOp>(s, "where", loc, valueOf(cond), valueOf(onTrue),
-                         valueOf(onFalse));
+  return build<SelectOp>(s, "where", loc, valueIn(s, cond), valueIn(s, onTrue),
+                         valueIn(s, onFalse));
 }
 
 Tensor cast(const Tensor &x, DType dtype, SourceLoc loc) {
@@ -257,7 +262,7 @@ Tensor cast(const Tensor &x, DType dtype, SourceLoc loc) {
   if (x.dtype() == dtype)
     return x;
   return buildTyped<CastOp>(s, "cast", loc, TensorType{dtype, x.shape()},
-                            valueOf(x));
+                            valueIn(s, x));
 }
 
 // Contraction, convolution, pooling.
@@ -269,7 +274,7 @@ Tensor conv2d(const Tensor &input, const Tensor &filter, const Axes &strides,
               const Axes &padding, const Axes &dilations, int64_t groups,
               SourceLoc loc) {
   Scope &s = commonScope("conv2d", {input, filter}, loc);
-  return build<Conv2DOp>(s, "conv2d", loc, valueOf(input), valueOf(filter),
+  return build<Conv2DOp>(s, "conv2d", loc, valueIn(s, input), valueIn(s, filter),
                          arr(strides), arr(padding), arr(dilations),
                          i64Attr(groups));
 }
@@ -295,12 +300,12 @@ Tensor max(const Tensor &x, const Axes &axes, bool keepdims, SourceLoc loc) {
 }
 Tensor softmax(const Tensor &x, int64_t axis, SourceLoc loc) {
   Scope &s = commonScope("softmax", {x}, loc);
-  return build<SoftmaxOp>(s, "softmax", loc, valueOf(x),
+  return build<SoftmaxOp>(s, "softmax", loc, valueIn(s, x),
                           i64Attr(normAxis(axis, x.rank())));
 }
 Tensor log_softmax(const Tensor &x, int64_t axis, SourceLoc loc) {
   Scope &s = commonScope("log_softmax", {x}, loc);
-  return build<LogSoftmaxOp>(s, "log_softmax", loc, valueOf(x),
+  return build<LogSoftmaxOp>(s, "log_softmax", loc, valueIn(s, x),
                              i64Attr(normAxis(axis, x.rank())));
 }
 
@@ -326,7 +331,7 @@ Tensor reshape(const Tensor &x, const Shape &target, SourceLoc loc) {
   TensorType type{x.dtype(), shape};
   if (type == x.type())
     return x;
-  return buildTyped<ReshapeOp>(s, op, loc, type, valueOf(x));
+  return buildTyped<ReshapeOp>(s, op, loc, type, valueIn(s, x));
 }
 
 Tensor transpose(const Tensor &x, const Axes &permutation, SourceLoc loc) {
@@ -337,7 +342,7 @@ Tensor transpose(const Tensor &x, const Axes &permutation, SourceLoc loc) {
       perm.push_back(i);
   for (int64_t &a : perm)
     a = normAxis(a, x.rank());
-  return build<TransposeOp>(s, "transpose", loc, valueOf(x), arr(perm));
+  return build<TransposeOp>(s, "transpose", loc, valueIn(s, x), arr(perm));
 }
 
 Tensor broadcast_to(const Tensor &x, const Shape &shape, SourceLoc loc) {
@@ -353,7 +358,7 @@ Tensor broadcast_to(const Tensor &x, const Shape &shape, SourceLoc loc) {
   // Trailing dims line up (NumPy).
   Axes dims(x.rank());
   std::iota(dims.begin(), dims.end(), int64_t(shape.size()) - x.rank());
-  return buildTyped<BroadcastInDimOp>(s, op, loc, type, valueOf(x), arr(dims));
+  return buildTyped<BroadcastInDimOp>(s, op, loc, type, valueIn(s, x), arr(dims));
 }
 
 Tensor slice(const Tensor &x, const std::vector<Range> &ranges, SourceLoc loc) {
@@ -392,7 +397,7 @@ Tensor slice(const Tensor &x, const std::vector<Range> &ranges, SourceLoc loc) {
     start.push_back(lo);
     limit.push_back(hi);
   }
-  return build<SliceOp>(s, op, loc, valueOf(x), arr(start), arr(limit),
+  return build<SliceOp>(s, op, loc, valueIn(s, x), arr(start), arr(limit),
                         arr(strides));
 }
 
@@ -426,7 +431,7 @@ Tensor concat(const std::vector<Tensor> &xs, int64_t axis, SourceLoc loc) {
   Scope &s = commonScope("concat", xs, loc);
   llvm::SmallVector<mlir::Value> operands;
   for (const Tensor &x : xs)
-    operands.push_back(valueOf(x));
+    operands.push_back(valueIn(s, x));
   return build<ConcatOp>(s, "concat", loc, mlir::ValueRange(operands),
                          i64Attr(normAxis(axis, xs[0].rank())));
 }
@@ -447,7 +452,7 @@ Tensor stack(const std::vector<Tensor> &xs, int64_t axis, SourceLoc loc) {
 Tensor gather(const Tensor &x, const Tensor &indices, int64_t axis,
               SourceLoc loc) {
   Scope &s = commonScope("gather", {x, indices}, loc);
-  return build<GatherOp>(s, "gather", loc, valueOf(x), valueOf(indices),
+  return build<GatherOp>(s, "gather", loc, valueIn(s, x), valueIn(s, indices),
                          i64Attr(normAxis(axis, x.rank())));
 }
 
@@ -455,7 +460,7 @@ Tensor pad(const Tensor &x, const Axes &low, const Axes &high, double value,
            SourceLoc loc) {
   Scope &s = commonScope("pad", {x}, loc);
   Tensor v = scalarLike(x, value, loc);
-  return build<PadOp>(s, "pad", loc, valueOf(x), valueOf(v), arr(low),
+  return build<PadOp>(s, "pad", loc, valueIn(s, x), valueIn(s, v), arr(low),
                       arr(high), arr(Axes(x.rank(), 0)));
 }
 

@@ -271,7 +271,64 @@ Scope::Scope(std::string funcName)
   liveScopes.insert(id_);
 }
 
+Scope::Scope(std::string funcName, Scope &parent) : Scope(std::move(funcName)) {
+  parent_ = &parent;
+}
+
 Scope::~Scope() { liveScopes.erase(id_); }
+
+Scope *Scope::innermost(Scope *a, Scope *b) {
+  for (Scope *s = b; s; s = s->parent_)
+    if (s == a)
+      return b;
+  for (Scope *s = a; s; s = s->parent_)
+    if (s == b)
+      return a;
+  return nullptr;
+}
+
+Tensor Scope::adopt(const Tensor &t, SourceLoc loc) {
+  Scope &owner = t.scope();
+  if (&owner == this)
+    return t;
+  if (!parent_ || innermost(&owner, this) != this)
+    throw Error("rlx: a tensor of another trace is used here (traces share "
+                "values only with the loop and branch bodies inside them)" +
+                loc.suffix());
+  // Captured in the parent first when it is itself a body.
+  Tensor outer = parent_->adopt(t, loc);
+  for (size_t i = 0; i < captures_.size(); ++i)
+    if (captures_[i].value() == outer.value())
+      return tensorOf(*this, def_->body->func->front().getArgument(i));
+  unsigned index = captures_.size();
+  captures_.push_back(outer);
+  def_->inputs.insert(def_->inputs.begin() + index,
+                      {"capture." + std::to_string(index), outer.type()});
+  mlir::Value arg = def_->body->func->front().insertArgument(
+      index, toMLIR(outer.type()), toMLIR(loc));
+  return tensorOf(*this, arg);
+}
+
+void Scope::order_captures(const std::vector<Tensor> &order) {
+  mlir::Block &block = def_->body->func->front();
+  size_t old = captures_.size();
+  std::vector<Tensor> reordered;
+  std::vector<detail::Arg> inputs;
+  for (size_t i = 0; i < order.size(); ++i) {
+    mlir::Value arg = block.insertArgument(
+        old + i, toMLIR(order[i].type()), block.getParent()->getLoc());
+    for (size_t j = 0; j < old; ++j)
+      if (captures_[j].value() == order[i].value())
+        block.getArgument(j).replaceAllUsesWith(arg);
+    reordered.push_back(order[i]);
+    inputs.push_back({"capture." + std::to_string(i), order[i].type()});
+  }
+  for (size_t j = 0; j < old; ++j)
+    block.eraseArgument(0);
+  def_->inputs.erase(def_->inputs.begin(), def_->inputs.begin() + old);
+  def_->inputs.insert(def_->inputs.begin(), inputs.begin(), inputs.end());
+  captures_ = std::move(reordered);
+}
 
 detail::FuncDef &Scope::def() { return *def_; }
 
@@ -392,14 +449,15 @@ std::vector<Tensor> Scope::call(const Func &original,
                 std::to_string(def.inputs.size()) + loc.suffix());
   llvm::SmallVector<mlir::Value> operands;
   for (size_t i = 0; i < args.size(); ++i) {
-    if (&args[i].scope() != this)
+    if (args[i].valid() && &args[i].scope() != this &&
+        !innermost(&args[i].scope(), this))
       throw Error("rlx: call of '" + def.name +
                   "' with a tensor of another trace" + loc.suffix());
     if (args[i].type() != def.inputs[i].type)
       throw Error("rlx: call of '" + def.name + "': argument '" +
                   def.inputs[i].name + "' is " + args[i].type().str() +
                   ", expected " + def.inputs[i].type.str() + loc.suffix());
-    operands.push_back(valueOf(args[i]));
+    operands.push_back(valueOf(adopt(args[i], loc)));
   }
   llvm::SmallVector<mlir::Type> types;
   for (const detail::Arg &out : def.outputs)
@@ -443,10 +501,13 @@ Scope::finish(const std::vector<Tensor> &results) {
   std::set<std::string> names;
   llvm::SmallVector<mlir::Value> values;
   for (size_t i = 0; i < results.size(); ++i) {
-    const Tensor &r = results[i];
-    if (!r.valid() || &r.scope() != this)
+    if (!results[i].valid() ||
+        (&results[i].scope() != this &&
+         innermost(&results[i].scope(), this) != this))
       throw Error("rlx::Func '" + def_->name + "': result " +
                   std::to_string(i) + " is not a tensor of this trace");
+    // A body may return a value of an enclosing scope: a capture.
+    Tensor r = adopt(results[i]).named(results[i].name());
     std::string name = r.name().empty() ? "out" + std::to_string(i) : r.name();
     if (!names.insert(name).second)
       throw Error("rlx::Func '" + def_->name + "': two outputs named '" + name +

@@ -19,10 +19,16 @@ static void collectParamsInto(
       params.insert({param.getName(), param.getType()});
       return;
     }
-    if (auto symbolRef = op->getAttrOfType<FlatSymbolRefAttr>("callee"))
+    auto visit = [&](FlatSymbolRefAttr symbolRef) {
       collectParamsInto(
           symbols.lookupNearestSymbolFrom<func::FuncOp>(op, symbolRef),
           symbols, params, visited);
+    };
+    if (auto symbolRef = op->getAttrOfType<FlatSymbolRefAttr>("callee"))
+      visit(symbolRef);
+    // Loops and branches read the params of their bodies.
+    if (isa<ScanOp, WhileOp, SwitchOp>(op))
+      op->getAttrDictionary().walk([&](FlatSymbolRefAttr ref) { visit(ref); });
   });
 }
 

@@ -148,7 +148,7 @@ FailureOr<func::FuncOp> MarkerExpansion::flatten(func::FuncOp callee) {
       if (failed(inlineCall(call)))
         return failure();
   }
-  if (failed(makeRematParamsExplicit(flat)))
+  if (failed(makeBodyParamsExplicit(flat)))
     return failure();
   if (!flat.getBody().hasOneBlock())
     return callee.emitError("cannot differentiate @")
@@ -156,45 +156,126 @@ FailureOr<func::FuncOp> MarkerExpansion::flatten(func::FuncOp callee) {
   return flat;
 }
 
-/// A remat's VJP differentiates its callee w.r.t. its operands; params the
-/// callee reads must be operands too, or their adjoints would be lost.
-/// Each such remat gets a flattened callee that takes them as arguments.
-LogicalResult MarkerExpansion::makeRematParamsExplicit(func::FuncOp func) {
-  SmallVector<RematOp> remats;
-  func.walk([&](RematOp op) { remats.push_back(op); });
-  for (RematOp remat : remats) {
-    auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
-        remat, remat.getCalleeAttr());
-    if (!callee || collectParams(callee, symbols).empty())
-      continue;
-    FailureOr<func::FuncOp> flat = flatten(callee);
+/// Flattened copies of `bodies` (kept: the rebuilt op names them) taking
+/// `params` as arguments from `position` on, in order, instead of reading
+/// them.
+FailureOr<SmallVector<func::FuncOp>> MarkerExpansion::withParamArguments(
+    ArrayRef<func::FuncOp> bodies,
+    const llvm::MapVector<StringRef, RankedTensorType> &params,
+    unsigned position) {
+  SmallVector<func::FuncOp> flats;
+  for (func::FuncOp body : bodies) {
+    FailureOr<func::FuncOp> flat = flatten(body);
     if (failed(flat))
       return failure();
-    // The remat (a call once expanded) refers to it: not scratch.
     kept.insert(*flat);
-    // Param reads of the flat callee become trailing arguments.
-    llvm::MapVector<StringRef, SmallVector<ParamOp>> reads;
+    llvm::StringMap<SmallVector<ParamOp>> reads;
     flat->walk([&](ParamOp op) { reads[op.getName()].push_back(op); });
-    OpBuilder b(remat);
-    SmallVector<Value> operands(remat.getArgs());
-    for (auto &[name, ops] : reads) {
-      unsigned index = flat->getNumArguments();
-      if (failed(flat->insertArgument(index, ops.front().getType(), {},
-                                      ops.front().getLoc())))
-        return remat.emitOpError("cannot pass param '") << name << "'";
-      for (ParamOp op : ops) {
+    for (auto [j, param] : llvm::enumerate(params)) {
+      unsigned index = position + j;
+      if (failed(flat->insertArgument(index, param.second, {}, body.getLoc())))
+        return body.emitOpError("cannot take param '") << param.first << "'";
+      for (ParamOp op : reads.lookup(param.first)) {
         op.getResult().replaceAllUsesWith(flat->getArgument(index));
         op.erase();
       }
-      operands.push_back(ParamOp::create(b, remat.getLoc(),
-                                         flat->getArgumentTypes()[index],
-                                         b.getStringAttr(name)));
     }
-    auto explicitRemat =
-        RematOp::create(b, remat.getLoc(), remat.getResultTypes(),
-                        FlatSymbolRefAttr::get(*flat), operands);
-    remat->replaceAllUsesWith(explicitRemat.getResults());
-    remat.erase();
+    flats.push_back(*flat);
+  }
+  return flats;
+}
+
+/// The params `bodies` read (through calls and nested loops), in order.
+static llvm::MapVector<StringRef, RankedTensorType>
+paramsOf(ArrayRef<func::FuncOp> bodies, SymbolTableCollection &symbols) {
+  llvm::MapVector<StringRef, RankedTensorType> all;
+  for (func::FuncOp body : bodies)
+    for (auto &[name, type] : collectParams(body, symbols))
+      all.insert({name, type});
+  return all;
+}
+
+/// Differentiating an op that calls functions (remat, a loop, a branch)
+/// differentiates its callees w.r.t. its operands; params the callees read
+/// must be operands too, or their adjoints would be lost. Each such op is
+/// rebuilt over flattened callees that take them as arguments: after a
+/// remat's arguments, after a loop's consts, after a switch's arguments.
+LogicalResult MarkerExpansion::makeBodyParamsExplicit(func::FuncOp func) {
+  SmallVector<Operation *> users;
+  func.walk([&](Operation *op) {
+    if (isa<RematOp, ScanOp, WhileOp, SwitchOp>(op))
+      users.push_back(op);
+  });
+  for (Operation *op : users) {
+    auto lookup = [&](Attribute name) {
+      return symbols.lookupNearestSymbolFrom<func::FuncOp>(
+          op, cast<FlatSymbolRefAttr>(name));
+    };
+    SmallVector<func::FuncOp> bodies;
+    unsigned position = 0;
+    if (auto remat = dyn_cast<RematOp>(op)) {
+      bodies.push_back(lookup(remat.getCalleeAttr()));
+      position = remat.getArgs().size();
+    } else if (auto scan = dyn_cast<ScanOp>(op)) {
+      bodies.push_back(lookup(scan.getBodyAttr()));
+      position = scan.getConsts().size();
+    } else if (auto loop = dyn_cast<WhileOp>(op)) {
+      bodies.push_back(lookup(loop.getCondAttr()));
+      bodies.push_back(lookup(loop.getBodyAttr()));
+      position = loop.getConsts().size();
+    } else {
+      auto sw = cast<SwitchOp>(op);
+      for (Attribute branch : sw.getBranches())
+        bodies.push_back(lookup(branch));
+      position = sw.getArgs().size();
+    }
+    if (llvm::is_contained(bodies, func::FuncOp()))
+      continue; // the verifier reports it
+    llvm::MapVector<StringRef, RankedTensorType> params =
+        paramsOf(bodies, symbols);
+    if (params.empty())
+      continue;
+    FailureOr<SmallVector<func::FuncOp>> flats =
+        withParamArguments(bodies, params, position);
+    if (failed(flats))
+      return failure();
+    OpBuilder b(op);
+    SmallVector<Value> reads;
+    for (auto &[name, type] : params)
+      reads.push_back(
+          ParamOp::create(b, op->getLoc(), type, b.getStringAttr(name)));
+    auto ref = [](func::FuncOp fn) { return FlatSymbolRefAttr::get(fn); };
+    Operation *rebuilt;
+    if (auto remat = dyn_cast<RematOp>(op)) {
+      SmallVector<Value> operands(remat.getArgs());
+      llvm::append_range(operands, reads);
+      rebuilt = RematOp::create(b, op->getLoc(), op->getResultTypes(),
+                                ref((*flats)[0]), operands);
+    } else if (auto scan = dyn_cast<ScanOp>(op)) {
+      SmallVector<Value> consts(scan.getConsts());
+      llvm::append_range(consts, reads);
+      rebuilt = ScanOp::create(b, op->getLoc(), op->getResultTypes(),
+                               ref((*flats)[0]), consts, scan.getInit(),
+                               scan.getXs(), scan.getLengthAttr(),
+                               scan.getReverseAttr(), scan.getUnrollAttr());
+    } else if (auto loop = dyn_cast<WhileOp>(op)) {
+      SmallVector<Value> consts(loop.getConsts());
+      llvm::append_range(consts, reads);
+      rebuilt = WhileOp::create(b, op->getLoc(), op->getResultTypes(),
+                                ref((*flats)[0]), ref((*flats)[1]), consts,
+                                loop.getInit());
+    } else {
+      auto sw = cast<SwitchOp>(op);
+      SmallVector<Value> args(sw.getArgs());
+      llvm::append_range(args, reads);
+      SmallVector<Attribute> branches;
+      for (func::FuncOp flat : *flats)
+        branches.push_back(ref(flat));
+      rebuilt = SwitchOp::create(b, op->getLoc(), op->getResultTypes(),
+                                 sw.getIndex(), b.getArrayAttr(branches), args);
+    }
+    op->replaceAllUsesWith(rebuilt->getResults());
+    op->erase();
   }
   return success();
 }

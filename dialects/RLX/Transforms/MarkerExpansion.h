@@ -16,6 +16,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace mlir::rlx {
@@ -55,7 +56,7 @@ public:
   readyMarkers(llvm::function_ref<bool(mlir::Operation *)> ofKind);
 
   /// A private copy of `callee` (marker-free) with every call inlined and
-  /// the params of its remats explicit; erased when the expansion ends.
+  /// the params of its remats, loops and branches explicit; erased when the expansion ends.
   mlir::FailureOr<mlir::func::FuncOp> flatten(mlir::func::FuncOp callee);
 
   /// The forward sweep: `flat`'s body cloned before the builder's point.
@@ -90,7 +91,11 @@ public:
 
 private:
   bool reachesMarker(mlir::func::FuncOp fn);
-  mlir::LogicalResult makeRematParamsExplicit(mlir::func::FuncOp func);
+  mlir::LogicalResult makeBodyParamsExplicit(mlir::func::FuncOp func);
+  mlir::FailureOr<llvm::SmallVector<mlir::func::FuncOp>> withParamArguments(
+      llvm::ArrayRef<mlir::func::FuncOp> bodies,
+      const llvm::MapVector<llvm::StringRef, mlir::RankedTensorType> &params,
+      unsigned position);
   mlir::LogicalResult inlineCall(mlir::func::CallOp call);
 
   mlir::ModuleOp module;

@@ -139,6 +139,26 @@ public:
   /// Unique among all scopes of the process.
   uint64_t id() const { return id_; }
 
+  /// A trace of the body of a loop or a branch inside `parent`: tensors of
+  /// `parent` (or of the scopes around it) used here are captured, becoming
+  /// leading arguments of this function that the loop passes as consts.
+  Scope(std::string funcName, Scope &parent);
+  /// The scope this one traces a body inside, if any.
+  Scope *parent() const { return parent_; }
+  /// `t` as a value of this trace: itself, or captured from an enclosing
+  /// scope. Throws for a tensor of an unrelated trace.
+  Tensor adopt(const Tensor &t, SourceLoc loc = SourceLoc::current());
+  /// The enclosing-scope tensors captured (as `parent` values), in the
+  /// order of the leading arguments that stand for them.
+  const std::vector<Tensor> &captures() const { return captures_; }
+  /// Makes the capture arguments follow `order` (which holds every capture
+  /// of this scope), adding unused ones, so that several bodies of one op
+  /// take the same consts.
+  void order_captures(const std::vector<Tensor> &order);
+  /// The innermost of two scopes where one encloses the other; null when
+  /// they are unrelated.
+  static Scope *innermost(Scope *a, Scope *b);
+
   detail::FuncDef &def();
   /// Finishes the trace into the function definition.
   std::shared_ptr<detail::FuncDef> finish(const std::vector<Tensor> &results);
@@ -147,6 +167,9 @@ private:
   std::shared_ptr<detail::FuncDef> def_;
   std::map<std::string, Shape> inputShapes;
   uint64_t id_;
+  Scope *parent_ = nullptr;
+  /// captures_[i] (a value of parent_) is the function's argument i.
+  std::vector<Tensor> captures_;
 };
 
 } // namespace rlx

@@ -1,0 +1,405 @@
+//===- ControlFlowTest.cpp - scan, loops and branches through transforms --===//
+///
+/// Values against plain C++ loops, derivatives against f64 central
+/// differences of the jitted forward, vmap against loops of unbatched calls,
+/// and the errors users meet (a body changing its carry's type, branches
+/// that disagree, reverse mode through a while loop).
+///
+//===----------------------------------------------------------------------===//
+
+#include "FrontendTestUtil.h"
+
+#include <cmath>
+
+using namespace rlx;
+using rlx::test::centralDiff;
+using rlx::test::centralDiffParam;
+using rlx::test::errorOf;
+using rlx::test::expectNear;
+
+namespace {
+
+/// h_{t+1} = tanh(h_t * w + x_t + b), y_t = h_{t+1} * x_t over steps
+/// xs[T, B, 3]; w a param read inside the body, b captured from outside.
+Func rnn(bool reverse) {
+  return Func("rnn", [reverse](Scope &s) -> std::vector<Tensor> {
+    Tensor h0 = s.input("h0", {dyn, 3}, f64);
+    Tensor xs = s.input("xs", {dyn, dyn, 3}, f64);
+    Tensor b = s.input("b", {3}, f64) * 0.5;
+    ScanOptions options;
+    options.reverse = reverse;
+    ScanResult r = scan(
+        [&](Scope &in, const std::vector<Tensor> &carry,
+            const std::vector<Tensor> &x) {
+          Tensor w = in.param("w", {3}, f64);
+          Tensor h = tanh(carry[0] * w + x[0] + b);
+          return ScanStep{{h}, {h * x[0]}};
+        },
+        {h0}, {xs}, options);
+    Tensor loss = sum(r.carry[0] * r.carry[0]) + sum(r.ys[0]);
+    return {loss.named("loss"), r.carry[0].named("h"), r.ys[0].named("ys")};
+  });
+}
+
+struct RnnReference {
+  double loss;
+  std::vector<double> h, ys;
+};
+
+RnnReference rnnReference(const std::vector<double> &h0,
+                          const std::vector<double> &xs,
+                          const std::vector<double> &b,
+                          const std::vector<double> &w, size_t T, size_t B,
+                          bool reverse) {
+  std::vector<double> h = h0, ys(T * B * 3);
+  for (size_t i = 0; i < T; ++i) {
+    size_t t = reverse ? T - 1 - i : i;
+    for (size_t r = 0; r < B; ++r)
+      for (size_t k = 0; k < 3; ++k) {
+        double x = xs[(t * B + r) * 3 + k];
+        double v = std::tanh(h[r * 3 + k] * w[k] + x + 0.5 * b[k]);
+        h[r * 3 + k] = v;
+        ys[(t * B + r) * 3 + k] = v * x;
+      }
+  }
+  double loss = 0;
+  for (double v : h)
+    loss += v * v;
+  for (double v : ys)
+    loss += v;
+  return {loss, h, ys};
+}
+
+std::map<std::string, Array> rnnInputs(size_t T, size_t B) {
+  return {{"h0", Array::from(test::values(B * 3, 1), {int64_t(B), 3}, f64)},
+          {"xs", Array::from(test::values(T * B * 3, 2),
+                             {int64_t(T), int64_t(B), 3}, f64)},
+          {"b", Array::from(test::values(3, 3), {3}, f64)}};
+}
+
+void bindW(Compiled &c) {
+  c.with_param("w", Array::from(std::vector<double>{0.9, -0.7, 1.3}, {3}, f64));
+}
+
+TEST(ControlFlow, ScanMatchesALoop) {
+  for (bool reverse : {false, true}) {
+    Compiled c = rnn(reverse).jit(Device::cpu());
+    bindW(c);
+    for (auto [T, B] : {std::pair<size_t, size_t>{5, 2}, {1, 3}, {7, 1}}) {
+      auto in = rnnInputs(T, B);
+      Outputs out = c.run(in);
+      RnnReference want = rnnReference(in["h0"].to_vector(),
+                                       in["xs"].to_vector(),
+                                       in["b"].to_vector(), {0.9, -0.7, 1.3},
+                                       T, B, reverse);
+      EXPECT_NEAR(out["loss"].item(), want.loss, 1e-12);
+      expectNear(out["h"].to_vector(), want.h, 1e-12, 1e-14);
+      expectNear(out["ys"].to_vector(), want.ys, 1e-12, 1e-14);
+    }
+  }
+}
+
+TEST(ControlFlow, ScanGradAgainstCentralDifferences) {
+  for (bool reverse : {false, true}) {
+    Func f = rnn(reverse);
+    Compiled forward = f.jit(Device::cpu());
+    Compiled grad = f.value_and_grad({"h0", "xs", "b", "w"}, /*has_aux=*/true)
+                        .jit(Device::cpu());
+    bindW(forward);
+    bindW(grad);
+    auto in = rnnInputs(4, 2);
+    Outputs out = grad.run(in);
+    for (const char *leaf : {"h0", "xs", "b"})
+      expectNear(out[std::string("grad.") + leaf].to_vector(),
+                 centralDiff(forward, in, leaf), 1e-6, 1e-8);
+    expectNear(out["grad.w"].to_vector(), centralDiffParam(forward, in, "w"),
+               1e-6, 1e-8);
+  }
+}
+
+TEST(ControlFlow, ScanForwardModeAndSecondOrder) {
+  // d/dx of a scan-built polynomial: h <- h * x + 1, four steps from 0, so
+  // h = x^3 + x^2 + x + 1 and h'' = 6x + 2.
+  Func poly("poly", [](Scope &s) {
+    Tensor x = s.input("x", {}, f64);
+    ScanOptions options;
+    options.length = 4;
+    ScanResult r = scan(
+        [&](Scope &, const std::vector<Tensor> &carry,
+            const std::vector<Tensor> &) {
+          return ScanStep{{carry[0] * x + 1.0}, {}};
+        },
+        {s.scalar(0, DType::f64)}, {}, options);
+    return r.carry[0];
+  });
+  Compiled second = poly.grad({"x"}).grad({"x"}).jit(Device::cpu());
+  Compiled tangent = poly.jvp({"x"}).jit(Device::cpu());
+  for (double x : {-1.5, 0.25, 2.0}) {
+    std::map<std::string, Array> in = {{"x", Array::scalar(x, f64)}};
+    EXPECT_NEAR(second.run(in)[0].item(), 6 * x + 2, 1e-10);
+    Outputs t = tangent.run({{"x", Array::scalar(x, f64)},
+                             {"t.x", Array::scalar(1.0, f64)}});
+    EXPECT_NEAR(t[1].item(), 3 * x * x + 2 * x + 1, 1e-10);
+  }
+}
+
+TEST(ControlFlow, VmapOfScanAndOfItsGradient) {
+  Func one("one", [](Scope &s) {
+    Tensor h0 = s.input("h0", {3}, f64);
+    Tensor xs = s.input("xs", {4, 3}, f64);
+    ScanResult r = scan(
+        [&](Scope &, const std::vector<Tensor> &c,
+            const std::vector<Tensor> &x) {
+          Tensor h = tanh(c[0] * 1.1 + x[0]);
+          return ScanStep{{h}, {h}};
+        },
+        {h0}, {xs});
+    return sum(r.ys[0] * r.ys[0]) + sum(r.carry[0]);
+  });
+  Compiled single = one.jit(Device::cpu());
+  Compiled batched = one.vmap({0, 0}, {0}).jit(Device::cpu());
+  Compiled perExample = one.grad({"h0", "xs"}).vmap({0, 0}, {0, 0})
+                            .jit(Device::cpu());
+  std::vector<double> h0 = test::values(2 * 3, 5), xs = test::values(2 * 12, 6);
+  std::map<std::string, Array> in = {{"h0", Array::from(h0, {2, 3}, f64)},
+                                     {"xs", Array::from(xs, {2, 4, 3}, f64)}};
+  Outputs out = batched.run(in);
+  Outputs grads = perExample.run(in);
+  for (int e = 0; e < 2; ++e) {
+    std::map<std::string, Array> lane = {
+        {"h0", Array::from(std::vector<double>(h0.begin() + 3 * e,
+                                               h0.begin() + 3 * e + 3),
+                           {3}, f64)},
+        {"xs", Array::from(std::vector<double>(xs.begin() + 12 * e,
+                                               xs.begin() + 12 * e + 12),
+                           {4, 3}, f64)}};
+    EXPECT_NEAR(out[0].at(e), single.run(lane)[0].item(), 1e-12);
+    std::vector<double> fdH = centralDiff(single, lane, "h0");
+    std::vector<double> fdX = centralDiff(single, lane, "xs");
+    for (int i = 0; i < 3; ++i)
+      EXPECT_NEAR(grads["grad.h0"].at(e * 3 + i), fdH[i], 1e-7);
+    for (int i = 0; i < 12; ++i)
+      EXPECT_NEAR(grads["grad.xs"].at(e * 12 + i), fdX[i], 1e-7);
+  }
+}
+
+TEST(ControlFlow, ForiLoopIsDifferentiable) {
+  // x <- x * x + i for i in [1, 4): derivatives against central differences.
+  Func f("fori", [](Scope &s) {
+    Tensor x = s.input("x", {2}, f64);
+    std::vector<Tensor> r = fori_loop(
+        1, 4,
+        [](Scope &, const Tensor &i, const std::vector<Tensor> &c) {
+          return std::vector<Tensor>{c[0] * c[0] * 0.5 + cast(i, DType::f64)};
+        },
+        {x});
+    return sum(r[0]);
+  });
+  Compiled forward = f.jit(Device::cpu());
+  Compiled grad = f.grad({"x"}).jit(Device::cpu());
+  std::map<std::string, Array> in = {
+      {"x", Array::from(std::vector<double>{0.3, -0.8}, {2}, f64)}};
+  double want = 0;
+  for (double x : {0.3, -0.8}) {
+    for (int i = 1; i < 4; ++i)
+      x = x * x * 0.5 + i;
+    want += x;
+  }
+  EXPECT_NEAR(forward.run(in)[0].item(), want, 1e-12);
+  expectNear(grad.run(in)[0].to_vector(), centralDiff(forward, in, "x"), 1e-6,
+             1e-8);
+}
+
+Func halving() {
+  // Halves x until it is below 1; also counts the steps.
+  return Func("halving", [](Scope &s) -> std::vector<Tensor> {
+    Tensor x = s.input("x", {}, f64);
+    Tensor y = s.input("y", {}, f64);
+    std::vector<Tensor> r = while_loop(
+        [](Scope &, const std::vector<Tensor> &c) { return c[0] > 1.0; },
+        [&](Scope &, const std::vector<Tensor> &c) {
+          return std::vector<Tensor>{c[0] * 0.5, c[1] * y,
+                                     c[2] + s.scalar(1, DType::i32)};
+        },
+        {x, y, s.scalar(0, DType::i32)});
+    return {r[0].named("x"), r[1].named("p"), r[2].named("n")};
+  });
+}
+
+TEST(ControlFlow, WhileLoopValuesAndForwardMode) {
+  Compiled c = halving().jit(Device::cpu());
+  Compiled t = halving().jvp({"y"}).jit(Device::cpu());
+  for (double x : {0.5, 3.0, 17.0}) {
+    double want = x;
+    int n = 0;
+    while (want > 1.0) {
+      want *= 0.5;
+      ++n;
+    }
+    std::map<std::string, Array> in = {{"x", Array::scalar(x, f64)},
+                                       {"y", Array::scalar(1.5, f64)}};
+    Outputs out = c.run(in);
+    EXPECT_DOUBLE_EQ(out["x"].item(), want);
+    EXPECT_EQ(out["n"].item(), n);
+    // p = y^(n+1), dp/dy = (n+1) y^n.
+    EXPECT_NEAR(out["p"].item(), std::pow(1.5, n + 1), 1e-12);
+    in["t.y"] = Array::scalar(1.0, f64);
+    Outputs tangents = t.run(in);
+    EXPECT_NEAR(tangents["tangent.p"].item(), (n + 1) * std::pow(1.5, n),
+                1e-10);
+  }
+}
+
+TEST(ControlFlow, WhileLoopUnderVmapRunsEveryLane) {
+  Compiled c = halving().vmap({0, unmapped}, {0, 0, 0}).jit(Device::cpu());
+  Outputs out = c.run({{"x", Array::from(std::vector<double>{0.5, 3.0, 17.0},
+                                         {3}, f64)},
+                       {"y", Array::scalar(2.0, f64)}});
+  EXPECT_EQ(out["n"].to_vector(), (std::vector<double>{0, 2, 5}));
+  expectNear(out["x"].to_vector(), {0.5, 0.75, 17.0 / 32}, 0, 0);
+  expectNear(out["p"].to_vector(), {2, 8, 64}, 0, 0);
+}
+
+TEST(ControlFlow, ReverseModeThroughWhileIsAnError) {
+  std::string error =
+      errorOf([] {
+    halving().value_and_grad({"y"}, /*has_aux=*/true).jit(Device::cpu());
+  });
+  EXPECT_NE(error.find("rlx.while"), std::string::npos) << error;
+  EXPECT_NE(error.find("rlx.scan"), std::string::npos) << error;
+}
+
+Func branchy() {
+  // p ? x * w : exp(x) with w a param read in one branch, c captured.
+  return Func("branchy", [](Scope &s) {
+    Tensor p = s.input("p", {}, DType::i1);
+    Tensor x = s.input("x", {3}, f64);
+    Tensor c = s.input("c", {3}, f64);
+    std::vector<Tensor> r = cond(
+        p,
+        [&](Scope &in, const std::vector<Tensor> &a) {
+          return std::vector<Tensor>{a[0] * in.param("w", {3}, f64) + c};
+        },
+        [&](Scope &, const std::vector<Tensor> &a) {
+          return std::vector<Tensor>{exp(a[0])};
+        },
+        {x});
+    return sum(r[0] * r[0]);
+  });
+}
+
+TEST(ControlFlow, CondTakesOneBranchAndDifferentiatesIt) {
+  Compiled forward = branchy().jit(Device::cpu());
+  Compiled grad = branchy().grad({"x", "c", "w"}).jit(Device::cpu());
+  Array w = Array::from(std::vector<double>{0.5, -1.0, 2.0}, {3}, f64);
+  forward.with_param("w", w);
+  grad.with_param("w", w);
+  std::vector<double> x = {0.2, -0.4, 0.9}, c = {1.0, 0.5, -0.25};
+  for (bool p : {false, true}) {
+    std::map<std::string, Array> in = {
+        {"p", Array::scalar(p ? 1 : 0, DType::i1)},
+        {"x", Array::from(x, {3}, f64)},
+        {"c", Array::from(c, {3}, f64)}};
+    double want = 0;
+    for (int i = 0; i < 3; ++i) {
+      double v = p ? x[i] * w.at(i) + c[i] : std::exp(x[i]);
+      want += v * v;
+    }
+    EXPECT_NEAR(forward.run(in)[0].item(), want, 1e-12);
+    Outputs g = grad.run(in);
+    expectNear(g["grad.x"].to_vector(), centralDiff(forward, in, "x"), 1e-6,
+               1e-8);
+    expectNear(g["grad.c"].to_vector(), centralDiff(forward, in, "c"), 1e-6,
+               1e-8);
+    expectNear(g["grad.w"].to_vector(), centralDiffParam(forward, in, "w"),
+               1e-6, 1e-8);
+  }
+}
+
+TEST(ControlFlow, SwitchUnderVmapSelectsPerExample) {
+  Func f("pick", [](Scope &s) {
+    Tensor i = s.input("i", {}, DType::i32);
+    Tensor x = s.input("x", {2}, f64);
+    std::vector<Branch> branches = {
+        [](Scope &, const std::vector<Tensor> &a) {
+          return std::vector<Tensor>{a[0] + 1.0};
+        },
+        [](Scope &, const std::vector<Tensor> &a) {
+          return std::vector<Tensor>{a[0] * a[0]};
+        },
+        [](Scope &, const std::vector<Tensor> &a) {
+          return std::vector<Tensor>{-a[0]};
+        }};
+    return switch_(i, branches, {x})[0];
+  });
+  Compiled c = f.vmap({0, 0}, {0}).jit(Device::cpu());
+  std::vector<int32_t> index = {-3, 0, 1, 2, 7};
+  std::vector<double> x = test::values(10, 4);
+  Outputs out = c.run({{"i", Array::from(index, {5})},
+                       {"x", Array::from(x, {5, 2}, f64)}});
+  for (int e = 0; e < 5; ++e) {
+    int k = std::min(std::max(index[e], 0), 2);
+    for (int j = 0; j < 2; ++j) {
+      double v = x[e * 2 + j];
+      double want = k == 0 ? v + 1 : k == 1 ? v * v : -v;
+      EXPECT_DOUBLE_EQ(out[0].at(e * 2 + j), want) << "lane " << e;
+    }
+  }
+}
+
+TEST(ControlFlow, ErrorsNameTheProblem) {
+  std::string carry = errorOf([] {
+    Func("bad", [](Scope &s) {
+      Tensor x = s.input("x", {3});
+      ScanOptions options;
+      options.length = 2;
+      return scan(
+                 [](Scope &, const std::vector<Tensor> &c,
+                    const std::vector<Tensor> &) {
+                   return ScanStep{{cast(c[0], DType::f64)}, {}};
+                 },
+                 {x}, {}, options)
+          .carry[0];
+    });
+  });
+  EXPECT_NE(carry.find("rlx::scan: the body's carry 0 is f64[3], expected "
+                       "f32[3]"),
+            std::string::npos)
+      << carry;
+  EXPECT_NE(carry.find("ControlFlowTest.cpp"), std::string::npos) << carry;
+
+  std::string lengths = errorOf([] {
+    Func("bad", [](Scope &s) {
+      Tensor a = s.input("a", {4, 2}), b = s.input("b", {5, 2});
+      return scan(
+                 [](Scope &, const std::vector<Tensor> &c,
+                    const std::vector<Tensor> &x) {
+                   return ScanStep{{c[0] + x[0] + x[1]}, {}};
+                 },
+                 {s.full({2}, 0)}, {a, b})
+          .carry[0];
+    });
+  });
+  EXPECT_NE(lengths.find("xs 1 has 5 steps, expected 4"), std::string::npos)
+      << lengths;
+
+  std::string branches = errorOf([] {
+    Func("bad", [](Scope &s) {
+      Tensor p = s.input("p", {}, DType::i1), x = s.input("x", {3});
+      return cond(
+          p,
+          [](Scope &, const std::vector<Tensor> &a) {
+            return std::vector<Tensor>{a[0]};
+          },
+          [](Scope &, const std::vector<Tensor> &a) {
+            return std::vector<Tensor>{sum(a[0])};
+          },
+          {x})[0];
+    });
+  });
+  EXPECT_NE(branches.find("branch 1's result 0 is f32[3], expected f32[]"),
+            std::string::npos)
+      << branches;
+}
+
+} // namespace
