@@ -1,6 +1,7 @@
 //===- Cases.cpp - The op cases of the rlx end-to-end tests ---------------===//
 
 #include "Cases.h"
+#include "RandomCases.h"
 #include "Reference.h"
 
 #include <cmath>
@@ -1192,6 +1193,8 @@ const std::map<std::string, std::string> kStaticByDesign = {
     {"constant", "constants are static and used by ops"},
     {"return_aliases", "constants are static and used by ops"},
     {"folds", "constants are static and used by ops"},
+    {"random_keys", "a key's last dim (2) and a sample's dims are static"},
+    {"random_samplers", "a key's last dim (2) and a sample's dims are static"},
 };
 } // namespace
 
@@ -1205,6 +1208,7 @@ const std::vector<Case> &allCases() {
     integerCases(b);
     edgeCases(b);
     customRuleCases(b);
+    appendRandomCases(b.cases);
     for (Case &c : b.cases)
       if (kStaticByDesign.count(c.name))
         c.variants &= ~unsigned(kAllDynamic);
@@ -1295,7 +1299,8 @@ std::string instantiate(const Case &c, const Variant &v) {
 bool Case::needsF64Transcendentals() const {
   for (const char *op :
        {"rlx.exp ", "rlx.log ", "rlx.tanh ", "rlx.pow ", "rlx.erf ",
-        "rlx.gelu ", "rlx.sigmoid ", "rlx.softmax ", "rlx.log_softmax "})
+        "rlx.gelu ", "rlx.sigmoid ", "rlx.softmax ", "rlx.log_softmax ",
+        "rlx.random_normal "})
     if (mlir.find(op) != std::string::npos)
       return true;
   return false;
