@@ -1,6 +1,7 @@
 //===- Layers.cpp - Common layers and losses ------------------------------===//
 
 #include "rlx/frontend/Layers.h"
+#include "rlx/frontend/Random.h"
 
 #include <cmath>
 
@@ -74,6 +75,22 @@ Tensor attention(const Tensor &q, const Tensor &k, const Tensor &v,
   if (mask.valid())
     scores = add(scores, mask, loc);
   return matmul(softmax(scores, -1, loc), v, loc);
+}
+
+Tensor dropout(const Tensor &key, const Tensor &x, double rate, bool train,
+               SourceLoc loc) {
+  if (!(rate >= 0.0 && rate < 1.0))
+    throw Error("rlx::dropout: expects a rate in [0, 1), got " +
+                std::to_string(rate) + loc.suffix());
+  if (!train || rate == 0.0)
+    return x;
+  if (!x.type().is_static())
+    throw Error("rlx::dropout: needs a static shape, got " + x.type().str() +
+                loc.suffix());
+  Tensor keep = random::bernoulli(key, 1.0 - rate, x.shape(), x.dtype(), loc);
+  Tensor scaled = mul(x, x.scope().scalar(1.0 / (1.0 - rate), x.dtype(), loc),
+                      loc);
+  return where(keep, scaled, x.scope().scalar(0.0, x.dtype(), loc), loc);
 }
 
 Tensor accuracy(const Tensor &logits, const Tensor &labels, SourceLoc loc) {

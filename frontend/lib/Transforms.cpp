@@ -97,7 +97,9 @@ Leaves resolve(const Func &f, const std::vector<std::string> &wrt,
   for (const detail::Arg &leaf : leaves.args)
     if (!is_float(leaf.type.dtype))
       fail(what,
-           "leaf '" + leaf.name + "' is " + leaf.type.str() + ", not a float",
+           "leaf '" + leaf.name + "' is " + leaf.type.str() +
+               ", not a float: integer data, such as a PRNG key, carries no "
+               "gradient",
            loc);
   return leaves;
 }

@@ -14,6 +14,7 @@
 #include "rlx/frontend/Jit.h"
 #include "rlx/frontend/Layers.h"
 #include "rlx/frontend/Ops.h"
+#include "rlx/frontend/Random.h"
 #include "rlx/frontend/Tensor.h"
 #include "rlx/frontend/Train.h"
 #include "rlx/frontend/Types.h"

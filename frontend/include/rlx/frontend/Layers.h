@@ -32,6 +32,12 @@ Tensor mse(const Tensor &prediction, const Tensor &target,
 Tensor attention(const Tensor &q, const Tensor &k, const Tensor &v,
                  const Tensor &mask = Tensor(),
                  SourceLoc loc = SourceLoc::current());
+/// Inverted dropout: in training, each element of `x` is kept with
+/// probability `1 - rate` (a Bernoulli draw from `key`, see Random.h) and
+/// scaled by `1 / (1 - rate)`, else zeroed; outside training, `x`. `x`
+/// has a static shape (jit specializes shapes).
+Tensor dropout(const Tensor &key, const Tensor &x, double rate, bool train,
+               SourceLoc loc = SourceLoc::current());
 /// Fraction of rows whose largest logit is at the integer label.
 Tensor accuracy(const Tensor &logits, const Tensor &labels,
                 SourceLoc loc = SourceLoc::current());
