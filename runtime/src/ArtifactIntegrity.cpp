@@ -14,6 +14,7 @@
 #include "rlx/abi.h"
 
 #include <cerrno>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <elf.h>
@@ -138,11 +139,20 @@ IntegrityCheck findInNoteSegment(const std::vector<unsigned char> &notes,
       return failure(IntegrityCheck::Corrupt,
                      "the note at byte " + std::to_string(segmentOffset + at) +
                          " overruns its segment");
-    bool isDigest =
-        header.n_type == RLX_ARTIFACT_DIGEST_NOTE_TYPE &&
-        header.n_namesz == sizeof(RLX_ARTIFACT_DIGEST_NOTE_NAME) &&
+    // A note with the digest's type or owner name but not both (or another
+    // name size) is the digest note damaged, not a library without one.
+    bool typeMatches = header.n_type == RLX_ARTIFACT_DIGEST_NOTE_TYPE;
+    bool nameMatches =
+        name + sizeof(RLX_ARTIFACT_DIGEST_NOTE_NAME) <= notes.size() &&
         std::memcmp(notes.data() + name, RLX_ARTIFACT_DIGEST_NOTE_NAME,
                     sizeof(RLX_ARTIFACT_DIGEST_NOTE_NAME)) == 0;
+    bool isDigest = typeMatches && nameMatches &&
+                    header.n_namesz == sizeof(RLX_ARTIFACT_DIGEST_NOTE_NAME);
+    if ((typeMatches || nameMatches) && !isDigest)
+      return failure(IntegrityCheck::Corrupt,
+                     "the digest note at byte " +
+                         std::to_string(segmentOffset + at) +
+                         " is damaged (type, owner name or its size)");
     if (isDigest) {
       rlx_artifact_digest_note_t note;
       if (header.n_descsz != sizeof(note.file_size) + sizeof(note.digest) ||
@@ -164,6 +174,26 @@ IntegrityCheck findInNoteSegment(const std::vector<unsigned char> &notes,
     at = next;
   }
   return {};
+}
+
+/// The offset of the digest note's header and name anywhere in the file,
+/// or UINT64_MAX: tells a damaged program header table from a library that
+/// never had the note.
+uint64_t findDigestNoteBytes(int fd, uint64_t size) {
+  const rlx_artifact_digest_note_t note = RLX_ARTIFACT_DIGEST_NOTE_INITIALIZER;
+  constexpr size_t kPattern = offsetof(rlx_artifact_digest_note_t, file_size);
+  constexpr size_t kChunk = 1 << 20;
+  std::vector<unsigned char> buffer(kChunk + kPattern);
+  for (uint64_t offset = 0; offset < size; offset += kChunk) {
+    size_t bytes = static_cast<size_t>(
+        size - offset < buffer.size() ? size - offset : buffer.size());
+    if (!readAt(fd, offset, buffer.data(), bytes) || bytes < kPattern)
+      return UINT64_MAX;
+    for (size_t i = 0; i + kPattern <= bytes; ++i)
+      if (buffer[i] == 4 && std::memcmp(&buffer[i], &note, kPattern) == 0)
+        return offset + i;
+  }
+  return UINT64_MAX;
 }
 
 } // namespace
@@ -245,12 +275,19 @@ IntegrityCheck findDigestNote(int fd, uint64_t size, bool sealed) {
         !check)
       return check;
   }
-  if (!seen)
+  if (!seen) {
+    uint64_t stray = findDigestNoteBytes(fd, size);
+    if (stray != UINT64_MAX)
+      return failure(IntegrityCheck::Corrupt,
+                     "its digest note (byte " + std::to_string(stray) +
+                         ") lies in no note segment: the program headers "
+                         "are damaged");
     return failure(IntegrityCheck::NotAnArtifact,
                    "an ELF library without the rlx digest note (" +
                        std::string(RLX_ARTIFACT_DIGEST_SECTION) +
                        "); an artifact from an rlxc before digests must be "
                        "recompiled");
+  }
 
   // A truncated artifact says so before anything else.
   if (sealed && found.recordedSize != size)
