@@ -1,15 +1,16 @@
 //===- ArtifactEmitter.cpp - LLVM dialect to a shared library -------------===//
 ///
 /// \file
-/// Translates the Codegen-phase module to LLVM IR, optimizes it for the host
-/// CPU, emits an object in process through LLVM's TargetMachine and links a
-/// shared library with lld, then seals its digest note (rlx/abi.h,
-/// "Integrity"): the file's size and digest, which the runtime checks
-/// before dlopen. Output goes to a temporary file renamed into place, so a
-/// failed compile never leaves a partial artifact behind.
+/// Translates the Codegen-phase module to LLVM IR, optimizes it for the
+/// CPU the options name (CPUTarget.h), emits an object in process through
+/// LLVM's TargetMachine and links a shared library with lld, then seals its
+/// digest note (rlx/abi.h, "Integrity"): the file's size and digest, which the
+/// runtime checks before dlopen. Output goes to a temporary file renamed into
+/// place, so a failed compile never leaves a partial artifact behind.
 ///
 //===----------------------------------------------------------------------===//
 
+#include "codegen/ABI/CPUTarget.h"
 #include "codegen/Compiler.h"
 #include "rlx/abi.h"
 
@@ -25,41 +26,16 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/xxhash.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
-#include "llvm/TargetParser/Host.h"
-#include "llvm/TargetParser/SubtargetFeature.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace mlir;
 
 namespace mlir::rlx {
 namespace {
-
-/// A TargetMachine for the host CPU with all its features.
-std::unique_ptr<llvm::TargetMachine> hostTargetMachine(unsigned optLevel,
-                                                       std::string &error) {
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  llvm::Triple triple(llvm::sys::getProcessTriple());
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target)
-    return nullptr;
-  llvm::SubtargetFeatures features;
-  for (const auto &[feature, enabled] : llvm::sys::getHostCPUFeatures())
-    features.AddFeature(feature, enabled);
-  llvm::CodeGenOptLevel level = optLevel == 0   ? llvm::CodeGenOptLevel::None
-                                : optLevel == 1 ? llvm::CodeGenOptLevel::Less
-                                : optLevel == 2 ? llvm::CodeGenOptLevel::Default
-                                                : llvm::CodeGenOptLevel::Aggressive;
-  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
-      triple, llvm::sys::getHostCPUName(), features.getString(),
-      llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt, level));
-}
 
 LogicalResult fail(ModuleOp module, const llvm::Twine &message) {
   return module.emitError(message);
@@ -212,10 +188,15 @@ static std::error_code publish(llvm::StringRef temp, llvm::StringRef path) {
 LogicalResult emitArtifact(ModuleOp module, const CompileOptions &options,
                            EmitKind kind, llvm::StringRef outputPath) {
   std::string error;
+  FailureOr<CPUTarget> cpuTarget = resolveCPUTarget(
+      options.cpu, llvm::to_vector(options.cpuFeatures), error);
+  if (failed(cpuTarget))
+    return fail(module, error);
   std::unique_ptr<llvm::TargetMachine> machine =
-      hostTargetMachine(options.optLevel, error);
+      createCPUTargetMachine(*cpuTarget, options.optLevel, error);
   if (!machine)
-    return fail(module, "no LLVM target for the host: " + error);
+    return fail(module,
+                "no LLVM target for " + cpuTarget->triple + ": " + error);
 
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =

@@ -2,15 +2,16 @@
 
 #include "codegen/Compiler.h"
 
+#include "codegen/ABI/CPUTarget.h"
 #include "codegen/ABI/Passes.h"
-#include "codegen/Common/Passes.h"
 #include "codegen/CPU/Passes.h"
+#include "codegen/Common/Passes.h"
 #include "codegen/GPU/Passes.h"
 #include "conversion/RLXToLinalg/RLXToLinalg.h"
 #include "conversion/RLXToSCF/Passes.h"
+#include "conversion/TosaToRLX/Passes.h"
 #include "dialects/RLX/IR/ExternalModels.h"
 #include "dialects/RLX/IR/RLXDialect.h"
-#include "conversion/TosaToRLX/Passes.h"
 #include "dialects/RLX/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -72,6 +73,16 @@ void registerCompilerDialects(DialectRegistry &registry) {
   registerExternalDifferentiationModels(registry);
 }
 
+/// The manifest check of codegen: the target and CPU these options build.
+static RLXCheckManifestTargetOptions
+checkManifestTargetOptions(const PipelineOptions &options) {
+  RLXCheckManifestTargetOptions check;
+  check.target = options.target;
+  check.cpu = options.cpu;
+  check.cpuFeatures = llvm::to_vector(options.cpuFeatures);
+  return check;
+}
+
 static void addCleanup(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -82,7 +93,7 @@ static void buildCPUCodegen(OpPassManager &pm,
   RLXCPUVectorizeMatmulOptions matmul;
   matmul.tileM = options.matmulTileM;
   matmul.tileN = options.matmulTileN;
-  pm.addPass(createRLXCheckManifestTarget({options.target}));
+  pm.addPass(createRLXCheckManifestTarget(checkManifestTargetOptions(options)));
   pm.addPass(createRLXRuntimeChecks());
   pm.addPass(createRLXLowerDynamicExpandShapes());
   pm.addPass(createRLXCPUVectorizeMatmul(matmul));
@@ -142,6 +153,9 @@ std::string PipelineOptions::validate() const {
     return "unknown target '" + target + "'; targets: " + targetNames().str();
   if (!chips.empty() && target != "cuda" && target != "rocm")
     return "chips are for the cuda and rocm targets, not " + target;
+  std::string error;
+  if (failed(resolveCPUTarget(cpu, llvm::to_vector(cpuFeatures), error)))
+    return error;
   return "";
 }
 
@@ -162,7 +176,7 @@ static void buildGPUCodegen(OpPassManager &pm,
   // Threads per block: Vulkan guarantees 128 invocations per workgroup, no
   // more; CUDA and ROCm blocks of 256 keep more warps in flight.
   const int64_t blockSize = target == "vulkan" ? 128 : 256;
-  pm.addPass(createRLXCheckManifestTarget({options.target}));
+  pm.addPass(createRLXCheckManifestTarget(checkManifestTargetOptions(options)));
   pm.addPass(createRLXRuntimeChecks());
   pm.addPass(createRLXLowerDynamicExpandShapes());
   pm.addNestedPass<func::FuncOp>(createRLXMaterializeWorkspace());
@@ -313,6 +327,8 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
     pm.addNestedPass<func::FuncOp>(createRLXPlanWorkspace());
     RLXBuildManifestOptions manifest;
     manifest.target = options.target;
+    manifest.cpu = options.cpu;
+    manifest.cpuFeatures = llvm::to_vector(options.cpuFeatures);
     pm.addPass(createRLXBuildManifest(manifest));
     break;
   }

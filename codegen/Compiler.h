@@ -77,6 +77,17 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
       *this, "dump-device-code",
       llvm::cl::desc("GPU targets: also write each device binary (SPIR-V, "
                      "PTX, cubin, hsaco) into this folder")};
+  Option<std::string> cpu{
+      *this, "cpu",
+      llvm::cl::desc("the CPU that code running on the CPU is compiled for "
+                     "(all of a cpu artifact, the host side of a GPU one): "
+                     "an LLVM CPU name (x86-64-v3, skylake-avx512, znver4) "
+                     "or host, this machine's CPU with its features"),
+      llvm::cl::init("host")};
+  ListOption<std::string> cpuFeatures{
+      *this, "cpu-features",
+      llvm::cl::desc("CPU features added (+name) or removed (-name) on top "
+                     "of the CPU's, LLVM's names (+avx512f,-avx512fp16)")};
   Option<int64_t> matmulTileM{
       *this, "matmul-tile-m",
       llvm::cl::desc("rows of the CPU matmul's register tile"),
@@ -122,7 +133,7 @@ runPhases(mlir::ModuleOp module, Phase last, const PipelineOptions &options,
           CompileStats *stats = nullptr);
 
 /// Translates a module at the Codegen phase to LLVM IR, optimized at
-/// options.optLevel for the host CPU, and writes `kind` to `outputPath`
+/// options.optLevel for options.cpu, and writes `kind` to `outputPath`
 /// (LLVM IR text, an object, or a shared library linked with lld). The file
 /// appears only when complete.
 mlir::LogicalResult emitArtifact(mlir::ModuleOp module,

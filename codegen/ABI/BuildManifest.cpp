@@ -7,6 +7,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "codegen/ABI/CPUTarget.h"
 #include "codegen/ABI/Passes.h"
 #include "codegen/Common/BufferAliases.h"
 
@@ -175,11 +176,24 @@ struct RLXBuildManifestPass
       func->setAttr("llvm.emit_c_interface", UnitAttr::get(&getContext()));
       stripRLXAttributes(func);
     }
+    std::string error;
+    FailureOr<CPUTarget> cpuTarget =
+        resolveCPUTarget(cpu, llvm::to_vector(cpuFeatures), error);
+    if (failed(cpuTarget)) {
+      module.emitError(error);
+      return signalPassFailure();
+    }
+    llvm::json::Array required;
+    for (const std::string &feature : cpuTarget->required)
+      required.push_back(feature);
     llvm::json::Object manifest{
         {RLX_MANIFEST_FORMAT, RLX_MANIFEST_FORMAT_NAME},
         {RLX_MANIFEST_ABI_VERSION, static_cast<int64_t>(kArtifactABIVersion)},
         {RLX_MANIFEST_TARGET, target},
         {RLX_MANIFEST_COMPILER, "rlx " RLX_VERSION_STRING},
+        {RLX_MANIFEST_TARGET_TRIPLE, cpuTarget->triple},
+        {RLX_MANIFEST_CPU, cpuTarget->cpu},
+        {RLX_MANIFEST_CPU_FEATURES, std::move(required)},
         {RLX_MANIFEST_ENTRY_POINTS, std::move(entries)},
         {RLX_MANIFEST_PARAMS, std::move(allParams)}};
     std::string text;

@@ -7,6 +7,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "codegen/ABI/CPUTarget.h"
 #include "codegen/ABI/Passes.h"
 #include "rlx/abi.h"
 
@@ -18,6 +19,7 @@ namespace mlir::rlx {
 } // namespace mlir::rlx
 
 using namespace mlir;
+using namespace mlir::rlx;
 
 namespace {
 
@@ -44,12 +46,48 @@ struct RLXCheckManifestTargetPass
       module.emitError("rlx.manifest records no target");
       return signalPassFailure();
     }
-    if (*recorded == target)
+    if (*recorded != target) {
+      module.emitError() << "the module was prepared for target '" << *recorded
+                         << "' (its manifest) but codegen runs "
+                         << "for '" << target
+                         << "'; run the codegen phase with {target="
+                         << *recorded << "}";
+      return signalPassFailure();
+    }
+    checkCPU(module, *object);
+  }
+
+  /// The manifest's CPU and required features are those codegen compiles
+  /// for, else the runtime would check the wrong ones.
+  void checkCPU(ModuleOp module, const llvm::json::Object &manifest) {
+    std::optional<llvm::StringRef> recordedCPU =
+        manifest.getString(RLX_MANIFEST_CPU);
+    if (!recordedCPU)
       return;
-    module.emitError() << "the module was prepared for target '" << *recorded
-                       << "' (its manifest) but codegen runs for '" << target
-                       << "'; run the codegen phase with {target="
-                       << *recorded << "}";
+    std::string error;
+    FailureOr<CPUTarget> cpuTarget =
+        resolveCPUTarget(cpu, llvm::to_vector(cpuFeatures), error);
+    if (failed(cpuTarget)) {
+      module.emitError(error);
+      return signalPassFailure();
+    }
+    std::vector<std::string> recordedFeatures;
+    if (const llvm::json::Array *features =
+            manifest.getArray(RLX_MANIFEST_CPU_FEATURES))
+      for (const llvm::json::Value &feature : *features)
+        if (std::optional<llvm::StringRef> name = feature.getAsString())
+          recordedFeatures.push_back(name->str());
+    if (*recordedCPU == cpuTarget->cpu &&
+        recordedFeatures == cpuTarget->required)
+      return;
+    module.emitError() << "the module was prepared for CPU '" << *recordedCPU
+                       << "' (its manifest) but codegen compiles for '"
+                       << cpuTarget->cpu << "'"
+                       << (*recordedCPU == cpuTarget->cpu
+                               ? " with other features"
+                               : "")
+                       << "; run the codegen phase with the bufferize "
+                       << "phase's {cpu=...} and {cpu-features=...}";
     signalPassFailure();
   }
 };

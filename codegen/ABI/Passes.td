@@ -40,12 +40,18 @@ def RLXCheckManifestTarget
     (`rlx-opt --rlx-phase-codegen` without `{target=...}` on a module that
     `rlxc --target=vulkan --compile-to=bufferize` wrote) would give an
     artifact whose code and manifest disagree. That is an error naming both
-    targets and the option that fixes it. A module without a manifest (a
-    hand-written test input) passes.
+    targets and the option that fixes it; likewise for the CPU the manifest
+    records (`cpu`, `cpu_features`) and the one codegen compiles for. A
+    module without a manifest (a hand-written test input) passes, and so
+    does one whose manifest records no CPU.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
-           "the target codegen runs for">
+           "the target codegen runs for">,
+    Option<"cpu", "cpu", "std::string", /*default=*/"\"host\"",
+           "the CPU codegen compiles for (LLVM's name, or host)">,
+    ListOption<"cpuFeatures", "cpu-features", "std::string",
+               "CPU features added (+name) or removed (-name)">
   ];
 }
 
@@ -79,12 +85,19 @@ def RLXBuildManifest : Pass<"rlx-build-manifest", "mlir::ModuleOp"> {
   let description = [{
     Collects the `rlx.entry` dictionary of every entry point, adds the bytes
     of its static temporary allocations as `workspace_bytes`, and stores the
-    manifest JSON of docs/abi.md as the module attribute `rlx.manifest`. Marks
-    entry points `llvm.emit_c_interface`.
+    manifest JSON of docs/abi.md as the module attribute `rlx.manifest`,
+    with the target triple, CPU and required CPU features the code will be
+    compiled for (`cpu`, `cpu-features`; `host` resolved to this machine's
+    CPU). Marks entry points `llvm.emit_c_interface`.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
-           "the target recorded in the manifest">
+           "the target recorded in the manifest">,
+    Option<"cpu", "cpu", "std::string", /*default=*/"\"host\"",
+           "the CPU the code is compiled for (LLVM's name, or host): "
+           "recorded with its triple and required features">,
+    ListOption<"cpuFeatures", "cpu-features", "std::string",
+               "CPU features added (+name) or removed (-name)">
   ];
 }
 

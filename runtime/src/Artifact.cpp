@@ -9,6 +9,7 @@
 
 #include "Artifact.h"
 #include "ArtifactIntegrity.h"
+#include "CpuFeatures.h"
 #include "DType.h"
 #include "DeviceCall.h"
 #include "GuardedCall.h"
@@ -192,6 +193,16 @@ std::unique_ptr<rlx_artifact_s> loadArtifact(const std::string &path) {
              " disagrees with " RLX_ARTIFACT_ABI_VERSION_SYMBOL "() = " +
              std::to_string(abiVersion));
 
+  auto join = [](const std::vector<std::string> &names) {
+    std::string text;
+    for (const std::string &name : names)
+      text += (text.empty() ? "" : ",") + name;
+    return text;
+  };
+  artifact->cpuFeatures = join(artifact->manifest.cpuFeatures);
+  artifact->missingCpuFeatures =
+      join(missingCpuFeatures(artifact->manifest.cpuFeatures));
+
   const std::string &target = artifact->manifest.target;
   artifact->device = target.empty() ? RLX_DEVICE_CPU : deviceForTarget(target);
   if (artifact->device == RLX_DEVICE_DEFAULT)
@@ -305,6 +316,18 @@ rlx_device_t rlx_artifact_device(const rlx_artifact_t *artifact) {
 
 const char *rlx_artifact_compiler(const rlx_artifact_t *artifact) {
   return artifact->manifest.compiler.c_str();
+}
+
+const char *rlx_artifact_cpu(const rlx_artifact_t *artifact) {
+  return artifact->manifest.cpu.c_str();
+}
+
+const char *rlx_artifact_cpu_features(const rlx_artifact_t *artifact) {
+  return artifact->cpuFeatures.c_str();
+}
+
+const char *rlx_artifact_missing_cpu_features(const rlx_artifact_t *artifact) {
+  return artifact->missingCpuFeatures.c_str();
 }
 
 const char *rlx_artifact_manifest_json(const rlx_artifact_t *artifact) {

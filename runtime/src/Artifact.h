@@ -28,6 +28,9 @@ struct rlx_artifact_s {
   int32_t *numThreads = nullptr;
   std::string manifestJson;
   rlxrt::Manifest manifest;
+  /// The manifest's CPU features, and those this machine lacks, joined by
+  /// commas (rlx_artifact_cpu_features).
+  std::string cpuFeatures, missingCpuFeatures;
   /// Where the entry code's pointers point: RLX_DEVICE_CPU, or the GPU of
   /// the manifest's target.
   rlx_device_t device = RLX_DEVICE_CPU;

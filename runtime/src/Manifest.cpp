@@ -38,6 +38,18 @@ public:
     manifest.target = getString(root, RLX_MANIFEST_TARGET, "");
     if (root.contains(RLX_MANIFEST_COMPILER))
       manifest.compiler = getString(root, RLX_MANIFEST_COMPILER, "");
+    if (root.contains(RLX_MANIFEST_TARGET_TRIPLE))
+      manifest.targetTriple = getString(root, RLX_MANIFEST_TARGET_TRIPLE, "");
+    if (root.contains(RLX_MANIFEST_CPU))
+      manifest.cpu = getString(root, RLX_MANIFEST_CPU, "");
+    if (root.contains(RLX_MANIFEST_CPU_FEATURES))
+      for (const Json &feature :
+           getArray(root, RLX_MANIFEST_CPU_FEATURES, "")) {
+        if (!feature.is_string() || feature.get<std::string>().size() < 2 ||
+            feature.get<std::string>()[0] != '+')
+          error(RLX_MANIFEST_CPU_FEATURES, "expected \"+name\" strings");
+        manifest.cpuFeatures.push_back(feature.get<std::string>());
+      }
 
     const Json &entries = getArray(root, RLX_MANIFEST_ENTRY_POINTS, "");
     for (size_t i = 0; i < entries.size(); ++i) {

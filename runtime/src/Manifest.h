@@ -62,6 +62,12 @@ namespace rlxrt {
 struct Manifest {
   std::string target;
   std::string compiler;
+  /// The CPU the code was compiled for; empty when the manifest predates
+  /// them (nothing to check).
+  std::string targetTriple;
+  std::string cpu;
+  /// "+name" per CPU feature the code needs (rlx/abi.h).
+  std::vector<std::string> cpuFeatures;
   int64_t abiVersion = 0;
   std::vector<rlx_entry_point_s> entryPoints;
   /// The union over entry points, each name once.

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Session.h"
+#include "CpuFeatures.h"
 #include "DType.h"
 #include "Status.h"
 
@@ -144,6 +145,7 @@ rlx_session_create_with_options(rlx_artifact_t *artifact,
                (artifact->manifest.target.empty() ? RLX_MANIFEST_TARGET_CPU
                                                   : artifact->manifest.target) +
                ", not " + deviceName(wanted));
+    checkCpu(*artifact);
     tuneMallocOnce();
     auto session = std::make_unique<rlx_session_s>(artifact);
     if (artifact->device != RLX_DEVICE_CPU)

@@ -82,6 +82,15 @@ void printInfo(const rlx::runtime::Artifact &artifact, rlx_device_t device) {
               status.c_str());
   if (!artifact.compiler().empty())
     std::printf("compiler: %s\n", artifact.compiler().c_str());
+  if (!artifact.cpu().empty()) {
+    std::string missing = artifact.missing_cpu_features();
+    std::printf("cpu: %s (needs %s; %s)\n", artifact.cpu().c_str(),
+                artifact.cpu_features().empty()
+                    ? "no listed features"
+                    : artifact.cpu_features().c_str(),
+                missing.empty() ? "this machine has them"
+                                : ("this machine lacks " + missing).c_str());
+  }
   auto printSpecs = [](const char *title,
                        const std::vector<rlx::runtime::TensorSpec> &specs) {
     std::printf("  %s:%s\n", title, specs.empty() ? " none" : "");

@@ -109,6 +109,19 @@ int main(int argc, char **argv) {
                                      "cubin sm_80/sm_90), rocm (hsaco "
                                      "gfx90a/gfx942)")
       ->check(CLI::IsMember({"cpu", "cuda", "rocm", "vulkan"}));
+  std::string cpu = "host";
+  std::vector<std::string> cpuFeatures;
+  app.add_option("--cpu", cpu,
+                 "the CPU the code is compiled for: an LLVM CPU name "
+                 "(x86-64-v3 runs on any AVX2 machine; skylake-avx512, "
+                 "znver4, ...) or host (default: this machine's CPU and "
+                 "every feature it has); the manifest records it and the "
+                 "runtime refuses a CPU that lacks a feature it needs");
+  app.add_option("--cpu-features", cpuFeatures,
+                 "CPU features added (+name) or removed (-name), comma "
+                 "separated, LLVM's names (+avx512f,-avx512fp16)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
   std::vector<std::string> chips;
   app.add_option("--chips", chips,
                  "cuda/rocm: the chips to compile for, comma separated "
@@ -190,6 +203,8 @@ int main(int argc, char **argv) {
   mlir::rlx::CompileOptions options;
   options.target = target;
   options.chips = chips;
+  options.cpu = cpu;
+  options.cpuFeatures = cpuFeatures;
   options.deviceCodeDirectory = deviceCodeDir;
   options.optLevel = optLevel;
   options.gradFunctions = gradFns;

@@ -191,6 +191,73 @@ typedef struct rlx_artifact_digest_note_t {
    {0}, {0}}
 
 /*===----------------------------------------------------------------------===*
+ * CPU features
+ *===----------------------------------------------------------------------===*/
+
+/* The x86 features a manifest's "cpu_features" may require: the instruction
+   set extensions compiled code can use, by LLVM's name, with where CPUID
+   reports each and which XCR0 state bits the OS must have enabled for it.
+   X(name, leaf, subleaf, register (0 eax, 1 ebx, 2 ecx, 3 edx), bit, xcr0).
+   rlxc records those its CPU has (for --cpu=NAME and --cpu-features); the
+   runtime checks them against the CPU it runs on before the first call. */
+#define RLX_X86_XCR0_AVX 0x6u        /**< SSE and AVX state */
+#define RLX_X86_XCR0_AVX512 0xe6u    /**< and opmask, ZMM state */
+#define RLX_X86_XCR0_AMX 0x60006u    /**< and tile config, tile data */
+#define RLX_X86_CPU_FEATURES(X)                                                \
+  X("sse", 1, 0, 3, 25, 0)                                                     \
+  X("sse2", 1, 0, 3, 26, 0)                                                    \
+  X("sse3", 1, 0, 2, 0, 0)                                                     \
+  X("pclmul", 1, 0, 2, 1, 0)                                                   \
+  X("ssse3", 1, 0, 2, 9, 0)                                                    \
+  X("fma", 1, 0, 2, 12, RLX_X86_XCR0_AVX)                                      \
+  X("cx16", 1, 0, 2, 13, 0)                                                    \
+  X("sse4.1", 1, 0, 2, 19, 0)                                                  \
+  X("sse4.2", 1, 0, 2, 20, 0)                                                  \
+  X("movbe", 1, 0, 2, 22, 0)                                                   \
+  X("popcnt", 1, 0, 2, 23, 0)                                                  \
+  X("aes", 1, 0, 2, 25, 0)                                                     \
+  X("avx", 1, 0, 2, 28, RLX_X86_XCR0_AVX)                                      \
+  X("f16c", 1, 0, 2, 29, RLX_X86_XCR0_AVX)                                     \
+  X("rdrnd", 1, 0, 2, 30, 0)                                                   \
+  X("bmi", 7, 0, 1, 3, 0)                                                      \
+  X("avx2", 7, 0, 1, 5, RLX_X86_XCR0_AVX)                                      \
+  X("bmi2", 7, 0, 1, 8, 0)                                                     \
+  X("avx512f", 7, 0, 1, 16, RLX_X86_XCR0_AVX512)                               \
+  X("avx512dq", 7, 0, 1, 17, RLX_X86_XCR0_AVX512)                              \
+  X("rdseed", 7, 0, 1, 18, 0)                                                  \
+  X("adx", 7, 0, 1, 19, 0)                                                     \
+  X("avx512ifma", 7, 0, 1, 21, RLX_X86_XCR0_AVX512)                            \
+  X("avx512cd", 7, 0, 1, 28, RLX_X86_XCR0_AVX512)                              \
+  X("sha", 7, 0, 1, 29, 0)                                                     \
+  X("avx512bw", 7, 0, 1, 30, RLX_X86_XCR0_AVX512)                              \
+  X("avx512vl", 7, 0, 1, 31, RLX_X86_XCR0_AVX512)                              \
+  X("avx512vbmi", 7, 0, 2, 1, RLX_X86_XCR0_AVX512)                             \
+  X("avx512vbmi2", 7, 0, 2, 6, RLX_X86_XCR0_AVX512)                            \
+  X("gfni", 7, 0, 2, 8, 0)                                                     \
+  X("vaes", 7, 0, 2, 9, RLX_X86_XCR0_AVX)                                      \
+  X("vpclmulqdq", 7, 0, 2, 10, RLX_X86_XCR0_AVX)                               \
+  X("avx512vnni", 7, 0, 2, 11, RLX_X86_XCR0_AVX512)                            \
+  X("avx512bitalg", 7, 0, 2, 12, RLX_X86_XCR0_AVX512)                          \
+  X("avx512vpopcntdq", 7, 0, 2, 14, RLX_X86_XCR0_AVX512)                       \
+  X("avx512vp2intersect", 7, 0, 3, 8, RLX_X86_XCR0_AVX512)                     \
+  X("amx-bf16", 7, 0, 3, 22, RLX_X86_XCR0_AMX)                                 \
+  X("avx512fp16", 7, 0, 3, 23, RLX_X86_XCR0_AVX512)                            \
+  X("amx-tile", 7, 0, 3, 24, RLX_X86_XCR0_AMX)                                 \
+  X("amx-int8", 7, 0, 3, 25, RLX_X86_XCR0_AMX)                                 \
+  X("avxvnni", 7, 1, 0, 4, RLX_X86_XCR0_AVX)                                   \
+  X("avx512bf16", 7, 1, 0, 5, RLX_X86_XCR0_AVX512)                             \
+  X("amx-fp16", 7, 1, 0, 21, RLX_X86_XCR0_AMX)                                 \
+  X("avxifma", 7, 1, 0, 23, RLX_X86_XCR0_AVX)                                  \
+  X("avxvnniint8", 7, 1, 3, 4, RLX_X86_XCR0_AVX)                               \
+  X("avxneconvert", 7, 1, 3, 5, RLX_X86_XCR0_AVX)                              \
+  X("sahf", 0x80000001u, 0, 2, 0, 0)                                           \
+  X("lzcnt", 0x80000001u, 0, 2, 5, 0)                                          \
+  X("sse4a", 0x80000001u, 0, 2, 6, 0)                                          \
+  X("prfchw", 0x80000001u, 0, 2, 8, 0)                                         \
+  X("xop", 0x80000001u, 0, 2, 11, RLX_X86_XCR0_AVX)                            \
+  X("fma4", 0x80000001u, 0, 2, 16, RLX_X86_XCR0_AVX)
+
+/*===----------------------------------------------------------------------===*
  * Manifest JSON
  *===----------------------------------------------------------------------===*/
 
@@ -202,6 +269,15 @@ typedef struct rlx_artifact_digest_note_t {
 #define RLX_MANIFEST_ABI_VERSION "abi_version"
 #define RLX_MANIFEST_TARGET "target" /**< one of RLX_MANIFEST_TARGET_* */
 #define RLX_MANIFEST_COMPILER "compiler"
+/** The LLVM target triple of the code that runs on the CPU (all of a CPU
+    artifact, the host side of a GPU artifact). */
+#define RLX_MANIFEST_TARGET_TRIPLE "target_triple"
+/** The LLVM CPU name that code was compiled for ("x86-64-v3", "znver4"). */
+#define RLX_MANIFEST_CPU "cpu"
+/** The CPU features that code needs, "+name" each (LLVM's names), from
+    RLX_X86_CPU_FEATURES on x86; a loader refuses to run the artifact on a
+    CPU that lacks one. */
+#define RLX_MANIFEST_CPU_FEATURES "cpu_features"
 #define RLX_MANIFEST_ENTRY_POINTS "entry_points" /**< entry point objects */
 #define RLX_MANIFEST_PARAMS "params" /**< tensor objects: the union */
 #define RLX_MANIFEST_KEYS(X)                                                   \
@@ -209,6 +285,9 @@ typedef struct rlx_artifact_digest_note_t {
   X(RLX_MANIFEST_ABI_VERSION)                                                  \
   X(RLX_MANIFEST_TARGET)                                                       \
   X(RLX_MANIFEST_COMPILER)                                                     \
+  X(RLX_MANIFEST_TARGET_TRIPLE)                                                \
+  X(RLX_MANIFEST_CPU)                                                          \
+  X(RLX_MANIFEST_CPU_FEATURES)                                                 \
   X(RLX_MANIFEST_ENTRY_POINTS)                                                 \
   X(RLX_MANIFEST_PARAMS)
 

@@ -303,6 +303,16 @@ RLX_API const char *rlx_artifact_target(const rlx_artifact_t *artifact);
 RLX_API rlx_device_t rlx_artifact_device(const rlx_artifact_t *artifact);
 /** The manifest's "compiler" string, "" if absent. */
 RLX_API const char *rlx_artifact_compiler(const rlx_artifact_t *artifact);
+/** The CPU the artifact's CPU code was compiled for (the manifest's "cpu",
+    an LLVM CPU name), "" if absent. */
+RLX_API const char *rlx_artifact_cpu(const rlx_artifact_t *artifact);
+/** The CPU features that code needs, "+avx2,+fma,..." (the manifest's
+    "cpu_features"), and the ones of them this machine lacks ("" for none):
+    a session of an artifact that needs a missing one is refused with
+    FAILED_PRECONDITION. Owned by the artifact. */
+RLX_API const char *rlx_artifact_cpu_features(const rlx_artifact_t *artifact);
+RLX_API const char *
+rlx_artifact_missing_cpu_features(const rlx_artifact_t *artifact);
 /** The manifest JSON text exactly as the artifact exports it. */
 RLX_API const char *rlx_artifact_manifest_json(const rlx_artifact_t *artifact);
 

@@ -293,6 +293,13 @@ public:
   /// The device it was compiled for.
   rlx_device_t device() const { return rlx_artifact_device(raw); }
   std::string compiler() const { return rlx_artifact_compiler(raw); }
+  /// The CPU the artifact was compiled for, the features it needs and
+  /// those this machine lacks (comma separated; "" when none).
+  std::string cpu() const { return rlx_artifact_cpu(raw); }
+  std::string cpu_features() const { return rlx_artifact_cpu_features(raw); }
+  std::string missing_cpu_features() const {
+    return rlx_artifact_missing_cpu_features(raw);
+  }
   std::string manifest_json() const { return rlx_artifact_manifest_json(raw); }
   std::vector<EntryPoint> entry_points() const {
     std::vector<EntryPoint> result;

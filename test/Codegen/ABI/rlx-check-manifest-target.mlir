@@ -38,3 +38,11 @@ module attributes {rlx.manifest = "{\22format\22:\22rlx-artifact\22}"} {
 // expected-error @+1 {{rlx.manifest is not valid JSON}}
 module attributes {rlx.manifest = "{"} {
 }
+
+// -----
+
+// The CPU of the manifest (x86-64-v3) is not the one codegen compiles for
+// (host, the default): the runtime would check the wrong features.
+// expected-error-re @+1 {{the module was prepared for CPU 'x86-64-v3' (its manifest) but codegen compiles for '{{.+}}'; run the codegen phase with the bufferize phase's {cpu=...} and {cpu-features=...}}}
+module attributes {rlx.manifest = "{\22target\22:\22cpu\22,\22cpu\22:\22x86-64-v3\22,\22cpu_features\22:[\22+avx2\22]}"} {
+}

@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
@@ -480,6 +481,66 @@ TEST_P(ArtifactABI, DamagedCopiesAreRefusedBeforeLoading) {
   EXPECT_EQ(code, RLX_STATUS_DATA_LOSS) << message;
   EXPECT_NE(message.find("do not match their digest"), std::string::npos)
       << message;
+}
+
+/// rlxc --cpu: the manifest records the CPU and the features it needs, and
+/// the runtime refuses, before the first call, an artifact whose CPU has a
+/// feature this one lacks (code for it would die of SIGILL). x86-64-v3 code
+/// runs on any AVX2 machine; sapphirerapids has AVX512-FP16 and AMX, which
+/// AMD's Zen 4 lacks (on a machine that has them all the refusal is
+/// skipped).
+TEST(ArtifactCPU, CpuFeaturesThisMachineLacksAreRefused) {
+  const std::string &dir = scratchDir();
+  ASSERT_FALSE(dir.empty());
+  std::ofstream(dir + "/cpu.mlir") << kSerialModel;
+  auto compileFor = [&](const std::string &cpu) {
+    std::string out = dir + "/cpu-" + cpu + ".so";
+    int code =
+        runProcess({RLXC_PATH, dir + "/cpu.mlir", "--cpu=" + cpu, "-o", out},
+                   dir + "/cpu.log");
+    EXPECT_EQ(code, 0) << readText(dir + "/cpu.log");
+    return out;
+  };
+  auto sessionStatus = [](const std::string &path, std::string &message) {
+    rlx_artifact_t *artifact = nullptr;
+    rlx_status_t status = rlx_artifact_load(path.c_str(), &artifact);
+    if (!status) {
+      rlx_session_t *session = nullptr;
+      status = rlx_session_create(artifact, &session);
+      rlx_session_release(session);
+      rlx_artifact_release(artifact);
+    }
+    rlx_status_code_t code = rlx_status_code(status);
+    message = status ? rlx_status_message(status) : "";
+    rlx_status_free(status);
+    return code;
+  };
+
+  std::string message;
+  std::string v3 = compileFor("x86-64-v3");
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    EXPECT_EQ(sessionStatus(v3, message), RLX_STATUS_OK) << message;
+
+  std::string spr = compileFor("sapphirerapids");
+  rlx_artifact_t *artifact = nullptr;
+  ASSERT_EQ(rlx_artifact_load(spr.c_str(), &artifact), nullptr);
+  Json manifest = Json::parse(rlx_artifact_manifest_json(artifact));
+  rlx_artifact_release(artifact);
+  EXPECT_EQ(manifest.value(RLX_MANIFEST_CPU, ""), "sapphirerapids");
+  Json features = field(manifest, RLX_MANIFEST_CPU_FEATURES);
+  for (const char *feature : {"+avx512fp16", "+amx-tile", "+avx512bf16"})
+    EXPECT_NE(std::find(features.begin(), features.end(), feature),
+              features.end())
+        << feature << " not in " << features.dump();
+  if (__builtin_cpu_supports("avx512fp16") && __builtin_cpu_supports("amxtile"))
+    GTEST_SKIP() << "this machine has sapphirerapids' features";
+  EXPECT_EQ(sessionStatus(spr, message), RLX_STATUS_FAILED_PRECONDITION)
+      << message;
+  EXPECT_NE(message.find("needs CPU features this machine lacks: "),
+            std::string::npos)
+      << message;
+  if (!__builtin_cpu_supports("avx512fp16"))
+    EXPECT_NE(message.find("+avx512fp16"), std::string::npos) << message;
 }
 
 INSTANTIATE_TEST_SUITE_P(Kinds, ArtifactABI, ::testing::ValuesIn(kKinds),
