@@ -293,7 +293,7 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
   case Phase::Lower:
     // Loops and branches take their bodies in: the bodies' rlx ops and
     // params are then lowered and exposed with the rest.
-    pm.addPass(createConvertRLXToSCF());
+    pm.addPass(createConvertRLXToSCF({options.target}));
     pm.addPass(createSymbolDCEPass());
     pm.addPass(createRLXExposeParams());
     pm.addPass(createConvertRLXToLinalg());

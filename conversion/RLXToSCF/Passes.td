@@ -17,6 +17,11 @@ def ConvertRLXToSCF : Pass<"convert-rlx-to-scf", "mlir::ModuleOp"> {
     loops in bodies are lowered in turn. Runs after autodiff (which needs
     the bodies as functions) and before the params are exposed.
   }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "The compile target. GPU targets (vulkan, cuda, rocm) do not run "
+           "loops and branches yet: each one is an error naming it.">
+  ];
   let dependentDialects = [
     "mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
     "mlir::arith::ArithDialect"

@@ -248,6 +248,8 @@ LogicalResult lowerSwitch(SwitchOp op, SymbolTableCollection &symbols) {
 
 struct ConvertRLXToSCFPass
     : mlir::rlx::impl::ConvertRLXToSCFBase<ConvertRLXToSCFPass> {
+  using ConvertRLXToSCFBase::ConvertRLXToSCFBase;
+
   void runOnOperation() override {
     SymbolTableCollection symbols;
     // Each round lowers the loops present; bodies cloned into regions bring
@@ -264,6 +266,14 @@ struct ConvertRLXToSCFPass
       });
       if (loops.empty())
         return;
+      if (target != "cpu") {
+        for (Operation *op : loops)
+          op->emitOpError("is not supported on the ")
+              << target
+              << " target yet: loops and branches compile for the CPU "
+                 "target (--target=cpu)";
+        return signalPassFailure();
+      }
       if (round == maxRounds) {
         loops.front()->emitOpError(
             "cannot be lowered: its body reaches itself (recursion)");

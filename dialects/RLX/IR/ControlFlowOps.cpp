@@ -142,7 +142,9 @@ LogicalResult ScanOp::verify() {
   int64_t steps = getStaticLength();
   for (auto [i, y] : llvm::enumerate(getYs().getTypes())) {
     auto type = cast<RankedTensorType>(y);
-    if (type.getRank() == 0 || type.getDimSize(0) != steps)
+    if (type.getRank() == 0 ||
+        (!type.isDynamicDim(0) && !ShapedType::isDynamic(steps) &&
+         type.getDimSize(0) != steps))
       return emitOpError("expects stacked output ")
              << i << " to have a leading dim of "
              << (ShapedType::isDynamic(steps) ? std::string("?")

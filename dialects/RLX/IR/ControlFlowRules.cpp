@@ -264,12 +264,11 @@ LogicalResult ScanOp::buildJVP(OpBuilder &b, ArrayRef<Value> tan,
     init.push_back(tangentAt(C + k));
   for (int64_t x : fx)
     xs.push_back(tangentAt(C + K + x));
-  int64_t length = getStaticLength();
+  // Tangents have their primals' types.
   SmallVector<Type> types(getCarries().getTypes());
   llvm::append_range(types, typesAt(TypeRange(getCarries().getTypes()), fk));
   llvm::append_range(types, getYs().getTypes());
-  for (int64_t y : fy)
-    types.push_back(stackedType(results[K + y], length));
+  llvm::append_range(types, typesAt(TypeRange(getYs().getTypes()), fy));
   auto scan = ScanOp::create(b, loc, types, FlatSymbolRefAttr::get(jvpBody),
                              consts, init, xs, getLengthAttr(),
                              getReverseAttr(), getUnrollAttr());

@@ -158,3 +158,4 @@ func.func @nested(%h: tensor<f32>) -> tensor<f32> {
   %r = rlx.scan @outer init(%h) {length = 2 : i64} : (tensor<f32>) -> tensor<f32>
   return %r : tensor<f32>
 }
+

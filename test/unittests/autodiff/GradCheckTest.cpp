@@ -63,11 +63,12 @@ const std::map<std::string, std::string> kClosedFormInsteadOfFd = {
 };
 
 /// Cases that cannot get both FN_jvp and FN_vjp by design (a custom rule for
-/// one mode only makes the other an error); their rules are checked by the
-/// identity tests named here.
+/// one mode only makes the other an error; a while loop has no reverse
+/// mode); their rules are checked by the identity tests named here.
 const std::map<std::string, std::string> kOneModeByDesign = {
     {"custom_vjp", "Identity.CustomVjpRuleIsUsed"},
     {"custom_jvp", "Identity.CustomJvpRuleIsUsed"},
+    {"while", "Identity.ControlFlowDerivativesHaveClosedForms"},
 };
 
 //===----------------------------------------------------------------------===//

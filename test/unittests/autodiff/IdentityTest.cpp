@@ -479,6 +479,64 @@ func.func @vcv_grad_sum_grad(%xs: tensor<2x3xf64>) -> tensor<2x3xf64> {
   return %g : tensor<2x3xf64>
 }
 )"},
+      {"control_flow", R"(
+func.func private @cf_mulx(%x: tensor<?xf64>, %h: tensor<?xf64>) -> tensor<?xf64> {
+  %y = rlx.mul %h, %x : (tensor<?xf64>, tensor<?xf64>) -> tensor<?xf64>
+  return %y : tensor<?xf64>
+}
+func.func private @cf_pow4(%x: tensor<?xf64>) -> tensor<f64> {
+  %one = rlx.constant dense<1.0> : tensor<f64>
+  %h0 = rlx.mul %x, %one : (tensor<?xf64>, tensor<f64>) -> tensor<?xf64>
+  %h0n = rlx.div %h0, %x : (tensor<?xf64>, tensor<?xf64>) -> tensor<?xf64>
+  %h = rlx.scan @cf_mulx consts(%x) init(%h0n) {length = 4 : i64} : (tensor<?xf64>, tensor<?xf64>) -> tensor<?xf64>
+  %s = rlx.sum %h {axes = array<i64: 0>} : (tensor<?xf64>) -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func @grad_scan_pow4(%x: tensor<?xf64>) -> tensor<?xf64> {
+  %g = rlx.grad @cf_pow4(%x) {wrt = array<i64: 0>} : (tensor<?xf64>) -> tensor<?xf64>
+  return %g : tensor<?xf64>
+}
+func.func @hvp_scan_pow4(%x: tensor<?xf64>, %v: tensor<?xf64>) -> tensor<?xf64> {
+  %hv = rlx.hvp @cf_pow4(%x) tangents(%v) {wrt = array<i64: 0>} : (tensor<?xf64>, tensor<?xf64>) -> tensor<?xf64>
+  return %hv : tensor<?xf64>
+}
+func.func private @cf_below(%x: tensor<f64>, %y: tensor<f64>) -> tensor<i1> {
+  %ten = rlx.constant dense<10.0> : tensor<f64>
+  %c = rlx.compare "lt", %x, %ten : (tensor<f64>, tensor<f64>) -> tensor<i1>
+  return %c : tensor<i1>
+}
+func.func private @cf_double(%x: tensor<f64>, %y: tensor<f64>) -> (tensor<f64>, tensor<f64>) {
+  %x2 = rlx.add %x, %x : (tensor<f64>, tensor<f64>) -> tensor<f64>
+  %y2 = rlx.mul %y, %y : (tensor<f64>, tensor<f64>) -> tensor<f64>
+  return %x2, %y2 : tensor<f64>, tensor<f64>
+}
+func.func private @cf_loop(%x: tensor<f64>, %y: tensor<f64>) -> tensor<f64> {
+  %rx, %ry = rlx.while @cf_below, @cf_double init(%x, %y) : (tensor<f64>, tensor<f64>) -> (tensor<f64>, tensor<f64>)
+  return %ry : tensor<f64>
+}
+func.func @jvp_while(%x: tensor<f64>, %y: tensor<f64>, %t: tensor<f64>) -> (tensor<f64>, tensor<f64>) {
+  %r, %tr = rlx.jvp @cf_loop(%x, %y) tangents(%t) {wrt = array<i64: 1>} : (tensor<f64>, tensor<f64>, tensor<f64>) -> (tensor<f64>, tensor<f64>)
+  return %r, %tr : tensor<f64>, tensor<f64>
+}
+func.func private @cf_square(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %y = rlx.mul %x, %x : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+  return %y : tensor<3xf64>
+}
+func.func private @cf_cube(%x: tensor<3xf64>) -> tensor<3xf64> {
+  %y = rlx.mul %x, %x : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+  %z = rlx.mul %y, %x : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>
+  return %z : tensor<3xf64>
+}
+func.func private @cf_pick(%i: tensor<i32>, %x: tensor<3xf64>) -> tensor<f64> {
+  %y = rlx.switch %i [@cf_square, @cf_cube](%x) : (tensor<i32>, tensor<3xf64>) -> tensor<3xf64>
+  %s = rlx.sum %y {axes = array<i64: 0>} : (tensor<3xf64>) -> tensor<f64>
+  return %s : tensor<f64>
+}
+func.func @grad_switch(%i: tensor<i32>, %x: tensor<3xf64>) -> tensor<3xf64> {
+  %g = rlx.grad @cf_pick(%i, %x) {wrt = array<i64: 1>} : (tensor<i32>, tensor<3xf64>) -> tensor<3xf64>
+  return %g : tensor<3xf64>
+}
+)"},
   };
   return list;
 }
@@ -879,6 +937,51 @@ TEST(Identity, RematKeepsTheGradient) {
     for (size_t k = 0; k < hv.v.size(); ++k)
       EXPECT_NEAR(h[0].v[k], hv.v[k], 1e-7 + 1e-5 * std::fabs(hv.v[k]))
           << "hvp through remat at " << k;
+  }
+}
+
+/// Loops and branches differentiate as their unrolled forms: a scan
+/// multiplying by x four times is x^4 (gradient 4x^3, Hessian 12x^2); a
+/// while loop squaring y while x doubles below 10 gives y^(2^n), tangent
+/// 2^n y^(2^n - 1); a switch differentiates the branch it takes.
+TEST(Identity, ControlFlowDerivativesHaveClosedForms) {
+  IDENTITY_MODULE(m, "control_flow");
+  for (int64_t n : {3, 1}) {
+    Arr x = draw({n}, "cf/x" + std::to_string(n), 0.5, 1.5);
+    Arr v = draw({n}, "cf/v" + std::to_string(n), -1, 1);
+    Arr g = x, hv = x;
+    for (size_t k = 0; k < x.v.size(); ++k) {
+      g.v[k] = 4 * std::pow(x.v[k], 3);
+      hv.v[k] = 12 * x.v[k] * x.v[k] * v.v[k];
+    }
+    std::vector<Arr> r = call(session, "grad_scan_pow4", {x});
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_TRUE(matches(g, r[0], Tol::Arith)) << "gradient through scan";
+    std::vector<Arr> h = call(session, "hvp_scan_pow4", {x, v});
+    ASSERT_EQ(h.size(), 1u);
+    EXPECT_TRUE(matches(hv, h[0], Tol::Arith)) << "hvp through scan";
+  }
+  for (double x0 : {0.7, 3.0, 12.0}) {
+    int steps = 0;
+    for (double x = x0; x < 10; x *= 2)
+      ++steps;
+    double y = 1.05, power = std::pow(2.0, steps);
+    std::vector<Arr> r = call(session, "jvp_while",
+                              {f64({}, {x0}), f64({}, {y}), f64({}, {1.0})});
+    ASSERT_EQ(r.size(), 2u);
+    EXPECT_NEAR(r[0].v[0], std::pow(y, power), 1e-12) << x0;
+    EXPECT_NEAR(r[1].v[0], power * std::pow(y, power - 1), 1e-10) << x0;
+  }
+  Arr x = draw({3}, "cf/switch");
+  for (int32_t i : {-2, 0, 1, 5}) {
+    Arr index(RLX_DTYPE_I32, {});
+    index.v = {double(i)};
+    std::vector<Arr> r = call(session, "grad_switch", {index, x});
+    ASSERT_EQ(r.size(), 1u);
+    Arr want = x;
+    for (double &e : want.v)
+      e = i <= 0 ? 2 * e : 3 * e * e;
+    EXPECT_TRUE(matches(want, r[0], Tol::Arith)) << "switch index " << i;
   }
 }
 

@@ -1,6 +1,7 @@
 //===- Cases.cpp - The op cases of the rlx end-to-end tests ---------------===//
 
 #include "Cases.h"
+#include "ControlFlowCases.h"
 #include "RandomCases.h"
 #include "Reference.h"
 
@@ -1208,6 +1209,7 @@ const std::vector<Case> &allCases() {
     integerCases(b);
     edgeCases(b);
     customRuleCases(b);
+    appendControlFlowCases(b.cases);
     appendRandomCases(b.cases);
     for (Case &c : b.cases)
       if (kStaticByDesign.count(c.name))
