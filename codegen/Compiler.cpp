@@ -30,6 +30,10 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+
 #include <chrono>
 #include <functional>
 #include <iterator>
@@ -133,14 +137,44 @@ bool isGPUTarget(llvm::StringRef target) {
 
 llvm::StringRef targetNames() { return "cpu, cuda, rocm, vulkan"; }
 
+/// Points the link `path` at `target`, replacing whatever was there in one
+/// rename, so that concurrent compiles never see it missing.
+static void replaceLink(llvm::StringRef target, llvm::StringRef path) {
+  llvm::SmallString<256> temporary(path);
+  temporary += ".tmp-" + std::to_string(llvm::sys::Process::getProcessId());
+  llvm::sys::fs::remove(temporary);
+  if (!llvm::sys::fs::create_link(target, temporary))
+    if (llvm::sys::fs::rename(temporary, path))
+      llvm::sys::fs::remove(temporary);
+}
+
+/// ROCm's serializer wants one folder holding amdgcn/bitcode
+/// (rocm-device-libs) and llvm/bin/ld.lld, which Debian installs apart: the
+/// compiler makes that folder of links in the user's cache folder
+/// ($XDG_CACHE_HOME/rlx, ~/.cache/rlx, else the temporary folder), so an
+/// installed rlxc needs nothing from its build tree.
+static std::string rocmToolkit() {
+  llvm::SmallString<256> root;
+  if (!llvm::sys::path::cache_directory(root))
+    llvm::sys::path::system_temp_directory(/*erasedOnReboot=*/true, root);
+  llvm::sys::path::append(root, "rlx", "rocm-toolkit");
+  llvm::SmallString<256> bitcode(root), lld(root);
+  llvm::sys::path::append(bitcode, "amdgcn", "bitcode");
+  llvm::sys::path::append(lld, "llvm", "bin", "ld.lld");
+  llvm::sys::fs::create_directories(llvm::sys::path::parent_path(bitcode));
+  llvm::sys::fs::create_directories(llvm::sys::path::parent_path(lld));
+  replaceLink(RLX_ROCM_DEVICE_LIBS, bitcode);
+  replaceLink(RLX_LLD_PATH, lld);
+  return root.str().str();
+}
+
 /// Where the device compilers find their tools: ptxas under the CUDA
-/// toolkit; for ROCm a folder with amdgcn/bitcode (rocm-device-libs) and
-/// llvm/bin/ld.lld, which the build makes from links.
+/// toolkit; for ROCm the folder of links above.
 static std::string deviceToolkit(llvm::StringRef target) {
   const char *variable = target == "cuda" ? "RLX_CUDA_PATH" : "RLX_ROCM_PATH";
   if (const char *env = std::getenv(variable))
     return env;
-  return target == "cuda" ? RLX_CUDA_TOOLKIT : RLX_ROCM_TOOLKIT;
+  return target == "cuda" ? RLX_CUDA_TOOLKIT : rocmToolkit();
 }
 
 /// The chips each GPU target is compiled for unless the options name
