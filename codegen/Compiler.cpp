@@ -299,6 +299,7 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
     pm.addPass(createConvertTosaToRLX());
     break;
   case Phase::Transform: {
+    pm.addPass(createRLXCheckTensorSizes());
     if (!options.gradFunctions.empty() ||
         !options.valueAndGradFunctions.empty() ||
         !options.checkGradFunctions.empty() ||
@@ -325,6 +326,8 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
     pm.addPass(createSymbolDCEPass());
     break;
   case Phase::Lower:
+    // Autodiff and vmap derive types (a Jacobian's is a product of two).
+    pm.addPass(createRLXCheckTensorSizes());
     // Loops and branches take their bodies in: the bodies' rlx ops and
     // params are then lowered and exposed with the rest.
     pm.addPass(createConvertRLXToSCF({options.target}));
@@ -341,6 +344,8 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
     pm.addPass(createCanonicalizerPass());
     break;
   case Phase::Bufferize: {
+    // Before a splat constant becomes a global holding every element.
+    pm.addPass(createRLXFillSplatConstants());
     pm.addPass(bufferization::createEmptyTensorEliminationPass());
     bufferization::OneShotBufferizePassOptions bufferize;
     bufferize.bufferizeFunctionBoundaries = true;

@@ -9,6 +9,20 @@
 
 include "mlir/Pass/PassBase.td"
 
+def RLXCheckTensorSizes : Pass<"rlx-check-tensor-sizes", "mlir::ModuleOp"> {
+  let summary = "Refuses tensor types larger than the ABI can address";
+  let description = [{
+    A static shape says how many bytes a buffer takes; one of more than
+    2^62 bytes (`tensor<4611686018427387904xf32>`) made the allocation size
+    wrap at run time and the kernel write past a small buffer. Every shaped
+    type of an op result or a block argument (function inputs included)
+    whose static dims and element size come to more than 2^62 bytes (the
+    runtime's cap, docs/abi.md) is an error naming the type, located at the
+    op or argument. Runs first in the transform and lower phases: inputs,
+    then what autodiff and vmap derived (a Jacobian's size is a product).
+  }];
+}
+
 def RLXExposeParams : Pass<"rlx-expose-params", "mlir::ModuleOp"> {
   let summary = "Turns the rlx.param reads of each entry point into arguments";
   let description = [{

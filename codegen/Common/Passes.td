@@ -23,6 +23,34 @@ def RLXFuseElementwise : Pass<"rlx-fuse-elementwise"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def RLXFillSplatConstants : Pass<"rlx-fill-splat-constants"> {
+  let summary = "Turns large splat tensor constants into fills of empty tensors";
+  let description = [{
+    Runs just before bufferization. A splat `arith.constant` of a static
+    tensor type of at least `min-bytes` bytes becomes `linalg.fill` of a
+    `tensor.empty`: bufferized as is, the constant would be a global holding
+    every element, so `dense<1.0> : tensor<8192x8192xf32>` made a 256 MiB
+    artifact and 2^40 elements exhausted the compiler's memory. Splats that
+    elementwise fusion did not fold into their consumers are the ones left
+    here; smaller ones stay read-only globals, cheaper than a fill per call.
+
+    ```mlir
+    %c = arith.constant dense<1.0> : tensor<8192x8192xf32>
+    // becomes
+    %e = tensor.empty() : tensor<8192x8192xf32>
+    %s = arith.constant 1.0 : f32
+    %c = linalg.fill ins(%s : f32) outs(%e : tensor<8192x8192xf32>) -> tensor<8192x8192xf32>
+    ```
+  }];
+  let options = [
+    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"4096",
+           "splats of at least this many bytes become fills">
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def RLXLowerDynamicExpandShapes
     : Pass<"rlx-lower-dynamic-expand-shapes", "mlir::ModuleOp"> {
   let summary = "Rewrites expand_shapes with several dynamic dims per group as reinterpret_casts";
