@@ -13,6 +13,9 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/ConvertUTF.h"
 
 namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXEXPOSEPARAMS
@@ -69,6 +72,51 @@ FailureOr<DictionaryAttr> describe(Builder &b, StringRef name, Type type,
        b.getNamedAttr("shape", b.getI64ArrayAttr(shape))});
 }
 
+/// `name` as the diagnostic shows it: quoted, with NUL and bytes outside
+/// printable ASCII escaped.
+std::string quoted(StringRef name) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << '"';
+  llvm::printEscapedString(name, os);
+  os << '"';
+  return text;
+}
+
+/// The runtime takes names as C strings and the manifest is JSON: a name
+/// holding a NUL or bytes that are not UTF-8 could never be bound or
+/// looked up. `what` is "input 1", "param", "entry point", ...
+LogicalResult checkName(StringRef name, StringRef what,
+                        function_ref<InFlightDiagnostic()> error) {
+  if (name.contains('\0'))
+    return error() << "expects names without NUL characters, " << what
+                   << " is named " << quoted(name);
+  const auto *begin = reinterpret_cast<const llvm::UTF8 *>(name.begin());
+  if (!llvm::isLegalUTF8String(
+          &begin, reinterpret_cast<const llvm::UTF8 *>(name.end())))
+    return error() << "expects names in UTF-8, " << what << " is named "
+                   << quoted(name);
+  return success();
+}
+
+/// Each of `names` is a valid name and none repeats: a call binds inputs and
+/// returns outputs by name, so two of one name make one of them unreachable.
+LogicalResult checkNames(ArrayRef<std::string> names, StringRef kind,
+                         function_ref<InFlightDiagnostic(unsigned)> error) {
+  llvm::StringMap<unsigned> first;
+  for (auto [i, name] : llvm::enumerate(names)) {
+    std::string what = (kind + " " + Twine(i)).str();
+    if (failed(checkName(name, what, [&] { return error(i); })))
+      return failure();
+    auto [it, inserted] = first.try_emplace(name, i);
+    if (!inserted)
+      return error(i) << "expects distinct " << kind << " names, " << kind
+                      << "s " << it->second << " and " << i
+                      << " are both named " << quoted(name);
+  }
+  return success();
+}
+
 struct RLXExposeParamsPass
     : mlir::rlx::impl::RLXExposeParamsBase<RLXExposeParamsPass> {
   void runOnOperation() override {
@@ -92,9 +140,17 @@ struct RLXExposeParamsPass
     if (calls.wasInterrupted())
       return failure();
 
+    if (failed(checkName(func.getSymName(), "entry point",
+                         [&] { return func.emitOpError(); })))
+      return failure();
+
     // One argument per distinct name, in order of first use.
     llvm::MapVector<StringRef, SmallVector<ParamOp>> params;
     func.walk([&](ParamOp op) { params[op.getName()].push_back(op); });
+    for (auto &[name, ops] : params)
+      if (failed(checkName(name, "param",
+                           [&, &ops = ops] { return ops.front().emitOpError(); })))
+        return failure();
     unsigned numInputs = func.getNumArguments();
     for (auto &[name, ops] : params) {
       Type type = ops.front().getType();
@@ -117,12 +173,28 @@ struct RLXExposeParamsPass
 
     // The manifest description of this entry point.
     auto error = [&]() { return func.emitOpError(); };
-    SmallVector<Attribute> inputs, paramDescs, outputs;
+    SmallVector<std::string> inputNames, outputNames;
     for (unsigned i = 0; i < numInputs; ++i) {
       auto name = func.getArgAttrOfType<StringAttr>(i, "rlx.name");
-      std::string text = name ? name.str() : "arg" + std::to_string(i);
+      inputNames.push_back(name ? name.str() : "arg" + std::to_string(i));
+    }
+    for (unsigned i = 0; i < func.getNumResults(); ++i) {
+      auto name = func.getResultAttrOfType<StringAttr>(i, "rlx.name");
+      outputNames.push_back(name ? name.str() : "out" + std::to_string(i));
+    }
+    if (failed(checkNames(inputNames, "input",
+                          [&](unsigned i) {
+                            return emitError(func.getArgument(i).getLoc())
+                                   << "'" << func.getSymName() << "' ";
+                          })) ||
+        failed(checkNames(outputNames, "output",
+                          [&](unsigned) { return func.emitOpError(); })))
+      return failure();
+
+    SmallVector<Attribute> inputs, paramDescs, outputs;
+    for (unsigned i = 0; i < numInputs; ++i) {
       FailureOr<DictionaryAttr> d =
-          describe(b, text, func.getArgumentTypes()[i], error);
+          describe(b, inputNames[i], func.getArgumentTypes()[i], error);
       if (failed(d))
         return failure();
       inputs.push_back(*d);
@@ -136,10 +208,8 @@ struct RLXExposeParamsPass
       paramDescs.push_back(*d);
     }
     for (unsigned i = 0; i < func.getNumResults(); ++i) {
-      auto name = func.getResultAttrOfType<StringAttr>(i, "rlx.name");
-      std::string text = name ? name.str() : "out" + std::to_string(i);
       FailureOr<DictionaryAttr> d =
-          describe(b, text, func.getResultTypes()[i], error);
+          describe(b, outputNames[i], func.getResultTypes()[i], error);
       if (failed(d))
         return failure();
       outputs.push_back(*d);

@@ -85,3 +85,76 @@ func.func @two_types() -> tensor<3xf32> {
 func.func @bad_dtype(%x: tensor<2xui16>) -> tensor<2xui16> {
   return %x : tensor<2xui16>
 }
+
+// -----
+
+// Two inputs of one name: a call binds inputs by name, so one of them could
+// never be given.
+func.func @duplicate_inputs(%x: tensor<2xf32> {rlx.name = "x"},
+                            // expected-error @+1 {{'duplicate_inputs' expects distinct input names, inputs 0 and 1 are both named "x"}}
+                            %y: tensor<2xf32> {rlx.name = "x"}) -> tensor<2xf32> {
+  return %x : tensor<2xf32>
+}
+
+// -----
+
+// A default name counts too: input 0 is arg0.
+func.func @duplicate_default(%a: tensor<2xf32>,
+                             // expected-error @+1 {{'duplicate_default' expects distinct input names, inputs 0 and 1 are both named "arg0"}}
+                             %b: tensor<2xf32> {rlx.name = "arg0"}) -> tensor<2xf32> {
+  return %a : tensor<2xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op expects distinct output names, outputs 0 and 1 are both named "y"}}
+func.func @duplicate_outputs(%x: tensor<2xf32>) -> (tensor<2xf32> {rlx.name = "y"}, tensor<2xf32> {rlx.name = "y"}) {
+  return %x, %x : tensor<2xf32>, tensor<2xf32>
+}
+
+// -----
+
+// A NUL cuts the C string the runtime is given.
+// expected-error @+1 {{'func.func' op expects names without NUL characters, output 0 is named "y\00z"}}
+func.func @nul_output(%x: tensor<2xf32>) -> (tensor<2xf32> {rlx.name = "y\00z"}) {
+  return %x : tensor<2xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'nul_input' expects names without NUL characters, input 0 is named "\00"}}
+func.func @nul_input(%x: tensor<2xf32> {rlx.name = "\00"}) -> tensor<2xf32> {
+  return %x : tensor<2xf32>
+}
+
+// -----
+
+// The manifest is JSON: a name must be UTF-8 (é as two bytes is fine).
+// expected-error @+1 {{'func.func' op expects names in UTF-8, output 1 is named "\FF\FE"}}
+func.func @not_utf8_output(%x: tensor<2xf32> {rlx.name = "caf\C3\A9"}) -> (tensor<2xf32>, tensor<2xf32> {rlx.name = "\FF\FE"}) {
+  return %x, %x : tensor<2xf32>, tensor<2xf32>
+}
+
+// -----
+
+func.func @not_utf8_param() -> tensor<2xf32> {
+  // expected-error @+1 {{'rlx.param' op expects names in UTF-8, param is named "w\C3"}}
+  %w = rlx.param "w\C3" : tensor<2xf32>
+  return %w : tensor<2xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op expects names without NUL characters, entry point is named "f\00g"}}
+func.func @"f\00g"(%x: tensor<2xf32>) -> tensor<2xf32> {
+  return %x : tensor<2xf32>
+}
+
+// -----
+
+// Names are unique per kind: an input and an output may share one.
+// CHECK-LABEL: func @same_input_output
+// CHECK: rlx.entry
+func.func @same_input_output(%x: tensor<2xf32> {rlx.name = "x"}) -> (tensor<2xf32> {rlx.name = "x"}) {
+  return %x : tensor<2xf32>
+}
