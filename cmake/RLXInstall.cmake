@@ -129,3 +129,22 @@ configure_file(${PROJECT_SOURCE_DIR}/cmake/rlx-runtime.pc.in
   ${PROJECT_BINARY_DIR}/cmake/rlx-runtime.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/cmake/rlx-runtime.pc
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT dev)
+
+# --- Debian package ------------------------------------------------------------
+# cd build && cpack -G DEB: rlx_<version>_amd64.deb with everything above,
+# installed under /usr. The tools and the frontend need LLVM/MLIR 22, lld,
+# libomp and clang's builtins from Debian's packages (apt.llvm.org on
+# Debian 12); building against rlx::frontend also needs libmlir-22-dev.
+set(CPACK_PACKAGE_NAME rlx)
+set(CPACK_PACKAGE_VENDOR rlx)
+set(CPACK_PACKAGE_CONTACT "rlx developers <rlx@localhost>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
+  "rlx: ahead-of-time ML graph compiler on MLIR (rlxc, rlx-run, librlxrt)")
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS
+  "libmlir-22, libllvm22, lld-22, libomp-22-dev, libclang-rt-22-dev, libc6, libstdc++6")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libmlir-22-dev")
+include(CPack)

@@ -11,7 +11,8 @@
 #     list_entry_points is the C API, frontend_jit (rlx::frontend, unless
 #     RLX_CONSUMER_FRONTEND=OFF) jits a gradient in process;
 #   - pkg-config --cflags --libs rlx-runtime builds a C program that runs;
-#   - the prefix still works after it is moved.
+#   - the prefix still works after it is moved;
+#   - cpack -G DEB makes a .deb holding the same files (where dpkg-deb is).
 #
 # check_install.sh SOURCE_DIR BUILD_DIR WORK_DIR [C_COMPILER CXX_COMPILER]
 set -euo pipefail
@@ -105,6 +106,17 @@ mv "$prefix" "$work/moved"
 "$work/moved/bin/rlx-run" "$work/mlp2.so" --fn forward \
   --weights "$src/examples/mlp/weights.safetensors" \
   --input "x=$src/examples/mlp/x.npy" > /dev/null
-PKG_CONFIG_PATH=$work/moved/lib/pkgconfig pkg-config --libs rlx-runtime \
-  | grep -qF -- "-L$work/moved/" || fail "rlx-runtime.pc is not relocatable"
+moved_libs=$(PKG_CONFIG_PATH=$work/moved/lib/pkgconfig pkg-config --libs rlx-runtime)
+[[ $moved_libs == *"-L$work/moved/"* ]] || fail "rlx-runtime.pc is not relocatable: $moved_libs"
+if command -v dpkg-deb > /dev/null; then
+  step "cpack -G DEB"
+  cpack -G DEB --config "$build/CPackConfig.cmake" -B "$work/deb" > "$work/cpack.log" \
+    || { cat "$work/cpack.log"; fail cpack; }
+  deb=$(ls "$work"/deb/rlx_*.deb)
+  dpkg-deb -c "$deb" > "$work/deb-contents.txt"
+  grep -q "usr/lib/$soname" "$work/deb-contents.txt" || fail "$deb lacks librlxrt"
+  grep -q "usr/lib/cmake/rlx/rlxConfig.cmake" "$work/deb-contents.txt" \
+    || fail "$deb lacks rlxConfig.cmake"
+  echo "$(basename "$deb"): $(dpkg-deb -f "$deb" Depends)"
+fi
 echo "install.consumer: OK"
