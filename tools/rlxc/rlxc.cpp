@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Compiler.h"
+#include "codegen/SourceLimits.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -252,6 +253,8 @@ int main(int argc, char **argv) {
   std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(input, &error);
   if (!file)
     return fail("cannot read '" + input + "': " + error);
+  if (failed(mlir::rlx::checkNestingDepth(*file, llvm::errs())))
+    return 1;
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
