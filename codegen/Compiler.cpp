@@ -113,7 +113,12 @@ static void buildCPUCodegen(OpPassManager &pm,
   pm.addPass(createRLXCPUThreadCount());
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createConvertVectorToSCFPass());
+  // Transfers that are not lowered directly unroll into 1-D transfers: the
+  // default staging buffer is an alloca inside the loop nest (the scopes
+  // above are gone), and the stack grew by one per iteration until it
+  // overflowed (a 1536-row matmul with a partial column tile).
+  pm.addPass(createConvertVectorToSCFPass(
+      VectorTransferToSCFOptions().enableFullUnroll()));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

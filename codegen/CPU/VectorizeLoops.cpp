@@ -245,6 +245,14 @@ struct RLXCPUVectorizeLoopsPass
     mlir::rlx::promoteReductionAccumulators(module);
     module.walk(
         [](func::FuncOp func) { linalg::hoistRedundantVectorTransfers(func); });
+    // One-element transfers left (a scalar read through a strided view,
+    // such as one key of a split) become plain loads and stores: the LLVM
+    // lowering has no 0-d transfer on a non-unit stride.
+    if (failed(applyStage([](RewritePatternSet &patterns) {
+          vector::populateScalarVectorTransferLoweringPatterns(
+              patterns, /*benefit=*/1, /*allowMultipleUses=*/true);
+        })))
+      return signalPassFailure();
   }
 };
 

@@ -193,7 +193,10 @@ std::vector<Tensor> scanImpl(const std::string &op, const ScanBody &body,
       valuesOf(outer, init), valuesOf(outer, xs),
       options.length >= 0 ? b.getI64IntegerAttr(options.length)
                           : mlir::IntegerAttr(),
-      b.getBoolAttr(options.reverse), b.getI64IntegerAttr(options.unroll));
+      b.getBoolAttr(options.reverse), b.getI64IntegerAttr(options.unroll),
+      options.checkpoint_every > 1
+          ? b.getI64IntegerAttr(options.checkpoint_every)
+          : mlir::IntegerAttr());
   return checked(outer, scanOp, capture, op, loc);
 }
 

@@ -101,4 +101,40 @@ Tensor accuracy(const Tensor &logits, const Tensor &labels, SourceLoc loc) {
               loc);
 }
 
+LSTMResult lstm(Scope &s, const std::string &name, const Tensor &xs,
+                const Tensor &h0, const Tensor &c0, const ScanOptions &options,
+                SourceLoc loc) {
+  if (xs.rank() != 3 || h0.rank() != 2 || c0.type() != h0.type())
+    throw Error("rlx::lstm: expects xs [T, B, in] and h0, c0 [B, H] of one "
+                "type, got " + xs.type().str() + ", " + h0.type().str() +
+                " and " + c0.type().str() + loc.suffix());
+  int64_t in = xs.dim(2), hidden = h0.dim(1);
+  if (in == dyn || hidden == dyn)
+    throw Error("rlx::lstm: the input and hidden sizes must be static" +
+                loc.suffix());
+  DType dtype = xs.dtype();
+  Tensor wih = s.param(name + ".w_ih", {in, 4 * hidden}, dtype, loc);
+  Tensor whh = s.param(name + ".w_hh", {hidden, 4 * hidden}, dtype, loc);
+  Tensor bias = s.param(name + ".bias", {4 * hidden}, dtype, loc);
+  // Every step's input projection at once: one [T*B, in] x [in, 4H] matmul.
+  Tensor projected = add(matmul(xs, wih, loc), bias, loc);
+  auto gate = [&](const Tensor &gates, int64_t k) {
+    return slice(gates, {{}, {k * hidden, (k + 1) * hidden}}, loc);
+  };
+  ScanResult r = scan(
+      [&](Scope &, const std::vector<Tensor> &carry,
+          const std::vector<Tensor> &x) {
+        Tensor gates = add(x[0], matmul(carry[0], whh, loc), loc);
+        Tensor i = sigmoid(gate(gates, 0), loc);
+        Tensor f = sigmoid(gate(gates, 1), loc);
+        Tensor g = tanh(gate(gates, 2), loc);
+        Tensor o = sigmoid(gate(gates, 3), loc);
+        Tensor c = add(mul(f, carry[1], loc), mul(i, g, loc), loc);
+        Tensor h = mul(o, tanh(c, loc), loc);
+        return ScanStep{{h, c}, {h}};
+      },
+      {h0, c0}, {projected}, options, loc);
+  return {r.ys[0], r.carry[0], r.carry[1]};
+}
+
 } // namespace rlx

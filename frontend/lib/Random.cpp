@@ -88,10 +88,13 @@ Tensor fold_in(const Tensor &key, const Tensor &data, SourceLoc loc) {
   checkKey("fold_in", key, loc);
   if (!data.valid())
     fail("fold_in", "the data is an empty Tensor", loc);
-  if (&data.scope() != &key.scope())
+  // The innermost trace of the two (a loop body captures the other).
+  Scope *s = Scope::innermost(&key.scope(), &data.scope());
+  if (!s)
     fail("fold_in", "key and data come from different traces", loc);
-  return build<RandomFoldInOp>(key.scope(), "random::fold_in", loc,
-                               valueOf(key), valueOf(data));
+  return build<RandomFoldInOp>(*s, "random::fold_in", loc,
+                               valueOf(s->adopt(key, loc)),
+                               valueOf(s->adopt(data, loc)));
 }
 
 Tensor fold_in(const Tensor &key, uint32_t data, SourceLoc loc) {

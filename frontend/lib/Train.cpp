@@ -10,6 +10,7 @@
 
 #include "rlx/frontend/Train.h"
 #include "rlx/frontend/Ops.h"
+#include "rlx/frontend/Random.h"
 
 #include <algorithm>
 #include <cmath>
@@ -91,6 +92,11 @@ TrainStep make_train_step(const Func &loss,
   std::vector<optim::StateSpec> specs;
   if (optimizer.init)
     specs = optimizer.init(trained);
+  // A loss input `key` (i32[2]) is threaded through the steps as state.
+  const TensorType keyType{DType::i32, {2}};
+  bool threadsKey = false;
+  for (const detail::Arg &in : loss.inputs())
+    threadsKey |= in.name == "key" && in.type == keyType;
   std::set<std::string> taken{"lr", "step"};
   for (const detail::Arg &in : loss.inputs())
     taken.insert(in.name);
@@ -122,6 +128,17 @@ TrainStep make_train_step(const Func &loss,
   for (const optim::StateSpec &spec : specs)
     state[spec.name] =
         s.input(spec.name, spec.type.shape, spec.type.dtype, loc);
+  Tensor nextKey;
+  if (threadsKey) {
+    // The step's "key" input is the state; the loss gets a fresh half of
+    // it and the other half is the next step's.
+    for (size_t i = 0; i < args.size(); ++i)
+      if (loss.inputs()[i].name == "key") {
+        std::vector<Tensor> halves = random::split_keys(args[i], 2, loc);
+        nextKey = halves[0];
+        args[i] = halves[1];
+      }
+  }
 
   std::vector<Tensor> results = valueAndGrad(s, args, loc);
   size_t values = loss.outputs().size();
@@ -160,6 +177,10 @@ TrainStep make_train_step(const Func &loss,
                   next.type().str() + ", declared " + spec.type.str() +
                   loc.suffix());
     outputs.push_back(next.named("new." + spec.name));
+  }
+  if (threadsKey) {
+    outputs.push_back(nextKey.named("new.key"));
+    specs.push_back({"key", keyType, 0});
   }
   std::shared_ptr<detail::FuncDef> def = s.finish(outputs);
   // Specializable when the loss is: the step is traced again around the
@@ -250,8 +271,10 @@ double TrainStep::step(const std::map<std::string, Array> &inputs) {
   all["step"] = Array::scalar(static_cast<double>(next));
   for (const auto &[name, value] : state) {
     if (inputs.count(name))
-      throw Error("rlx::TrainStep::step: input '" + name +
-                  "' is optimizer state");
+      throw Error("rlx::TrainStep::step: input '" + name + "' is " +
+                  (name == "key" ? "the PRNG key the step threads (seed it "
+                                   "with TrainStep::seed)"
+                                 : "optimizer state"));
     all[name] = value;
   }
   Outputs out = compiled_->run(all);
@@ -264,6 +287,20 @@ double TrainStep::step(const std::map<std::string, Array> &inputs) {
   stepCount = next;
   last_ = out;
   return out["loss"].item();
+}
+
+TrainStep &TrainStep::seed(uint64_t seed) {
+  requireCompiled(compiled_);
+  if (!state.count("key"))
+    throw Error("rlx::TrainStep::seed: the loss of '" + loss_.name() +
+                "' takes no PRNG key (an input named 'key', i32[2])");
+  // random::key's layout: the seed's high and low 32 bits.
+  auto word = [](uint64_t w) {
+    return static_cast<int32_t>(static_cast<uint32_t>(w));
+  };
+  state["key"] = Array::from(std::vector<int32_t>{word(seed >> 32), word(seed)},
+                             {2});
+  return *this;
 }
 
 Array TrainStep::param(const std::string &name) const {

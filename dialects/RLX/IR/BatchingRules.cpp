@@ -535,7 +535,8 @@ LogicalResult ScanOp::buildBatched(OpBuilder &builder, ArrayRef<Value> operands,
   }
   auto scan = ScanOp::create(builder, getLoc(), types,
                              FlatSymbolRefAttr::get(mapped), consts, init, xs,
-                             getLengthAttr(), getReverseAttr(), getUnrollAttr());
+                             getLengthAttr(), getReverseAttr(), getUnrollAttr(),
+                             getCheckpointEveryAttr());
   llvm::append_range(results, scan.getCarries());
   for (Value y : scan.getYs())
     results.push_back(swapLeadingDims(b, y));

@@ -109,6 +109,13 @@ int64_t ScanOp::getStaticLength() {
 LogicalResult ScanOp::verify() {
   if (getUnroll() < 1)
     return emitOpError("expects unroll >= 1, got ") << getUnroll();
+  if (std::optional<int64_t> every = getCheckpointEvery()) {
+    if (*every < 1)
+      return emitOpError("expects checkpoint_every >= 1, got ") << *every;
+    if (ShapedType::isDynamic(getStaticLength()))
+      return emitOpError("expects a static number of steps with "
+                         "checkpoint_every (give the length attribute)");
+  }
   std::optional<int64_t> length = getLength();
   if (length && *length < 0)
     return emitOpError("expects a non-negative length, got ") << *length;

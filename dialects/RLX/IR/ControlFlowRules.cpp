@@ -65,6 +65,160 @@ Value orZeros(OpBuilder &b, Location loc, Value v, Value like) {
   return v ? v : ad::zerosLike({b, loc}, like);
 }
 
+/// A function running `scan`'s body `length` steps over the whole of its
+/// xs: (consts, carry, xs[length]) -> (carry, ys[length]).
+func::FuncOp fixedLengthScan(SymbolTableCollection &symbols, ScanOp scan,
+                             func::FuncOp body, int64_t length,
+                             StringRef suffix) {
+  const size_t C = scan.getConsts().size(), K = scan.getInit().size();
+  TypeRange args = body.getArgumentTypes(), results = body.getResultTypes();
+  SmallVector<Type> inputs(args.take_front(C + K)), outputs(results.take_front(K));
+  for (Type t : args.drop_front(C + K))
+    inputs.push_back(stackedType(t, length));
+  for (Type t : results.drop_front(K))
+    outputs.push_back(stackedType(t, length));
+  return newBodyFunction(
+      symbols, scan, body.getSymName(), suffix, inputs, outputs,
+      [&](OpBuilder &fb, ValueRange a) {
+        auto inner = ScanOp::create(
+            fb, scan.getLoc(), outputs, scan.getBodyAttr(), a.take_front(C),
+            a.slice(C, K), a.drop_front(C + K), fb.getI64IntegerAttr(length),
+            scan.getReverseAttr(), scan.getUnrollAttr(), IntegerAttr());
+        return SmallVector<Value>(inner.getResults());
+      });
+}
+
+/// A function whose body is one rlx.remat of `callee`.
+func::FuncOp rematOf(SymbolTableCollection &symbols, Operation *anchor,
+                     func::FuncOp callee) {
+  return newBodyFunction(
+      symbols, anchor, callee.getSymName(), "remat", callee.getArgumentTypes(),
+      callee.getResultTypes(), [&](OpBuilder &fb, ValueRange a) {
+        auto remat = RematOp::create(fb, anchor->getLoc(),
+                                     callee.getResultTypes(),
+                                     FlatSymbolRefAttr::get(callee), a);
+        return SmallVector<Value>(remat.getResults());
+      });
+}
+
+/// Reverse mode of a scan with checkpoint_every = k: the scan rewritten as
+/// an outer scan over length / k chunks whose body is a remat of a k-step
+/// scan (plus a remat'd scan of the remaining steps), differentiated by a
+/// vjp marker. Reverse mode stacks only the chunks' first carries; each
+/// chunk's own k carries live only while its remat is pulled back.
+LogicalResult checkpointedVJP(ScanOp op, OpBuilder &b, ArrayRef<Value> adj,
+                              SmallVectorImpl<Value> &out,
+                              SymbolTableCollection &symbols) {
+  Location loc = op.getLoc();
+  func::FuncOp body = lookupFunction(symbols, op, op.getBodyAttr());
+  const int64_t C = op.getConsts().size(), K = op.getInit().size(),
+                Y = op.getYs().size();
+  const int64_t length = op.getStaticLength(), k = *op.getCheckpointEvery();
+  const int64_t chunks = length / k, rest = length % k;
+  func::FuncOp block = rematOf(
+      symbols, op, fixedLengthScan(symbols, op, body, k, "chunk"));
+  func::FuncOp tail;
+  if (rest)
+    tail = rematOf(symbols, op, fixedLengthScan(symbols, op, body, rest, "rest"));
+  TypeRange results = body.getResultTypes();
+  func::FuncOp chunked = newBodyFunction(
+      symbols, op, body.getSymName(), "checkpointed", op->getOperandTypes(),
+      op->getResultTypes(), [&](OpBuilder &fb, ValueRange a) {
+        ad::RuleBuilder rb{fb, loc};
+        ValueRange consts = a.take_front(C);
+        SmallVector<Value> carry(a.slice(C, K));
+        SmallVector<Value> heads, tails;
+        for (Value x : a.drop_front(C + K)) {
+          auto slice = sliceType(x.getType());
+          Value whole = ad::reshapeTo(rb, x, stackedType(slice, length));
+          auto rank = static_cast<int64_t>(slice.getRank()) + 1;
+          SmallVector<int64_t> zero(rank, 0), end(rank, -1), one(rank, 1);
+          if (chunks) {
+            Value head = whole;
+            if (rest) {
+              SmallVector<int64_t> limit = end;
+              limit[0] = chunks * k;
+              head = SliceOp::create(fb, loc, whole, zero, limit, one);
+            }
+            heads.push_back(ad::reshapeTo(
+                rb, head, stackedType(stackedType(slice, k), chunks)));
+          }
+          if (rest) {
+            SmallVector<int64_t> start = zero;
+            start[0] = chunks * k;
+            tails.push_back(SliceOp::create(fb, loc, whole, start, end, one));
+          }
+        }
+        SmallVector<Value> headYs, tailYs;
+        auto runChunks = [&] {
+          if (!chunks)
+            return;
+          SmallVector<Type> types(results.take_front(K));
+          for (Type t : results.drop_front(K))
+            types.push_back(stackedType(stackedType(t, k), chunks));
+          auto outer = ScanOp::create(
+              fb, loc, types, FlatSymbolRefAttr::get(block), consts, carry,
+              heads, fb.getI64IntegerAttr(chunks), op.getReverseAttr(),
+              op.getUnrollAttr(), IntegerAttr());
+          carry.assign(outer.getCarries().begin(), outer.getCarries().end());
+          for (auto [y, t] : llvm::zip(outer.getYs(), results.drop_front(K)))
+            headYs.push_back(
+                ad::reshapeTo(rb, y, stackedType(t, chunks * k)));
+        };
+        auto runRest = [&] {
+          if (!rest)
+            return;
+          SmallVector<Value> args(consts);
+          llvm::append_range(args, carry);
+          llvm::append_range(args, tails);
+          auto call = RematOp::create(fb, loc, tail.getResultTypes(),
+                                      FlatSymbolRefAttr::get(tail), args);
+          carry.assign(call.getResults().begin(),
+                       call.getResults().begin() + K);
+          llvm::append_range(tailYs, call.getResults().drop_front(K));
+        };
+        // Steps run from the front, or from the back with reverse.
+        if (op.getReverse()) {
+          runRest();
+          runChunks();
+        } else {
+          runChunks();
+          runRest();
+        }
+        SmallVector<Value> outs(carry);
+        for (int64_t y = 0; y < Y; ++y) {
+          SmallVector<Value> parts;
+          if (chunks)
+            parts.push_back(headYs[y]);
+          if (rest)
+            parts.push_back(tailYs[y]);
+          Value stacked = parts.size() == 1
+                              ? parts[0]
+                              : Value(ConcatOp::create(fb, loc, parts,
+                                                       fb.getI64IntegerAttr(0)));
+          outs.push_back(ad::reshapeTo(
+              rb, stacked, cast<RankedTensorType>(op.getYs()[y].getType())));
+        }
+        return outs;
+      });
+  SmallVector<int64_t> wrt = floatPositions(op->getOperandTypes());
+  out.assign(op->getNumOperands(), Value());
+  if (wrt.empty())
+    return success();
+  SmallVector<Value> cotangents;
+  for (auto [result, g] : llvm::zip(op->getResults(), adj))
+    cotangents.push_back(orZeros(b, loc, g, result));
+  SmallVector<Type> types(op->getResultTypes());
+  for (int64_t i : wrt)
+    types.push_back(op->getOperand(i).getType());
+  auto vjp = VJPOp::create(b, loc, types, FlatSymbolRefAttr::get(chunked),
+                           op->getOperands(), cotangents,
+                           b.getDenseI64ArrayAttr(wrt), Attribute());
+  for (auto [f, i] : llvm::enumerate(wrt))
+    out[i] = vjp.getResult(op->getNumResults() + f);
+  return success();
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -74,6 +228,9 @@ Value orZeros(OpBuilder &b, Location loc, Value v, Value like) {
 LogicalResult ScanOp::buildVJP(OpBuilder &b, ArrayRef<Value> adj,
                                SmallVectorImpl<Value> &out,
                                SymbolTableCollection &symbols) {
+  if (std::optional<int64_t> every = getCheckpointEvery())
+    if (*every > 1 && getStaticLength() > *every)
+      return checkpointedVJP(*this, b, adj, out, symbols);
   Location loc = getLoc();
   func::FuncOp body = lookupFunction(symbols, *this, getBodyAttr());
   const int64_t C = getConsts().size(), K = getInit().size(),
@@ -120,7 +277,7 @@ LogicalResult ScanOp::buildVJP(OpBuilder &b, ArrayRef<Value> adj,
   auto fwd = ScanOp::create(fwdBuilder, loc, fwdTypes,
                             FlatSymbolRefAttr::get(stacking), getConsts(),
                             getInit(), getXs(), getLengthAttr(),
-                            getReverseAttr(), getUnrollAttr());
+                            getReverseAttr(), getUnrollAttr(), IntegerAttr());
   ValueRange startCarries = fwd.getYs().drop_front(Y);
 
   // The backward body: (consts; carry adjoints, const adjoint sums; the
@@ -185,7 +342,8 @@ LogicalResult ScanOp::buildVJP(OpBuilder &b, ArrayRef<Value> adj,
     bwdTypes.push_back(getXs()[x].getType());
   auto bwd = ScanOp::create(b, loc, bwdTypes, FlatSymbolRefAttr::get(backward),
                             getConsts(), bwdInit, bwdXs, getLengthAttr(),
-                            b.getBoolAttr(!getReverse()), getUnrollAttr());
+                            b.getBoolAttr(!getReverse()), getUnrollAttr(),
+                            IntegerAttr());
   out.assign(getNumOperands(), Value());
   for (auto [f, c] : llvm::enumerate(floatConsts))
     out[c] = bwd.getCarries()[FK + f];
@@ -271,7 +429,8 @@ LogicalResult ScanOp::buildJVP(OpBuilder &b, ArrayRef<Value> tan,
   llvm::append_range(types, typesAt(TypeRange(getYs().getTypes()), fy));
   auto scan = ScanOp::create(b, loc, types, FlatSymbolRefAttr::get(jvpBody),
                              consts, init, xs, getLengthAttr(),
-                             getReverseAttr(), getUnrollAttr());
+                             getReverseAttr(), getUnrollAttr(),
+                             getCheckpointEveryAttr());
   out.assign(getNumResults(), Value());
   for (auto [f, k] : llvm::enumerate(fk))
     out[k] = scan.getCarries()[K + f];

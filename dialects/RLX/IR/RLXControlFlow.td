@@ -27,6 +27,12 @@ def RLX_ScanOp : RLX_DiffOp<"scan", [
     `length` attribute. `unroll` is a hint: how many steps one iteration of
     the generated loop runs. The body's carry types must equal the init's.
 
+    Reverse mode keeps the carry each step starts from and recomputes the
+    step in the backward loop. With `checkpoint_every = k` (a static
+    length) it keeps only every k-th carry: the loop runs in chunks of k
+    steps, each recomputed from its first carry in the backward pass, so
+    memory is O(length / k + k) carries for one more forward pass.
+
     Example:
 
     ```mlir
@@ -41,7 +47,8 @@ def RLX_ScanOp : RLX_DiffOp<"scan", [
                        Variadic<AnyRankedTensor>:$xs,
                        OptionalAttr<I64Attr>:$length,
                        DefaultValuedAttr<BoolAttr, "false">:$reverse,
-                       DefaultValuedAttr<I64Attr, "1">:$unroll);
+                       DefaultValuedAttr<I64Attr, "1">:$unroll,
+                       OptionalAttr<I64Attr>:$checkpoint_every);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let assemblyFormat = [{
     $body (`consts` `(` $consts^ `)`)? `init` `(` $init `)`

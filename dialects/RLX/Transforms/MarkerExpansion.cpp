@@ -257,7 +257,8 @@ LogicalResult MarkerExpansion::makeBodyParamsExplicit(func::FuncOp func) {
       rebuilt = ScanOp::create(b, op->getLoc(), op->getResultTypes(),
                                ref((*flats)[0]), consts, scan.getInit(),
                                scan.getXs(), scan.getLengthAttr(),
-                               scan.getReverseAttr(), scan.getUnrollAttr());
+                               scan.getReverseAttr(), scan.getUnrollAttr(),
+                               scan.getCheckpointEveryAttr());
     } else if (auto loop = dyn_cast<WhileOp>(op)) {
       SmallVector<Value> consts(loop.getConsts());
       llvm::append_range(consts, reads);

@@ -347,6 +347,86 @@ TEST(ControlFlow, SwitchUnderVmapSelectsPerExample) {
   }
 }
 
+/// h <- tanh(h * w + x_t) over 10 steps with checkpoint_every = 4 (chunks
+/// of 4, 4 and a remainder of 2): the same gradients as storing every
+/// carry, forward and reverse.
+Func chunked(int64_t every, bool reverse) {
+  return Func("chunked", [every, reverse](Scope &s) {
+    Tensor h = s.input("h", {2, 3}, f64);
+    Tensor xs = s.input("xs", {10, 2, 3}, f64);
+    ScanOptions options;
+    options.checkpoint_every = every;
+    options.reverse = reverse;
+    ScanResult r = scan(
+        [&](Scope &in, const std::vector<Tensor> &c,
+            const std::vector<Tensor> &x) {
+          Tensor w = in.param("w", {3}, f64);
+          Tensor next = tanh(c[0] * w + x[0]);
+          return ScanStep{{next}, {next * x[0]}};
+        },
+        {h}, {xs}, options);
+    return sum(r.carry[0] * r.carry[0]) + sum(r.ys[0]);
+  });
+}
+
+TEST(ControlFlow, CheckpointedScanGivesTheSameGradients) {
+  for (bool reverse : {false, true}) {
+    Compiled plain = chunked(1, reverse).grad({"h", "xs", "w"})
+                         .jit(Device::cpu());
+    Compiled every4 = chunked(4, reverse).grad({"h", "xs", "w"})
+                          .jit(Device::cpu());
+    Compiled forward = chunked(4, reverse).jit(Device::cpu());
+    Array w = Array::from(std::vector<double>{0.8, -1.1, 0.4}, {3}, f64);
+    for (Compiled *c : {&plain, &every4, &forward})
+      c->with_param("w", w);
+    std::map<std::string, Array> in = {
+        {"h", Array::from(test::values(6, 31), {2, 3}, f64)},
+        {"xs", Array::from(test::values(60, 32), {10, 2, 3}, f64)}};
+    Outputs a = plain.run(in), b = every4.run(in);
+    for (const char *leaf : {"grad.h", "grad.xs", "grad.w"})
+      expectNear(b[leaf].to_vector(), a[leaf].to_vector(), 1e-12, 1e-14);
+    expectNear(b["grad.xs"].to_vector(), centralDiff(forward, in, "xs"), 1e-6,
+               1e-8);
+  }
+}
+
+TEST(ControlFlow, TrainStepThreadsAKey) {
+  // Dropout keyed by the step's key: same seed, same losses; another seed,
+  // other losses; the key changes every step.
+  Func loss("dropped", [](Scope &s) {
+    Tensor x = s.input("x", {4, 8});
+    Tensor key = s.input("key", {2}, DType::i32);
+    Tensor h = dropout(key, linear(s, "fc", x, 8), 0.5, /*train=*/true);
+    return mean(h * h);
+  });
+  auto losses = [&](uint64_t seed) {
+    TrainStep step = make_train_step(loss, Optimizer::sgd(),
+                                     Schedule::constant(0.0));
+    step.jit(Device::cpu()).init_randn(3, 0.5);
+    step.seed(seed);
+    std::vector<double> out;
+    Array x = Array::from(test::values(32, 33), {4, 8});
+    for (int i = 0; i < 4; ++i)
+      out.push_back(step.step({{"x", x}}));
+    return out;
+  };
+  std::vector<double> a = losses(5), b = losses(5), c = losses(6);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, c);
+  // A zero learning rate keeps the weights: only the key changes the loss.
+  EXPECT_NE(a[0], a[1]);
+  EXPECT_NE(a[1], a[2]);
+  std::string error = errorOf([&] {
+    TrainStep step = make_train_step(loss, Optimizer::sgd(),
+                                     Schedule::constant(0.1));
+    step.jit(Device::cpu()).init_randn(3, 0.5);
+    step.step({{"x", Array::zeros({4, 8})},
+               {"key", Array::from(std::vector<int32_t>{0, 1}, {2})}});
+  });
+  EXPECT_NE(error.find("the PRNG key the step threads"), std::string::npos)
+      << error;
+}
+
 TEST(ControlFlow, ErrorsNameTheProblem) {
   std::string carry = errorOf([] {
     Func("bad", [](Scope &s) {

@@ -41,6 +41,10 @@ struct ScanOptions {
   bool reverse = false;
   /// A hint: steps per iteration of the generated loop.
   int64_t unroll = 1;
+  /// Reverse mode keeps every k-th carry instead of every one and
+  /// recomputes the chunks between them: O(length / k + k) carries of
+  /// memory for one more forward pass (needs a static length).
+  int64_t checkpoint_every = 1;
 };
 
 /// The final carry and the step outputs stacked along a new leading dim.

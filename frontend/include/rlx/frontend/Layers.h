@@ -9,6 +9,7 @@
 #ifndef RLX_FRONTEND_LAYERS_H
 #define RLX_FRONTEND_LAYERS_H
 
+#include "rlx/frontend/ControlFlow.h"
 #include "rlx/frontend/Ops.h"
 
 namespace rlx {
@@ -38,6 +39,20 @@ Tensor attention(const Tensor &q, const Tensor &k, const Tensor &v,
 /// has a static shape (jit specializes shapes).
 Tensor dropout(const Tensor &key, const Tensor &x, double rate, bool train,
                SourceLoc loc = SourceLoc::current());
+/// What an LSTM returns: every step's hidden state [T, B, H] and the final
+/// hidden and cell states [B, H].
+struct LSTMResult {
+  Tensor ys, h, c;
+};
+/// A one-layer LSTM over `xs` [T, B, in] from `h0`, `c0` [B, H], with
+/// PyTorch's gate order (input, forget, cell, output): weights
+/// `<name>.w_ih` [in, 4H], `<name>.w_hh` [H, 4H], `<name>.bias` [4H]. The
+/// input projections of every step are one matmul before the rlx.scan over
+/// the steps; `options` passes reverse and checkpoint_every to the scan.
+LSTMResult lstm(Scope &s, const std::string &name, const Tensor &xs,
+                const Tensor &h0, const Tensor &c0,
+                const ScanOptions &options = {},
+                SourceLoc loc = SourceLoc::current());
 /// Fraction of rows whose largest logit is at the integer label.
 Tensor accuracy(const Tensor &logits, const Tensor &labels,
                 SourceLoc loc = SourceLoc::current());

@@ -83,6 +83,9 @@ public:
   void load(const std::string &path);
   /// Only the params, as an inference model binds them.
   void save_params(const std::string &path) const;
+  /// Seeds the PRNG key a step threads (see make_train_step) as
+  /// `random::key(seed)` would; the default is key(0). After jit.
+  TrainStep &seed(uint64_t seed);
 
 private:
   Func loss_, step_;
@@ -105,7 +108,9 @@ struct TrainOptions {
 
 /// Traces the step of `loss` (first output, one element): the gradients of
 /// the trained params go through `optimizer`, whose updates are added to
-/// them. Clipping is a transformation of the chain
+/// them. A loss input named `key` of type i32[2] is a PRNG key (dropout,
+/// noise): the step keeps it as state, splits it once per step and hands
+/// the loss one half (TrainStep::seed chooses the first key). Clipping is a transformation of the chain
 /// (`optim::chain(optim::clip_by_global_norm(1.0), Optimizer::adam())`).
 TrainStep make_train_step(const Func &loss,
                           const optim::GradientTransformation &optimizer,

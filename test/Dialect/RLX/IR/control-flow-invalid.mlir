@@ -233,3 +233,25 @@ func.func @switch_branch_differs(%i: tensor<i32>, %x: tensor<3xf32>) {
   %r = rlx.switch %i [@id, @other](%x) : (tensor<i32>, tensor<3xf32>) -> tensor<3xf32>
   return
 }
+
+// -----
+
+func.func private @id(%h: tensor<3xf32>) -> tensor<3xf32> {
+  return %h : tensor<3xf32>
+}
+func.func @checkpoint_every(%h: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.scan' op expects checkpoint_every >= 1, got 0}}
+  %r = rlx.scan @id init(%h) {length = 4 : i64, checkpoint_every = 0 : i64} : (tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func private @f(%h: tensor<3xf32>, %x: tensor<f32>) -> tensor<3xf32> {
+  return %h : tensor<3xf32>
+}
+func.func @checkpoint_dynamic(%h: tensor<3xf32>, %xs: tensor<?xf32>) {
+  // expected-error @+1 {{'rlx.scan' op expects a static number of steps with checkpoint_every (give the length attribute)}}
+  %r = rlx.scan @f init(%h) xs(%xs) {checkpoint_every = 2 : i64} : (tensor<3xf32>, tensor<?xf32>) -> tensor<3xf32>
+  return
+}

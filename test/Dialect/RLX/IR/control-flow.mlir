@@ -29,8 +29,10 @@ func.func private @double(%h: tensor<3xf32>) -> tensor<3xf32> {
 
 // CHECK-LABEL: func @scan_length
 // CHECK: rlx.scan @double init(%{{.*}}) {length = 5 : i64} : (tensor<3xf32>) -> tensor<3xf32>
+// CHECK: rlx.scan @double init(%{{.*}}) {checkpoint_every = 2 : i64, length = 5 : i64} : (tensor<3xf32>) -> tensor<3xf32>
 func.func @scan_length(%h: tensor<3xf32>) -> tensor<3xf32> {
   %r = rlx.scan @double init(%h) {length = 5 : i64} : (tensor<3xf32>) -> tensor<3xf32>
+  %c = rlx.scan @double init(%h) {length = 5 : i64, checkpoint_every = 2 : i64} : (tensor<3xf32>) -> tensor<3xf32>
   return %r : tensor<3xf32>
 }
 
