@@ -337,6 +337,9 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
     // params are then lowered and exposed with the rest.
     pm.addPass(createConvertRLXToSCF({options.target}));
     pm.addPass(createSymbolDCEPass());
+    // What a loop body computes from its consts alone (the transposed
+    // weights of a backward step) runs once, before the loop.
+    pm.addPass(createLoopInvariantCodeMotionPass());
     pm.addPass(createRLXExposeParams());
     pm.addPass(createConvertRLXToLinalg());
     // No CSE from here on: it would merge what remat recomputes on purpose.
