@@ -4,7 +4,9 @@
 # chain vs memcpy and PyTorch/JAX, the MLP forward, forward+backward and
 # Adam train step vs PyTorch eager (its faster of 1 and 2 threads) and JAX
 # jit (the step built in MLIR and the same step built by the C++ frontend),
-# the train step's peak workspace and its compile time.
+# the train step's peak workspace and its compile time, and the loops:
+# scan per-step cost and an LSTM forward+backward vs PyTorch and JAX, and
+# the workspace of a checkpointed scan.
 # Usage: bench/run-all.sh [--no-install] (installs references, builds first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -68,3 +70,26 @@ so=$(mktemp --suffix=.so)
 "$bin/rlxc" /tmp/rlx-bench-mlp.mlir -o "$so" --stats 2>&1 | sed -n '/workspace/,$p' | tail -n +2
 rm -f "$so"
 echo "rlxc compile time of the MLP module (logits, grads, step), s: $(figure rlx1 compile_s)"
+
+echo
+echo "== loops (rlx-bench-scan vs bench/reference_scan.py) =="
+scan_out=$(mktemp)
+for t in 1 "$threads"; do
+  RLX_NUM_THREADS=$t "$bin/rlx-bench-scan" | sed -n "s/^rlx /rlx$t /p" >>"$scan_out"
+done
+# PyTorch from Debian's Python, JAX from the bench venv (each where it imports).
+/usr/bin/python3 bench/reference_scan.py 2>/dev/null >>"$scan_out" || true
+"$python" bench/reference_scan.py 2>/dev/null | grep '^jax ' >>"$scan_out" || true
+sfig() { awk -v f="$1" -v n="$2" '$1 == f && $2 == n { print $3 }' "$scan_out"; }
+for name in scan_step_us lstm_fwd_bwd_ms; do
+  r1=$(sfig rlx1 "$name"); rn=$(sfig "rlx$threads" "$name")
+  best=$(awk -v a="$r1" -v b="$rn" 'BEGIN { print (b != "" && b < a) ? b : a }')
+  pt=$(sfig torch "$name"); jx=$(sfig jax "$name")
+  printf "%-24s rlx %9s (1T %s, %sT %s)  torch %9s  jax %9s  vs torch %s  vs jax %s\n" \
+    "$name" "$best" "$r1" "$threads" "$rn" "${pt:--}" "${jx:--}" \
+    "$(ratio "$best" "$pt")" "$(ratio "$best" "$jx")"
+done
+echo "scan backward workspace over 1,000 steps, stored vs checkpoint_every=32:" \
+  "$(sfig rlx1 checkpoint_workspace_stored) vs $(sfig rlx1 checkpoint_workspace_every32) bytes," \
+  "ratio $(sfig rlx1 checkpoint_workspace_ratio) (gradients differ by $(sfig rlx1 checkpoint_grad_max_abs_diff))"
+rm -f "$scan_out"
