@@ -2,15 +2,17 @@
 ///
 /// \file
 /// The convert-tosa-to-rlx pass: rewrites a func + TOSA + ml_program module
-/// into the rlx dialect in one walk (producers before users), reports every
-/// TOSA op it cannot import at that op's location, then drops what the
-/// import leaves dead: shape and zero-point constants, the ml_program
-/// globals.
+/// into the rlx dialect in one pass over the ops in program order (producers
+/// before users; tosa.cond_if and tosa.while_loop regions outlined into
+/// functions, TosaImporter.h), reports every TOSA op it cannot import at that
+/// op's location, then drops what the import leaves dead: shape and
+/// zero-point constants, the ml_program globals.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "conversion/TosaToRLX/Passes.h"
 
+#include "conversion/TosaToRLX/TosaImporter.h"
 #include "conversion/TosaToRLX/TosaToRLXPatterns.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -19,7 +21,6 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace mlir::rlx {
 #define GEN_PASS_DEF_CONVERTTOSATORLX
@@ -90,14 +91,20 @@ void ConvertTosaToRLXPass::runOnOperation() {
   if (failedImport)
     return signalPassFailure();
 
-  walkAndApplyPatterns(module, patterns);
+  if (failed(mlir::rlx::TosaImporter(module, patterns)
+                 .importRegion(module.getBodyRegion())))
+    failedImport = true;
 
-  // An op left with a pattern has reported why it failed; one without a
-  // pattern is reported here.
+  // An op left with a pattern has reported why it failed, as has control
+  // flow left over; an op without a pattern is reported here.
   const auto &converted = patterns.getOpSpecificNativePatterns();
   module.walk([&](Operation *op) {
     if (isa<tosa::ConstShapeOp, ml_program::GlobalOp>(op))
       return;
+    if (isa<tosa::IfOp, tosa::WhileOp, tosa::YieldOp>(op)) {
+      failedImport = true;
+      return;
+    }
     StringRef dialect = op->getName().getDialectNamespace();
     if (dialect != tosa::TosaDialect::getDialectNamespace() &&
         dialect != ml_program::MLProgramDialect::getDialectNamespace())

@@ -16,6 +16,10 @@ def ConvertTosaToRLX : Pass<"convert-tosa-to-rlx", "mlir::ModuleOp"> {
     autodiff included, applies to models exported by other tools. Weights
     declared as `ml_program.global private @name(#ml_program.extern : T)` and
     read with `ml_program.global_load_const @name` become `rlx.param "name"`.
+    `tosa.cond_if` becomes `rlx.switch` and `tosa.while_loop` `rlx.while`,
+    their regions outlined into private functions (`<fn>__cond_if_then`,
+    `<fn>__cond_if_else`, `<fn>__while_cond`, `<fn>__while_body`) that take
+    the values a region uses from outside as leading arguments.
     An unsupported TOSA op is an error that names it.
   }];
   let dependentDialects = ["mlir::rlx::RLXDialect"];

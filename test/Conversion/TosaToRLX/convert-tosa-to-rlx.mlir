@@ -428,3 +428,177 @@ func.func @caller(%a: tensor<?x4xf32>, %b: tensor<3x4xf32>) -> tensor<?x4xf32> {
   %0 = func.call @called(%a, %b) : (tensor<?x4xf32>, tensor<3x4xf32>) -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
 }
+
+// -----
+
+// tosa.cond_if becomes rlx.switch over outlined branches, else first (an i1
+// index picks the first branch for false). A one-element condition is
+// reshaped to tensor<i1>; a value a region uses from outside (%y) becomes a
+// leading argument of both branches; a constant is cloned in, so the
+// negate's zero points are still constants.
+// CHECK-LABEL: func.func @cond_if
+// CHECK-SAME: (%[[C:.+]]: tensor<1xi1>, %[[X:.+]]: tensor<4xf32>, %[[Y:.+]]: tensor<4xf32>)
+// CHECK: %[[I:.+]] = rlx.reshape %[[C]] : (tensor<1xi1>) -> tensor<i1>
+// CHECK: %[[R:.+]] = rlx.switch %[[I]] [@cond_if__cond_if_else, @cond_if__cond_if_then](%[[Y]], %[[X]]) : (tensor<i1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK: return %[[R]]
+// CHECK: func.func private @cond_if__cond_if_then(%[[TY:.+]]: tensor<4xf32>, %[[TX:.+]]: tensor<4xf32>) -> tensor<4xf32>
+// CHECK: %[[N:.+]] = rlx.neg %[[TX]]
+// CHECK: %[[S:.+]] = rlx.add %[[N]], %[[TY]]
+// CHECK: return %[[S]]
+// CHECK: func.func private @cond_if__cond_if_else(%{{.+}}: tensor<4xf32>, %[[EX:.+]]: tensor<4xf32>) -> tensor<4xf32>
+// CHECK: %[[A:.+]] = rlx.abs %[[EX]]
+// CHECK: return %[[A]]
+// CHECK-NOT: tosa.
+func.func @cond_if(%c: tensor<1xi1>, %x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<4xf32> {
+  %zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  %0 = tosa.cond_if %c (%a = %x) : tensor<1xi1> (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    %n = tosa.negate %a, %zp, %zp : (tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4xf32>
+    %s = tosa.add %n, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    tosa.yield %s : tensor<4xf32>
+  } else {
+  ^bb0(%a: tensor<4xf32>):
+    %m = tosa.abs %a : (tensor<4xf32>) -> tensor<4xf32>
+    tosa.yield %m : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// tosa.while_loop becomes rlx.while: what the regions use from outside
+// (%limit) is a const of both, the constant 2 is cloned into the body.
+// CHECK-LABEL: func.func @while_loop
+// CHECK-SAME: (%[[X:.+]]: tensor<f32>, %[[N:.+]]: tensor<i32>, %[[LIMIT:.+]]: tensor<f32>)
+// CHECK: %[[R:.+]]:2 = rlx.while @while_loop__while_cond, @while_loop__while_body consts(%[[LIMIT]]) init(%[[X]], %[[N]]) : (tensor<f32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)
+// CHECK: return %[[R]]#0, %[[R]]#1
+// CHECK: func.func private @while_loop__while_cond(%[[CL:.+]]: tensor<f32>, %[[CX:.+]]: tensor<f32>, %{{.+}}: tensor<i32>) -> tensor<i1>
+// CHECK: %[[P:.+]] = rlx.compare "gt", %[[CL]], %[[CX]]
+// CHECK: return %[[P]] : tensor<i1>
+// CHECK: func.func private @while_loop__while_body(%{{.+}}: tensor<f32>, %[[BX:.+]]: tensor<f32>, %[[BN:.+]]: tensor<i32>) -> (tensor<f32>, tensor<i32>)
+// CHECK-DAG: %[[TWO:.+]] = rlx.constant dense<2.000000e+00> : tensor<f32>
+// CHECK-DAG: %[[ONE:.+]] = rlx.constant dense<1> : tensor<i32>
+// CHECK: %[[D:.+]] = rlx.mul %[[BX]], %[[TWO]]
+// CHECK: %[[I:.+]] = rlx.add %[[BN]], %[[ONE]]
+// CHECK: return %[[D]], %[[I]]
+func.func @while_loop(%x: tensor<f32>, %n: tensor<i32>, %limit: tensor<f32>) -> (tensor<f32>, tensor<i32>) {
+  %two = "tosa.const"() {values = dense<2.0> : tensor<f32>} : () -> tensor<f32>
+  %shift = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %0:2 = tosa.while_loop (%a = %x, %b = %n) : (tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>) {
+    %p = tosa.greater %limit, %a : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    tosa.yield %p : tensor<i1>
+  } do {
+  ^bb0(%a: tensor<f32>, %b: tensor<i32>):
+    %one = "tosa.const"() {values = dense<1> : tensor<i32>} : () -> tensor<i32>
+    %d = tosa.mul %a, %two, %shift : (tensor<f32>, tensor<f32>, tensor<1xi8>) -> tensor<f32>
+    %i = tosa.add %b, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    tosa.yield %d, %i : tensor<f32>, tensor<i32>
+  }
+  return %0#0, %0#1 : tensor<f32>, tensor<i32>
+}
+
+// -----
+
+// A cond_if inside a while body is outlined from the outlined body; %y, used
+// by the inner branch, is captured twice: a const of the loop, then an
+// argument of the branches.
+// CHECK-LABEL: func.func @nested
+// CHECK-SAME: (%[[X:.+]]: tensor<3xf32>, %[[N:.+]]: tensor<i32>, %[[Y:.+]]: tensor<3xf32>)
+// CHECK: rlx.while @nested__while_cond, @nested__while_body consts(%[[Y]]) init(%[[X]], %[[N]])
+// CHECK: func.func private @nested__while_cond(
+// CHECK: func.func private @nested__while_body(%[[BY:.+]]: tensor<3xf32>, %[[BX:.+]]: tensor<3xf32>, %[[BN:.+]]: tensor<i32>)
+// CHECK: %[[P:.+]] = rlx.compare "ge", %[[BN]]
+// CHECK: %[[S:.+]] = rlx.switch %[[P]] [@nested__while_body__cond_if_else, @nested__while_body__cond_if_then](%[[BY]], %[[BX]])
+// CHECK: return %[[S]],
+// CHECK: func.func private @nested__while_body__cond_if_then(%[[TY:.+]]: tensor<3xf32>, %[[TX:.+]]: tensor<3xf32>)
+// CHECK: rlx.mul %[[TX]], %[[TY]]
+// CHECK: func.func private @nested__while_body__cond_if_else(
+// CHECK: rlx.add
+// CHECK-NOT: tosa.
+func.func @nested(%x: tensor<3xf32>, %n: tensor<i32>, %y: tensor<3xf32>) -> tensor<3xf32> {
+  %shift = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %four = "tosa.const"() {values = dense<4> : tensor<i32>} : () -> tensor<i32>
+  %two = "tosa.const"() {values = dense<2> : tensor<i32>} : () -> tensor<i32>
+  %one = "tosa.const"() {values = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %0:2 = tosa.while_loop (%a = %x, %b = %n) : (tensor<3xf32>, tensor<i32>) -> (tensor<3xf32>, tensor<i32>) {
+    %p = tosa.greater %four, %b : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    tosa.yield %p : tensor<i1>
+  } do {
+  ^bb0(%a: tensor<3xf32>, %b: tensor<i32>):
+    %late = tosa.greater_equal %b, %two : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %v = tosa.cond_if %late (%c = %a) : tensor<i1> (tensor<3xf32>) -> tensor<3xf32> {
+    ^bb0(%c: tensor<3xf32>):
+      %m = tosa.mul %c, %y, %shift : (tensor<3xf32>, tensor<3xf32>, tensor<1xi8>) -> tensor<3xf32>
+      tosa.yield %m : tensor<3xf32>
+    } else {
+    ^bb0(%c: tensor<3xf32>):
+      %s = tosa.add %c, %c : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+      tosa.yield %s : tensor<3xf32>
+    }
+    %i = tosa.add %b, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    tosa.yield %v, %i : tensor<3xf32>, tensor<i32>
+  }
+  return %0#0 : tensor<3xf32>
+}
+
+// -----
+
+// An op the import cannot convert is reported inside the outlined branch.
+func.func @unsupported_in_branch(%c: tensor<i1>, %x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = tosa.cond_if %c (%a = %x) : tensor<i1> (tensor<2xf32>) -> tensor<2xf32> {
+  ^bb0(%a: tensor<2xf32>):
+    // expected-error @+1 {{'tosa.erf' op is not supported by the TOSA import (convert-tosa-to-rlx)}}
+    %e = tosa.erf %a : (tensor<2xf32>) -> tensor<2xf32>
+    tosa.yield %e : tensor<2xf32>
+  } else {
+  ^bb0(%a: tensor<2xf32>):
+    tosa.yield %a : tensor<2xf32>
+  }
+  return %0 : tensor<2xf32>
+}
+
+// -----
+
+// rlx infers a static shape for the broadcast in the then branch; the else
+// branch keeps the `?`, and rlx.switch wants one type per result.
+func.func @branch_types_differ(%c: tensor<i1>, %x: tensor<?xf32>, %y: tensor<4xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{'tosa.cond_if' op expects both regions to yield the same types, value 0 is 'tensor<4xf32>' in then_graph and 'tensor<?xf32>' in else_graph}}
+  %0 = tosa.cond_if %c (%a = %x) : tensor<i1> (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%a: tensor<?xf32>):
+    %s = tosa.add %a, %y : (tensor<?xf32>, tensor<4xf32>) -> tensor<?xf32>
+    tosa.yield %s : tensor<?xf32>
+  } else {
+  ^bb0(%a: tensor<?xf32>):
+    tosa.yield %a : tensor<?xf32>
+  }
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+func.func @carry_type_changes(%x: tensor<?xf32>, %y: tensor<4xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{'tosa.while_loop' op expects body_graph to keep the carry's types, value 0 is 'tensor<4xf32>' for a carry of 'tensor<?xf32>'}}
+  %0 = tosa.while_loop (%a = %x) : (tensor<?xf32>) -> tensor<?xf32> {
+    %t = "tosa.const"() {values = dense<true> : tensor<i1>} : () -> tensor<i1>
+    tosa.yield %t : tensor<i1>
+  } do {
+  ^bb0(%a: tensor<?xf32>):
+    %s = tosa.add %a, %y : (tensor<?xf32>, tensor<4xf32>) -> tensor<?xf32>
+    tosa.yield %s : tensor<?xf32>
+  }
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+func.func @unranked_input(%c: tensor<i1>, %x: tensor<*xf32>) -> tensor<*xf32> {
+  // expected-error @+1 {{'tosa.cond_if' op expects inputs to be ranked tensors of integers or floats, got 'tensor<*xf32>'}}
+  %0 = tosa.cond_if %c (%a = %x) : tensor<i1> (tensor<*xf32>) -> tensor<*xf32> {
+  ^bb0(%a: tensor<*xf32>):
+    tosa.yield %a : tensor<*xf32>
+  } else {
+  ^bb0(%a: tensor<*xf32>):
+    tosa.yield %a : tensor<*xf32>
+  }
+  return %0 : tensor<*xf32>
+}
