@@ -86,6 +86,50 @@ bool isCandidate(linalg::LinalgOp op) {
   return widestElementBits(op) != 0 && hasVectorizableBody(op);
 }
 
+/// A window op (an im2col copy, a grouped conv) reads its input at
+/// `oh * s + kh`, which is no projected permutation, so the vectorizer
+/// refuses it. In a tile where oh and kh have one iteration each such an
+/// expression is the constant 0, or the innermost loop alone when that is
+/// the map's last result (the im2col copy's `ow * s * C + j` over a
+/// [N, H, W*C] view): rewritten so, the tile is vectorizable and reads
+/// consecutive elements. Maps where this does not hold are left alone.
+void foldUnitWindowExprs(RewriterBase &rewriter, linalg::LinalgOp tile) {
+  auto generic = dyn_cast<linalg::GenericOp>(tile.getOperation());
+  if (!generic)
+    return;
+  SmallVector<int64_t> ranges = tile.getStaticLoopRanges();
+  MLIRContext *ctx = tile.getContext();
+  unsigned loops = ranges.size();
+  SmallVector<AffineExpr> unitToZero;
+  for (unsigned i = 0; i < loops; ++i)
+    unitToZero.push_back(ranges[i] == 1 ? getAffineConstantExpr(0, ctx)
+                                        : getAffineDimExpr(i, ctx));
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  bool changed = false;
+  for (AffineMap &map : maps) {
+    SmallVector<AffineExpr> results(map.getResults());
+    for (auto [i, expr] : llvm::enumerate(results)) {
+      if (isa<AffineDimExpr, AffineConstantExpr>(expr))
+        continue;
+      AffineExpr folded =
+          simplifyAffineExpr(expr.replaceDims(unitToZero), loops, 0);
+      auto constant = dyn_cast<AffineConstantExpr>(folded);
+      auto dim = dyn_cast<AffineDimExpr>(folded);
+      bool innermostLast = dim && dim.getPosition() == loops - 1 &&
+                           i + 1 == results.size();
+      if (!(constant && constant.getValue() == 0) && !innermostLast)
+        return;
+      expr = folded;
+      changed = true;
+    }
+    map = AffineMap::get(map.getNumDims(), 0, results, ctx);
+  }
+  if (changed)
+    rewriter.modifyOpInPlace(generic, [&] {
+      generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    });
+}
+
 /// Tiles `op` to 1 x ... x 1 x width and vectorizes the tile. When the
 /// vectorizer refuses the tile, the tiled loops stay scalar (still correct).
 void tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op) {
@@ -109,6 +153,7 @@ void tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op) {
   if (!tiled->loops.empty() && parallelOuter)
     tiled->loops.front()->setAttr("rlx.parallel", rewriter.getUnitAttr());
   Operation *tile = tiled->tiledOps.front();
+  foldUnitWindowExprs(rewriter, cast<linalg::LinalgOp>(tile));
   // The vectorizer reads one scalable flag per vector dim.
   SmallVector<bool> scalable(loops, false);
   if (failed(linalg::vectorizeOpPrecondition(tile, vectorSizes, scalable)))

@@ -14,6 +14,8 @@
 #include "codegen/CPU/Passes.h"
 #include "codegen/CPU/Tiling.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
@@ -67,6 +69,68 @@ module attributes {{transform.with_named_sequence} {
 /// tile) does not terminate on transfers through an expand_shape in MLIR
 /// 22; an O(n^2) copy in front of an O(n^3) matmul is the cheap way out.
 void copyExpandedInputs(ModuleOp module);
+
+/// The buffer a view-like op chain starts from.
+Value viewRoot(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+/// The output buffers of matmuls that have view-like users (a conv's
+/// [N*OH*OW, F] product expanded to NHWC, a batched lhs's product expanded
+/// back). MLIR 22's hoisting of the C tile out of the k loop refuses any
+/// buffer with a view-like user, wherever that user is, so their C tiles
+/// stayed in memory, read and written at every k step (a 1x1 conv ran at
+/// 40% of the same matmul on 2-D buffers). Left out: outputs that are views
+/// themselves, or whose buffer an input of the matmul also reads.
+SmallVector<Value> outputsWithViews(ModuleOp module) {
+  llvm::SetVector<Value> outputs;
+  module.walk([&](linalg::LinalgOp op) {
+    if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) ||
+        !op.hasPureBufferSemantics())
+      return;
+    Value c = op.getDpsInitOperand(0)->get();
+    if (c.getDefiningOp<ViewLikeOpInterface>())
+      return;
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (viewRoot(input->get()) == c)
+        return;
+    if (llvm::any_of(c.getUsers(), llvm::IsaPred<ViewLikeOpInterface>))
+      outputs.insert(c);
+  });
+  return outputs.takeVector();
+}
+
+/// Hoists the C tiles of `outputs` (see outputsWithViews): their view-like
+/// users, made before the matmul was tiled and so outside its loops, take
+/// the buffer through a placeholder cast while the hoisting runs, and get
+/// it back after. The matmuls' tiles are the only vector transfers yet
+/// (rlx-cpu-vectorize-loops runs later), so nothing else is hoisted past a
+/// hidden view.
+void hoistPastOutputViews(ModuleOp module, ArrayRef<Value> outputs) {
+  if (outputs.empty())
+    return;
+  SmallVector<UnrealizedConversionCastOp> placeholders;
+  for (Value c : outputs) {
+    for (OpOperand &use : llvm::make_early_inc_range(c.getUses())) {
+      if (!isa<ViewLikeOpInterface>(use.getOwner()))
+        continue;
+      OpBuilder b(use.getOwner());
+      auto cast = UnrealizedConversionCastOp::create(b, c.getLoc(),
+                                                     c.getType(), c);
+      use.set(cast.getResult(0));
+      placeholders.push_back(cast);
+    }
+  }
+  module.walk([](func::FuncOp func) {
+    linalg::hoistRedundantVectorTransfers(func);
+  });
+  for (UnrealizedConversionCastOp cast : placeholders) {
+    cast.getResult(0).replaceAllUsesWith(cast.getOperand(0));
+    cast.erase();
+  }
+}
 
 /// Tiles every matmul (m x n x 1) and batch matmul (1 x m x n x 1) into
 /// register tiles and peels the n and m loops, so that full tiles, the
@@ -142,6 +206,7 @@ struct RLXCPUVectorizeMatmulPass
     if (!hasMatmul)
       return;
     copyExpandedInputs(module);
+    SmallVector<Value> viewedOutputs = outputsWithViews(module);
     mlir::rlx::packLargeMatmuls(module, tileM, tileN);
     if (failed(tileAndPeel(module, tileM, tileN)))
       return signalPassFailure();
@@ -158,7 +223,8 @@ struct RLXCPUVectorizeMatmulPass
         "__transform_main");
     if (failed(transform::applyTransformNamedSequence(
             module, entry, *schedule, transform::TransformOptions())))
-      signalPassFailure();
+      return signalPassFailure();
+    hoistPastOutputViews(module, viewedOutputs);
   }
 };
 

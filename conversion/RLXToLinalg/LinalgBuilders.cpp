@@ -149,9 +149,7 @@ Value buildWithReduced(OpBuilder &b, Location loc, Value x, Value reduced,
   return generic.getResult(0);
 }
 
-/// Stops the call at run time with `what` (prefixed by the op's file:line:col)
-/// unless `ok` holds; rlx-runtime-checks turns it into a status.
-static void checkAtRunTime(OpBuilder &b, Location loc, Value ok,
+void checkAtRunTime(OpBuilder &b, Location loc, Value ok,
                            const llvm::Twine &what) {
   std::string message;
   llvm::raw_string_ostream os(message);

@@ -68,6 +68,11 @@ mlir::Value buildWithReduced(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value buildReshape(mlir::OpBuilder &b, mlir::Location loc,
                          mlir::Value x, mlir::RankedTensorType resultType);
 
+/// Stops the call at run time with `what` (prefixed by the op's file:line:col)
+/// unless `ok` holds; rlx-runtime-checks turns it into a status.
+void checkAtRunTime(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ok,
+                    const llvm::Twine &what);
+
 /// The identity for max over `element`: -inf, or the lowest integer.
 mlir::TypedAttr lowestValue(mlir::Type element);
 

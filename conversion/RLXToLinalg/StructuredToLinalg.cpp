@@ -4,7 +4,10 @@
 /// matmul, conv2d, pooling, reductions and softmax. Matmuls that are plain
 /// 2-D products (after folding the batch dims of `[..., M, K] x [K, N]` into
 /// M) become `linalg.matmul`, which the CPU pipeline tiles and vectorizes;
-/// other batched products are one generic contraction.
+/// other batched products are one generic contraction. A single-group conv2d
+/// with static channels becomes a linalg.matmul too: 1x1 convs directly over
+/// the input's pixels, others over an im2col copy of their windows; grouped
+/// convs and dynamic channels keep one generic contraction.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -246,81 +249,244 @@ Value padSpatial(OpBuilder &b, Location loc, Value input,
                                padValue);
 }
 
+/// The sizes of NHWC `resultType` as fold results, dynamic ones from `dyn`
+/// (in order, as windowResultSizes gives them).
+SmallVector<OpFoldResult> mixedSizes(OpBuilder &b, RankedTensorType type,
+                                     ArrayRef<Value> dyn) {
+  SmallVector<OpFoldResult> sizes;
+  size_t next = 0;
+  for (int64_t s : type.getShape())
+    sizes.push_back(ShapedType::isDynamic(s) ? OpFoldResult(dyn[next++])
+                                             : OpFoldResult(b.getIndexAttr(s)));
+  return sizes;
+}
+
+/// How a conv2d is lowered (docs/architecture.md, "Lowering choices").
+enum class ConvStrategy {
+  /// 1x1, stride 1, no padding: the input viewed as [N*H*W, C] times the
+  /// filter as [C, F], one linalg.matmul and no copy.
+  Pointwise,
+  /// Every other single-group conv: the windows copied
+  /// into rows of [N*OH*OW, KH*KW*C] (im2col), then one linalg.matmul.
+  Im2col,
+  /// Several groups: one generic contraction.
+  Generic,
+};
+
+ConvStrategy chooseConvStrategy(Conv2DOp op) {
+  auto filterType = op.getFilter().getType();
+  if (op.getGroups() != 1 || !filterType.hasStaticShape())
+    return ConvStrategy::Generic;
+  auto isOne = [](int64_t v) { return v == 1; };
+  if (filterType.getDimSize(0) == 1 && filterType.getDimSize(1) == 1 &&
+      llvm::all_of(op.getStrides(), isOne) &&
+      llvm::all_of(op.getPadding(), [](int64_t p) { return p == 0; }))
+    return ConvStrategy::Pointwise;
+  return ConvStrategy::Im2col;
+}
+
+/// `rows` ([N*OH*OW, KH*KW*C], row-major over (n, oh, ow) and (kh, kw, c))
+/// times the filter viewed as [KH*KW*C, F], reshaped to the conv's result.
+Value convRowsTimesFilter(OpBuilder &b, Location loc, Conv2DOp op, Value rows,
+                          ArrayRef<Value> resultDyn) {
+  auto resultType = op.getType();
+  Type element = resultType.getElementType();
+  Value filter = tensor::CollapseShapeOp::create(
+      b, loc, op.getFilter(), ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+  auto rowsType = cast<RankedTensorType>(rows.getType());
+  auto productType = RankedTensorType::get(
+      {rowsType.getDimSize(0), resultType.getDimSize(3)}, element);
+  SmallVector<Value> dyn;
+  if (productType.isDynamicDim(0))
+    dyn.push_back(dimValue(b, loc, rows, 0));
+  Value acc = filledTensor(b, loc, productType, dyn, zeroAttr(element));
+  Value product = linalg::MatmulOp::create(b, loc, TypeRange{productType},
+                                           ValueRange{rows, filter},
+                                           ValueRange{acc})
+                      .getResult(0);
+  return tensor::ExpandShapeOp::create(
+      b, loc, resultType, product,
+      ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}},
+      mixedSizes(b, resultType, resultDyn));
+}
+
+/// Pointwise strategy: every output pixel is a row of the input.
+Value lowerPointwiseConv(OpBuilder &b, Location loc, Conv2DOp op, Value input,
+                         ArrayRef<Value> resultDyn) {
+  Value rows = tensor::CollapseShapeOp::create(
+      b, loc, input, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+  return convRowsTimesFilter(b, loc, op, rows, resultDyn);
+}
+
+/// Im2col strategy: patches[n, oh, ow, kh, kw, c] = xpad[n, oh*sh + kh*dh,
+/// ow*sw + kw*dw, c], one copy generic whose innermost loop walks the
+/// channels. Without width dilation a window row's KW*C values are
+/// consecutive in the padded input, so W and C are collapsed and (kw, c) is
+/// one loop of KW*C: the 7x7 stem's 3 channels copy 21 values at a time.
+Value lowerIm2colConv(OpBuilder &b, Location loc, Conv2DOp op, Value input,
+                      ArrayRef<Value> resultDyn) {
+  MLIRContext *ctx = b.getContext();
+  auto resultType = op.getType();
+  Type element = resultType.getElementType();
+  auto filterType = op.getFilter().getType();
+  int64_t kh = filterType.getDimSize(0), kw = filterType.getDimSize(1);
+  int64_t c = filterType.getDimSize(2);
+  ArrayRef<int64_t> s = op.getStrides(), dil = op.getDilations();
+  Value padded = padSpatial(b, loc, input, op.getPadding(), zeroAttr(element));
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  bool mergeRow = dil[1] == 1;
+  SmallVector<int64_t> patchShape = {resultType.getDimSize(0),
+                                     resultType.getDimSize(1),
+                                     resultType.getDimSize(2), kh};
+  AffineMap inputMap;
+  Value source = padded;
+  if (mergeRow) {
+    // Loops: n, oh, ow, kh, j (j = kw * C + c).
+    patchShape.push_back(kw * c);
+    source = tensor::CollapseShapeOp::create(
+        b, loc, padded, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+    inputMap = AffineMap::get(
+        5, 0, {d(0), d(1) * s[0] + d(3) * dil[0], d(2) * (s[1] * c) + d(4)},
+        ctx);
+  } else {
+    // Loops: n, oh, ow, kh, kw, c.
+    patchShape.append({kw, c});
+    inputMap = AffineMap::get(6, 0,
+                              {d(0), d(1) * s[0] + d(3) * dil[0],
+                               d(2) * s[1] + d(4) * dil[1], d(5)},
+                              ctx);
+  }
+  unsigned loops = patchShape.size();
+  auto patchType = RankedTensorType::get(patchShape, element);
+  // N, OH, OW are the result's; the window dims are static.
+  Value init = emptyTensor(b, loc, patchType, resultDyn);
+  SmallVector<utils::IteratorType> iterators(loops,
+                                             utils::IteratorType::parallel);
+  auto copy = linalg::GenericOp::create(
+      b, loc, TypeRange{patchType}, ValueRange{source}, ValueRange{init},
+      ArrayRef<AffineMap>{inputMap, b.getMultiDimIdentityMap(loops)},
+      iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
+        linalg::YieldOp::create(nb, l, args[0]);
+      });
+  ReassociationIndices window;
+  for (unsigned i = 3; i < loops; ++i)
+    window.push_back(i);
+  Value rows = tensor::CollapseShapeOp::create(
+      b, loc, copy.getResult(0),
+      ArrayRef<ReassociationIndices>{{0, 1, 2}, window});
+  return convRowsTimesFilter(b, loc, op, rows, resultDyn);
+}
+
+/// Generic strategy: pad, split channels into (group, channel-in-group) so
+/// that every map is a plain projection (input [N,H,W,G,Cg], filter
+/// [KH,KW,Cg,G,Fg]) and contract in one generic.
+Value lowerGenericConv(OpBuilder &b, Location loc, Conv2DOp op, Value input,
+                       ArrayRef<Value> resultDyn) {
+  MLIRContext *ctx = b.getContext();
+  auto resultType = op.getType();
+  Type element = resultType.getElementType();
+  int64_t groups = op.getGroups();
+  input = padSpatial(b, loc, input, op.getPadding(), zeroAttr(element));
+  auto inType = cast<RankedTensorType>(input.getType());
+  auto filterType = op.getFilter().getType();
+  int64_t cg = filterType.getDimSize(2);
+  int64_t f = filterType.getDimSize(3);
+  int64_t fg = f / groups;
+  SmallVector<OpFoldResult> inShape;
+  for (int64_t d = 0; d < 3; ++d)
+    inShape.push_back(inType.isDynamicDim(d)
+                          ? OpFoldResult(dimValue(b, loc, input, d))
+                          : OpFoldResult(b.getIndexAttr(inType.getDimSize(d))));
+  inShape.push_back(b.getIndexAttr(groups));
+  inShape.push_back(b.getIndexAttr(cg));
+  auto groupedInType = RankedTensorType::get(
+      {inType.getDimSize(0), inType.getDimSize(1), inType.getDimSize(2),
+       groups, cg},
+      element);
+  Value groupedIn = tensor::ExpandShapeOp::create(
+      b, loc, groupedInType, input,
+      ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3, 4}}, inShape);
+  auto groupedFilterType = RankedTensorType::get(
+      {filterType.getDimSize(0), filterType.getDimSize(1), cg, groups, fg},
+      element);
+  SmallVector<OpFoldResult> filterShape;
+  for (int64_t s : groupedFilterType.getShape())
+    filterShape.push_back(b.getIndexAttr(s));
+  Value groupedFilter = tensor::ExpandShapeOp::create(
+      b, loc, groupedFilterType, op.getFilter(),
+      ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3, 4}}, filterShape);
+  auto groupedOutType = RankedTensorType::get(
+      {resultType.getDimSize(0), resultType.getDimSize(1),
+       resultType.getDimSize(2), groups, fg},
+      element);
+  Value acc =
+      filledTensor(b, loc, groupedOutType, resultDyn, zeroAttr(element));
+  // Loops: n, oh, ow, g, f, kh, kw, c.
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  ArrayRef<int64_t> s = op.getStrides(), dil = op.getDilations();
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(8, 0,
+                     {d(0), d(1) * s[0] + d(5) * dil[0],
+                      d(2) * s[1] + d(6) * dil[1], d(3), d(7)},
+                     ctx),
+      AffineMap::get(8, 0, {d(5), d(6), d(7), d(3), d(4)}, ctx),
+      AffineMap::get(8, 0, {d(0), d(1), d(2), d(3), d(4)}, ctx)};
+  SmallVector<utils::IteratorType> iterators(5,
+                                             utils::IteratorType::parallel);
+  iterators.append(3, utils::IteratorType::reduction);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{groupedOutType}, ValueRange{groupedIn, groupedFilter},
+      ValueRange{acc}, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        linalg::YieldOp::create(nb, l,
+                                multiplyAdd(nb, l, args[0], args[1], args[2]));
+      });
+  return tensor::CollapseShapeOp::create(
+      b, loc, resultType, generic.getResult(0),
+      ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+}
+
 struct Conv2DPattern : OpRewritePattern<Conv2DOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(Conv2DOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
-    auto resultType = op.getType();
-    Type element = resultType.getElementType();
-    int64_t groups = op.getGroups();
-    Value input = padSpatial(rewriter, loc, op.getInput(), op.getPadding(),
-                             zeroAttr(element));
-    auto inType = cast<RankedTensorType>(input.getType());
     auto filterType = op.getFilter().getType();
-    int64_t cg = filterType.getDimSize(2);
-    int64_t f = filterType.getDimSize(3);
-    int64_t fg = f / groups;
-    // Split channels into (group, channel-in-group) so that every map is a
-    // plain projection: input [N,H,W,G,Cg], filter [KH,KW,Cg,G,Fg].
-    SmallVector<OpFoldResult> inShape;
-    for (int64_t d = 0; d < 3; ++d)
-      inShape.push_back(inType.isDynamicDim(d)
-                            ? OpFoldResult(dimValue(rewriter, loc, input, d))
-                            : OpFoldResult(rewriter.getIndexAttr(inType.getDimSize(d))));
-    inShape.push_back(rewriter.getIndexAttr(groups));
-    inShape.push_back(rewriter.getIndexAttr(cg));
-    auto groupedInType = RankedTensorType::get(
-        {inType.getDimSize(0), inType.getDimSize(1), inType.getDimSize(2),
-         groups, cg},
-        element);
-    Value groupedIn = tensor::ExpandShapeOp::create(
-        rewriter, loc, groupedInType, input,
-        ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3, 4}}, inShape);
-    auto groupedFilterType = RankedTensorType::get(
-        {filterType.getDimSize(0), filterType.getDimSize(1), cg, groups, fg},
-        element);
-    SmallVector<OpFoldResult> filterShape;
-    for (int64_t s : groupedFilterType.getShape())
-      filterShape.push_back(rewriter.getIndexAttr(s));
-    Value groupedFilter = tensor::ExpandShapeOp::create(
-        rewriter, loc, groupedFilterType, op.getFilter(),
-        ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3, 4}}, filterShape);
-    auto groupedOutType = RankedTensorType::get(
-        {resultType.getDimSize(0), resultType.getDimSize(1),
-         resultType.getDimSize(2), groups, fg},
-        element);
     SmallVector<int64_t> window = {filterType.getDimSize(0),
                                    filterType.getDimSize(1)};
+    // The result's dynamic sizes (N, OH, OW; F is the filter's, static).
     SmallVector<Value> dyn = windowResultSizes(
-        rewriter, loc, op.getInput(), resultType, window, op.getStrides(),
+        rewriter, loc, op.getInput(), op.getType(), window, op.getStrides(),
         op.getPadding(), op.getDilations());
-    Value acc =
-        filledTensor(rewriter, loc, groupedOutType, dyn, zeroAttr(element));
-    // Loops: n, oh, ow, g, f, kh, kw, c.
-    auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-    ArrayRef<int64_t> s = op.getStrides(), dil = op.getDilations();
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(8, 0,
-                       {d(0), d(1) * s[0] + d(5) * dil[0],
-                        d(2) * s[1] + d(6) * dil[1], d(3), d(7)},
-                       ctx),
-        AffineMap::get(8, 0, {d(5), d(6), d(7), d(3), d(4)}, ctx),
-        AffineMap::get(8, 0, {d(0), d(1), d(2), d(3), d(4)}, ctx)};
-    SmallVector<utils::IteratorType> iterators(5,
-                                               utils::IteratorType::parallel);
-    iterators.append(3, utils::IteratorType::reduction);
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{groupedOutType},
-        ValueRange{groupedIn, groupedFilter}, ValueRange{acc}, maps, iterators,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          linalg::YieldOp::create(b, l,
-                                  multiplyAdd(b, l, args[0], args[1], args[2]));
-        });
-    Value result = tensor::CollapseShapeOp::create(
-        rewriter, loc, resultType, generic.getResult(0),
-        ArrayRef<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+    // Dynamic input channels must be the filter's (C / groups x groups):
+    // checked at run time, then static for every strategy.
+    Value input = op.getInput();
+    auto inType = op.getInput().getType();
+    if (inType.isDynamicDim(3)) {
+      int64_t c = filterType.getDimSize(2) * op.getGroups();
+      Value ok = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq,
+          dimValue(rewriter, loc, input, 3),
+          arith::ConstantIndexOp::create(rewriter, loc, c));
+      checkAtRunTime(rewriter, loc, ok,
+                     "conv2d expects " + llvm::Twine(c) +
+                         " input channels, as the filter has");
+      SmallVector<int64_t> shape(inType.getShape());
+      shape[3] = c;
+      input = tensor::CastOp::create(rewriter, loc, inType.clone(shape), input);
+    }
+    Value result;
+    switch (chooseConvStrategy(op)) {
+    case ConvStrategy::Pointwise:
+      result = lowerPointwiseConv(rewriter, loc, op, input, dyn);
+      break;
+    case ConvStrategy::Im2col:
+      result = lowerIm2colConv(rewriter, loc, op, input, dyn);
+      break;
+    case ConvStrategy::Generic:
+      result = lowerGenericConv(rewriter, loc, op, input, dyn);
+      break;
+    }
     rewriter.replaceOp(op, result);
     return success();
   }

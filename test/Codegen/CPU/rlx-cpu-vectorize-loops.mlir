@@ -72,13 +72,13 @@ func.func @column_sum(%x: memref<?x100xf32>, %y: memref<100xf32>) {
 // horizontally once per row, into the row's accumulator.
 // CHECK-LABEL: func @row_max
 // CHECK: scf.for
-// CHECK: %[[INIT:.+]] = vector.extract
+// CHECK: %[[INIT:.+]] = memref.load
 // CHECK: %[[PARTIAL:.+]] = scf.for {{.*}} step %c16 iter_args(%[[ACC:.+]] = %{{.+}}) -> (vector<16xf32>)
 // CHECK: %[[LANES:.+]] = arith.select %{{.+}}, %{{.+}}, %{{.+}} : vector<16xi1>, vector<16xf32>
 // CHECK: %[[NEXT:.+]] = arith.maximumf %[[LANES]], %[[ACC]] : vector<16xf32>
 // CHECK: scf.yield %[[NEXT]]
-// CHECK: vector.reduction <maximumf>, %[[PARTIAL]], %[[INIT]]
-// CHECK: vector.transfer_write
+// CHECK: %[[MAX:.+]] = vector.reduction <maximumf>, %[[PARTIAL]], %[[INIT]]
+// CHECK: memref.store %[[MAX]]
 #in = affine_map<(d0, d1) -> (d0, d1)>
 #out = affine_map<(d0, d1) -> (d0)>
 func.func @row_max(%x: memref<?x100xf32>, %y: memref<?xf32>) {
@@ -115,6 +115,49 @@ func.func @stays_scalar(%table: memref<10xf32>, %idx: memref<8xindex>, %y: memre
     %z = arith.constant 0.0 : f32
     %c = arith.cmpf ogt, %in, %z : f32
     linalg.yield %c : i1
+  }
+  return
+}
+
+// -----
+
+// An im2col copy (C = 16) reads at oh * 2 + kh and ow * 2 * C + j: in a tile where
+// oh, ow and kh have one iteration each, those are 0 and j, so the tile is
+// vectorized (16 consecutive values per step) instead of staying scalar.
+// CHECK-LABEL: func @im2col_copy
+// CHECK: scf.for
+// CHECK: vector.transfer_read {{.*}} vector<16xf32>
+// CHECK: vector.transfer_write {{.*}} vector<16xf32>
+// CHECK-NOT: linalg.generic
+func.func @im2col_copy(%x: memref<1x9x144xf32>, %p: memref<1x4x4x3x48xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 * 2 + d3, d2 * 32 + d4)>,
+                                   affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : memref<1x9x144xf32>) outs(%p : memref<1x4x4x3x48xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  return
+}
+
+// -----
+
+// A window read whose innermost loop is not the map's last result (pooling
+// over kw reads along W, a stride of C) is left alone: the tile stays a
+// generic, lowered to scalar loops later.
+// CHECK-LABEL: func @pool_window_scalar
+// CHECK-NOT: vector.transfer_read
+// CHECK: linalg.generic
+// CHECK-NOT: vector.transfer_read
+func.func @pool_window_scalar(%x: memref<1x4x4x2xf32>, %w: memref<2x2xf32>, %y: memref<1x3x3x2xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 + d4, d2 + d5, d3)>,
+                                   affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>,
+                                   affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %w : memref<1x4x4x2xf32>, memref<2x2xf32>) outs(%y : memref<1x3x3x2xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %m = arith.maximumf %in, %out : f32
+    linalg.yield %m : f32
   }
   return
 }

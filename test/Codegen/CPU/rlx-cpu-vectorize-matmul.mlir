@@ -88,3 +88,38 @@ func.func @matmul_packed(%a: memref<64x1024xf32>, %b: memref<1024x1024xf32>, %c:
   linalg.matmul ins(%a, %b : memref<64x1024xf32>, memref<1024x1024xf32>) outs(%c : memref<64x1024xf32>)
   return
 }
+
+// -----
+
+// A product reshaped after the matmul (a conv's [N*OH*OW, F] expanded to
+// NHWC) still carries its C tile in registers through the k loop; the
+// expand_shape keeps the buffer.
+// CHECK-LABEL: func @matmul_output_viewed
+// CHECK: %[[C:.+]] = memref.alloc
+// CHECK: vector.transfer_read %[[C]]
+// CHECK: scf.for {{.*}} iter_args(%{{.+}} = %{{.+}}) -> (vector<8x32xf32>)
+// CHECK: scf.yield
+// CHECK: vector.transfer_write {{.*}}, %[[C]]
+// CHECK-NOT: unrealized_conversion_cast
+// CHECK: memref.expand_shape %[[C]]
+func.func @matmul_output_viewed(%a: memref<64x64xf32>, %b: memref<64x64xf32>) -> memref<4x16x64xf32> {
+  %c = memref.alloc() : memref<64x64xf32>
+  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  %e = memref.expand_shape %c [[0, 1], [2]] output_shape [4, 16, 64] : memref<64x64xf32> into memref<4x16x64xf32>
+  return %e : memref<4x16x64xf32>
+}
+
+// -----
+
+// An output whose buffer an input also reads through a view is left to the
+// upstream hoisting, which refuses it: C stays in memory at every k step.
+// CHECK-LABEL: func @matmul_output_aliases_input
+// CHECK-NOT: iter_args
+// CHECK: memref.expand_shape
+func.func @matmul_output_aliases_input(%b: memref<64x64xf32>) -> memref<4x16x64xf32> {
+  %c = memref.alloc() : memref<64x64xf32>
+  %a = memref.subview %c[0, 0] [64, 64] [1, 1] : memref<64x64xf32> to memref<64x64xf32, strided<[64, 1]>>
+  linalg.matmul ins(%a, %b : memref<64x64xf32, strided<[64, 1]>>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  %e = memref.expand_shape %c [[0, 1], [2]] output_shape [4, 16, 64] : memref<64x64xf32> into memref<4x16x64xf32>
+  return %e : memref<4x16x64xf32>
+}

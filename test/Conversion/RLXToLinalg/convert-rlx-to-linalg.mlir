@@ -80,8 +80,99 @@ func.func @matmul_batch_broadcast(%a: tensor<?x2x3xf64>, %b: tensor<1x3x4xf64>) 
 
 // -----
 
-// conv2d pads, splits channels into groups and contracts in one generic.
+// A 1x1 conv (stride 1, no padding) is one matmul over the input's pixels:
+// no copy, the dynamic batch carried through the reshapes.
+// CHECK-LABEL: func @conv_pointwise
+// CHECK-SAME: %[[X:[^:]+]]: tensor<?x4x4x8xf32>, %[[W:[^:]+]]: tensor<1x1x8x16xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: %[[ROWS:.+]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1, 2], [3]] : tensor<?x4x4x8xf32> into tensor<?x8xf32>
+// CHECK: %[[FILTER:.+]] = tensor.collapse_shape %[[W]] {{\[}}[0, 1, 2], [3]] : tensor<1x1x8x16xf32> into tensor<8x16xf32>
+// CHECK: %[[PRODUCT:.+]] = linalg.matmul ins(%[[ROWS]], %[[FILTER]] : tensor<?x8xf32>, tensor<8x16xf32>) outs({{.*}} : tensor<?x16xf32>)
+// CHECK: tensor.expand_shape %[[PRODUCT]] {{\[}}[0, 1, 2], [3]] {{.*}} : tensor<?x16xf32> into tensor<?x4x4x16xf32>
+func.func @conv_pointwise(%x: tensor<?x4x4x8xf32>, %w: tensor<1x1x8x16xf32>) -> tensor<?x4x4x16xf32> {
+  %0 = rlx.conv2d %x, %w : (tensor<?x4x4x8xf32>, tensor<1x1x8x16xf32>) -> tensor<?x4x4x16xf32>
+  return %0 : tensor<?x4x4x16xf32>
+}
+
+// -----
+
+// A 3x3 conv copies its windows into rows (im2col) and multiplies them by
+// the filter as [KH*KW*C, F]. Without width dilation a window row's KW*C
+// values are consecutive: the padded input is viewed as [N, H, W*C] and
+// (kw, c) is one loop, read at ow * stride * C + j.
+// CHECK-DAG: #[[IN:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 * 2 + d3, d2 * 4 + d4)>
+// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+// CHECK-LABEL: func @conv_im2col
+// CHECK: %[[PAD:.+]] = tensor.pad
+// CHECK: %[[FLAT:.+]] = tensor.collapse_shape %[[PAD]] {{\[}}[0], [1], [2, 3]] : tensor<?x7x7x2xf32> into tensor<?x7x14xf32>
+// CHECK: %[[PATCH:.+]] = linalg.generic {indexing_maps = [#[[IN]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%[[FLAT]] : tensor<?x7x14xf32>) outs({{.*}} : tensor<?x3x3x3x6xf32>)
+// CHECK-NEXT: ^bb0(%[[V:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: linalg.yield %[[V]]
+// CHECK: %[[ROWS:.+]] = tensor.collapse_shape %[[PATCH]] {{\[}}[0, 1, 2], [3, 4]] : tensor<?x3x3x3x6xf32> into tensor<?x18xf32>
+// CHECK: %[[FILTER:.+]] = tensor.collapse_shape {{.*}} : tensor<3x3x2x4xf32> into tensor<18x4xf32>
+// CHECK: %[[PRODUCT:.+]] = linalg.matmul ins(%[[ROWS]], %[[FILTER]] : tensor<?x18xf32>, tensor<18x4xf32>)
+// CHECK: tensor.expand_shape %[[PRODUCT]] {{.*}} : tensor<?x4xf32> into tensor<?x3x3x4xf32>
+func.func @conv_im2col(%x: tensor<?x5x5x2xf32>, %w: tensor<3x3x2x4xf32>) -> tensor<?x3x3x4xf32> {
+  %0 = rlx.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>}
+      : (tensor<?x5x5x2xf32>, tensor<3x3x2x4xf32>) -> tensor<?x3x3x4xf32>
+  return %0 : tensor<?x3x3x4xf32>
+}
+
+// -----
+
+// A strided 1x1 conv (ResNet's downsample) is a strided copy of the pixels
+// it reads, then the matmul; dynamic H and W size the copy at run time.
+// CHECK-DAG: #[[IN:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 * 2 + d3, d2 * 16 + d4)>
+// CHECK-LABEL: func @conv_pointwise_strided
+// CHECK-NOT: tensor.pad
+// CHECK: tensor.collapse_shape {{.*}} : tensor<1x?x?x8xf32> into tensor<1x?x?xf32>
+// CHECK: %[[PATCH:.+]] = linalg.generic {indexing_maps = [#[[IN]], {{.*}}]} {{.*}} outs({{.*}} : tensor<1x?x?x1x8xf32>)
+// CHECK: tensor.collapse_shape %[[PATCH]] {{.*}} into tensor<?x8xf32>
+// CHECK: linalg.matmul
+func.func @conv_pointwise_strided(%x: tensor<1x?x?x8xf32>, %w: tensor<1x1x8x16xf32>) -> tensor<1x?x?x16xf32> {
+  %0 = rlx.conv2d %x, %w {strides = array<i64: 2, 2>}
+      : (tensor<1x?x?x8xf32>, tensor<1x1x8x16xf32>) -> tensor<1x?x?x16xf32>
+  return %0 : tensor<1x?x?x16xf32>
+}
+
+// -----
+
+// With width dilation the window's columns are apart: kw and c stay two
+// loops and the copy reads the NHWC input directly.
+// CHECK-DAG: #[[IN:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * 2 + d3 * 2, d2 * 2 + d4 * 2, d5)>
+// CHECK-LABEL: func @conv_im2col_dilated
+// CHECK: %[[PATCH:.+]] = linalg.generic {indexing_maps = [#[[IN]], {{.*}}]} {{.*}} outs({{.*}} : tensor<1x2x3x3x3x2xf32>)
+// CHECK: tensor.collapse_shape %[[PATCH]] {{\[}}[0, 1, 2], [3, 4, 5]] : tensor<1x2x3x3x3x2xf32> into tensor<6x18xf32>
+// CHECK: linalg.matmul
+func.func @conv_im2col_dilated(%x: tensor<1x7x7x2xf32>, %w: tensor<3x3x2x3xf32>) -> tensor<1x2x3x3xf32> {
+  %0 = rlx.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 0, 2, 1>, dilations = array<i64: 2, 2>}
+      : (tensor<1x7x7x2xf32>, tensor<3x3x2x3xf32>) -> tensor<1x2x3x3xf32>
+  return %0 : tensor<1x2x3x3xf32>
+}
+
+// -----
+
+// Dynamic input channels must be the filter's: checked at run time, then
+// cast to static, and the conv takes the matmul path.
+// CHECK-LABEL: func @conv_dynamic_channels
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x4x4x?xf32>
+// CHECK: %[[C:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<1x4x4x?xf32>
+// CHECK: %[[OK:.+]] = arith.cmpi eq, %[[C]], %{{.+}} : index
+// CHECK: cf.assert %[[OK]], "{{.*}}conv2d expects 8 input channels, as the filter has"
+// CHECK: %[[STATIC:.+]] = tensor.cast %[[X]] : tensor<1x4x4x?xf32> to tensor<1x4x4x8xf32>
+// CHECK: tensor.collapse_shape %[[STATIC]]
+// CHECK: linalg.matmul
+func.func @conv_dynamic_channels(%x: tensor<1x4x4x?xf32>, %w: tensor<1x1x8x16xf32>) -> tensor<1x4x4x16xf32> {
+  %0 = rlx.conv2d %x, %w : (tensor<1x4x4x?xf32>, tensor<1x1x8x16xf32>) -> tensor<1x4x4x16xf32>
+  return %0 : tensor<1x4x4x16xf32>
+}
+
+// -----
+
+// A grouped conv pads, splits channels into groups and contracts in one
+// generic (the fallback: no matmul).
 // CHECK-LABEL: func @conv_grouped
+// CHECK-NOT: linalg.matmul
 // CHECK: tensor.pad
 // CHECK: tensor.expand_shape {{.*}} into tensor<1x7x7x2x2xf32>
 // CHECK: tensor.expand_shape {{.*}} into tensor<2x2x2x2x2xf32>

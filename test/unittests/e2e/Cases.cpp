@@ -424,6 +424,31 @@ func.func @{N}(%x: tensor<{B}x6x6x4x{F}>, %w: tensor<2x2x2x4x{F}>) -> tensor<{B}
           return {ref::conv2d(in[0], in[1], {1, 1}, {0, 0, 0, 0}, {1, 1}, 2)};
         });
 
+  // A 1x1 conv is one matmul over the pixels; a strided one copies the
+  // pixels it reads first (ResNet's downsample).
+  b.add("conv2d_1x1", R"(
+func.func @{N}(%x: tensor<{B}x3x5x6x{F}>, %w: tensor<1x1x6x5x{F}>) -> tensor<{B}x3x5x5x{F}> {
+  %r = rlx.conv2d %x, %w : (tensor<{B}x3x5x6x{F}>, tensor<1x1x6x5x{F}>) -> tensor<{B}x3x5x5x{F}>
+  return %r : tensor<{B}x3x5x5x{F}>
+}
+)",
+        {{"x", El::F, {kB, 3, 5, 6}, kAny}, {"w", El::F, {1, 1, 6, 5}, kAny}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::conv2d(in[0], in[1], {1, 1}, {0, 0, 0, 0}, {1, 1}, 1)};
+        });
+
+  b.add("conv2d_1x1_strided", R"(
+func.func @{N}(%x: tensor<{B}x5x6x3x{F}>, %w: tensor<1x1x3x4x{F}>) -> tensor<{B}x3x3x4x{F}> {
+  %r = rlx.conv2d %x, %w {strides = array<i64: 2, 2>}
+      : (tensor<{B}x5x6x3x{F}>, tensor<1x1x3x4x{F}>) -> tensor<{B}x3x3x4x{F}>
+  return %r : tensor<{B}x3x3x4x{F}>
+}
+)",
+        {{"x", El::F, {kB, 5, 6, 3}, kAny}, {"w", El::F, {1, 1, 3, 4}, kAny}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::conv2d(in[0], in[1], {2, 2}, {0, 0, 0, 0}, {1, 1}, 1)};
+        });
+
   b.add("max_pool2d", R"(
 func.func @{N}(%x: tensor<{B}x4x5x3x{F}>) -> tensor<{B}x2x2x3x{F}> {
   %r = rlx.max_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>}
@@ -1182,6 +1207,8 @@ const std::map<std::string, std::string> kStaticByDesign = {
     {"conv2d", "a conv2d filter is static"},
     {"conv2d_strided_dilated", "a conv2d filter is static"},
     {"conv2d_groups", "a conv2d filter is static"},
+    {"conv2d_1x1", "a conv2d filter is static"},
+    {"conv2d_1x1_strided", "a conv2d filter is static"},
     {"reshape", "two dynamic dims flattened into two: no pairing"},
     {"shape_i32", "two dynamic dims flattened into two: no pairing"},
     {"broadcast_in_dim", "a new dim's size comes from the result type"},
