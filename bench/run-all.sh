@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every CPU benchmark and prints one table of figures and
-# ratios: matmul vs oneDNN/OpenBLAS (1 and 2 threads), the fused elementwise
+# ratios: matmul vs oneDNN/OpenBLAS (1 and 2 threads), ResNet-50's convs vs
+# oneDNN (1 and 2 threads), the fused elementwise
 # chain vs memcpy and PyTorch/JAX, the MLP forward, forward+backward and
 # Adam train step vs PyTorch eager (its faster of 1 and 2 threads) and JAX
 # jit (the step built in MLIR and the same step built by the C++ frontend),
@@ -23,6 +24,14 @@ threads=$(nproc)
 echo "== matmul (GFLOP/s) =="
 for t in 1 "$threads"; do
   OMP_NUM_THREADS=$t "$bin/rlx-bench-matmul" --threads "$t" 256 512 1024 2048 129x257x511 |
+    { [ "$t" = 1 ] && cat || tail -n +2; }
+done
+
+echo
+echo "== convolutions, every distinct ResNet-50 conv at batch 1 (ms; ratio = oneDNN's faster layout / rlx, higher is better) =="
+for t in 1 "$threads"; do
+  # Binds rlx's threads; the bench runs oneDNN first so its pool is not bound.
+  KMP_AFFINITY=compact "$bin/rlx-bench-conv" --threads "$t" |
     { [ "$t" = 1 ] && cat || tail -n +2; }
 done
 
