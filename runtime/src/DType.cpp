@@ -25,8 +25,22 @@ constexpr int numDTypes = sizeof(dtypeInfos) / sizeof(dtypeInfos[0]);
 
 namespace rlxrt {
 
-bool isValidDType(rlx_dtype_t dtype) {
-  return static_cast<int>(dtype) >= 0 && static_cast<int>(dtype) < numDTypes;
+bool isValidDType(int value) { return value >= 0 && value < numDTypes; }
+
+int dtypeBits(const rlx_dtype_t &dtype) {
+  static_assert(sizeof(rlx_dtype_t) == sizeof(int),
+                "rlx_dtype_t is passed as an int");
+  int value;
+  std::memcpy(&value, &dtype, sizeof(value));
+  return value;
+}
+
+rlx_dtype_t checkedDType(const rlx_dtype_t &dtype) {
+  int value = dtypeBits(dtype);
+  if (!isValidDType(value))
+    fail(RLX_STATUS_INVALID_ARGUMENT,
+         "invalid dtype value " + std::to_string(value));
+  return static_cast<rlx_dtype_t>(value);
 }
 
 bool parseDType(const std::string &name, rlx_dtype_t &dtype) {
@@ -107,11 +121,13 @@ size_t checkedElementCount(const int64_t *dims, size_t rank,
 extern "C" {
 
 const char *rlx_dtype_name(rlx_dtype_t dtype) {
-  return rlxrt::isValidDType(dtype) ? dtypeInfos[dtype].name : "?";
+  int value = rlxrt::dtypeBits(dtype);
+  return rlxrt::isValidDType(value) ? dtypeInfos[value].name : "?";
 }
 
 size_t rlx_dtype_size(rlx_dtype_t dtype) {
-  return rlxrt::isValidDType(dtype) ? dtypeInfos[dtype].size : 0;
+  int value = rlxrt::dtypeBits(dtype);
+  return rlxrt::isValidDType(value) ? dtypeInfos[value].size : 0;
 }
 
 rlx_status_t rlx_dtype_parse(const char *name, rlx_dtype_t *out_dtype) {

@@ -17,8 +17,18 @@
 
 namespace rlxrt {
 
-/// True for a value inside the rlx_dtype_t enum.
-bool isValidDType(rlx_dtype_t dtype);
+/// True for the integer value of an rlx_dtype_t enumerator.
+bool isValidDType(int value);
+
+/// The integer a caller passed as `dtype`, read as bytes: C callers may pass
+/// any int, and loading a value outside the enum's range as rlx_dtype_t is
+/// undefined in C++ (UBSan's enum check). Every public entry taking a dtype
+/// reads it through this before anything else.
+int dtypeBits(const rlx_dtype_t &dtype);
+
+/// `dtype` once its integer is checked; INVALID_ARGUMENT naming the value
+/// otherwise.
+rlx_dtype_t checkedDType(const rlx_dtype_t &dtype);
 
 /// Parses a manifest spelling ("f32"); false if unknown.
 bool parseDType(const std::string &name, rlx_dtype_t &dtype);

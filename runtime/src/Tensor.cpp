@@ -16,12 +16,6 @@ using namespace rlxrt;
 
 static void freeData(void *, void *data) { std::free(data); }
 
-static void checkDType(rlx_dtype_t dtype) {
-  if (!isValidDType(dtype))
-    fail(RLX_STATUS_INVALID_ARGUMENT,
-         "invalid dtype value " + std::to_string(static_cast<int>(dtype)));
-}
-
 static void checkDims(const int64_t *dims, size_t rank) {
   if (rank > 0 && !dims)
     fail(RLX_STATUS_INVALID_ARGUMENT, "dims must not be NULL when rank > 0");
@@ -29,8 +23,8 @@ static void checkDims(const int64_t *dims, size_t rank) {
 
 /// A tensor with dtype and dims set and no data yet.
 static std::unique_ptr<rlx_tensor_s>
-newTensor(rlx_dtype_t dtype, const int64_t *dims, size_t rank) {
-  checkDType(dtype);
+newTensor(const rlx_dtype_t &unchecked, const int64_t *dims, size_t rank) {
+  rlx_dtype_t dtype = checkedDType(unchecked);
   checkDims(dims, rank);
   auto tensor = std::make_unique<rlx_tensor_s>();
   tensor->dtype = dtype;
@@ -88,14 +82,12 @@ void requireHost(const rlx_tensor_t &tensor, const std::string &what) {
 } // namespace rlxrt
 
 long rlx_tensor_list_s::find(const std::string &name) const {
-  for (size_t i = 0; i < items.size(); ++i)
-    if (items[i].first == name)
-      return static_cast<long>(i);
-  return -1;
+  auto it = indexByName.find(name);
+  return it == indexByName.end() ? -1 : static_cast<long>(it->second);
 }
 
 void rlx_tensor_list_s::append(std::string name, TensorRef tensor) {
-  if (find(name) >= 0)
+  if (!indexByName.try_emplace(name, items.size()).second)
     fail(RLX_STATUS_INVALID_ARGUMENT, "duplicate tensor name '" + name + "'");
   items.emplace_back(std::move(name), std::move(tensor));
 }
@@ -107,7 +99,7 @@ rlx_status_t rlx_tensor_allocate(rlx_dtype_t dtype, size_t rank,
                                  rlx_tensor_t **out_tensor) {
   return guard([&] {
     requireArg(out_tensor, "out_tensor");
-    *out_tensor = allocateTensor(dtype, dims, rank).release();
+    *out_tensor = allocateTensor(checkedDType(dtype), dims, rank).release();
   });
 }
 

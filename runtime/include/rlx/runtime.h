@@ -134,7 +134,9 @@ typedef enum rlx_dtype_e {
   RLX_DTYPE_I64 = 7
 } rlx_dtype_t;
 
-/** The manifest spelling ("f32"), or "?" for a value outside the enum. */
+/** The manifest spelling ("f32"), or "?" for a value outside the enum. Every
+    function taking an rlx_dtype_t checks it as an integer first: a value
+    outside the enum is "?", 0 or INVALID_ARGUMENT, never undefined. */
 RLX_API const char *rlx_dtype_name(rlx_dtype_t dtype);
 /** Bytes per element (1 for i1), 0 for a value outside the enum. */
 RLX_API size_t rlx_dtype_size(rlx_dtype_t dtype);
@@ -252,9 +254,12 @@ RLX_API rlx_status_t rlx_npy_write(const char *path,
 
 /** Memory-maps a safetensors file read-only and returns its tensors in file
     order, each pointing into the mapping (no copy; the mapping lives until
-    the last tensor is released). The caller owns the list. `__metadata__` is
-    skipped. DATA_LOSS for any corruption, UNIMPLEMENTED for a dtype outside
-    rlx_dtype_t. Weights are expected to stay unchanged on disk while mapped. */
+    the last tensor is released) when its data is aligned to its element
+    size, else an aligned copy (a header length that is not a multiple of 8
+    misaligns every tensor). Time and memory are linear in the header. The
+    caller owns the list. `__metadata__` is skipped. DATA_LOSS for any
+    corruption, UNIMPLEMENTED for a dtype outside rlx_dtype_t. Weights are
+    expected to stay unchanged on disk while mapped. */
 RLX_API rlx_status_t rlx_safetensors_read(const char *path,
                                           rlx_tensor_list_t **out_list);
 /** Writes every tensor of `list` under its name (data 8-byte aligned, tensors

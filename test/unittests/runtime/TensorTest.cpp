@@ -31,6 +31,29 @@ TEST(DTypeTest, NamesSizesAndParsing) {
   EXPECT_STREQ(rlx_dtype_name(static_cast<rlx_dtype_t>(42)), "?");
 }
 
+// Values outside the enum, as a C caller may pass them, are checked as
+// integers by every entry taking a dtype (loading them as rlx_dtype_t is
+// undefined in C++: UBSan flagged DType.cpp and Tensor.cpp).
+TEST(DTypeTest, OutOfRangeValuesAreRefused) {
+  for (int value : {8, 99, -1, 1 << 30}) {
+    // A prvalue each time: a variable holding it would itself be loaded.
+    auto dtype = [&] { return static_cast<rlx_dtype_t>(value); };
+    EXPECT_STREQ(rlx_dtype_name(dtype()), "?") << value;
+    EXPECT_EQ(rlx_dtype_size(dtype()), 0u) << value;
+    int64_t dims[] = {2};
+    float data[2] = {};
+    rlx_tensor_t *tensor = nullptr;
+    EXPECT_TRUE(statusIs(rlx_tensor_allocate(dtype(), 1, dims, &tensor),
+                         RLX_STATUS_INVALID_ARGUMENT,
+                         {"invalid dtype value " + std::to_string(value)}));
+    EXPECT_TRUE(statusIs(rlx_tensor_wrap(dtype(), 1, dims, data, nullptr,
+                                         nullptr, &tensor),
+                         RLX_STATUS_INVALID_ARGUMENT,
+                         {"invalid dtype value " + std::to_string(value)}));
+    EXPECT_EQ(tensor, nullptr);
+  }
+}
+
 TEST(TensorTest, AllocateIsZeroedAndAligned) {
   int64_t dims[] = {2, 3};
   rlx_tensor_t *tensor = nullptr;
