@@ -58,6 +58,17 @@ struct RLXPlanWorkspacePass
       // have none).
       memref::DeallocOp dealloc;
       bool simple = true;
+      // Bookkeeping a host function reads (the deallocation pipeline's
+      // ownership flags around loops) stays out of the arena, which is
+      // device memory on GPU targets.
+      if (llvm::any_of(alloc->getUsers(), [](Operation *user) {
+            if (auto cast = dyn_cast<memref::CastOp>(user))
+              return llvm::any_of(cast->getUsers(), [](Operation *u) {
+                return isa<func::CallOp>(u);
+              });
+            return isa<func::CallOp>(user);
+          }))
+        continue;
       for (Operation *user : alloc->getUsers()) {
         if (auto d = dyn_cast<memref::DeallocOp>(user)) {
           simple &= !dealloc && d->getBlock() == &body;

@@ -39,11 +39,44 @@ namespace {
 /// supports (maxComputeWorkGroupCount[0] >= 65535).
 constexpr int64_t kMaxBlocks = 65535;
 
-bool touchesBuffers(Operation *op) {
+/// The allocation `buffer` views (through casts), if any.
+Operation *rootAlloc(Value buffer) {
+  while (auto cast = buffer.getDefiningOp<memref::CastOp>())
+    buffer = cast.getSource();
+  if (auto alloca = buffer.getDefiningOp<memref::AllocaOp>())
+    return alloca;
+  return buffer.getDefiningOp<memref::AllocOp>();
+}
+
+/// Buffers the host itself reads and writes: those passed to a host
+/// function (the deallocation pipeline's `dealloc_helper` bookkeeping of
+/// which buffers a loop owns). Their loads and stores stay host code.
+llvm::SmallPtrSet<Operation *, 8> hostBuffers(func::FuncOp fn) {
+  llvm::SmallPtrSet<Operation *, 8> host;
+  fn.walk([&](func::CallOp call) {
+    for (Value operand : call.getOperands())
+      if (isa<MemRefType>(operand.getType()))
+        if (Operation *alloc = rootAlloc(operand))
+          host.insert(alloc);
+  });
+  return host;
+}
+
+bool touchesBuffers(Operation *op,
+                    const llvm::SmallPtrSetImpl<Operation *> &host) {
   bool found = false;
   op->walk([&](Operation *nested) {
-    if (isa<memref::LoadOp, memref::StoreOp, linalg::LinalgOp>(nested))
+    Value memref;
+    if (auto load = dyn_cast<memref::LoadOp>(nested))
+      memref = load.getMemRef();
+    else if (auto store = dyn_cast<memref::StoreOp>(nested))
+      memref = store.getMemRef();
+    if (memref) {
+      Operation *alloc = rootAlloc(memref);
+      found |= !alloc || !host.contains(alloc);
+    } else if (isa<linalg::LinalgOp>(nested)) {
       found = true;
+    }
   });
   return found;
 }
@@ -310,7 +343,32 @@ struct RLXGPUMapKernelsPass
   /// consecutive ops that touch buffers or use a value of the run (the
   /// loads, arithmetic and store of a 0-d computation).
   LogicalResult mapFunction(func::FuncOp fn) {
-    for (Block &block : fn.getBody()) {
+    host = hostBuffers(fn);
+    if (failed(keepOnHost(fn)))
+      return failure();
+    for (Block &block : fn.getBody())
+      if (failed(mapBlock(block)))
+        return failure();
+    return success();
+  }
+
+  /// A loop of host code around device work (an rlx.scan's steps): its
+  /// body holds parallel loops, so it stays on the host and its body is
+  /// mapped like a function body, one launch per nest and step.
+  static bool isHostLoop(Operation *op) {
+    if (!isa<scf::ForOp>(op))
+      return false;
+    return op
+        ->walk([](Operation *nested) {
+          return isa<scf::ParallelOp, gpu::LaunchOp>(nested)
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
+        })
+        .wasInterrupted();
+  }
+
+  LogicalResult mapBlock(Block &block) {
+    {
       sinkScalarLoads(block);
       SmallVector<Operation *> ops;
       for (Operation &op : block)
@@ -340,12 +398,21 @@ struct RLXGPUMapKernelsPass
             return failure();
           continue;
         }
+        if (isHostLoop(op)) {
+          if (failed(flush()))
+            return failure();
+          for (Region &region : op->getRegions())
+            for (Block &body : region)
+              if (failed(mapBlock(body)))
+                return failure();
+          continue;
+        }
         bool usesRun = llvm::any_of(op->getOperands(), [&](Value v) {
           Operation *def = v.getDefiningOp();
           return def && inRun.contains(def);
         });
         if (!op->hasTrait<OpTrait::IsTerminator>() &&
-            (usesRun || touchesBuffers(op))) {
+            (usesRun || touchesBuffers(op, host))) {
           run.push_back(op);
           inRun.insert(op);
           continue;
@@ -359,9 +426,45 @@ struct RLXGPUMapKernelsPass
     return success();
   }
 
+  /// Every memref.alloc of a GPU entry point becomes device memory, which
+  /// the host cannot touch: host buffers (small, static bookkeeping) become
+  /// stack allocations at the function's entry instead, once for the whole
+  /// call (a loop's iterations each use them between their own writes and
+  /// reads, so one buffer serves them all).
+  LogicalResult keepOnHost(func::FuncOp fn) {
+    Block &entry = fn.getBody().front();
+    llvm::SmallPtrSet<Operation *, 8> moved;
+    for (Operation *op : host) {
+      auto alloc = cast<memref::AllocOp>(op);
+      MemRefType type = alloc.getType();
+      if (!type.hasStaticShape())
+        return alloc.emitError("GPU codegen: a host buffer of dynamic "
+                               "shape");
+      OpBuilder b(&entry, entry.begin());
+      auto alloca = memref::AllocaOp::create(b, alloc.getLoc(), type);
+      for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+        if (isa<memref::DeallocOp>(user))
+          user->erase();
+      alloc.replaceAllUsesWith(alloca.getResult());
+      alloc.erase();
+      moved.insert(alloca);
+    }
+    host = std::move(moved);
+    return success();
+  }
+
+  /// The host buffers of the function being mapped.
+  llvm::SmallPtrSet<Operation *, 8> host;
+
   void runOnOperation() override {
+    // Functions the entry points call (the deallocation pipeline's
+    // dealloc_helper) are host code through and through.
+    llvm::DenseSet<StringRef> called;
+    getOperation().walk(
+        [&](func::CallOp call) { called.insert(call.getCallee()); });
     for (auto fn : getOperation().getOps<func::FuncOp>())
-      if (!fn.isExternal() && failed(mapFunction(fn)))
+      if (!fn.isExternal() && !called.contains(fn.getSymName()) &&
+          failed(mapFunction(fn)))
         return signalPassFailure();
   }
 };

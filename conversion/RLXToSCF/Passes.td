@@ -19,8 +19,10 @@ def ConvertRLXToSCF : Pass<"convert-rlx-to-scf", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
-           "The compile target. GPU targets (vulkan, cuda, rocm) do not run "
-           "loops and branches yet: each one is an error naming it.">
+           "The compile target. On GPU targets (vulkan, cuda, rocm) a scan "
+           "is a host loop launching its body's kernels; while and switch "
+           "(whose condition or index the host would read from device "
+           "memory) are an error naming the op.">
   ];
   let dependentDialects = [
     "mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",

@@ -56,3 +56,19 @@ func.func @dynamic(%x: memref<?xf32>, %n: index) {
   memref.dealloc %a : memref<?xf32>
   return
 }
+
+// -----
+
+// A buffer handed to a host function (ownership flags around loops) stays
+// out of the arena, which is device memory on GPU targets.
+// PLAN-LABEL: func @host_helper_buffer
+// PLAN: memref.alloc() : memref<2xi1>
+// PLAN-NOT: rlx.arena_offset
+func.func private @helper(%flags: memref<?xi1>)
+func.func @host_helper_buffer() {
+  %flags = memref.alloc() : memref<2xi1>
+  %cast = memref.cast %flags : memref<2xi1> to memref<?xi1>
+  func.call @helper(%cast) : (memref<?xi1>) -> ()
+  memref.dealloc %flags : memref<2xi1>
+  return
+}

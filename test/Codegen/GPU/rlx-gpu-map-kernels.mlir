@@ -91,3 +91,49 @@ func.func @host_reads_device(%a: memref<f32>) -> f32 {
   %v = memref.load %a[] : memref<f32>
   return %v : f32
 }
+
+// -----
+
+// A host loop (an rlx.scan's steps): the scf.for stays host code and the
+// parallel nest in its body becomes a launch per step. A buffer the host
+// hands to a helper function (the deallocation pipeline's ownership flags)
+// becomes one stack allocation at the entry, its loads stay on the host,
+// and the helper itself is not mapped.
+// CHECK-LABEL: func.func private @helper
+// CHECK-NOT: gpu.launch
+// CHECK-LABEL: func.func @host_loop
+// CHECK: %[[FLAGS:.+]] = memref.alloca() : memref<2xi1>
+// CHECK: scf.for
+// CHECK:   gpu.launch
+// CHECK:   memref.store %{{.+}}, %[[FLAGS]][%{{.+}}] : memref<2xi1>
+// CHECK:   call @helper
+// CHECK:   memref.load %[[FLAGS]][%{{.+}}] : memref<2xi1>
+// CHECK-NOT: memref.dealloc %[[FLAGS]]
+func.func private @helper(%flags: memref<?xi1>) {
+  %c0 = arith.constant 0 : index
+  %true = arith.constant true
+  memref.store %true, %flags[%c0] : memref<?xi1>
+  return
+}
+func.func @host_loop(%buf: memref<64xf32>) -> i1 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %false = arith.constant false
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %false) -> (i1) {
+    linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>],
+                    iterator_types = ["parallel"]} outs(%buf : memref<64xf32>) {
+    ^bb0(%o: f32):
+      %e = math.exp %o : f32
+      linalg.yield %e : f32
+    }
+    %flags = memref.alloc() : memref<2xi1>
+    memref.store %acc, %flags[%c0] : memref<2xi1>
+    %cast = memref.cast %flags : memref<2xi1> to memref<?xi1>
+    func.call @helper(%cast) : (memref<?xi1>) -> ()
+    %f = memref.load %flags[%c0] : memref<2xi1>
+    memref.dealloc %flags : memref<2xi1>
+    scf.yield %f : i1
+  }
+  return %r : i1
+}
