@@ -135,48 +135,84 @@ LogicalResult lowerScan(ScanOp op, SymbolTableCollection &symbols) {
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   LogicalResult status = success();
-  auto loop = scf::ForOp::create(
-      b, loc, zero, length, one, iterInit,
-      [&](OpBuilder &lb, Location l, Value i, ValueRange iter) {
-        Value step = i;
-        if (op.getReverse())
-          step = arith::SubIOp::create(
-              lb, l, arith::SubIOp::create(lb, l, length, one), i);
-        SmallVector<Value> args(op.getConsts());
-        llvm::append_range(args, iter.take_front(K));
-        for (Value x : op.getXs()) {
-          auto type = cast<RankedTensorType>(x.getType());
-          SmallVector<OpFoldResult> offsets(type.getRank(), lb.getIndexAttr(0));
-          offsets[0] = step;
-          SmallVector<OpFoldResult> sizes = sizesOf(lb, l, x);
-          sizes[0] = lb.getIndexAttr(1);
-          SmallVector<OpFoldResult> strides(type.getRank(), lb.getIndexAttr(1));
-          args.push_back(tensor::ExtractSliceOp::create(
-              lb, l, sliceType(type), x, offsets, sizes, strides));
+  // One step at index i: slices in, the body inlined, outputs inserted.
+  auto emitStep = [&](OpBuilder &lb, Location l, Value i,
+                      SmallVector<Value> iter) -> SmallVector<Value> {
+    Value step = i;
+    if (op.getReverse())
+      step = arith::SubIOp::create(
+          lb, l, arith::SubIOp::create(lb, l, length, one), i);
+    SmallVector<Value> args(op.getConsts());
+    llvm::append_range(args, ArrayRef<Value>(iter).take_front(K));
+    for (Value x : op.getXs()) {
+      auto type = cast<RankedTensorType>(x.getType());
+      SmallVector<OpFoldResult> offsets(type.getRank(), lb.getIndexAttr(0));
+      offsets[0] = step;
+      SmallVector<OpFoldResult> sizes = sizesOf(lb, l, x);
+      sizes[0] = lb.getIndexAttr(1);
+      SmallVector<OpFoldResult> strides(type.getRank(), lb.getIndexAttr(1));
+      args.push_back(tensor::ExtractSliceOp::create(
+          lb, l, sliceType(type), x, offsets, sizes, strides));
+    }
+    FailureOr<SmallVector<Value>> outs = inlineBody(lb, op, body, args);
+    if (failed(outs)) {
+      status = failure();
+      return iter;
+    }
+    SmallVector<Value> next(outs->begin(), outs->begin() + K);
+    for (auto [j, stacked] : llvm::enumerate(ArrayRef<Value>(iter).drop_front(K))) {
+      Value slice = (*outs)[K + j];
+      auto type = cast<RankedTensorType>(stacked.getType());
+      SmallVector<OpFoldResult> offsets(type.getRank(), lb.getIndexAttr(0));
+      offsets[0] = step;
+      SmallVector<OpFoldResult> sizes = {lb.getIndexAttr(1)};
+      llvm::append_range(sizes, sizesOf(lb, l, slice));
+      SmallVector<OpFoldResult> strides(type.getRank(), lb.getIndexAttr(1));
+      next.push_back(tensor::InsertSliceOp::create(lb, l, slice, stacked,
+                                                   offsets, sizes, strides));
+    }
+    return next;
+  };
+  // `unroll` steps per iteration of the main loop, the rest one by one.
+  int64_t unroll = std::max<int64_t>(1, op.getUnroll());
+  if (!ShapedType::isDynamic(steps))
+    unroll = std::min(unroll, std::max<int64_t>(1, steps));
+  Value mainEnd = length;
+  if (unroll > 1) {
+    Value k = arith::ConstantIndexOp::create(b, loc, unroll);
+    mainEnd = arith::SubIOp::create(
+        b, loc, length, arith::RemSIOp::create(b, loc, length, k));
+  }
+  auto main = scf::ForOp::create(
+      b, loc, zero, mainEnd,
+      unroll > 1 ? arith::ConstantIndexOp::create(b, loc, unroll).getResult()
+                 : one,
+      iterInit, [&](OpBuilder &lb, Location l, Value i, ValueRange iter) {
+        SmallVector<Value> values(iter);
+        for (int64_t u = 0; u < unroll; ++u) {
+          Value at = u == 0 ? i
+                            : arith::AddIOp::create(
+                                  lb, l, i,
+                                  arith::ConstantIndexOp::create(lb, l, u))
+                                  .getResult();
+          values = emitStep(lb, l, at, values);
         }
-        FailureOr<SmallVector<Value>> outs = inlineBody(lb, op, body, args);
-        if (failed(outs)) {
-          status = failure();
-          scf::YieldOp::create(lb, l, iter);
-          return;
-        }
-        SmallVector<Value> next(outs->begin(), outs->begin() + K);
-        for (auto [j, stacked] : llvm::enumerate(iter.drop_front(K))) {
-          Value slice = (*outs)[K + j];
-          auto type = cast<RankedTensorType>(stacked.getType());
-          SmallVector<OpFoldResult> offsets(type.getRank(), lb.getIndexAttr(0));
-          offsets[0] = step;
-          SmallVector<OpFoldResult> sizes = {lb.getIndexAttr(1)};
-          llvm::append_range(sizes, sizesOf(lb, l, slice));
-          SmallVector<OpFoldResult> strides(type.getRank(), lb.getIndexAttr(1));
-          next.push_back(tensor::InsertSliceOp::create(
-              lb, l, slice, stacked, offsets, sizes, strides));
-        }
-        scf::YieldOp::create(lb, l, next);
+        scf::YieldOp::create(lb, l, values);
       });
+  ValueRange results = main.getResults();
+  scf::ForOp rest;
+  if (unroll > 1 && !(!ShapedType::isDynamic(steps) && steps % unroll == 0)) {
+    rest = scf::ForOp::create(
+        b, loc, mainEnd, length, one, main.getResults(),
+        [&](OpBuilder &lb, Location l, Value i, ValueRange iter) {
+          scf::YieldOp::create(lb, l,
+                               emitStep(lb, l, i, SmallVector<Value>(iter)));
+        });
+    results = rest.getResults();
+  }
   if (failed(status))
     return failure();
-  op->replaceAllUsesWith(loop.getResults());
+  op->replaceAllUsesWith(results);
   op->erase();
   return success();
 }

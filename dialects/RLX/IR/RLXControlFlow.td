@@ -24,8 +24,9 @@ def RLX_ScanOp : RLX_DiffOp<"scan", [
     by the step's outputs; the results are the final carry followed by the
     step outputs stacked along a new leading dim of size `length`. `length`
     is the leading dim of every `xs` (which must agree) or, without `xs`, the
-    `length` attribute. `unroll` is a hint: how many steps one iteration of
-    the generated loop runs. The body's carry types must equal the init's.
+    `length` attribute. `unroll` is how many steps one iteration of the
+    generated loop runs, inlined one after the other (the steps left over
+    run one by one). The body's carry types must equal the init's.
 
     Reverse mode keeps the carry each step starts from and recomputes the
     step in the backward loop. With `checkpoint_every = k` (a static

@@ -159,3 +159,28 @@ func.func @nested(%h: tensor<f32>) -> tensor<f32> {
   return %r : tensor<f32>
 }
 
+
+// -----
+
+// unroll = 2 over 5 steps: a main loop of two inlined steps per iteration
+// up to 4, then one step at a time for the rest.
+func.func private @twice(%h: tensor<f32>) -> tensor<f32> {
+  %y = rlx.add %h, %h : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %y : tensor<f32>
+}
+// CHECK-LABEL: func @unrolled
+// CHECK: %[[FIVE:[^ ]+]] = arith.constant 5 : index
+// CHECK: %[[REM:[^ ]+]] = arith.remsi %[[FIVE]], %{{.*}} : index
+// CHECK: %[[MAIN:[^ ]+]] = arith.subi %[[FIVE]], %[[REM]] : index
+// CHECK: %[[A:[^ ]+]] = scf.for %{{.*}} = %{{.*}} to %[[MAIN]] step %{{.*}} iter_args
+// CHECK:   rlx.add
+// CHECK:   rlx.add
+// CHECK:   scf.yield
+// CHECK: scf.for %{{.*}} = %[[MAIN]] to %[[FIVE]] step %{{.*}} iter_args(%{{.*}} = %[[A]])
+// CHECK:   rlx.add
+// CHECK-NOT: rlx.add
+// CHECK:   scf.yield
+func.func @unrolled(%h: tensor<f32>) -> tensor<f32> {
+  %r = rlx.scan @twice init(%h) {length = 5 : i64, unroll = 2 : i64} : (tensor<f32>) -> tensor<f32>
+  return %r : tensor<f32>
+}

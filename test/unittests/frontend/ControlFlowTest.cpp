@@ -21,13 +21,14 @@ namespace {
 
 /// h_{t+1} = tanh(h_t * w + x_t + b), y_t = h_{t+1} * x_t over steps
 /// xs[T, B, 3]; w a param read inside the body, b captured from outside.
-Func rnn(bool reverse) {
-  return Func("rnn", [reverse](Scope &s) -> std::vector<Tensor> {
+Func rnn(bool reverse, int64_t unroll = 1) {
+  return Func("rnn", [reverse, unroll](Scope &s) -> std::vector<Tensor> {
     Tensor h0 = s.input("h0", {dyn, 3}, f64);
     Tensor xs = s.input("xs", {dyn, dyn, 3}, f64);
     Tensor b = s.input("b", {3}, f64) * 0.5;
     ScanOptions options;
     options.reverse = reverse;
+    options.unroll = unroll;
     ScanResult r = scan(
         [&](Scope &in, const std::vector<Tensor> &carry,
             const std::vector<Tensor> &x) {
@@ -82,8 +83,11 @@ void bindW(Compiled &c) {
 }
 
 TEST(ControlFlow, ScanMatchesALoop) {
-  for (bool reverse : {false, true}) {
-    Compiled c = rnn(reverse).jit(Device::cpu());
+  // unroll = 3 over 5, 1 and 7 steps (a dynamic length): whole groups of
+  // three, then the rest one by one.
+  for (auto [reverse, unroll] : {std::pair<bool, int64_t>{false, 1},
+                                 {true, 1}, {false, 3}, {true, 3}}) {
+    Compiled c = rnn(reverse, unroll).jit(Device::cpu());
     bindW(c);
     for (auto [T, B] : {std::pair<size_t, size_t>{5, 2}, {1, 3}, {7, 1}}) {
       auto in = rnnInputs(T, B);

@@ -39,7 +39,8 @@ struct ScanOptions {
   int64_t length = -1;
   /// Steps from the last slice to the first (outputs stay in slice order).
   bool reverse = false;
-  /// A hint: steps per iteration of the generated loop.
+  /// Steps inlined per iteration of the generated loop (the remainder runs
+  /// one by one).
   int64_t unroll = 1;
   /// Reverse mode keeps every k-th carry instead of every one and
   /// recomputes the chunks between them: O(length / k + k) carries of
