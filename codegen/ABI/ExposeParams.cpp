@@ -104,7 +104,8 @@ LogicalResult checkName(StringRef name, StringRef what,
 LogicalResult checkNames(ArrayRef<std::string> names, StringRef kind,
                          function_ref<InFlightDiagnostic(unsigned)> error) {
   llvm::StringMap<unsigned> first;
-  for (auto [i, name] : llvm::enumerate(names)) {
+  for (auto [index, name] : llvm::enumerate(names)) {
+    unsigned i = index; // a lambda cannot capture a structured binding
     std::string what = (kind + " " + Twine(i)).str();
     if (failed(checkName(name, what, [&] { return error(i); })))
       return failure();
