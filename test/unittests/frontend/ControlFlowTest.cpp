@@ -10,6 +10,9 @@
 #include "FrontendTestUtil.h"
 
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sys/wait.h>
 
 using namespace rlx;
 using rlx::test::centralDiff;
@@ -429,6 +432,81 @@ TEST(ControlFlow, TrainStepThreadsAKey) {
   });
   EXPECT_NE(error.find("the PRNG key the step threads"), std::string::npos)
       << error;
+}
+
+/// rlx::lstm against PyTorch's nn.LSTM in f64 on the same weights: the
+/// loss and every gradient. Runs where Debian's python3 has torch (and
+/// numpy); skipped elsewhere.
+TEST(ControlFlow, LstmMatchesPyTorchInF64) {
+  const int64_t T = 5, B = 3, I = 4, H = 6;
+  Func loss("lstm_f64", [&](Scope &s) {
+    Tensor xs = s.input("xs", {T, B, I}, f64);
+    Tensor h0 = s.input("h0", {B, H}, f64), c0 = s.input("c0", {B, H}, f64);
+    LSTMResult r = lstm(s, "lstm", xs, h0, c0);
+    return sum(r.ys * r.ys) + sum(r.h) + 0.5 * sum(r.c * r.c);
+  });
+  std::string dir = test::freshDir("lstm_torch");
+  std::map<std::string, Array> in = {
+      {"xs", Array::from(test::values(T * B * I, 41), {T, B, I}, f64)},
+      {"h0", Array::from(test::values(B * H, 42), {B, H}, f64)},
+      {"c0", Array::from(test::values(B * H, 43), {B, H}, f64)}};
+  std::map<std::string, Array> weights = {
+      {"lstm.w_ih", Array::from(test::values(I * 4 * H, 44), {I, 4 * H}, f64)},
+      {"lstm.w_hh", Array::from(test::values(H * 4 * H, 45), {H, 4 * H}, f64)},
+      {"lstm.bias", Array::from(test::values(4 * H, 46), {4 * H}, f64)}};
+  for (auto &[name, a] : in)
+    a.host().write_npy(dir + "/" + name + ".npy");
+  for (auto &[name, a] : weights)
+    a.host().write_npy(dir + "/" + name + ".npy");
+  std::string script = R"(
+import sys
+d = sys.argv[1]
+try:
+    import numpy as np, torch
+except ImportError:
+    sys.exit(3)
+L = lambda n: torch.tensor(np.load(f"{d}/{n}.npy"), dtype=torch.float64)
+xs, h0, c0 = L("xs").requires_grad_(), L("h0").requires_grad_(), L("c0").requires_grad_()
+w_ih, w_hh, b = L("lstm.w_ih"), L("lstm.w_hh"), L("lstm.bias")
+m = torch.nn.LSTM(xs.shape[2], h0.shape[1]).double()
+with torch.no_grad():
+    m.weight_ih_l0.copy_(w_ih.T); m.weight_hh_l0.copy_(w_hh.T)
+    m.bias_ih_l0.copy_(b); m.bias_hh_l0.zero_()
+ys, (h, c) = m(xs, (h0[None], c0[None]))
+loss = (ys * ys).sum() + h.sum() + 0.5 * (c * c).sum()
+loss.backward()
+out = {"loss": loss.detach().numpy(), "xs": xs.grad.numpy(), "h0": h0.grad.numpy(),
+       "c0": c0.grad.numpy(), "lstm.w_ih": m.weight_ih_l0.grad.numpy().T,
+       "lstm.w_hh": m.weight_hh_l0.grad.numpy().T, "lstm.bias": m.bias_ih_l0.grad.numpy()}
+for k, v in out.items():
+    np.save(f"{d}/torch.{k}.npy", np.ascontiguousarray(v, dtype=np.float64))
+)";
+  {
+    std::ofstream(dir + "/ref.py") << script;
+  }
+  int status = std::system(("/usr/bin/python3 " + dir + "/ref.py " + dir +
+                            " >/dev/null 2>&1")
+                               .c_str());
+  if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) == 3 ||
+      WEXITSTATUS(status) == 127)
+    GTEST_SKIP() << "no python3 with torch and numpy";
+  ASSERT_EQ(WEXITSTATUS(status), 0) << "the PyTorch reference failed";
+  Compiled c = loss.value_and_grad({"xs", "h0", "c0", "lstm.w_ih",
+                                    "lstm.w_hh", "lstm.bias"})
+                   .jit(Device::cpu());
+  for (auto &[name, a] : weights)
+    c.with_param(name, a);
+  Outputs out = c.run(in);
+  auto torchValue = [&](const std::string &name) {
+    return Array(runtime::HostTensor::read_npy(dir + "/torch." + name +
+                                               ".npy"))
+        .to_vector();
+  };
+  EXPECT_NEAR(out[0].item(), torchValue("loss")[0], 1e-11);
+  for (const char *leaf :
+       {"xs", "h0", "c0", "lstm.w_ih", "lstm.w_hh", "lstm.bias"})
+    expectNear(out[std::string("grad.") + leaf].to_vector(), torchValue(leaf),
+               1e-10, 1e-12);
 }
 
 TEST(ControlFlow, ErrorsNameTheProblem) {
