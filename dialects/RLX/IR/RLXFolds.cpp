@@ -242,3 +242,68 @@ void MatmulOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                            MLIRContext *context) {
   results.add<OuterProductMatmul>(context);
 }
+
+namespace {
+/// The sum of two zero pads of abutting pieces along one dim is one zero
+/// pad of their concatenation (or the concatenation itself when it fills
+/// the dim): the adjoint of a tensor sliced into parts (an LSTM's four
+/// gates) is then one copy instead of a zero fill and an add per part.
+struct MergeAbuttingPads : OpRewritePattern<AddOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AddOp op,
+                                PatternRewriter &rewriter) const override {
+    auto a = op.getLhs().getDefiningOp<PadOp>();
+    auto b = op.getRhs().getDefiningOp<PadOp>();
+    if (!a || !b || a.getType() != op.getType() ||
+        b.getType() != op.getType() || !isZeroLike(a.getPaddingValue()) ||
+        !isZeroLike(b.getPaddingValue()) ||
+        a.getX().getType().getElementType() !=
+            b.getX().getType().getElementType())
+      return failure();
+    auto noInterior = [](PadOp p) {
+      return llvm::all_of(p.getInterior(), [](int64_t i) { return i == 0; });
+    };
+    if (!noInterior(a) || !noInterior(b) || op.getType().getRank() == 0)
+      return failure();
+    // Exactly one dim differs, where one piece ends as the other starts.
+    int64_t dim = -1;
+    for (int64_t d = 0; d < op.getType().getRank(); ++d) {
+      if (a.getLow()[d] == b.getLow()[d] && a.getHigh()[d] == b.getHigh()[d])
+        continue;
+      if (dim >= 0 || op.getType().isDynamicDim(d))
+        return failure();
+      dim = d;
+    }
+    if (dim < 0)
+      return failure();
+    int64_t size = op.getType().getDimSize(dim);
+    if (size - a.getHigh()[dim] == b.getLow()[dim]) {
+      // a then b.
+    } else if (size - b.getHigh()[dim] == a.getLow()[dim]) {
+      std::swap(a, b);
+    } else {
+      return failure();
+    }
+    Value joined = ConcatOp::create(rewriter, op.getLoc(),
+                                    ValueRange{a.getX(), b.getX()},
+                                    rewriter.getI64IntegerAttr(dim));
+    SmallVector<int64_t> low(a.getLow()), high(b.getHigh());
+    if (llvm::all_of(low, [](int64_t v) { return v == 0; }) &&
+        llvm::all_of(high, [](int64_t v) { return v == 0; }) &&
+        joined.getType() == op.getType()) {
+      rewriter.replaceOp(op, joined);
+      return success();
+    }
+    rewriter.replaceOpWithNewOp<PadOp>(
+        op, op.getType(), joined, a.getPaddingValue(),
+        rewriter.getDenseI64ArrayAttr(low), rewriter.getDenseI64ArrayAttr(high),
+        rewriter.getDenseI64ArrayAttr(SmallVector<int64_t>(low.size(), 0)));
+    return success();
+  }
+};
+} // namespace
+
+void AddOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                        MLIRContext *context) {
+  results.add<MergeAbuttingPads>(context);
+}

@@ -122,6 +122,7 @@ class RLX_BinaryOp<string mnemonic, Type operandType, list<Trait> traits = []>
 def RLX_AddOp : RLX_BinaryOp<"add", RLX_NumericTensor, [Commutative]> {
   let summary = "elementwise addition";
   let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 def RLX_SubOp : RLX_BinaryOp<"sub", RLX_NumericTensor> {
   let summary = "elementwise subtraction";

@@ -116,3 +116,47 @@ func.func @zero_like(%x: tensor<?x4xf32>, %y: tensor<?x4xf32>) -> (tensor<?x4xf3
   %s = rlx.select %yes, %x, %y : (tensor<i1>, tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
   return %a, %s : tensor<?x4xf32>, tensor<?x4xf32>
 }
+
+// -----
+
+// Zero pads of abutting pieces along one dim add up to their concatenation
+// (the adjoint of a tensor sliced into parts: one copy, no fill or add).
+// CHECK-LABEL: func @abutting_pads
+// CHECK-SAME: (%[[A:.+]]: tensor<2x3xf32>, %[[B:.+]]: tensor<2x3xf32>, %[[C:.+]]: tensor<2x2xf32>)
+// CHECK: %[[BC:.+]] = rlx.concat %[[B]], %[[C]] {axis = 1 : i64}
+// CHECK: %[[ABC:.+]] = rlx.concat %[[A]], %[[BC]] {axis = 1 : i64}
+// CHECK-NOT: rlx.pad
+// CHECK-NOT: rlx.add
+// CHECK: return %[[ABC]]
+func.func @abutting_pads(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>, %c: tensor<2x2xf32>) -> tensor<2x8xf32> {
+  %z = rlx.constant dense<0.0> : tensor<f32>
+  %pa = rlx.pad %a, %z {low = array<i64: 0, 0>, high = array<i64: 0, 5>, interior = array<i64: 0, 0>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %pb = rlx.pad %b, %z {low = array<i64: 0, 3>, high = array<i64: 0, 2>, interior = array<i64: 0, 0>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %pc = rlx.pad %c, %z {low = array<i64: 0, 6>, high = array<i64: 0, 0>, interior = array<i64: 0, 0>} : (tensor<2x2xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %s = rlx.add %pc, %pb : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %t = rlx.add %s, %pa : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %t : tensor<2x8xf32>
+}
+
+// -----
+
+// Pieces with a gap between them, or a nonzero padding value, stay.
+// CHECK-LABEL: func @gap_stays
+// CHECK: rlx.add
+// CHECK-LABEL: func @nonzero_padding_stays
+// CHECK: rlx.add
+func.func @gap_stays(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x8xf32> {
+  %z = rlx.constant dense<0.0> : tensor<f32>
+  %pa = rlx.pad %a, %z {low = array<i64: 0, 0>, high = array<i64: 0, 5>, interior = array<i64: 0, 0>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %pb = rlx.pad %b, %z {low = array<i64: 0, 4>, high = array<i64: 0, 1>, interior = array<i64: 0, 0>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %s = rlx.add %pa, %pb : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %s : tensor<2x8xf32>
+}
+func.func @nonzero_padding_stays(%a: tensor<2x3xf32>, %b: tensor<2x5xf32>) -> tensor<2x8xf32> {
+  %one = rlx.constant dense<1.0> : tensor<f32>
+  %z = rlx.constant dense<0.0> : tensor<f32>
+  %pa = rlx.pad %a, %one {low = array<i64: 0, 0>, high = array<i64: 0, 5>, interior = array<i64: 0, 0>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %pb = rlx.pad %b, %z {low = array<i64: 0, 3>, high = array<i64: 0, 0>, interior = array<i64: 0, 0>} : (tensor<2x5xf32>, tensor<f32>) -> tensor<2x8xf32>
+  %s = rlx.add %pa, %pb : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %s : tensor<2x8xf32>
+}
