@@ -335,7 +335,7 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
     pm.addPass(createRLXCheckTensorSizes());
     // Loops and branches take their bodies in: the bodies' rlx ops and
     // params are then lowered and exposed with the rest.
-    pm.addPass(createConvertRLXToSCF({options.target}));
+    pm.addPass(createConvertRLXToSCF());
     pm.addPass(createSymbolDCEPass());
     // What a loop body computes from its consts alone (the transposed
     // weights of a backward step) runs once, before the loop.

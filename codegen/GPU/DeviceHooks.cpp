@@ -4,8 +4,9 @@
 /// A GPU artifact does not link a driver: every device action goes through
 /// a pointer the runtime sets at load (docs/abi.md). This pass defines, in
 /// the LLVM dialect, the allocation functions of the memref lowering (every
-/// buffer of a GPU entry point is device memory), `rlx_device_upload` and
-/// `rlx_device_launch` as calls through those pointers. The runtime's hooks
+/// buffer of a GPU entry point is device memory), `rlx_device_upload`,
+/// `rlx_device_download` and `rlx_device_launch` as calls through those
+/// pointers. The runtime's hooks
 /// unwind on failure, so nothing here checks results; a null hook (the
 /// artifact loaded by something other than the runtime) aborts.
 ///
@@ -42,6 +43,10 @@ llvm.mlir.global external @)mlir" RLX_ARTIFACT_DEVICE_LAUNCH_HOOK_SYMBOL R"mlir(
   %0 = llvm.mlir.zero : !llvm.ptr
   llvm.return %0 : !llvm.ptr
 }
+llvm.mlir.global external @)mlir" RLX_ARTIFACT_DEVICE_DOWNLOAD_HOOK_SYMBOL R"mlir(() : !llvm.ptr {
+  %0 = llvm.mlir.zero : !llvm.ptr
+  llvm.return %0 : !llvm.ptr
+}
 llvm.func @abort()
 llvm.func @rlx_device_hook(%slot: !llvm.ptr) -> !llvm.ptr {
   %null = llvm.mlir.zero : !llvm.ptr
@@ -72,6 +77,14 @@ llvm.func @_mlir_memref_to_llvm_free(%p: !llvm.ptr) {
 }
 llvm.func @rlx_device_upload(%dst: i64, %src: i64, %bytes: i64) {
   %slot = llvm.mlir.addressof @)mlir" RLX_ARTIFACT_DEVICE_UPLOAD_HOOK_SYMBOL R"mlir( : !llvm.ptr
+  %hook = llvm.call @rlx_device_hook(%slot) : (!llvm.ptr) -> !llvm.ptr
+  %d = llvm.inttoptr %dst : i64 to !llvm.ptr
+  %s = llvm.inttoptr %src : i64 to !llvm.ptr
+  llvm.call %hook(%d, %s, %bytes) : !llvm.ptr, (!llvm.ptr, !llvm.ptr, i64) -> ()
+  llvm.return
+}
+llvm.func @rlx_device_download(%dst: i64, %src: i64, %bytes: i64) {
+  %slot = llvm.mlir.addressof @)mlir" RLX_ARTIFACT_DEVICE_DOWNLOAD_HOOK_SYMBOL R"mlir( : !llvm.ptr
   %hook = llvm.call @rlx_device_hook(%slot) : (!llvm.ptr) -> !llvm.ptr
   %d = llvm.inttoptr %dst : i64 to !llvm.ptr
   %s = llvm.inttoptr %src : i64 to !llvm.ptr

@@ -10,7 +10,12 @@
 ///   consecutive threads on consecutive innermost elements (coalesced), and
 ///   the grid stays under the 65535 blocks every Vulkan device accepts;
 /// - any other nest (a full reduction, a store into a 0-d buffer) runs on
-///   one thread.
+///   one thread;
+/// - control flow holding device work (an rlx.scan's steps, a while loop, a
+///   switch) stays on the host, its regions mapped the same way; a scalar
+///   the host branches on (a while condition, a switch index, a loop
+///   bound) is copied from device memory by `rlx_device_download` into a
+///   stack buffer and loaded from there.
 ///
 /// Kernels must not see memref descriptors: SPIR-V storage buffers carry no
 /// sizes or strides and CUDA/HIP kernel parameters are plain words. So each
@@ -46,6 +51,72 @@ Operation *rootAlloc(Value buffer) {
   if (auto alloca = buffer.getDefiningOp<memref::AllocaOp>())
     return alloca;
   return buffer.getDefiningOp<memref::AllocOp>();
+}
+
+/// The buffer `buffer` is a view of (through casts, subviews, reshapes).
+Value baseBuffer(Value buffer) {
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+    buffer = view.getViewSource();
+  return buffer;
+}
+
+constexpr llvm::StringLiteral kDownloadFn = "rlx_device_download";
+
+/// `rlx_device_download(host, device, bytes)`, declared once per module.
+func::FuncOp declareDownload(ModuleOp module) {
+  if (auto existing = module.lookupSymbol<func::FuncOp>(kDownloadFn))
+    return existing;
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  Type i64 = b.getI64Type();
+  auto fn = func::FuncOp::create(b, module.getLoc(), kDownloadFn,
+                                 b.getFunctionType({i64, i64, i64}, {}));
+  fn.setPrivate();
+  return fn;
+}
+
+/// A pointer as the hooks take it: an i64.
+Value pointerAsI64(OpBuilder &b, Location loc, Value buffer) {
+  Value index =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+}
+
+/// Replaces `load` of device memory by a host read: a stack buffer at the
+/// function's entry (one for every execution of the load, as keepOnHost's),
+/// filled by the download hook, then loaded. Device memory holds an i1 in
+/// a byte, as the host does.
+FailureOr<Value> downloadScalar(OpBuilder &b, memref::LoadOp load,
+                                Value buffer, ValueRange indices) {
+  Location loc = load.getLoc();
+  Type element = load.getType();
+  if (!element.isIntOrFloat())
+    return load.emitError("GPU codegen: the host would read a device value "
+                          "of type ")
+           << element;
+  auto fn = load->getParentOfType<func::FuncOp>();
+  OpBuilder entry = OpBuilder::atBlockBegin(&fn.getBody().front());
+  auto staging =
+      memref::AllocaOp::create(entry, loc, MemRefType::get({}, element));
+
+  int64_t bytes = (element.getIntOrFloatBitWidth() + 7) / 8;
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
+  Value linear = meta.getOffset();
+  for (auto [i, stride] : llvm::zip(indices, meta.getStrides())) {
+    Value term = arith::MulIOp::create(b, loc, i, stride);
+    linear = arith::AddIOp::create(b, loc, linear, term);
+  }
+  Value size = arith::ConstantIndexOp::create(b, loc, bytes);
+  Value start =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer);
+  Value address = arith::AddIOp::create(
+      b, loc, start, arith::MulIOp::create(b, loc, linear, size));
+  Value device =
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+  Value count = arith::ConstantIntOp::create(b, loc, b.getI64Type(), bytes);
+  func::CallOp::create(
+      b, loc, declareDownload(fn->getParentOfType<ModuleOp>()),
+      ValueRange{pointerAsI64(b, loc, staging), device, count});
+  return memref::LoadOp::create(b, loc, staging, ValueRange{}).getResult();
 }
 
 /// Buffers the host itself reads and writes: those passed to a host
@@ -298,15 +369,59 @@ struct RLXGPUMapKernelsPass
     return flattenAccesses(launch);
   }
 
-  /// Moves `ops` (consecutive, in order) into a one-thread launch.
+  /// Moves `ops` (consecutive, in order) into a one-thread launch. What the
+  /// host uses of them (a while condition, a switch index) must be loads
+  /// and pure scalar arithmetic on them: those are redone on the host after
+  /// the launch, each load a download (the launch has written what it
+  /// reads by then); the kernel keeps what it uses itself.
   LogicalResult mapSingleThread(ArrayRef<Operation *> ops) {
     llvm::SmallPtrSet<Operation *, 8> inside(ops.begin(), ops.end());
     Block *block = ops.front()->getBlock();
+    auto isInside = [&](Operation *user) {
+      return inside.contains(block->findAncestorOpInBlock(*user));
+    };
+    // The host's reads: the ops whose results the host uses, and what
+    // they use of the run.
+    llvm::SmallPtrSet<Operation *, 8> reads;
+    SmallVector<Operation *> worklist;
     for (Operation *op : ops)
-      for (Operation *user : op->getUsers())
-        if (!inside.contains(block->findAncestorOpInBlock(*user)))
-          return op->emitError("GPU codegen: the host would read a value "
-                               "computed from device memory");
+      if (llvm::any_of(op->getUsers(),
+                       [&](Operation *user) { return !isInside(user); }))
+        worklist.push_back(op);
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      if (!reads.insert(op).second)
+        continue;
+      // Redone where it stood: no need to be speculatable (a division).
+      if (!isa<memref::LoadOp>(op) &&
+          (op->getNumRegions() != 0 || !isMemoryEffectFree(op)))
+        return op->emitError("GPU codegen: the host would read a value "
+                             "computed from device memory");
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp();
+            def && inside.contains(def))
+          worklist.push_back(def);
+    }
+    // A read sees the buffer as the whole launch left it: nothing in the
+    // run may write it after the load.
+    for (auto [i, op] : llvm::enumerate(ops)) {
+      auto load = dyn_cast<memref::LoadOp>(op);
+      if (!load || !reads.contains(op))
+        continue;
+      Value base = baseBuffer(load.getMemRef());
+      for (Operation *later : ops.drop_front(i + 1)) {
+        WalkResult written = later->walk([&](memref::StoreOp store) {
+          return baseBuffer(store.getMemRef()) == base
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
+        });
+        if (written.wasInterrupted())
+          return load.emitError("GPU codegen: the host would read a device "
+                                "value that the same kernel overwrites "
+                                "later");
+      }
+    }
+
     OpBuilder b(ops.front());
     Location loc = ops.front()->getLoc();
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
@@ -314,6 +429,40 @@ struct RLXGPUMapKernelsPass
     Operation *terminator = launch.getBody().front().getTerminator();
     for (Operation *op : ops)
       op->moveBefore(terminator);
+
+    // The host's copies, after the launch, in program order.
+    b.setInsertionPointAfter(launch);
+    IRMapping host;
+    for (Operation *op : ops) {
+      if (!reads.contains(op))
+        continue;
+      if (auto load = dyn_cast<memref::LoadOp>(op)) {
+        SmallVector<Value> indices;
+        for (Value index : load.getIndices())
+          indices.push_back(host.lookupOrDefault(index));
+        FailureOr<Value> value = downloadScalar(
+            b, load, host.lookupOrDefault(load.getMemRef()), indices);
+        if (failed(value))
+          return failure();
+        host.map(load.getResult(), *value);
+        continue;
+      }
+      b.clone(*op, host);
+    }
+    for (Operation *op : ops)
+      for (Value result : op->getResults())
+        if (Value copy = host.lookupOrNull(result))
+          result.replaceUsesWithIf(copy, [&](OpOperand &use) {
+            return !launch->isAncestor(use.getOwner());
+          });
+    // Reads the kernel does not use are the host's alone.
+    for (Operation *op : llvm::reverse(ops))
+      if (reads.contains(op) && op->use_empty())
+        op->erase();
+    if (&launch.getBody().front().front() == terminator) {
+      launch.erase();
+      return success();
+    }
     return flattenAccesses(launch);
   }
 
@@ -352,15 +501,22 @@ struct RLXGPUMapKernelsPass
     return success();
   }
 
-  /// A loop of host code around device work (an rlx.scan's steps): its
-  /// body holds parallel loops, so it stays on the host and its body is
-  /// mapped like a function body, one launch per nest and step.
-  static bool isHostLoop(Operation *op) {
-    if (!isa<scf::ForOp>(op))
+  /// Control flow of host code around device work (an rlx.scan's steps,
+  /// an rlx.while, an rlx.switch): it stays on the host and its regions
+  /// are mapped like a function body, one launch per nest and execution.
+  /// A while loop or a switch always does (only rlx control flow makes
+  /// them); a for loop or an if only when it holds what a kernel cannot:
+  /// parallel nests, launches, allocations or calls. Other loops (a full
+  /// reduction) run in one thread.
+  static bool isHostControlFlow(Operation *op) {
+    if (isa<scf::WhileOp, scf::IndexSwitchOp>(op))
+      return true;
+    if (!isa<scf::ForOp, scf::IfOp>(op))
       return false;
     return op
         ->walk([](Operation *nested) {
-          return isa<scf::ParallelOp, gpu::LaunchOp>(nested)
+          return isa<scf::ParallelOp, gpu::LaunchOp, memref::AllocOp,
+                     memref::DeallocOp, func::CallOp>(nested)
                      ? WalkResult::interrupt()
                      : WalkResult::advance();
         })
@@ -398,7 +554,7 @@ struct RLXGPUMapKernelsPass
             return failure();
           continue;
         }
-        if (isHostLoop(op)) {
+        if (isHostControlFlow(op)) {
           if (failed(flush()))
             return failure();
           for (Region &region : op->getRegions())

@@ -15,15 +15,11 @@ def ConvertRLXToSCF : Pass<"convert-rlx-to-scf", "mlir::ModuleOp"> {
     clamped into range. Each body function is cloned into its region, so
     the rlx ops inside are lowered by convert-rlx-to-linalg with the rest;
     loops in bodies are lowered in turn. Runs after autodiff (which needs
-    the bodies as functions) and before the params are exposed.
+    the bodies as functions) and before the params are exposed. The result
+    is the same for every target: on GPUs the scf ops stay host code that
+    launches their bodies' kernels, and rlx-gpu-map-kernels has the host
+    download the condition or index it branches on.
   }];
-  let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
-           "The compile target. On GPU targets (vulkan, cuda, rocm) a scan "
-           "is a host loop launching its body's kernels; while and switch "
-           "(whose condition or index the host would read from device "
-           "memory) are an error naming the op.">
-  ];
   let dependentDialects = [
     "mlir::scf::SCFDialect", "mlir::tensor::TensorDialect",
     "mlir::arith::ArithDialect"

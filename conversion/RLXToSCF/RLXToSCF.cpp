@@ -3,10 +3,11 @@
 /// \file
 /// convert-rlx-to-scf: every rlx.scan, rlx.while and rlx.switch becomes the
 /// scf op of its kind with its body functions cloned into the regions.
-/// On GPU targets a scan stays a host loop whose body's kernels the GPU
-/// codegen launches each step; while and switch are refused. Bodies may
-/// hold loops themselves: the pass repeats until none is left
-/// (bodies form a DAG, so this ends; a recursive body is an error).
+/// On GPU targets the scf ops stay host code around the bodies' kernels
+/// (rlx-gpu-map-kernels, which downloads a condition or an index the host
+/// branches on). Bodies may hold loops themselves: the pass repeats until
+/// none is left (bodies form a DAG, so this ends; a recursive body is an
+/// error).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -304,23 +305,6 @@ struct ConvertRLXToSCFPass
       });
       if (loops.empty())
         return;
-      // A scan's steps are host code launching the body's kernels; a while
-      // loop's condition and a switch's index would be read by the host
-      // from device memory, which GPU code cannot do yet.
-      if (target != "cpu") {
-        bool refused = false;
-        for (Operation *op : loops)
-          if (isa<WhileOp, SwitchOp>(op)) {
-            op->emitOpError("is not supported on the ")
-                << target
-                << " target yet: its condition or index would be read by "
-                   "the host from device memory (rlx.scan is; while and "
-                   "switch compile for --target=cpu)";
-            refused = true;
-          }
-        if (refused)
-          return signalPassFailure();
-      }
       if (round == maxRounds) {
         loops.front()->emitOpError(
             "cannot be lowered: its body reaches itself (recursion)");

@@ -95,6 +95,8 @@ void loadDeviceCode(rlx_artifact_s &artifact) {
       symbol(RLX_ARTIFACT_DEVICE_UPLOAD_HOOK_SYMBOL)) = deviceUploadHook;
   *static_cast<rlx_artifact_device_launch_hook_t *>(
       symbol(RLX_ARTIFACT_DEVICE_LAUNCH_HOOK_SYMBOL)) = deviceLaunchHook;
+  *static_cast<rlx_artifact_device_download_hook_t *>(
+      symbol(RLX_ARTIFACT_DEVICE_DOWNLOAD_HOOK_SYMBOL)) = deviceDownloadHook;
 }
 
 /// Refuses a file that dlopen must not see (ArtifactIntegrity.h): not an

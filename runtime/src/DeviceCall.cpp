@@ -119,6 +119,18 @@ void DeviceCall::launch(const char *module, const char *kernel,
   queue_->launch(program.module(module), kernel, shape, kernelArgs);
 }
 
+void DeviceCall::download(void *destination, uint64_t source, int64_t bytes) {
+  if (bytes < 0 || (bytes && (!destination || !source)))
+    fail(RLX_STATUS_INTERNAL, "device download of " + std::to_string(bytes) +
+                                  " bytes from " + hexAddress(source) +
+                                  " to " + hexAddress(toAddress(destination)));
+  // Synchronizing first also recycles what the work so far held (deferred
+  // frees, scratch memory), so a loop that reads its condition each step
+  // does not accumulate it until the call ends.
+  queue_->synchronize();
+  queue_->download(destination, source, static_cast<uint64_t>(bytes));
+}
+
 int64_t DeviceCall::ownedBytes(uint64_t address) const {
   auto it = owned.find(address);
   return it == owned.end() ? -1 : it->second;
@@ -155,6 +167,14 @@ void rlxrt::deviceLaunchHook(const char *module, const char *kernel,
                            int64_t argCount, const int64_t *args) {
   if (!runHook([&](DeviceCall &call) {
         call.launch(module, kernel, grid, block, argCount, args);
+      }))
+    unwindToCall();
+}
+
+void rlxrt::deviceDownloadHook(void *destination, const void *source,
+                               int64_t bytes) {
+  if (!runHook([&](DeviceCall &call) {
+        call.download(destination, toAddress(source), bytes);
       }))
     unwindToCall();
 }

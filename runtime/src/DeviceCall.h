@@ -3,7 +3,8 @@
 /// \file
 /// While a GPU artifact's entry code runs, its device hooks (docs/abi.md)
 /// act on the DeviceCall active on the calling thread: allocations are
-/// recorded as the call's, frees and launches go on its queue. A hook that
+/// recorded as the call's, frees and launches go on its queue, and a
+/// download waits for it. A hook that
 /// fails records the status on the guarded call and unwinds to it
 /// (GuardedCall.h); only artifact frames lie in between. Whatever the call
 /// still owns when it ends (inputs it uploaded, memory the entry code did
@@ -39,6 +40,9 @@ public:
   void upload(uint64_t destination, const void *source, int64_t bytes);
   void launch(const char *module, const char *kernel, const int64_t grid[3],
               const int64_t block[3], int64_t argCount, const int64_t *args);
+  /// Waits for the work queued so far (performing its deferred frees),
+  /// then copies `bytes` at `source` to the host.
+  void download(void *destination, uint64_t source, int64_t bytes);
 
   /// The size of an allocation the call owns, or -1.
   int64_t ownedBytes(uint64_t address) const;
@@ -75,6 +79,7 @@ void deviceUploadHook(void *destination, const void *source, int64_t bytes);
 void deviceLaunchHook(const char *module, const char *kernel,
                       const int64_t *grid, const int64_t *block,
                       int64_t argCount, const int64_t *args);
+void deviceDownloadHook(void *destination, const void *source, int64_t bytes);
 
 } // namespace rlxrt
 

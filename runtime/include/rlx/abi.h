@@ -29,7 +29,7 @@ extern "C" {
 /** The artifact ABI version: what `rlx_artifact_abi_version()` returns and
     the manifest's "abi_version"; the runtime loads only artifacts of its own
     version. */
-#define RLX_ABI_VERSION 1
+#define RLX_ABI_VERSION 2
 
 /*===----------------------------------------------------------------------===*
  * Exported symbols
@@ -70,6 +70,8 @@ extern "C" {
 #define RLX_ARTIFACT_DEVICE_FREE_HOOK_SYMBOL "rlx_artifact_device_free_hook"
 #define RLX_ARTIFACT_DEVICE_UPLOAD_HOOK_SYMBOL "rlx_artifact_device_upload_hook"
 #define RLX_ARTIFACT_DEVICE_LAUNCH_HOOK_SYMBOL "rlx_artifact_device_launch_hook"
+#define RLX_ARTIFACT_DEVICE_DOWNLOAD_HOOK_SYMBOL                               \
+  "rlx_artifact_device_download_hook"
 
 /* The exported symbols by which artifacts have them, as X-macro lists
    (X(name) per symbol) so that tools and tests can walk every name. Entry
@@ -93,7 +95,8 @@ extern "C" {
   X(RLX_ARTIFACT_DEVICE_ALLOC_HOOK_SYMBOL)                                     \
   X(RLX_ARTIFACT_DEVICE_FREE_HOOK_SYMBOL)                                      \
   X(RLX_ARTIFACT_DEVICE_UPLOAD_HOOK_SYMBOL)                                    \
-  X(RLX_ARTIFACT_DEVICE_LAUNCH_HOOK_SYMBOL)
+  X(RLX_ARTIFACT_DEVICE_LAUNCH_HOOK_SYMBOL)                                    \
+  X(RLX_ARTIFACT_DEVICE_DOWNLOAD_HOOK_SYMBOL)
 
 /*===----------------------------------------------------------------------===*
  * Signatures
@@ -124,6 +127,12 @@ typedef void (*rlx_artifact_device_upload_hook_t)(void *device_dst,
 typedef void (*rlx_artifact_device_launch_hook_t)(
     const char *module, const char *kernel, const int64_t *grid,
     const int64_t *block, int64_t num_args, const int64_t *args);
+/** Waits for the work the call has queued, then copies `bytes` of device
+    memory to the host: a value host code branches on (a while loop's
+    condition, a switch's index). Since ABI version 2. */
+typedef void (*rlx_artifact_device_download_hook_t)(void *host_dst,
+                                                    const void *device_src,
+                                                    int64_t bytes);
 
 /** The kind word of a kernel argument of the launch hook. */
 typedef enum rlx_kernel_arg_kind_e {

@@ -85,11 +85,169 @@ func.func @zero_d(%a: memref<f32>, %out: memref<f32>) {
 
 // -----
 
-// The host may not read what a kernel computed.
-func.func @host_reads_device(%a: memref<f32>) -> f32 {
-  // expected-error @+1 {{the host would read a value computed from device memory}}
-  %v = memref.load %a[] : memref<f32>
+// A scalar the host itself uses (here returns) is downloaded: a stack
+// buffer at the entry, the hook copying the element at the view's offset
+// (bytes = element size), then a host load. No kernel is left.
+// CHECK-LABEL: func.func @host_reads_device
+// CHECK: %[[STAGE:.+]] = memref.alloca() : memref<f32>
+// CHECK-NOT: gpu.launch
+// CHECK: %[[BASE:.+]], %[[OFFSET:.+]], %{{.+}}:2, %[[STRIDES:.+]]:2 = memref.extract_strided_metadata %arg0
+// CHECK: %[[ROW:.+]] = arith.muli %arg1, %[[STRIDES]]#0
+// CHECK: %[[LIN:.+]] = arith.addi %[[OFFSET]], %[[ROW]]
+// CHECK: %[[COL:.+]] = arith.muli %arg2, %[[STRIDES]]#1
+// CHECK: %[[LIN2:.+]] = arith.addi %[[LIN]], %[[COL]]
+// CHECK: %[[PTR:.+]] = memref.extract_aligned_pointer_as_index %arg0
+// CHECK: %[[BYTE:.+]] = arith.muli %[[LIN2]], %c4
+// CHECK: %[[ADDR:.+]] = arith.addi %[[PTR]], %[[BYTE]]
+// CHECK: %[[DEV:.+]] = arith.index_cast %[[ADDR]] : index to i64
+// CHECK: %[[HOSTPTR:.+]] = memref.extract_aligned_pointer_as_index %[[STAGE]]
+// CHECK: %[[HOST:.+]] = arith.index_cast %[[HOSTPTR]] : index to i64
+// CHECK: call @rlx_device_download(%[[HOST]], %[[DEV]], %c4_i64) : (i64, i64, i64) -> ()
+// CHECK: %[[V:.+]] = memref.load %[[STAGE]][] : memref<f32>
+// CHECK: return %[[V]]
+// CHECK: func.func private @rlx_device_download(i64, i64, i64)
+func.func @host_reads_device(%a: memref<4x?xf32, strided<[?, 1], offset: ?>>, %i: index, %j: index) -> f32 {
+  %v = memref.load %a[%i, %j] : memref<4x?xf32, strided<[?, 1], offset: ?>>
   return %v : f32
+}
+
+// -----
+
+// A kernel computes what the host reads (a while loop's condition): the
+// download follows the launch; the kernel keeps the loads and arithmetic
+// it uses itself, the host redoes the arithmetic on the downloaded value.
+// CHECK-LABEL: func.func @shared_read
+// CHECK: %[[STAGE:.+]] = memref.alloca() : memref<f32>
+// CHECK: gpu.launch
+// CHECK:   memref.load %{{.+}}[%{{.+}}] : memref<?xf32>
+// CHECK:   %[[M:.+]] = arith.mulf
+// CHECK:   memref.store %[[M]]
+// CHECK:   gpu.terminator
+// CHECK: call @rlx_device_download
+// CHECK: %[[V:.+]] = memref.load %[[STAGE]][] : memref<f32>
+// CHECK: %[[HM:.+]] = arith.mulf %[[V]], %[[V]]
+// CHECK: return %[[HM]]
+func.func @shared_read(%a: memref<f32>, %out: memref<f32>) -> f32 {
+  %v = memref.load %a[] : memref<f32>
+  %m = arith.mulf %v, %v : f32
+  memref.store %m, %out[] : memref<f32>
+  return %m : f32
+}
+
+// -----
+
+// An rlx.while: the scf.while stays on the host. Its condition is computed
+// by a kernel, downloaded (an i1 is one byte) and branched on; the body's
+// nest is a launch per step.
+// CHECK-LABEL: func.func @host_while
+// CHECK: %[[STAGE:.+]] = memref.alloca() : memref<i1>
+// CHECK: scf.while
+// CHECK:   gpu.launch
+// CHECK:     arith.cmpf
+// CHECK:     gpu.terminator
+// CHECK:   call @rlx_device_download(%{{.+}}, %{{.+}}, %c1_i64)
+// CHECK:   %[[C:.+]] = memref.load %[[STAGE]][] : memref<i1>
+// CHECK:   memref.dealloc
+// CHECK:   scf.condition(%[[C]])
+// CHECK: } do {
+// CHECK:   gpu.launch
+// CHECK:     math.exp
+// CHECK:   scf.yield
+func.func @host_while(%x: memref<64xf32>, %limit: memref<f32>) {
+  scf.while : () -> () {
+    %c = memref.alloc() : memref<i1>
+    linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>],
+                    iterator_types = []}
+        ins(%limit : memref<f32>) outs(%c : memref<i1>) {
+    ^bb0(%l: f32, %o: i1):
+      %k = arith.constant 20.0 : f32
+      %lt = arith.cmpf olt, %l, %k : f32
+      linalg.yield %lt : i1
+    }
+    %v = memref.load %c[] : memref<i1>
+    memref.dealloc %c : memref<i1>
+    scf.condition(%v)
+  } do {
+    linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>],
+                    iterator_types = ["parallel"]} outs(%x : memref<64xf32>) {
+    ^bb0(%o: f32):
+      %e = math.exp %o : f32
+      linalg.yield %e : f32
+    }
+    scf.yield
+  }
+  return
+}
+
+// -----
+
+// An rlx.switch: the index is downloaded and clamped on the host (no
+// kernel for it); the taken case launches its nest.
+// CHECK-LABEL: func.func @host_switch
+// CHECK-NOT: gpu.launch
+// CHECK: call @rlx_device_download(%{{.+}}, %{{.+}}, %c4_i64)
+// CHECK: %[[I:.+]] = memref.load %{{.+}}[] : memref<i32>
+// CHECK: %[[N:.+]] = arith.index_cast %[[I]] : i32 to index
+// CHECK: %[[LO:.+]] = arith.maxsi %[[N]]
+// CHECK: %[[K:.+]] = arith.minsi %[[LO]]
+// CHECK: scf.index_switch %[[K]]
+// CHECK: case 0 {
+// CHECK:   gpu.launch
+// CHECK:     math.exp
+// CHECK: default {
+func.func @host_switch(%i: memref<i32>, %x: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %v = memref.load %i[] : memref<i32>
+  %n = arith.index_cast %v : i32 to index
+  %lo = arith.maxsi %n, %c0 : index
+  %k = arith.minsi %lo, %c1 : index
+  scf.index_switch %k
+  case 0 {
+    linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>],
+                    iterator_types = ["parallel"]} outs(%x : memref<64xf32>) {
+    ^bb0(%o: f32):
+      %e = math.exp %o : f32
+      linalg.yield %e : f32
+    }
+    scf.yield
+  }
+  default {
+    scf.yield
+  }
+  return
+}
+
+// -----
+
+// The host reads the value a load saw, after the launch: a kernel that
+// overwrites the buffer later would change it.
+func.func @read_then_overwritten(%a: memref<f32>) -> f32 {
+  // expected-error @+1 {{the host would read a device value that the same kernel overwrites later}}
+  %v = memref.load %a[] : memref<f32>
+  %m = arith.mulf %v, %v : f32
+  memref.store %m, %a[] : memref<f32>
+  return %v : f32
+}
+
+// -----
+
+// Only loads and arithmetic without side effects are redone on the host.
+func.func private @host_fn(f32) -> f32
+func.func @host_calls_on_device_value(%a: memref<f32>) -> f32 {
+  %v = memref.load %a[] : memref<f32>
+  // expected-error @+1 {{the host would read a value computed from device memory}}
+  %r = func.call @host_fn(%v) : (f32) -> f32
+  return %r : f32
+}
+
+// -----
+
+// A download copies integers and floats, whose size it knows.
+func.func @host_reads_index(%a: memref<index>) -> index {
+  // expected-error @+1 {{the host would read a device value of type 'index'}}
+  %v = memref.load %a[] : memref<index>
+  return %v : index
 }
 
 // -----

@@ -63,13 +63,8 @@ struct Case {
   /// When non-empty, the output names the manifest must give, in order.
   std::vector<std::string> outputNames;
 
-  /// Compiles for the CPU target only: loops and branches, which the GPU
-  /// backends refuse with an error naming the op.
-  bool cpuOnly = false;
-
   bool runsIn(const Variant &v) const {
     return (variants & (v.f64 ? kF64 : kF32)) &&
-           !(cpuOnly && v.target != "cpu") &&
            (variants &
             (v.allDims ? kAllDynamic : v.dynamic ? kDynamic : kStatic)) &&
            !(v.target == "vulkan" && v.f64 && needsF64Transcendentals());

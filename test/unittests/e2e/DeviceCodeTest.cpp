@@ -65,7 +65,7 @@ ElfHeader readElfHeader(const std::string &path) {
 std::string compileForTarget(const Variant &cpuVariant,
                              const std::string &target) {
   Variant v = cpuVariant;
-  v.target = target; // leaves out the CPU-only cases
+  v.target = target;
   std::string dir = makeScratchSubdir(target + "_" + v.name());
   std::string mlir = dir + "/module.mlir";
   writeFile(mlir, moduleText(v));

@@ -122,10 +122,10 @@ TEST_F(ArtifactTest, PlainSharedLibraryIsNotAnArtifact) {
 }
 
 TEST_F(ArtifactTest, AbiVersionMismatchNamesBothVersions) {
-  EXPECT_TRUE(statusIs(load(RLX_FAKE_ARTIFACT_ABI2),
+  EXPECT_TRUE(statusIs(load(RLX_FAKE_ARTIFACT_ABI1),
                        RLX_STATUS_FAILED_PRECONDITION,
-                       {"ABI version mismatch", RLX_FAKE_ARTIFACT_ABI2,
-                        "version 2", "version 1"}));
+                       {"ABI version mismatch", RLX_FAKE_ARTIFACT_ABI1,
+                        "version 1", "version 2"}));
 }
 
 TEST_F(ArtifactTest, MalformedManifest) {

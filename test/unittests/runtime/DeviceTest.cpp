@@ -179,6 +179,19 @@ TEST_F(VulkanTest, ForwardMatchesALoop) {
   checkForward(0);
 }
 
+TEST_F(VulkanTest, DownloadWaitsForTheKernels) {
+  for (int64_t rows : {1, 100}) {
+    rlx_tensor_t *x = makeInput(rows);
+    rlx_tensor_list_t *outputs = nullptr;
+    ASSERT_TRUE(isOk(rlx_session_call(session, "first", &x, 1, &outputs)));
+    std::vector<float> z = valuesOf(rlx_tensor_list_get(outputs, 0));
+    ASSERT_EQ(z.size(), 1u);
+    EXPECT_FLOAT_EQ(z[0], forwardOf(valuesOf(x))[0]) << rows << " rows";
+    rlx_tensor_list_free(outputs);
+    rlx_tensor_release(x);
+  }
+}
+
 TEST_F(VulkanTest, BindsParamsFromSafetensors) {
   writeSafetensors(path("p.safetensors"),
                    {{"p", makeF32({4}, {paramValues, paramValues + 4})}});
@@ -540,6 +553,15 @@ class VulkanStagingTest : public VulkanTest {
 
 TEST_F(VulkanStagingTest, ForwardAndChainMatchALoop) {
   checkForward(3);
+  {
+    rlx_tensor_t *x = makeInput(4);
+    rlx_tensor_list_t *outputs = nullptr;
+    ASSERT_TRUE(isOk(rlx_session_call(session, "first", &x, 1, &outputs)));
+    EXPECT_FLOAT_EQ(valuesOf(rlx_tensor_list_get(outputs, 0))[0],
+                    forwardOf(valuesOf(x))[0]);
+    rlx_tensor_list_free(outputs);
+    rlx_tensor_release(x);
+  }
   checkForward(100);
   rlx_tensor_t *x = makeInput(5);
   rlx_tensor_t *y = forward(x, /*on_device=*/true);

@@ -27,13 +27,17 @@ static const rlx_artifact_digest_note_t digest_note =
     RLX_ARTIFACT_DIGEST_NOTE_INITIALIZER;
 
 #ifndef FAKE_ABI_VERSION
-#define FAKE_ABI_VERSION 1
+#define FAKE_ABI_VERSION RLX_ABI_VERSION
 #endif
 #ifndef FAKE_MANIFEST_KIND
 #define FAKE_MANIFEST_KIND 0
 #endif
 
 #define EXPORT __attribute__((visibility("default")))
+/* RLX_ABI_VERSION as manifest text. */
+#define ABI_VERSION_STRING(version) #version
+#define ABI_VERSION_TEXT_OF(version) ABI_VERSION_STRING(version)
+#define ABI_VERSION_TEXT ABI_VERSION_TEXT_OF(RLX_ABI_VERSION)
 
 EXPORT uint32_t rlx_artifact_abi_version(void) { return FAKE_ABI_VERSION; }
 
@@ -42,14 +46,16 @@ static const char manifest[] =
     "{\"format\": \"rlx-artifact\", \"entry_points\": [";
 #elif FAKE_MANIFEST_KIND == 2
 static const char manifest[] =
-    "{\"format\": \"rlx-artifact\", \"abi_version\": 1, \"target\": \"cpu\","
+    "{\"format\": \"rlx-artifact\", \"abi_version\": " ABI_VERSION_TEXT
+    ", \"target\": \"cpu\","
     " \"entry_points\": [{\"name\": \"f\", \"symbol\": \"f\","
     " \"inputs\": [{\"name\": \"x\", \"dtype\": \"f32\", \"shape\": \"oops\"}],"
     " \"outputs\": []}]}";
 #elif FAKE_MANIFEST_KIND == 3
 /* `free` is found by dlsym through the C library, not in the artifact. */
 static const char manifest[] =
-    "{\"format\": \"rlx-artifact\", \"abi_version\": 1, \"target\": \"cpu\","
+    "{\"format\": \"rlx-artifact\", \"abi_version\": " ABI_VERSION_TEXT
+    ", \"target\": \"cpu\","
     " \"entry_points\": [{\"name\": \"f\", \"symbol\": \"free\","
     " \"inputs\": [], \"outputs\": []}]}";
 #else
@@ -62,7 +68,8 @@ static const char manifest[] =
 #define BIAS SPEC("layer.0.bias", "f32", "[2]")
 /* clang-format off */
 static const char manifest[] =
-    "{\"format\": \"rlx-artifact\", \"abi_version\": 1, \"target\": \"cpu\","
+    "{\"format\": \"rlx-artifact\", \"abi_version\": " ABI_VERSION_TEXT
+    ", \"target\": \"cpu\","
     " \"compiler\": \"fake_artifact.c\", \"entry_points\": ["
     /* y[b,j] = sum_k x[b,k] * w[k,j] + bias[j] */
     ENTRY("affine", "fake_affine")

@@ -25,6 +25,10 @@ static const rlx_artifact_digest_note_t digest_note =
     RLX_ARTIFACT_DIGEST_NOTE_INITIALIZER;
 
 #define EXPORT __attribute__((visibility("default")))
+/* RLX_ABI_VERSION as manifest text. */
+#define ABI_VERSION_STRING(version) #version
+#define ABI_VERSION_TEXT_OF(version) ABI_VERSION_STRING(version)
+#define ABI_VERSION_TEXT ABI_VERSION_TEXT_OF(RLX_ABI_VERSION)
 
 #define TARGET_VULKAN 2
 #define TARGET_CUDA 3
@@ -40,6 +44,9 @@ EXPORT void (*rlx_artifact_device_free_hook)(void *device_ptr);
 EXPORT void (*rlx_artifact_device_upload_hook)(void *device_dst,
                                                const void *host_src,
                                                int64_t bytes);
+EXPORT void (*rlx_artifact_device_download_hook)(void *host_dst,
+                                                 const void *device_src,
+                                                 int64_t bytes);
 #ifndef FAKE_GPU_OMIT_LAUNCH_HOOK
 EXPORT void (*rlx_artifact_device_launch_hook)(
     const char *module, const char *kernel, const int64_t grid[3],
@@ -164,7 +171,7 @@ EXPORT const int64_t rlx_artifact_device_binary_count = 2;
 
 /* ---- Manifest ------------------------------------------------------------ */
 
-EXPORT uint32_t rlx_artifact_abi_version(void) { return 1; }
+EXPORT uint32_t rlx_artifact_abi_version(void) { return RLX_ABI_VERSION; }
 
 #define SPEC(name, dtype, shape)                                               \
   "{\"name\": \"" name "\", \"dtype\": \"" dtype "\", \"shape\": " shape "}"
@@ -173,7 +180,8 @@ EXPORT uint32_t rlx_artifact_abi_version(void) { return 1; }
 #define PARAM SPEC("p", "f32", "[4]")
 /* clang-format off */
 static const char manifest[] =
-    "{\"format\": \"rlx-artifact\", \"abi_version\": 1, \"target\": \"" TARGET
+    "{\"format\": \"rlx-artifact\", \"abi_version\": " ABI_VERSION_TEXT
+    ", \"target\": \"" TARGET
     "\", \"compiler\": \"fake_gpu_artifact.c\", \"entry_points\": ["
     /* y[r, j] = 2 x[r, j] + c[j] + p[j], c = {0, 0.5, 1, 1.5} */
     ENTRY("forward", "fake_forward")
@@ -190,6 +198,11 @@ static const char manifest[] =
     ", \"inputs\": [" SPEC("x", "f32", "[-1, 4]") "]"
     ", \"params\": [" PARAM "]"
     ", \"outputs\": [" SPEC("y", "f32", "[4, -1]") "]}, "
+    /* forward's first element, read by the host and uploaded again */
+    ENTRY("first", "fake_first")
+    ", \"inputs\": [" SPEC("x", "f32", "[-1, 4]") "]"
+    ", \"params\": [" PARAM "]"
+    ", \"outputs\": [" SPEC("z", "f32", "[1]") "]}, "
     /* y = 2 x in f64 */
     ENTRY("twice", "fake_twice")
     ", \"inputs\": [" SPEC("x", "f64", "[-1]") "]"
@@ -283,6 +296,26 @@ EXPORT int32_t fake_transposed(void **args) {
   return 0;
 }
 
+/* The host reads forward's first element between the kernels that compute
+   it and the upload of the output: the download must wait for them. */
+EXPORT int32_t fake_first(void **args) {
+  int64_t y[7];
+  void *forwardArgs[3] = {args[0], args[1], y};
+  int64_t *z = args[2];
+  float first = -1.0f;
+  void *out;
+  forward(forwardArgs, 0);
+  rlx_artifact_device_download_hook(&first, wordPointer(y[1]), sizeof(first));
+  rlx_artifact_device_free_hook(wordPointer(y[0]));
+  out = rlx_artifact_device_alloc_hook(sizeof(first));
+  rlx_artifact_device_upload_hook(out, &first, sizeof(first));
+  z[0] = z[1] = pointerWord(out);
+  z[2] = 0;
+  z[3] = 1;
+  z[4] = 1;
+  return 0;
+}
+
 EXPORT int32_t fake_twice(void **args) {
   const int64_t *x = args[0];
   int64_t *y = args[1];
@@ -320,6 +353,5 @@ EXPORT int32_t fake_alias(void **args) {
   const int64_t *x = args[0];
   int64_t *y = args[1];
   memcpy(y, x, 5 * sizeof(int64_t));
-  (void)wordPointer;
   return 0;
 }
