@@ -81,10 +81,11 @@ Value pointerAsI64(OpBuilder &b, Location loc, Value buffer) {
   return arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
 }
 
-/// Replaces `load` of device memory by a host read: a stack buffer at the
-/// function's entry (one for every execution of the load, as keepOnHost's),
-/// filled by the download hook, then loaded. Device memory holds an i1 in
-/// a byte, as the host does.
+/// The host's version of `load` (of device memory, at `buffer[indices]`
+/// as the host sees them), built at `b`: a stack buffer at the function's
+/// entry (one serves every execution, as keepOnHost's do), filled by the
+/// download hook, then loaded. Device memory holds an i1 in a byte, as the
+/// host does.
 FailureOr<Value> downloadScalar(OpBuilder &b, memref::LoadOp load,
                                 Value buffer, ValueRange indices) {
   Location loc = load.getLoc();
