@@ -246,6 +246,79 @@ TEST_F(CallTest, ConcurrentCallsOnOneSession) {
     EXPECT_EQ(failures[t], 0) << "thread " << t;
 }
 
+/// The thread-safety runtime.h states: one session called from 8 threads
+/// at once, 1,000 calls each, and one session per thread; every output
+/// equals the single-threaded call's, bit for bit.
+TEST_F(CallTest, EightThreadsThousandCallsEach) {
+  bindAffineWeights();
+  // Every output of one call, by rows.
+  auto affineOutput = [](rlx_session_t *session, int rows) {
+    std::vector<float> x = affineInput(rows);
+    rlx_tensor_t *input = makeF32({rows, 3}, x);
+    rlx_tensor_list_t *result = nullptr;
+    rlx_status_t status =
+        rlx_session_call(session, "affine", &input, 1, &result);
+    rlx_tensor_release(input);
+    if (status) {
+      rlx_status_free(status);
+      return std::vector<float>();
+    }
+    const float *y = static_cast<const float *>(
+        rlx_tensor_data(rlx_tensor_list_get(result, 0)));
+    std::vector<float> out(y, y + rows * 2);
+    rlx_tensor_list_free(result);
+    return out;
+  };
+  std::vector<std::vector<float>> expected;
+  for (int rows = 1; rows <= 4; ++rows)
+    expected.push_back(affineOutput(session, rows));
+  auto run = [&](rlx_session_t *s, int t, int &failures) {
+    for (int i = 0; i < 1000; ++i) {
+      int rows = 1 + (t + i) % 4;
+      if (affineOutput(s, rows) != expected[rows - 1])
+        ++failures;
+    }
+  };
+  std::vector<int> shared(8, 0), own(8, 0);
+  {
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 8; ++t)
+      threads.emplace_back([&, t] { run(session, t, shared[t]); });
+    for (std::thread &thread : threads)
+      thread.join();
+  }
+  {
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 8; ++t)
+      threads.emplace_back([&, t] {
+        rlx_session_t *mine = nullptr;
+        if (rlx_status_t status = rlx_session_create(artifact, &mine)) {
+          rlx_status_free(status);
+          own[t] = -1;
+          return;
+        }
+        rlx_tensor_t *w = makeF32({3, 2}, affineWeight());
+        rlx_tensor_t *b = makeF32({2}, affineBias());
+        bool bound =
+            isOk(rlx_session_bind_tensor(mine, "layer.0.weight", w)) &&
+            isOk(rlx_session_bind_tensor(mine, "layer.0.bias", b));
+        rlx_tensor_release(w);
+        rlx_tensor_release(b);
+        if (bound)
+          run(mine, t, own[t]);
+        else
+          own[t] = -1;
+        rlx_session_release(mine);
+      });
+    for (std::thread &thread : threads)
+      thread.join();
+  }
+  for (int t = 0; t < 8; ++t) {
+    EXPECT_EQ(shared[t], 0) << "shared session, thread " << t;
+    EXPECT_EQ(own[t], 0) << "own session, thread " << t;
+  }
+}
+
 TEST_F(CallTest, OutputsOutliveSessionAndArtifact) {
   bindAffineWeights();
   std::vector<float> x = affineInput(2);
