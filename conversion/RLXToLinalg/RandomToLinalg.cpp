@@ -13,7 +13,9 @@
 /// of a sample hashes the counter `(i >> 32, i & 0xffffffff)`; bits are the
 /// xor of the two words (f64 uniforms take both, first word high); uniform
 /// puts the top mantissa bits under the exponent of 1.0; normal is
-/// `sqrt(2) * erfinv(u)` with XLA's erfinv polynomials.
+/// `sqrt(2) * erfinv(u)` with XLA's erfinv polynomials; truncated normal
+/// draws u between the erf of its bounds (XLA's f32 erf, on the host) and
+/// clamps into the open interval.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +27,9 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::rlx;
@@ -273,6 +278,73 @@ Value normalFromBits(Arith a, FloatType type, Value x0, Value x1) {
   return a.mulf(a.f(type, 1.41421356237309504880), erfInv);
 }
 
+/// XLA's f32 erf on the host (its CPU emitter's rational approximation,
+/// fma for each multiply-add as LLVM contracts them; +-1 beyond
+/// |x| > 3.8325): truncated_normal's bounds, computed at compile time as JAX
+/// computes them at run time.
+float erfXlaF32(float x) {
+  static constexpr float kAlpha[5] = {0.00022905065861350646f,
+                                      0.0034082910107109506f,
+                                      0.050955695062380861f,
+                                      0.18520832239976145f, 1.128379143519084f};
+  static constexpr float kBeta[7] = {
+      -1.1791602954361697e-7f, 0.000023547966471313185f,
+      0.0010179625278914885f,  0.014070470171167667f,
+      0.11098505178285362f,    0.49746925110067538f,
+      1.0f};
+  if (!(std::fabs(x) <= 3.832506856900711f))
+    return std::isnan(x) ? x : std::copysign(1.0f, x);
+  float x2 = x * x;
+  float p = std::fma(x2, kAlpha[0], kAlpha[1]);
+  for (unsigned i = 2; i < 5; ++i)
+    p = std::fma(x2, p, kAlpha[i]);
+  float q = std::fma(x2, kBeta[0], kBeta[1]);
+  for (unsigned i = 2; i < 7; ++i)
+    q = std::fma(x2, q, kBeta[i]);
+  return x * p / q;
+}
+
+/// JAX's truncated normal: u uniform in [erf(lower / sqrt2),
+/// erf(upper / sqrt2)), `sqrt(2) * erfinv(u)`, clamped into the open
+/// interval. The bounds are rounded to `type` first and divided by sqrt(2)
+/// as XLA does (a multiply by the rounded reciprocal); f32's erf is XLA's,
+/// f64's the C library's (XLA's differs in the last bits).
+Value truncatedNormalFromBits(Arith a, FloatType type, Value x0, Value x1,
+                              double lower, double upper) {
+  const llvm::fltSemantics &sem = type.getFloatSemantics();
+  bool lossy;
+  APFloat lo(lower), hi(upper);
+  lo.convert(sem, APFloat::rmNearestTiesToEven, &lossy);
+  hi.convert(sem, APFloat::rmNearestTiesToEven, &lossy);
+  double erfLo, erfHi;
+  if (type.isF32()) {
+    float invSqrt2 = 1.0f / static_cast<float>(M_SQRT2);
+    erfLo = erfXlaF32(lo.convertToFloat() * invSqrt2);
+    erfHi = erfXlaF32(hi.convertToFloat() * invSqrt2);
+  } else {
+    double invSqrt2 = 1.0 / M_SQRT2;
+    erfLo = std::erf(lo.convertToDouble() * invSqrt2);
+    erfHi = std::erf(hi.convertToDouble() * invSqrt2);
+  }
+  Value u = uniformFromBits(a, type, x0, x1, erfLo, erfHi);
+  Value erfInv = type.isF32() ? erfInvF32(a, u) : erfInvF64(a, u);
+  // erfinv(+-1) = +-inf (u reaches a bound of +-1 when it is far out).
+  Value atOne = arith::CmpFOp::create(a.b, a.loc, arith::CmpFPredicate::OEQ,
+                                      math::AbsFOp::create(a.b, a.loc, u),
+                                      a.f(type, 1.0));
+  erfInv = a.select(atOne,
+                    a.mulf(u, a.f(type, std::numeric_limits<double>::infinity())),
+                    erfInv);
+  Value out = a.mulf(a.f(type, 1.41421356237309504880), erfInv);
+  APFloat above = lo, below = hi;
+  above.next(/*nextDown=*/false);
+  below.next(/*nextDown=*/true);
+  out = arith::MaximumFOp::create(a.b, a.loc,
+                                  a.fAttr(FloatAttr::get(type, above)), out);
+  return arith::MinimumFOp::create(a.b, a.loc,
+                                   a.fAttr(FloatAttr::get(type, below)), out);
+}
+
 //===----------------------------------------------------------------------===//
 // The kernels
 //===----------------------------------------------------------------------===//
@@ -393,8 +465,8 @@ std::pair<Value, Value> sampleCounter(Arith a, RankedTensorType resultType,
           arith::TruncIOp::create(a.b, a.loc, a.b.getI32Type(), wide)};
 }
 
-/// random_bits, random_uniform, random_normal: the sample's counters hashed
-/// under each lane's key, then `finish(x0, x1)`.
+/// random_bits, random_uniform, random_normal, random_truncated_normal: the
+/// sample's counters hashed under each lane's key, then `finish(x0, x1)`.
 template <typename OpTy>
 struct SamplePattern : OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
@@ -425,6 +497,12 @@ struct SamplePattern : OpRewritePattern<OpTy> {
   static Value finish(RandomNormalOp, Arith a, Type element, Value x0,
                       Value x1) {
     return normalFromBits(a, cast<FloatType>(element), x0, x1);
+  }
+  static Value finish(RandomTruncatedNormalOp op, Arith a, Type element,
+                      Value x0, Value x1) {
+    return truncatedNormalFromBits(a, cast<FloatType>(element), x0, x1,
+                                   op.getLower().convertToDouble(),
+                                   op.getUpper().convertToDouble());
   }
 };
 
@@ -480,6 +558,8 @@ struct FoldInPattern : OpRewritePattern<RandomFoldInOp> {
 
 void mlir::rlx::populateRandomToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<SamplePattern<RandomBitsOp>, SamplePattern<RandomUniformOp>,
-               SamplePattern<RandomNormalOp>, SplitPattern, FoldInPattern>(
+               SamplePattern<RandomNormalOp>,
+               SamplePattern<RandomTruncatedNormalOp>, SplitPattern,
+               FoldInPattern>(
       patterns.getContext());
 }

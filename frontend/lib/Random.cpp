@@ -2,11 +2,12 @@
 ///
 /// \file
 /// The key ops and samplers are rlx ops (random_split, random_fold_in,
-/// random_bits, random_uniform, random_normal) built by their builders at
-/// the caller's location, so their verifiers check keys and shapes. The
-/// rest composes them as JAX does: bernoulli compares a uniform with p,
-/// gumbel takes two logs of a uniform, categorical is the argmax of logits
-/// plus Gumbel noise.
+/// random_bits, random_uniform, random_normal, random_truncated_normal)
+/// built by their builders at the caller's location, so their verifiers
+/// check keys and shapes. The rest composes them as JAX does: bernoulli
+/// compares a uniform with p, gumbel takes two logs of a uniform,
+/// categorical is the argmax of logits plus Gumbel noise, permutation
+/// sorts by random bits.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@
 
 #include "dialects/RLX/IR/RLXDialect.h"
 
+#include <cmath>
 #include <limits>
 
 using namespace mlir::rlx;
@@ -117,6 +119,80 @@ Tensor uniform(const Tensor &key, const Shape &shape, DType dtype,
 Tensor normal(const Tensor &key, const Shape &shape, DType dtype,
               SourceLoc loc) {
   return sample<RandomNormalOp>("normal", key, shape, dtype, loc);
+}
+
+Tensor truncated_normal(const Tensor &key, double lower, double upper,
+                        const Shape &shape, DType dtype, SourceLoc loc) {
+  mlir::Builder b(sharedContext().get());
+  return sample<RandomTruncatedNormalOp>("truncated_normal", key, shape, dtype,
+                                         loc, b.getF64FloatAttr(lower),
+                                         b.getF64FloatAttr(upper));
+}
+
+Tensor permutation(const Tensor &key, int64_t n, SourceLoc loc) {
+  checkKey("permutation", key, loc);
+  if (n < 1)
+    fail("permutation", "expects n >= 1, got " + std::to_string(n), loc);
+  Scope &s = key.scope();
+  // JAX's _shuffle: ceil(3 ln(n) / ln(2^32 - 1)) rounds, each splitting the
+  // key, drawing 32 bits per element and stably sorting by them (unsigned).
+  int64_t rounds = static_cast<int64_t>(std::ceil(
+      3.0 * std::log(static_cast<double>(n)) / std::log(4294967295.0)));
+  std::vector<double> iota(n);
+  for (int64_t i = 0; i < n; ++i)
+    iota[i] = static_cast<double>(i);
+  Tensor index64 = s.constant(iota, {n}, DType::i64, loc);
+  Tensor rowIndex = s.constant(iota, {n, 1}, DType::i32, loc);
+  Tensor x = s.constant(iota, {n}, DType::i32, loc);
+  Tensor k = key;
+  int64_t batchRank = key.rank() - 1;
+  for (int64_t round = 0; round < rounds; ++round) {
+    std::vector<Tensor> ks = split_keys(k, 2, loc);
+    k = ks[0];
+    // The bits as unsigned in i64, then made unique in the sort's order
+    // (stable: equal bits keep the index order): bits * n + index.
+    Tensor b = cast(bits(ks[1], {n}, loc), DType::i64, loc);
+    Tensor u = where(lt(b, s.scalar(0, DType::i64, loc), loc),
+                     add(b, s.scalar(4294967296.0, DType::i64, loc), loc), b,
+                     loc);
+    Tensor c = add(mul(u, s.scalar(static_cast<double>(n), DType::i64, loc),
+                       loc),
+                   index64, loc);
+    // rank_i = #{j : c_j < c_i}, over [batch..., n (i), n (j)].
+    Shape column(c.shape()), row(c.shape());
+    column.push_back(1);
+    row.insert(row.begin() + batchRank, 1);
+    Tensor below = lt(reshape(c, row, loc), reshape(c, column, loc), loc);
+    Tensor rank = sum(cast(below, DType::i32, loc), {-1}, false, loc);
+    // out_r = x_i where rank_i = r, over [batch..., n (r), n (i)].
+    Shape rankRow(rank.shape());
+    rankRow.insert(rankRow.begin() + batchRank, 1);
+    Tensor at = eq(reshape(rank, rankRow, loc), rowIndex, loc);
+    Shape xRow(x.shape());
+    xRow.insert(xRow.end() - 1, 1);
+    x = sum(where(at, reshape(x, xRow, loc), s.scalar(0, DType::i32, loc),
+                  loc),
+            {-1}, false, loc);
+  }
+  if (rounds == 0) {
+    Shape shape = sampleShape(key, {n});
+    x = broadcast_to(x, shape, loc);
+  }
+  return x;
+}
+
+Tensor permutation(const Tensor &key, const Tensor &x, SourceLoc loc) {
+  checkKey("permutation", key, loc);
+  if (!x.valid())
+    fail("permutation", "x is an empty Tensor", loc);
+  if (x.rank() < 1 || x.dim(0) < 0)
+    fail("permutation", "expects x with a static dim 0, got " + x.type().str(),
+         loc);
+  Scope *s = Scope::innermost(&key.scope(), &x.scope());
+  if (!s)
+    fail("permutation", "key and x come from different traces", loc);
+  Tensor perm = permutation(s->adopt(key, loc), x.dim(0), loc);
+  return gather(s->adopt(x, loc), perm, 0, loc);
 }
 
 Tensor bernoulli(const Tensor &key, double p, const Shape &shape, DType dtype,

@@ -49,8 +49,8 @@ static Operation *keyUser(func::FuncOp callee, int64_t input) {
   Value arg = callee.getArgument(input);
   for (OpOperand &use : arg.getUses())
     if (use.getOperandNumber() == 0 &&
-        isa<RandomBitsOp, RandomUniformOp, RandomNormalOp, RandomSplitOp,
-            RandomFoldInOp>(use.getOwner()))
+        isa<RandomBitsOp, RandomUniformOp, RandomNormalOp,
+            RandomTruncatedNormalOp, RandomSplitOp, RandomFoldInOp>(use.getOwner()))
       return use.getOwner();
   return nullptr;
 }

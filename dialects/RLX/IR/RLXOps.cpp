@@ -506,6 +506,16 @@ LogicalResult RandomNormalOp::verify() {
                       "an f32 or f64");
 }
 
+LogicalResult RandomTruncatedNormalOp::verify() {
+  double lo = getLower().convertToDouble(), hi = getUpper().convertToDouble();
+  if (!(lo < hi))
+    return emitOpError("expects lower < upper (either may be infinite), got ")
+           << lo << " and " << hi;
+  return verifySample(*this, getKey().getType(),
+                      cast<RankedTensorType>(getType()), isF32OrF64,
+                      "an f32 or f64");
+}
+
 LogicalResult RandomSplitOp::verify() { return verifyInferredShape(*this); }
 
 LogicalResult RandomSplitOp::inferReturnTypes(MLIRContext *context,

@@ -77,6 +77,28 @@ def RLX_RandomNormalOp : RLX_RandomSampleOp<"random_normal", AnyRankedTensor> {
   let arguments = (ins AnyRankedTensor:$key);
 }
 
+def RLX_RandomTruncatedNormalOp
+    : RLX_RandomSampleOp<"random_truncated_normal", AnyRankedTensor> {
+  let summary = "standard normal floats in (lower, upper) "
+                "(JAX's random.truncated_normal)";
+  let description = [{
+    JAX's algorithm: `u` uniform in `[erf(lower / sqrt(2)),
+    erf(upper / sqrt(2)))` (the bounds rounded to the result's float type
+    first, `erf` XLA's), then `sqrt(2) * erfinv(u)` (the erfinv of
+    `random_normal`, `+-1` giving `+-inf`), clamped to
+    `[nextafter(lower, +inf), nextafter(upper, -inf)]`, so the samples lie
+    in the open interval. The bounds may be infinite (a one-sided or no
+    truncation); `lower < upper`.
+
+    Example:
+
+    ```mlir
+    %t = rlx.random_truncated_normal %key {lower = -2.0, upper = 2.0} : tensor<2xi32> -> tensor<64x32xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$key, F64Attr:$lower, F64Attr:$upper);
+}
+
 def RLX_RandomSplitOp : RLX_DiffOp<"random_split", [Pure, InferTypeOpAdaptor]> {
   let summary = "num new keys from a key (JAX's random.split)";
   let description = [{

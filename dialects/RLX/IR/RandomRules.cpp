@@ -2,11 +2,12 @@
 ///
 /// \file
 /// DifferentiableOpInterface and BatchableOpInterface of rlx.random_bits,
-/// random_uniform, random_normal, random_split and random_fold_in. A key is
-/// integer data: it gets no adjoint, and a sample is a constant with respect
-/// to differentiation (no tangent), as in JAX. Batching is where keys differ
-/// from other data: the leading dims of a key are batch dims, so a batched
-/// key is just a key with one more leading dim, one key per lane.
+/// random_uniform, random_normal, random_truncated_normal, random_split and
+/// random_fold_in. A key is integer data: it gets no adjoint, and a sample is
+/// a constant with respect to differentiation (no tangent), as in JAX.
+/// Batching is where keys differ from other data: the leading dims of a key
+/// are batch dims, so a batched key is just a key with one more leading dim,
+/// one key per lane.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -59,6 +60,7 @@ LogicalResult batchOverKey(Operation *op, OpBuilder &builder,
 RLX_RANDOM_RULES(RandomBitsOp)
 RLX_RANDOM_RULES(RandomUniformOp)
 RLX_RANDOM_RULES(RandomNormalOp)
+RLX_RANDOM_RULES(RandomTruncatedNormalOp)
 RLX_RANDOM_RULES(RandomSplitOp)
 RLX_RANDOM_RULES(RandomFoldInOp)
 #undef RLX_RANDOM_RULES
@@ -73,6 +75,7 @@ RLX_RANDOM_RULES(RandomFoldInOp)
 RLX_KEY_BATCH(RandomBitsOp)
 RLX_KEY_BATCH(RandomUniformOp)
 RLX_KEY_BATCH(RandomNormalOp)
+RLX_KEY_BATCH(RandomTruncatedNormalOp)
 RLX_KEY_BATCH(RandomSplitOp)
 #undef RLX_KEY_BATCH
 

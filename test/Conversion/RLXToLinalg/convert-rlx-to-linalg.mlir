@@ -387,6 +387,31 @@ func.func @random_normal(%k: tensor<2xi32>) -> tensor<3x5xf64> {
 
 // -----
 
+// Truncated normal: the uniform between the bounds' erfs (computed at
+// compile time: erf(-2/sqrt2) and erf(2/sqrt2) in f32, XLA's), erfinv,
+// +-1 to +-inf, times sqrt(2), then clamped to nextafter(-2, +inf) and
+// nextafter(2, -inf).
+// CHECK-LABEL: func @random_truncated_normal
+// CHECK: linalg.generic
+// CHECK: arith.constant -0.954499{{[0-9]+}} : f32
+// CHECK: math.fma
+// CHECK: arith.maximumf
+// CHECK: math.log
+// CHECK: arith.cmpf oeq
+// CHECK: arith.constant 0x7F800000 : f32
+// CHECK: arith.select
+// CHECK: arith.constant -1.99999988 : f32
+// CHECK: arith.maximumf
+// CHECK: arith.constant 1.99999988 : f32
+// CHECK: arith.minimumf
+// CHECK: linalg.yield
+func.func @random_truncated_normal(%k: tensor<2xi32>) -> tensor<3x5xf32> {
+  %0 = rlx.random_truncated_normal %k {lower = -2.0, upper = 2.0} : tensor<2xi32> -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+
+// -----
+
 // Split and fold_in: a generic over [..., 2] picking word 0 or 1 of the
 // hash by the last index; fold_in's data broadcasts with the key's batch.
 // CHECK-DAG: #[[BATCH:.+]] = affine_map<(d0, d1) -> (d0)>

@@ -59,6 +59,22 @@ def cases(seed):
         "bernoulli_0.3_1000": [int(v) for v in np.asarray(
             jax.random.bernoulli(key, np.float32(0.3), (1000,)),
             dtype=np.int32)],
+        # Truncated normal: a symmetric, a one-sided, an off-centre and a
+        # far-tail (both erfs round to -1: every sample is the clamp) range.
+        "truncated_normal_f32_m2_2_1000": f32_bits(
+            jax.random.truncated_normal(key, -2.0, 2.0, (1000,), f32)),
+        "truncated_normal_f32_0.5_3_1000": f32_bits(
+            jax.random.truncated_normal(key, 0.5, 3.0, (1000,), f32)),
+        "truncated_normal_f32_m1_inf_1000": f32_bits(
+            jax.random.truncated_normal(key, -1.0, np.inf, (1000,), f32)),
+        "truncated_normal_f32_m8_m6_10": f32_bits(
+            jax.random.truncated_normal(key, -8.0, -6.0, (10,), f32)),
+        # Permutations: one sort round below 1626 elements, two above.
+        "permutation_10": words(jax.random.permutation(key, 10)),
+        "permutation_37": words(jax.random.permutation(key, 37)),
+        "permutation_2000": words(jax.random.permutation(key, 2000)),
+        "permutation_rows_5x3": words(jax.random.permutation(
+            key, jnp.arange(15, dtype=jnp.int32).reshape(5, 3))),
     }
 
 
@@ -79,6 +95,9 @@ def main():
         assert words(raw(key)) == c["key"]
         assert words(jax.random.bits(key, (5, 7), jnp.uint32)) == c["bits_5x7"]
         assert f32_bits(jax.random.normal(key, (1000,))) == c["normal_f32_1000"]
+        assert f32_bits(jax.random.truncated_normal(key, -2.0, 2.0, (1000,))) \
+            == c["truncated_normal_f32_m2_2_1000"]
+        assert words(jax.random.permutation(key, 37)) == c["permutation_37"]
     json.dump(out, sys.stdout, indent=None, separators=(",", ":"))
     sys.stdout.write("\n")
 

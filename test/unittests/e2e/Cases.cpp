@@ -1223,6 +1223,8 @@ const std::map<std::string, std::string> kStaticByDesign = {
     {"folds", "constants are static and used by ops"},
     {"random_keys", "a key's last dim (2) and a sample's dims are static"},
     {"random_samplers", "a key's last dim (2) and a sample's dims are static"},
+    {"random_truncated_normal",
+     "a key's last dim (2) and a sample's dims are static"},
 };
 } // namespace
 
@@ -1329,7 +1331,7 @@ bool Case::needsF64Transcendentals() const {
   for (const char *op :
        {"rlx.exp ", "rlx.log ", "rlx.tanh ", "rlx.pow ", "rlx.erf ",
         "rlx.gelu ", "rlx.sigmoid ", "rlx.softmax ", "rlx.log_softmax ",
-        "rlx.random_normal "})
+        "rlx.random_normal ", "rlx.random_truncated_normal "})
     if (mlir.find(op) != std::string::npos)
       return true;
   return false;

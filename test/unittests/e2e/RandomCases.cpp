@@ -2,6 +2,7 @@
 
 #include "RandomCases.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -88,6 +89,18 @@ double normalOf(rlx_dtype_t dtype, Words w) {
                   ? std::nextafter(-1.0f, 0.0f)
                   : std::nextafter(-1.0, 0.0);
   return std::sqrt(2.0) * erfInv(uniformOf(dtype, w, lo, 1.0));
+}
+
+/// A standard normal truncated to (lo, hi): the normal quantile of a uniform
+/// between the normal CDFs of the bounds (std::erf in double, then the
+/// Newton erfinv above), clamped inside the bounds in `dtype`.
+double truncatedNormalOf(rlx_dtype_t dtype, Words w, double lo, double hi) {
+  double a = std::erf(lo / std::sqrt(2.0)), b = std::erf(hi / std::sqrt(2.0));
+  double x = std::sqrt(2.0) * erfInv(uniformOf(dtype, w, a, b));
+  if (dtype == RLX_DTYPE_F32)
+    return std::clamp(x, static_cast<double>(std::nextafter(float(lo), 1e9f)),
+                      static_cast<double>(std::nextafter(float(hi), -1e9f)));
+  return std::clamp(x, std::nextafter(lo, 1e300), std::nextafter(hi, -1e300));
 }
 
 /// A sampler over keys `[B, 2]`: per lane, the sample `[n]` of counters
@@ -208,6 +221,47 @@ func.func @{N}(%x: tensor<{B}x4x{F}>, %keys: tensor<{B}x2xi32>, %key: tensor<2xi
         r.v[i] = x * u.v[i] + x * x * n.v[i] + x * row[i % 4];
       }
       return {r, u, n};
+    };
+    c.tol = Tol::Trans;
+    c.variants = kAllVariants;
+    cases.push_back(std::move(c));
+  }
+
+  // Truncated normal over a batch of keys, scaling x (its gradient is the
+  // sample), and one key's sample between one-sided bounds.
+  {
+    Case c;
+    c.name = "random_truncated_normal";
+    c.mlir = R"(
+func.func @{N}(%x: tensor<{B}x4x{F}>, %keys: tensor<{B}x2xi32>, %key: tensor<2xi32>)
+    -> (tensor<{B}x4x{F}>, tensor<{B}x4x{F}>, tensor<6x{F}>) {
+  %t = rlx.random_truncated_normal %keys {lower = -1.5, upper = 2.0} : tensor<{B}x2xi32> -> tensor<{B}x4x{F}>
+  %r = rlx.mul %x, %t : (tensor<{B}x4x{F}>, tensor<{B}x4x{F}>) -> tensor<{B}x4x{F}>
+  %o = rlx.random_truncated_normal %key {lower = 0.25, upper = 0x7FF0000000000000 : f64} : tensor<2xi32> -> tensor<6x{F}>
+  return %r, %t, %o : tensor<{B}x4x{F}>, tensor<{B}x4x{F}>, tensor<6x{F}>
+}
+)";
+    c.inputs = {{"x", El::F, {kB, 4}, uniform(-2, 2)},
+                {"keys", El::I32, {kB, 2}, kWords},
+                {"key", El::I32, {2}, kWords}};
+    c.ref = [](const In &in, const Ctx &ctx) -> Outs {
+      rlx_dtype_t F = ctx.F;
+      Arr t = sampleRows(F, in[1], 4, [F](Words w) {
+        return truncatedNormalOf(F, w, -1.5, 2.0);
+      });
+      Arr r(F, in[0].shape);
+      for (int64_t i = 0; i < r.numel(); ++i)
+        r.v[i] = in[0].v[i] * t.v[i];
+      Arr key(RLX_DTYPE_I32, {1, 2});
+      key.v = in[2].v;
+      Arr one = sampleRows(F, key, 6,
+                           [F](Words w) {
+                             return truncatedNormalOf(
+                                 F, w, 0.25,
+                                 std::numeric_limits<double>::infinity());
+                           });
+      one.shape = {6};
+      return {r, t, one};
     };
     c.tol = Tol::Trans;
     c.variants = kAllVariants;

@@ -2,7 +2,8 @@
 //
 /// \file
 /// The cases of rlx.random_bits, random_uniform, random_normal,
-/// random_split and random_fold_in, with a reference threefry2x32 written
+/// random_truncated_normal, random_split and random_fold_in, with a
+/// reference threefry2x32 written
 /// from the Threefry specification (Salmon et al., "Parallel random numbers:
 /// as easy as 1, 2, 3") and JAX's documented conversions, independent of the
 /// lowering.

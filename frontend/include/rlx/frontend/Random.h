@@ -41,6 +41,24 @@ Tensor uniform(const Tensor &key, const Shape &shape, DType dtype = DType::f32,
 /// Standard normal, f32 or f64.
 Tensor normal(const Tensor &key, const Shape &shape, DType dtype = DType::f32,
               SourceLoc loc = SourceLoc::current());
+/// Standard normal truncated to the open interval `(lower, upper)`, f32 or
+/// f64 (JAX's `truncated_normal`: erfinv of a uniform between the erf of the
+/// bounds, clamped inside them). Either bound may be infinite.
+Tensor truncated_normal(const Tensor &key, double lower, double upper,
+                        const Shape &shape, DType dtype = DType::f32,
+                        SourceLoc loc = SourceLoc::current());
+/// A random permutation of `0..n-1` (i32 `[batch..., n]`), JAX's
+/// `permutation(key, n)` bit for bit: JAX's rounds of a stable sort by
+/// fresh random bits (one round up to n = 1625, two up to ~2.6 million).
+/// rlx has no sort: each round ranks the n keys by an `[n, n]` compare and
+/// sum and applies the ranks by an `[n, n]` select and sum, O(n^2) time
+/// and memory, meant for a dataset shuffle of up to a few thousand.
+Tensor permutation(const Tensor &key, int64_t n,
+                   SourceLoc loc = SourceLoc::current());
+/// `x` (static dim 0) shuffled along axis 0 (JAX's `permutation(key, x)`):
+/// `gather(x, permutation(key, x.dim(0)))`, `[batch..., n, rest...]`.
+Tensor permutation(const Tensor &key, const Tensor &x,
+                   SourceLoc loc = SourceLoc::current());
 /// True with probability `p` (i1), as JAX's `bernoulli(key, p, shape)`:
 /// `uniform(key, shape) < p` in `p`'s dtype.
 Tensor bernoulli(const Tensor &key, double p, const Shape &shape,

@@ -88,6 +88,30 @@ func.func @uniform_bounds(%key: tensor<2xi32>) {
 
 // -----
 
+func.func @truncated_normal_bounds(%key: tensor<2xi32>) {
+  // expected-error @+1 {{'rlx.random_truncated_normal' op expects lower < upper (either may be infinite), got 1.000000e+00 and 1.000000e+00}}
+  %0 = rlx.random_truncated_normal %key {lower = 1.0, upper = 1.0} : tensor<2xi32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @truncated_normal_result_type(%key: tensor<2xi32>) {
+  // expected-error @+1 {{'rlx.random_truncated_normal' op expects an f32 or f64 result, got 'tensor<3xbf16>'}}
+  %0 = rlx.random_truncated_normal %key {lower = -1.0, upper = 1.0} : tensor<2xi32> -> tensor<3xbf16>
+  return
+}
+
+// -----
+
+func.func @truncated_normal_batch(%keys: tensor<4x2xi32>) {
+  // expected-error @+1 {{'rlx.random_truncated_normal' op expects the result to start with the key's batch dims [4], got [3]}}
+  %0 = rlx.random_truncated_normal %keys {lower = -1.0, upper = 1.0} : tensor<4x2xi32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
 func.func @split_num(%key: tensor<2xi32>) {
   // expected-error @+1 {{'rlx.random_split' op expects num >= 1, got 0}}
   %0 = rlx.random_split %key {num = 0 : i64} : (tensor<2xi32>) -> tensor<0x2xi32>

@@ -35,5 +35,10 @@ func.func @samplers(%key: tensor<2xi32>, %keys: tensor<?x2xi32>) {
   %5 = rlx.random_normal %key : tensor<2xi32> -> tensor<4x3xf32>
   // CHECK: rlx.random_normal %{{.*}} : tensor<?x2xi32> -> tensor<?xf64>
   %6 = rlx.random_normal %keys : tensor<?x2xi32> -> tensor<?xf64>
+  // CHECK: rlx.random_truncated_normal %{{.*}} {lower = -2.000000e+00 : f64, upper = 2.000000e+00 : f64} : tensor<2xi32> -> tensor<4x3xf32>
+  %7 = rlx.random_truncated_normal %key {lower = -2.0, upper = 2.0} : tensor<2xi32> -> tensor<4x3xf32>
+  // One-sided: an infinite bound.
+  // CHECK: rlx.random_truncated_normal %{{.*}} {lower = 5.000000e-01 : f64, upper = 0x7FF0000000000000 : f64} : tensor<?x2xi32> -> tensor<?x5xf64>
+  %8 = rlx.random_truncated_normal %keys {lower = 0.5, upper = 0x7FF0000000000000 : f64} : tensor<?x2xi32> -> tensor<?x5xf64>
   return
 }
