@@ -192,6 +192,9 @@ std::string PipelineOptions::validate() const {
     return "unknown target '" + target + "'; targets: " + targetNames().str();
   if (!chips.empty() && target != "cuda" && target != "rocm")
     return "chips are for the cuda and rocm targets, not " + target;
+  // A check reads its finding on the host, from device memory on a GPU.
+  if (debugChecks && isGPUTarget(target))
+    return "debug checks are for the cpu target, not " + target;
   std::string error;
   if (failed(resolveCPUTarget(cpu, llvm::to_vector(cpuFeatures), error)))
     return error;
@@ -341,6 +344,9 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
     // weights of a backward step) runs once, before the loop.
     pm.addPass(createLoopInvariantCodeMotionPass());
     pm.addPass(createRLXExposeParams());
+    // Checks on the rlx ops themselves, so each names its op.
+    if (options.debugChecks)
+      pm.addPass(createRLXInsertDebugChecks());
     pm.addPass(createConvertRLXToLinalg());
     // No CSE from here on: it would merge what remat recomputes on purpose.
     pm.addPass(createCanonicalizerPass());

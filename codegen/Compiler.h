@@ -88,6 +88,12 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
       *this, "cpu-features",
       llvm::cl::desc("CPU features added (+name) or removed (-name) on top "
                      "of the CPU's, LLVM's names (+avx512f,-avx512fp16)")};
+  Option<bool> debugChecks{
+      *this, "debug-checks",
+      llvm::cl::desc("cpu: check every rlx op's float result for NaN and "
+                     "Inf; the first op producing one ends the call with "
+                     "its location and name (rlx-insert-debug-checks)"),
+      llvm::cl::init(false)};
   Option<int64_t> matmulTileM{
       *this, "matmul-tile-m",
       llvm::cl::desc("rows of the CPU matmul's register tile"),

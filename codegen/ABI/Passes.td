@@ -69,6 +69,39 @@ def RLXCheckManifestTarget
   ];
 }
 
+def RLXInsertDebugChecks : Pass<"rlx-insert-debug-checks", "mlir::ModuleOp"> {
+  let summary = "Checks every rlx op's float result for NaN and Inf (rlxc --debug-checks)";
+  let description = [{
+    Runs only for `rlxc --debug-checks` (`JitOptions::debug_checks`), in the
+    lower phase just before `convert-rlx-to-linalg`, so each check sits on an
+    rlx op's own result, named by the op: fusion later merges the op's
+    kernels but not the check's reduction into them. After each rlx op with
+    a float tensor result (constants excepted), a reduction computes one
+    code for the whole tensor (0 finite, 1 -inf, 2 +inf, 3 NaN; the largest
+    wins) and a `cf.assert` per kind fails with the op's location and name;
+    rlx-runtime-checks turns them into a status, so the first op producing a
+    NaN or an Inf ends the call:
+
+    ```mlir
+    %y = rlx.log %x : (tensor<?xf32>) -> tensor<?xf32>
+    // followed by
+    %code = linalg.generic {iterator_types = ["reduction"]} ins(%y ...)
+            outs(%zero : tensor<i32>) { ... arith.maxsi ... }
+    %c = tensor.extract %code[] : tensor<i32>
+    cf.assert %not_nan, "model.mlir:14:9: rlx.log produced a NaN"
+    cf.assert %not_pos, "model.mlir:14:9: rlx.log produced +inf"
+    cf.assert %not_neg, "model.mlir:14:9: rlx.log produced -inf"
+    ```
+
+    CPU only: on a GPU target the code would be read on the host from
+    device memory (PipelineOptions::validate refuses the combination).
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::cf::ControlFlowDialect"];
+}
+
 def RLXRuntimeChecks : Pass<"rlx-runtime-checks", "mlir::ModuleOp"> {
   let summary = "Turns cf.assert into calls that report the message as a status";
   let description = [{

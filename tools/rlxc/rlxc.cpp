@@ -102,7 +102,8 @@ int main(int argc, char **argv) {
                "artifact"};
   std::string input, output, target = "cpu", compileTo, emit, deviceCodeDir;
   int optLevel = 2;
-  bool version = false, printStats = false, helpMLIR = false;
+  bool version = false, printStats = false, helpMLIR = false,
+       debugChecks = false;
   app.add_option("input", input, "the model (.mlir)");
   app.add_option("-o,--output", output, "the output file ('-' for stdout "
                                         "with --emit=mlir|llvm)");
@@ -160,6 +161,10 @@ int main(int argc, char **argv) {
   app.add_flag("--stats", printStats,
                "print time per phase, the kernels of each entry point with "
                "the ops fused into each, and workspace bytes to stderr");
+  app.add_flag("--debug-checks", debugChecks,
+               "cpu: check every op's float result for NaN and Inf; the "
+               "first op producing one ends the call with an error naming "
+               "it and its location (model.mlir:14:9: rlx.log produced -inf)");
   app.add_flag("--help-mlir", helpMLIR, "list MLIR's --mlir-* options");
   app.add_flag("--version", version, "print the version");
   // CLI11 has no -O<digit> style flags: take them out first. MLIR's
@@ -212,6 +217,7 @@ int main(int argc, char **argv) {
   options.valueAndGradFunctions = valueAndGradFns;
   options.checkGradFunctions = checkGradFns;
   options.perExampleGradFunctions = perExampleFns;
+  options.debugChecks = debugChecks;
   if (std::string error = options.validate(); !error.empty())
     return fail(error);
 
