@@ -115,6 +115,7 @@ void compileTo(mlir::ModuleOp traced, const Device &device,
   CompileOptions compileOptions;
   compileOptions.target = device.target;
   compileOptions.optLevel = options.opt_level;
+  compileOptions.debugChecks = options.debug_checks;
   if (mlir::failed(runPhases(*module, Phase::Codegen, compileOptions)))
     throw Error("rlx::jit: compiling '" + what + "' failed:\n" +
                 diagnostics.all());
@@ -180,6 +181,7 @@ std::shared_ptr<runtime::Artifact> compile_module(const Func &func,
   }
   std::string key = text + "\n// device=" + device.target +
                     " O=" + std::to_string(options.opt_level) +
+                    (options.debug_checks ? " debug-checks" : "") +
                     " compiler=" + compilerVersion().str() +
                     " build=" + compilerBuild();
   std::string hex = hashHex(key);

@@ -242,6 +242,30 @@ TEST(Jit, InputErrorsNameTheInput) {
   EXPECT_NE(e.find("target 'tpu'"), std::string::npos) << e;
 }
 
+TEST(Jit, DebugChecksNameTheOpProducingAnInf) {
+  int logLine = 0;
+  Func f("debug_log", [&logLine](Scope &s) {
+    Tensor x = s.input("x", {4});
+    logLine = __LINE__ + 1;
+    return log(x * x);
+  });
+  JitOptions checked;
+  checked.debug_checks = true;
+  Compiled c = f.jit(Device::cpu(), checked);
+  Array zero = Array::from(std::vector<float>{1, 2, 0, 3}, {4});
+  std::string e = errorOf([&] { c.run({{"x", zero}}); });
+  EXPECT_NE(e.find("JitTest.cpp:" + std::to_string(logLine) + ":"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("rlx.log produced -inf"), std::string::npos) << e;
+  Array finite = Array::from(std::vector<float>{1, 2, 4, 3}, {4});
+  EXPECT_NEAR(c.run({{"x", finite}})[0].at(2), std::log(16.0), 1e-5);
+  // Without the option: no checks, the -inf comes back.
+  Compiled plain = f.jit(Device::cpu());
+  double y = plain.run({{"x", zero}})[0].at(2);
+  EXPECT_TRUE(std::isinf(y) && y < 0) << y;
+}
+
 TEST(Jit, MemoryAndDiskCache) {
   std::string dir = test::freshDir("cache");
   setenv("XDG_CACHE_HOME", dir.c_str(), 1);

@@ -43,6 +43,11 @@ struct JitOptions {
   /// static (the traced lambda runs again; transforms are re-applied), as
   /// JAX's jit does. Off: one artifact with dynamic dims serves all shapes.
   bool specialize_shapes = false;
+  /// CPU only: check every op's float result for NaN and Inf; the first op
+  /// producing one makes the call throw, naming the op and its source
+  /// location (`model.cpp:14:9: rlx.log produced -inf`), as
+  /// `rlxc --debug-checks`. Slower: one extra pass over each result.
+  bool debug_checks = false;
 };
 
 rlx_dtype_t to_runtime(DType dtype);
