@@ -1,0 +1,9 @@
+func.func private @sq(%x: tensor<3xf32>, %w: tensor<2xf32>) -> tensor<3xf32> {
+  %y = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+func.func @vmap_count(%x: tensor<4x3xf32>, %w: tensor<2xf32>, %w5: tensor<5x2xf32>, %y: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.vmap' op expects one in_axes entry per argument (2), got 1}}
+  %0 = rlx.vmap @sq(%x, %w) {in_axes = [0], out_axes = array<i64: 0>} : (tensor<4x3xf32>, tensor<2xf32>) -> tensor<4x3xf32>
+  return
+}

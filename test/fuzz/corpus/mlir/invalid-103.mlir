@@ -1,0 +1,9 @@
+func.func private @sq(%x: tensor<3xf32>, %w: tensor<2xf32>) -> tensor<3xf32> {
+  %y = rlx.mul %x, %x : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
+func.func @vmap_out_range(%x: tensor<4x3xf32>, %w: tensor<2xf32>, %w5: tensor<5x2xf32>, %y: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.vmap' op expects the out_axes of result 0 in [-2, 2), got 3}}
+  %0 = rlx.vmap @sq(%x, %w) {in_axes = [0, unit], out_axes = array<i64: 3>} : (tensor<4x3xf32>, tensor<2xf32>) -> tensor<4x3xf32>
+  return
+}
