@@ -11,6 +11,7 @@
 
 #include "Call.h"
 #include "Addresses.h"
+#include "CallLog.h"
 #include "DType.h"
 #include "Descriptors.h"
 #include "GuardedCall.h"
@@ -189,9 +190,26 @@ std::unique_ptr<rlx_tensor_list_s> call(rlx_session_s &session,
                                         const rlx_call_options_t &options) {
   const rlx_entry_point_s &entry = lookupEntryPoint(*session.artifact, name);
   checkCall(session, entry, inputs, inputCount);
-  if (session.program)
-    return callOnDevice(session, entry, inputs, options);
-  return callOnHost(session, entry, inputs);
+  if (!callLogEnabled()) {
+    if (session.program)
+      return callOnDevice(session, entry, inputs, options);
+    return callOnHost(session, entry, inputs);
+  }
+  std::vector<std::string> names;
+  for (const TensorSpec &input : entry.inputs)
+    names.push_back(input.name);
+  logCallTensors(entry.name, "input", names, inputs, inputCount);
+  std::unique_ptr<rlx_tensor_list_s> outputs =
+      session.program ? callOnDevice(session, entry, inputs, options)
+                      : callOnHost(session, entry, inputs);
+  names.clear();
+  std::vector<const rlx_tensor_t *> tensors;
+  for (const auto &[outputName, tensor] : outputs->items) {
+    names.push_back(outputName);
+    tensors.push_back(tensor.get());
+  }
+  logCallTensors(entry.name, "output", names, tensors.data(), tensors.size());
+  return outputs;
 }
 
 } // namespace

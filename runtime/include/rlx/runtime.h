@@ -477,8 +477,15 @@ RLX_API rlx_status_t rlx_session_lookup_weight(rlx_session_t *session,
     On a GPU session, host inputs are copied to the device for the call and
     device tensors of its device are used in place (a device tensor of
     another device is INVALID_ARGUMENT); the call waits for the device and
-    downloads the outputs into host tensors. Same as
-    rlx_session_call_with_options with the default options. */
+    downloads the outputs into host tensors. A failed run-time check of
+    the compiled code (a dynamic reshape that does not divide; with
+    `rlxc --debug-checks`, the first op producing a NaN or an Inf, as
+    `model.mlir:14:9: rlx.log produced -inf`) is INVALID_ARGUMENT with its
+    message. With the environment variable RLX_DEBUG=ops (a comma-separated
+    list holding `ops`), every call logs its inputs before and its outputs
+    after to stderr, one line each: name, type, the min and max of the
+    finite elements and the count of NaNs and Infs (host tensors only).
+    Same as rlx_session_call_with_options with the default options. */
 RLX_API rlx_status_t rlx_session_call(rlx_session_t *session,
                                       const char *entry_name,
                                       rlx_tensor_t *const *inputs,
