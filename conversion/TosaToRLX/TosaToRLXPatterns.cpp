@@ -41,7 +41,10 @@ static Type elementTypeOf(Value value) {
 
 /// Replaces `op` with an `OpTy` built from `args`, its result type inferred
 /// by the rlx op's shape rule; when the rule rejects the operands, its error
-/// is reported at `op` and nothing is built.
+/// is reported at `op` and nothing is built. TOSA's verifiers do not check
+/// every result type against the operands (a slice's size -1), so an
+/// inferred type that contradicts the declared one is an error too, not IR
+/// whose users no longer verify (found by test/fuzz, fuzz.tosa).
 template <typename OpTy, typename... Args>
 static LogicalResult replaceOpWithInferred(PatternRewriter &rewriter,
                                            Operation *op, Args &&...args) {
@@ -49,6 +52,14 @@ static LogicalResult replaceOpWithInferred(PatternRewriter &rewriter,
       createChecked<OpTy>(rewriter, op->getLoc(), std::forward<Args>(args)...);
   if (failed(replacement))
     return failure();
+  Type inferred = (*replacement)->getResult(0).getType();
+  Type declared = op->getResult(0).getType();
+  if (failed(verifyCompatibleShape(inferred, declared)) ||
+      getElementTypeOrSelf(inferred) != getElementTypeOrSelf(declared)) {
+    rewriter.eraseOp(*replacement);
+    return op->emitOpError("expects result type ")
+           << inferred << " for its operands, got " << declared;
+  }
   rewriter.replaceOp(op, *replacement);
   return success();
 }

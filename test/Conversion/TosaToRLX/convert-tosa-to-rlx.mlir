@@ -602,3 +602,15 @@ func.func @unranked_input(%c: tensor<i1>, %x: tensor<*xf32>) -> tensor<*xf32> {
   }
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// A size of -1 takes the rest of the dim (2 here), which the declared type
+// contradicts; TOSA's verifier lets it through.
+func.func @slice_rest_contradicts_result(%x: tensor<4x6xf32>) -> tensor<2x4xf32> {
+  %start = tosa.const_shape {values = dense<[1, 4]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %size = tosa.const_shape {values = dense<[2, -1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  // expected-error @+1 {{'tosa.slice' op expects result type 'tensor<2x2xf32>' for its operands, got 'tensor<2x4xf32>'}}
+  %0 = tosa.slice %x, %start, %size : (tensor<4x6xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
