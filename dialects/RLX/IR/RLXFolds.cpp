@@ -61,10 +61,15 @@ static Attribute foldArithmetic(ArrayRef<Attribute> operands, Type resultType,
   auto lhs = dyn_cast<TypedAttr>(operands[0]);
   if (!lhs || lhs.getType() != resultType)
     return {};
-  if (Attribute folded =
-          constFoldBinaryOp<FloatAttr, APFloat, void>(operands, floatFn))
-    return folded;
-  return constFoldBinaryOp<IntegerAttr, APInt, void>(operands, intFn);
+  // constFoldBinaryOp reads a splat as the value type it is given without
+  // checking the element type: an integer splat read as APFloat read
+  // terabytes (found by test/fuzz, fuzz.mlir). Dispatch on the type.
+  Type element = getElementTypeOrSelf(resultType);
+  if (isa<FloatType>(element))
+    return constFoldBinaryOp<FloatAttr, APFloat, void>(operands, floatFn);
+  if (isa<IntegerType>(element))
+    return constFoldBinaryOp<IntegerAttr, APInt, void>(operands, intFn);
+  return {};
 }
 
 /// `x op neutral` folds to `x` when no broadcast changes x's type.
@@ -149,11 +154,15 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
 OpFoldResult NegOp::fold(FoldAdaptor adaptor) {
   if (auto inner = getX().getDefiningOp<NegOp>())
     return inner.getX();
-  if (Attribute folded = constFoldUnaryOp<FloatAttr, APFloat, void>(
-          adaptor.getOperands(), [](const APFloat &a) { return -a; }))
-    return folded;
-  return constFoldUnaryOp<IntegerAttr, APInt, void>(
-      adaptor.getOperands(), [](const APInt &a) { return -a; });
+  // As in foldArithmetic: the value type must match the element type.
+  Type element = getElementTypeOrSelf(getType());
+  if (isa<FloatType>(element))
+    return constFoldUnaryOp<FloatAttr, APFloat, void>(
+        adaptor.getOperands(), [](const APFloat &a) { return -a; });
+  if (isa<IntegerType>(element))
+    return constFoldUnaryOp<IntegerAttr, APInt, void>(
+        adaptor.getOperands(), [](const APInt &a) { return -a; });
+  return {};
 }
 
 OpFoldResult CastOp::fold(FoldAdaptor) {

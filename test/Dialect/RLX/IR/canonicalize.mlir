@@ -160,3 +160,18 @@ func.func @nonzero_padding_stays(%a: tensor<2x3xf32>, %b: tensor<2x5xf32>) -> te
   %s = rlx.add %pa, %pb : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
   return %s : tensor<2x8xf32>
 }
+
+// -----
+
+// Integer splats fold as integers (a splat read as a float read far past
+// the attribute; found by fuzz.mlir).
+// CHECK-LABEL: func.func @integer_splat_folds
+// CHECK: %[[C:.+]] = rlx.constant dense<-8> : tensor<2xi32>
+// CHECK: return %[[C]]
+func.func @integer_splat_folds() -> tensor<2xi32> {
+  %i = rlx.constant dense<[2, 2]> : tensor<2xi32>
+  %j = rlx.constant dense<[4, 4]> : tensor<2xi32>
+  %p = rlx.mul %i, %j : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  %n = rlx.neg %p : tensor<2xi32>
+  return %n : tensor<2xi32>
+}
