@@ -147,9 +147,77 @@ Value horner(Arith a, Value w, unsigned n, PickFn pick) {
   return p;
 }
 
+/// XLA's CPU f32 log (Eigen's `plog_float`, Cephes' polynomial), with the
+/// fma contractions of XLA's compiled code, so that the erfinv below gives
+/// JAX's bits in f32; `math.log` lowers to MLIR's own approximation, which
+/// rounds differently in about 1 in 200 of the random kernels' arguments.
+/// Subnormal inputs are taken as they are (XLA's CPU code flushes them to 0
+/// and returns -inf); the random kernels never pass them.
+Value logXlaF32(Arith a, Value xIn) {
+  OpBuilder &b = a.b;
+  Location loc = a.loc;
+  Type f32 = xIn.getType();
+  Type i32 = b.getI32Type();
+  auto bits = [&](uint32_t v) {
+    return a.fAttr(
+        FloatAttr::get(f32, APFloat(APFloat::IEEEsingle(), APInt(32, v))));
+  };
+  auto asInt = [&](Value v) {
+    return arith::BitcastOp::create(b, loc, i32, v).getResult();
+  };
+  auto asFloat = [&](Value v) {
+    return arith::BitcastOp::create(b, loc, f32, v).getResult();
+  };
+  auto cmp = [&](arith::CmpFPredicate pred, Value x, Value y) {
+    return arith::CmpFOp::create(b, loc, pred, x, y).getResult();
+  };
+  // x = max(x, FLT_MIN); split into the exponent e and m in [0.5, 1).
+  Value minNormal = bits(0x00800000);
+  Value x =
+      a.select(cmp(arith::CmpFPredicate::OGT, xIn, minNormal), xIn, minNormal);
+  Value xBits = asInt(x);
+  Value biased = arith::ShRUIOp::create(b, loc, xBits, a.i32(23));
+  Value unbiased = arith::SubIOp::create(b, loc, biased, a.i32(127));
+  Value e =
+      a.addf(arith::SIToFPOp::create(b, loc, f32, unbiased), a.f(f32, 1.0));
+  Value m = asFloat(arith::OrIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, xBits, a.i32(0x807FFFFFu)),
+      a.i32(0x3F000000u)));
+  // Below sqrt(1/2): m <- 2m - 1 (as m - 1 + m), e <- e - 1; else m - 1.
+  Value belowSqrtHalf = a.lt(m, bits(0x3F3504F3));
+  Value zero = a.f(f32, 0.0);
+  Value r = a.addf(arith::SubFOp::create(b, loc, m, a.f(f32, 1.0)),
+                   a.select(belowSqrtHalf, m, zero));
+  e = arith::SubFOp::create(b, loc, e,
+                            a.select(belowSqrtHalf, a.f(f32, 1.0), zero));
+  Value r2 = a.mulf(r, r);
+  Value r3 = a.mulf(r2, r);
+  // The degree 8 polynomial as three interleaved Horner chains.
+  Value y0 =
+      a.fma(a.fma(r, bits(0x3D9021BB), bits(0xBDEBD1B8)), r, bits(0x3DEF251A));
+  Value y1 =
+      a.fma(a.fma(r, bits(0xBDFE5D4F), bits(0x3E11E9BF)), r, bits(0xBE2AAE50));
+  Value y2 =
+      a.fma(a.fma(r, bits(0x3E4CCEAC), bits(0xBE7FFFFC)), r, bits(0x3EAAAAAA));
+  Value y = a.fma(a.fma(y0, r3, y1), r3, y2);
+  // r - r^2/2 + y r^3 + e ln2, ln2 split as 0.693359375 - 2.12194440e-4.
+  Value tail = a.fma(y, r3, a.mulf(e, bits(0xB95E8083)));
+  Value sum = a.addf(a.fma(a.f(f32, -0.5), r2, r), tail);
+  Value result = a.fma(e, bits(0x3F318000), sum);
+  // log(0) = -inf, log(inf) = inf, log(x < 0 or NaN) = NaN.
+  double inf = std::numeric_limits<double>::infinity();
+  result = a.select(cmp(arith::CmpFPredicate::ULE, xIn, zero),
+                    a.f(f32, std::numeric_limits<double>::quiet_NaN()), result);
+  result = a.select(cmp(arith::CmpFPredicate::OEQ, xIn, a.f(f32, inf)),
+                    a.f(f32, inf), result);
+  return a.select(cmp(arith::CmpFPredicate::OEQ, xIn, zero), a.f(f32, -inf),
+                  result);
+}
+
 /// XLA's log1p: for |x| < sqrt(2) - 1 Cephes' rational approximation
 /// (rounding differently from a correctly rounded log1p near the
-/// threshold, and erfinv shows it), else log(1 + x).
+/// threshold, and erfinv shows it), else log(1 + x), the log in f32 being
+/// XLA's (logXlaF32).
 Value log1pXla(Arith a, Value x) {
   static constexpr double kNumerator[7] = {
       4.5270000862445199635215E-5, 4.9854102823193375972212E-1,
@@ -165,7 +233,10 @@ Value log1pXla(Arith a, Value x) {
       2.1642788614495947685003E2,
       6.0118660497603843919306E1};
   Type t = x.getType();
-  Value large = math::LogOp::create(a.b, a.loc, a.addf(x, a.f(t, 1.0)));
+  Value onePlusX = a.addf(x, a.f(t, 1.0));
+  Value large = t.isF32()
+                    ? logXlaF32(a, onePlusX)
+                    : math::LogOp::create(a.b, a.loc, onePlusX).getResult();
   Value square = a.mulf(x, x);
   Value num = horner(a, x, 7, [&](unsigned i) { return a.f(t, kNumerator[i]); });
   Value den =

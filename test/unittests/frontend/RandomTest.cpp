@@ -148,9 +148,8 @@ TEST(Random, BitForBitWithJax) {
       for (size_t i = 0; i < got.size(); ++i)
         ASSERT_EQ(f64Bits(got[i]), want[i]) << "uniform_f64_100[" << i << "]";
     }
-    // Normal: XLA's erfinv and log1p, fma for fma; f64 agrees exactly, f32
-    // where log1p's log(1 + x) branch meets MLIR's f32 log polynomial
-    // instead of XLA's (about 1 element in 200, by 1 or 2 ulp).
+    // Normal: XLA's erfinv and log1p, fma for fma, and in f32 XLA's log in
+    // log1p's log(1 + x) branch: f32 and f64 agree exactly.
     size_t exact = 0, total = 0;
     int64_t worst32 = 0, worst64 = 0;
     std::vector<double> n32 = out["normal_f32_1000"].to_vector();
@@ -217,10 +216,8 @@ TEST(Random, TruncatedNormalAndPermutationBitForBitWithJax) {
       for (size_t i = 0; i < got.size(); ++i)
         ASSERT_EQ(u32(got[i]), want[i]) << name << "[" << i << "]";
     }
-    // The erf of the bounds is XLA's exactly; erfinv meets the f32 log as
-    // random_normal does: where |u| > 0.64 (log1p's log branch), about 1
-    // element in 200 is off, by up to 3 ulp (one more than normal's: these
-    // ranges put more samples there).
+    // The erf of the bounds is XLA's exactly, and erfinv (with XLA's f32
+    // log) random_normal's: exact.
     for (const char *name :
          {"truncated_normal_f32_m2_2_1000", "truncated_normal_f32_0.5_3_1000",
           "truncated_normal_f32_m1_inf_1000",
@@ -238,7 +235,7 @@ TEST(Random, TruncatedNormalAndPermutationBitForBitWithJax) {
       std::fprintf(stderr, "seed %llu: %s %zu/%zu exact, at most %lld ulp\n",
                    static_cast<unsigned long long>(jc.seed), name, exact,
                    got.size(), static_cast<long long>(worst));
-      EXPECT_LE(worst, RLX_NORMAL_F32_ULPS + 1) << name;
+      EXPECT_LE(worst, RLX_NORMAL_F32_ULPS) << name;
       EXPECT_GE(exact, got.size() * 98 / 100) << name;
     }
   }
