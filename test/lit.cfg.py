@@ -13,8 +13,9 @@ config.name = "rlx"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir"]
 config.test_source_root = os.path.dirname(__file__)
+# fuzz/: libFuzzer harnesses and their seed corpora (inputs, not tests).
 config.excludes = ["unittests", "lib", "CMakeLists.txt", "lit.cfg.py",
-                   "Inputs"]
+                   "Inputs", "fuzz"]
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.use_default_substitutions()
