@@ -21,6 +21,7 @@ namespace rlx {
 namespace {
 
 using detail::builderOf;
+using detail::commonScope;
 using detail::checked;
 using detail::DiagnosticCapture;
 using detail::toMLIR;
@@ -29,23 +30,6 @@ using detail::valueOf;
 [[noreturn]] void fail(const std::string &op, const std::string &message,
                        SourceLoc loc) {
   throw Error("rlx::" + op + ": " + message + loc.suffix());
-}
-
-/// The scope the op is built in: the innermost of its operands'.
-Scope &outerScope(const std::string &op, const std::vector<Tensor> &xs,
-                  SourceLoc loc) {
-  Scope *scope = nullptr;
-  for (const Tensor &x : xs) {
-    if (!x.valid())
-      fail(op, "an operand is an empty Tensor", loc);
-    scope = scope ? Scope::innermost(scope, &x.scope()) : &x.scope();
-    if (!scope)
-      fail(op, "operands come from different traces", loc);
-  }
-  if (!scope)
-    fail(op, "needs at least one tensor operand (an init, xs or operands)",
-         loc);
-  return *scope;
 }
 
 /// One input per tensor of `like` (with `shape` applied to each shape).
@@ -132,7 +116,7 @@ std::vector<Tensor> scanImpl(const std::string &op, const ScanBody &body,
                              const ScanOptions &options, SourceLoc loc) {
   std::vector<Tensor> operands = init;
   operands.insert(operands.end(), xs.begin(), xs.end());
-  Scope &outer = outerScope(op, operands, loc);
+  Scope &outer = commonScope(op, operands, loc);
   if (options.unroll < 1)
     fail(op, "unroll must be >= 1, got " + std::to_string(options.unroll),
          loc);
@@ -220,7 +204,7 @@ std::vector<Tensor> fori_loop(int64_t lower, int64_t upper,
          "upper (" + std::to_string(upper) + ") is below lower (" +
              std::to_string(lower) + ")",
          loc);
-  Scope &outer = outerScope("fori_loop", init, loc);
+  Scope &outer = commonScope("fori_loop", init, loc);
   // The counter is one more carry (an integer: no derivative flows).
   std::vector<Tensor> withCounter = {
       outer.scalar(static_cast<double>(lower), DType::i32, loc)};
@@ -244,7 +228,7 @@ std::vector<Tensor> fori_loop(int64_t lower, int64_t upper,
 
 std::vector<Tensor> while_loop(const LoopCond &cond, const LoopBody &body,
                                const std::vector<Tensor> &init, SourceLoc loc) {
-  Scope &outer = outerScope("while_loop", init, loc);
+  Scope &outer = commonScope("while_loop", init, loc);
   std::vector<TensorType> carryTypes = typesOf(init);
   Scope condScope("while_cond", outer), bodyScope("while_body", outer);
   std::vector<Tensor> condIn = inputsLike(condScope, "carry.", init, false, loc);
@@ -276,7 +260,7 @@ std::vector<Tensor> switch_(const Tensor &index,
                             SourceLoc loc) {
   std::vector<Tensor> all = {index};
   all.insert(all.end(), operands.begin(), operands.end());
-  Scope &outer = outerScope("switch_", all, loc);
+  Scope &outer = commonScope("switch_", all, loc);
   if (branches.empty())
     fail("switch_", "needs at least one branch", loc);
   if (index.rank() != 0 ||

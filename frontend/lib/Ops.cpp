@@ -45,21 +45,6 @@ mlir::IntegerAttr i64Attr(int64_t value) {
   return attrs().getI64IntegerAttr(value);
 }
 
-/// The scope an op on `xs` is built in: the innermost of theirs (operands
-/// of enclosing scopes are captured by a loop or branch body).
-Scope &commonScope(const std::string &op, const std::vector<Tensor> &xs,
-                   SourceLoc loc) {
-  Scope *scope = nullptr;
-  for (const Tensor &x : xs) {
-    if (!x.valid())
-      fail(op, "an operand is an empty Tensor", loc);
-    scope = scope ? Scope::innermost(scope, &x.scope()) : &x.scope();
-    if (!scope)
-      fail(op, "operands come from different traces", loc);
-  }
-  return *scope;
-}
-
 /// `x`'s value in scope `s` (captured when it is of an enclosing scope).
 mlir::Value valueIn(Scope &s, const Tensor &x) { return valueOf(s.adopt(x)); }
 

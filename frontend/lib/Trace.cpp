@@ -189,6 +189,24 @@ Tensor tensorOf(Scope &scope, mlir::Value value) {
   return Tensor(&scope, value.getAsOpaquePointer(), fromMLIR(value.getType()));
 }
 
+Scope &commonScope(const std::string &op, const std::vector<Tensor> &xs,
+                   SourceLoc loc) {
+  auto fail = [&](const std::string &message) {
+    throw Error("rlx::" + op + ": " + message + loc.suffix());
+  };
+  Scope *scope = nullptr;
+  for (const Tensor &x : xs) {
+    if (!x.valid())
+      fail("an operand is an empty Tensor");
+    scope = scope ? Scope::innermost(scope, &x.scope()) : &x.scope();
+    if (!scope)
+      fail("operands come from different traces");
+  }
+  if (!scope)
+    fail("needs at least one tensor operand");
+  return *scope;
+}
+
 mlir::OpBuilder builderOf(Scope &scope) {
   return mlir::OpBuilder::atBlockEnd(&scope.def().body->func->front());
 }

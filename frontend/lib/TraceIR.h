@@ -68,6 +68,13 @@ Tensor tensorOf(Scope &scope, mlir::Value value);
 /// A builder at the end of the scope's function.
 mlir::OpBuilder builderOf(Scope &scope);
 
+/// The scope an op on `xs` is built in: the innermost of theirs (operands
+/// of enclosing scopes are captured by a loop or branch body). Throws
+/// `rlx::<op>: ...` for an empty Tensor, tensors of unrelated traces or no
+/// tensor at all.
+Scope &commonScope(const std::string &op, const std::vector<Tensor> &xs,
+                   SourceLoc loc);
+
 /// Verifies the new `op` (alone) and returns its results as tensors; on a
 /// verifier error erases it and throws `rlx::<what>: <error> (at file:line)`.
 std::vector<Tensor> checked(Scope &scope, mlir::Operation *op,
