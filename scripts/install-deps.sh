@@ -14,6 +14,10 @@ packages=(
   libcli11-dev nlohmann-json3-dev libgtest-dev
   # benchmark reference
   libopenblas-dev
+  # ONNX import (conversion/ONNXToRLX): the protobuf schema, checker, shape
+  # inference and version converter; its tests build models with python3-onnx
+  # and export them with PyTorch
+  libonnx-dev libprotobuf-dev python3-onnx python3-torch python3-numpy
   # GPU targets: Vulkan runs for real on Mesa's lavapipe (a CPU Vulkan
   # device); ROCm device libraries give the bitcode hsaco links against.
   # CUDA comes from /usr/local/cuda (ptxas validates the PTX).

@@ -2,7 +2,9 @@
 ///
 /// \file
 /// `rlxc model.mlir -o model.so`: parses flags, then calls the compiler
-/// library (codegen/Compiler.h). Nothing else happens here. rlxc's own flags
+/// library (codegen/Compiler.h). Nothing else happens here. `rlxc
+/// model.onnx` imports the model first (conversion/ONNXToRLX) and writes its
+/// weights beside the artifact. rlxc's own flags
 /// are CLI11's; MLIR's (`--mlir-*`: IR printing, timing, crash reproducers,
 /// threading) are MLIR's own llvm::cl options, as in mlir-opt.
 ///
@@ -10,6 +12,7 @@
 
 #include "codegen/Compiler.h"
 #include "codegen/SourceLimits.h"
+#include "conversion/ONNXToRLX/ONNXToRLX.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -98,13 +101,17 @@ int main(int argc, char **argv) {
   registerAsmPrinterCLOptions();
   registerDefaultTimingManagerCLOptions();
 
-  CLI::App app{"rlxc: compiles an rlx / TOSA model in MLIR into a native "
-               "artifact"};
+  CLI::App app{"rlxc: compiles an rlx / TOSA model in MLIR, or an ONNX "
+               "model, into a native artifact"};
   std::string input, output, target = "cpu", compileTo, emit, deviceCodeDir;
   int optLevel = 2;
   bool version = false, printStats = false, helpMLIR = false,
        debugChecks = false;
-  app.add_option("input", input, "the model (.mlir)");
+  app.add_option("input", input, "the model (.mlir, or .onnx)");
+  std::string weightsOut;
+  app.add_option("--weights-out", weightsOut,
+                 "an ONNX model's weights (its initializers, as safetensors; "
+                 "default: -o with the extension .safetensors)");
   app.add_option("-o,--output", output, "the output file ('-' for stdout "
                                         "with --emit=mlir|llvm)");
   app.add_option("--target", target, "cpu (default), vulkan (SPIR-V), cuda (PTX + "
@@ -238,6 +245,15 @@ int main(int argc, char **argv) {
     output = emit == "mlir" || emit == "llvm" ? "-" : "a.out.so";
   if (output != "-" && sameFile(input, output))
     return fail("the output '" + output + "' would overwrite the input");
+  bool onnx = mlir::rlx::isONNXPath(input);
+  if (!onnx && !weightsOut.empty())
+    return fail("--weights-out is for ONNX models (.onnx)");
+  if (onnx && weightsOut.empty())
+    weightsOut = mlir::rlx::defaultWeightsPath(input, output);
+  if (onnx && (weightsOut == input || weightsOut == output ||
+               sameFile(input, weightsOut) || sameFile(output, weightsOut)))
+    return fail("the weights file '" + weightsOut +
+                "' would overwrite the input or the output");
 
   DefaultTimingManager timing;
   applyDefaultTimingManagerCLOptions(timing);
@@ -256,19 +272,33 @@ int main(int argc, char **argv) {
     context.disableMultithreading();
 
   std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(input, &error);
-  if (!file)
-    return fail("cannot read '" + input + "': " + error);
-  if (failed(mlir::rlx::checkNestingDepth(*file, llvm::errs())))
-    return 1;
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  TimingScope parseTiming = rootTiming.nest("Parser");
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  parseTiming.stop();
-  if (!module)
-    return 1;
+  OwningOpRef<ModuleOp> module;
+  if (onnx) {
+    // The weights are written before compiling: the artifact needs them
+    // bound however the compile ends, and a failed write fails early.
+    TimingScope importTiming = rootTiming.nest("ONNX import");
+    std::vector<mlir::rlx::ONNXWeight> weights;
+    module = mlir::rlx::importONNXFile(input, &context, weights);
+    if (!module)
+      return 1;
+    if (std::string error = mlir::rlx::writeWeights(weightsOut, weights);
+        !error.empty())
+      return fail("cannot write the weights '" + weightsOut + "': " + error);
+  } else {
+    std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(input, &error);
+    if (!file)
+      return fail("cannot read '" + input + "': " + error);
+    if (failed(mlir::rlx::checkNestingDepth(*file, llvm::errs())))
+      return 1;
+    sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+    TimingScope parseTiming = rootTiming.nest("Parser");
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    parseTiming.stop();
+    if (!module)
+      return 1;
+  }
 
   auto configure = [&](PassManager &pm) -> LogicalResult {
     if (failed(applyPassManagerCLOptions(pm)))

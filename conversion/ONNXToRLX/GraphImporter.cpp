@@ -1,0 +1,507 @@
+//===- GraphImporter.cpp - Walking an ONNX graph into rlx -----------------===//
+///
+/// \file
+/// The graph walk, the lookup of ONNX names (params and constants made on
+/// first use, so initializers that only feed shapes never become params),
+/// node contexts and the decoding of ONNX tensors.
+///
+//===----------------------------------------------------------------------===//
+
+#include "conversion/ONNXToRLX/GraphImporter.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <cstring>
+
+namespace mlir::rlx::onnx_import {
+
+//===----------------------------------------------------------------------===//
+// Tensors
+//===----------------------------------------------------------------------===//
+
+Type elementTypeOf(MLIRContext *context, int32_t onnxType) {
+  Builder b(context);
+  switch (onnxType) {
+  case onnx::TensorProto::FLOAT:
+    return b.getF32Type();
+  case onnx::TensorProto::DOUBLE:
+    return b.getF64Type();
+  case onnx::TensorProto::FLOAT16:
+    return b.getF16Type();
+  case onnx::TensorProto::BFLOAT16:
+    return b.getBF16Type();
+  case onnx::TensorProto::INT8:
+    return b.getIntegerType(8);
+  case onnx::TensorProto::INT32:
+    return b.getIntegerType(32);
+  case onnx::TensorProto::INT64:
+    return b.getIntegerType(64);
+  case onnx::TensorProto::BOOL:
+    return b.getI1Type();
+  default:
+    return {};
+  }
+}
+
+std::string onnxTypeName(int32_t onnxType) {
+  if (onnx::TensorProto::DataType_IsValid(onnxType))
+    return onnx::TensorProto::DataType_Name(
+        static_cast<onnx::TensorProto::DataType>(onnxType));
+  return "data type " + std::to_string(onnxType);
+}
+
+namespace {
+
+/// Bytes per element as rlx stores them (i1: one byte).
+size_t storageBytes(Type type) {
+  if (type.isInteger(1))
+    return 1;
+  return type.getIntOrFloatBitWidth() / 8;
+}
+
+/// The elements of `tensor` as rlx stores them (row-major, little-endian,
+/// one byte per i1), with its type; the reason in `error` on failure.
+bool tensorBytes(MLIRContext *context, const onnx::TensorProto &tensor,
+                 RankedTensorType &type, std::vector<char> &bytes,
+                 std::string &error) {
+  Type elementType = elementTypeOf(context, tensor.data_type());
+  if (!elementType) {
+    error = onnxTypeName(tensor.data_type()) + " tensors are not supported";
+    return false;
+  }
+  SmallVector<int64_t> dims;
+  uint64_t count = 1;
+  for (int64_t dim : tensor.dims()) {
+    if (dim < 0 || (dim > 0 && count > (uint64_t(1) << 62) / uint64_t(dim))) {
+      error = "has an invalid dim " + std::to_string(dim);
+      return false;
+    }
+    count *= static_cast<uint64_t>(dim);
+    dims.push_back(dim);
+  }
+  type = RankedTensorType::get(dims, elementType);
+  size_t width = storageBytes(elementType);
+  auto shapeText = [&] {
+    std::string s = "[";
+    for (size_t i = 0; i < dims.size(); ++i)
+      s += (i ? ", " : "") + std::to_string(dims[i]);
+    return s + "]";
+  };
+  auto mismatch = [&](uint64_t have, const char *unit) {
+    error = "has " + std::to_string(have) + " " + unit + " of data but its dims " +
+            shapeText() + " of " + onnxTypeName(tensor.data_type()) +
+            " need " +
+            std::to_string(std::strcmp(unit, "bytes") ? count : count * width);
+    return false;
+  };
+  if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
+    error = "has external data that was not loaded";
+    return false;
+  }
+  if (tensor.has_raw_data()) {
+    const std::string &raw = tensor.raw_data();
+    if (raw.size() != count * width)
+      return mismatch(raw.size(), "bytes");
+    bytes.assign(raw.begin(), raw.end());
+    if (elementType.isInteger(1))
+      for (char &c : bytes)
+        c = c != 0;
+    return true;
+  }
+  bytes.resize(count * width);
+  auto copyFrom = [&](const auto &field, auto convert) {
+    if (static_cast<uint64_t>(field.size()) != count)
+      return mismatch(field.size(), "elements");
+    for (uint64_t i = 0; i < count; ++i) {
+      auto value = convert(field[static_cast<int>(i)]);
+      std::memcpy(bytes.data() + i * width, &value, width);
+    }
+    return true;
+  };
+  switch (tensor.data_type()) {
+  case onnx::TensorProto::FLOAT:
+    return copyFrom(tensor.float_data(), [](float v) { return v; });
+  case onnx::TensorProto::DOUBLE:
+    return copyFrom(tensor.double_data(), [](double v) { return v; });
+  case onnx::TensorProto::INT64:
+    return copyFrom(tensor.int64_data(), [](int64_t v) { return v; });
+  case onnx::TensorProto::INT32:
+    return copyFrom(tensor.int32_data(), [](int32_t v) { return v; });
+  case onnx::TensorProto::INT8:
+    return copyFrom(tensor.int32_data(),
+                    [](int32_t v) { return static_cast<int8_t>(v); });
+  case onnx::TensorProto::BOOL:
+    return copyFrom(tensor.int32_data(),
+                    [](int32_t v) { return static_cast<int8_t>(v != 0); });
+  case onnx::TensorProto::FLOAT16:
+  case onnx::TensorProto::BFLOAT16:
+    // The 16 bits of each element in the low half of an int32.
+    return copyFrom(tensor.int32_data(),
+                    [](int32_t v) { return static_cast<uint16_t>(v); });
+  default:
+    error = onnxTypeName(tensor.data_type()) + " tensors are not supported";
+    return false;
+  }
+}
+
+} // namespace
+
+std::optional<DenseElementsAttr> decodeTensor(MLIRContext *context,
+                                              const onnx::TensorProto &tensor,
+                                              std::string &error) {
+  RankedTensorType type;
+  std::vector<char> bytes;
+  if (!tensorBytes(context, tensor, type, bytes, error))
+    return std::nullopt;
+  if (type.getElementType().isInteger(1)) {
+    SmallVector<bool> bits(bytes.begin(), bytes.end());
+    return DenseElementsAttr::get(type, ArrayRef<bool>(bits));
+  }
+  return DenseElementsAttr::getFromRawBuffer(type, ArrayRef<char>(bytes));
+}
+
+SmallVector<int64_t> toInts(DenseElementsAttr value) {
+  SmallVector<int64_t> result;
+  for (const APInt &v : value.getValues<APInt>())
+    result.push_back(value.getElementType().isInteger(1) ? v.getZExtValue()
+                                                         : v.getSExtValue());
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// NodeContext
+//===----------------------------------------------------------------------===//
+
+OpBuilder &NodeContext::builder() { return importer.builder; }
+
+InFlightDiagnostic NodeContext::error() {
+  InFlightDiagnostic diag = emitError(loc) << "node " << index << " ";
+  if (!node.name().empty())
+    diag << "'" << node.name() << "' ";
+  diag << "(" << node.op_type() << "): ";
+  return diag;
+}
+
+FailureOr<Value> NodeContext::input(unsigned i) {
+  if (!hasInput(i))
+    return error() << "input " << i << " is missing";
+  return importer.lookup(node.input(i), *this);
+}
+
+FailureOr<RankedTensorType> NodeContext::inputType(unsigned i) {
+  FailureOr<Value> value = input(i);
+  if (failed(value))
+    return failure();
+  return cast<RankedTensorType>(value->getType());
+}
+
+std::optional<DenseElementsAttr> NodeContext::constantInput(unsigned i) {
+  if (!hasInput(i))
+    return std::nullopt;
+  return importer.lookupConstant(node.input(i), this);
+}
+
+FailureOr<SmallVector<int64_t>> NodeContext::constantInts(unsigned i,
+                                                          StringRef what) {
+  if (!hasInput(i))
+    return error() << "input " << i << " (" << what << ") is missing";
+  std::optional<DenseElementsAttr> value = constantInput(i);
+  if (!value)
+    return error() << "input " << i << " (" << what << ", '" << node.input(i)
+                   << "') must be known at import time (a constant, an "
+                      "initializer or a static shape)";
+  if (!isa<IntegerType>(value->getElementType()))
+    return error() << "input " << i << " (" << what << ") must be integers";
+  return toInts(*value);
+}
+
+void NodeContext::setOutput(unsigned i, Value value) {
+  if (hasOutput(i))
+    importer.values[node.output(i)] = value;
+}
+
+void NodeContext::setConstantOutput(unsigned i, DenseElementsAttr value) {
+  if (hasOutput(i))
+    importer.constants[node.output(i)] = value;
+}
+
+LogicalResult NodeContext::expectUnusedOutputsFrom(unsigned first) {
+  for (int i = first; i < node.output_size(); ++i)
+    if (!node.output(i).empty() && importer.usedNames.contains(node.output(i)))
+      return error() << "output " << i << " ('" << node.output(i)
+                     << "') is not supported by the importer, and is used";
+  return success();
+}
+
+const onnx::AttributeProto *NodeContext::attribute(StringRef name) const {
+  for (const onnx::AttributeProto &attr : node.attribute())
+    if (attr.name() == name)
+      return &attr;
+  return nullptr;
+}
+
+FailureOr<int64_t> NodeContext::getInt(StringRef name, int64_t fallback) {
+  const onnx::AttributeProto *attr = attribute(name);
+  if (!attr)
+    return fallback;
+  if (attr->type() != onnx::AttributeProto::INT)
+    return error() << "attribute '" << name << "' must be an int";
+  return attr->i();
+}
+
+FailureOr<float> NodeContext::getFloat(StringRef name, float fallback) {
+  const onnx::AttributeProto *attr = attribute(name);
+  if (!attr)
+    return fallback;
+  if (attr->type() != onnx::AttributeProto::FLOAT)
+    return error() << "attribute '" << name << "' must be a float";
+  return attr->f();
+}
+
+FailureOr<std::string> NodeContext::getString(StringRef name,
+                                              StringRef fallback) {
+  const onnx::AttributeProto *attr = attribute(name);
+  if (!attr)
+    return fallback.str();
+  if (attr->type() != onnx::AttributeProto::STRING)
+    return error() << "attribute '" << name << "' must be a string";
+  return attr->s();
+}
+
+FailureOr<SmallVector<int64_t>>
+NodeContext::getInts(StringRef name, ArrayRef<int64_t> fallback) {
+  const onnx::AttributeProto *attr = attribute(name);
+  if (!attr)
+    return SmallVector<int64_t>(fallback);
+  if (attr->type() != onnx::AttributeProto::INTS)
+    return error() << "attribute '" << name << "' must be a list of ints";
+  return SmallVector<int64_t>(attr->ints().begin(), attr->ints().end());
+}
+
+LogicalResult NodeContext::unsupportedAttribute(StringRef name,
+                                                const Twine &why) {
+  return error() << "attribute '" << name << "' (opset " << kONNXImportOpset
+                 << "): " << why;
+}
+
+LogicalResult NodeContext::checkKnownAttributes(ArrayRef<StringRef> known) {
+  for (const onnx::AttributeProto &attr : node.attribute())
+    if (!llvm::is_contained(known, attr.name()))
+      return unsupportedAttribute(attr.name(),
+                                  "the importer does not know this attribute");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GraphImporter
+//===----------------------------------------------------------------------===//
+
+Location GraphImporter::fileLoc() {
+  return FileLineColLoc::get(builder.getContext(), fileName, 0, 0);
+}
+
+Value GraphImporter::materialize(DenseElementsAttr value, Location loc) {
+  return ConstantOp::create(builder, loc, value.getType(),
+                            cast<ElementsAttr>(value));
+}
+
+std::optional<DenseElementsAttr>
+GraphImporter::lookupConstant(StringRef name, NodeContext *ctx) {
+  auto known = constants.find(name);
+  if (known != constants.end())
+    return known->second;
+  auto init = initializers.find(name);
+  if (init == initializers.end())
+    return std::nullopt;
+  std::string error;
+  std::optional<DenseElementsAttr> value =
+      decodeTensor(builder.getContext(), *init->second, error);
+  if (!value) {
+    if (ctx)
+      ctx->error() << "initializer '" << name << "' " << error;
+    return std::nullopt;
+  }
+  constants[name] = *value;
+  return value;
+}
+
+FailureOr<Value> GraphImporter::lookup(StringRef name, NodeContext &ctx) {
+  auto found = values.find(name);
+  if (found != values.end())
+    return found->second;
+  auto init = initializers.find(name);
+  if (init != initializers.end()) {
+    // An initializer read as data: a param bound by its ONNX name.
+    ONNXWeight weight;
+    weight.name = name.str();
+    std::string error;
+    if (!tensorBytes(builder.getContext(), *init->second, weight.type,
+                     weight.bytes, error))
+      return ctx.error() << "initializer '" << name << "' " << error;
+    Value param = ParamOp::create(builder, fileLoc(), weight.type, name);
+    weights.push_back(std::move(weight));
+    values[name] = param;
+    return param;
+  }
+  auto known = constants.find(name);
+  if (known != constants.end()) {
+    Value value = materialize(known->second, ctx.loc);
+    values[name] = value;
+    return value;
+  }
+  return ctx.error() << "input '" << name
+                     << "' is not produced by an earlier node, a graph input "
+                        "or an initializer";
+}
+
+namespace {
+
+/// The type of a graph input or output, or the reason it has none.
+FailureOr<RankedTensorType> valueType(MLIRContext *context,
+                                      const onnx::ValueInfoProto &info,
+                                      std::string &error) {
+  if (!info.type().has_tensor_type()) {
+    error = "is not a tensor";
+    return failure();
+  }
+  const onnx::TypeProto::Tensor &tensor = info.type().tensor_type();
+  Type elementType = elementTypeOf(context, tensor.elem_type());
+  if (!elementType) {
+    error = "has element type " + onnxTypeName(tensor.elem_type()) +
+            ", which is not supported";
+    return failure();
+  }
+  if (!tensor.has_shape()) {
+    error = "has no shape (unranked tensors are not supported)";
+    return failure();
+  }
+  SmallVector<int64_t> dims;
+  for (const onnx::TensorShapeProto::Dimension &dim : tensor.shape().dim())
+    dims.push_back(dim.has_dim_value() && dim.dim_value() >= 0
+                       ? dim.dim_value()
+                       : ShapedType::kDynamic);
+  return RankedTensorType::get(dims, elementType);
+}
+
+} // namespace
+
+LogicalResult GraphImporter::importGraph(const onnx::GraphProto &graph,
+                                         ModuleOp module) {
+  MLIRContext *context = builder.getContext();
+  Location loc = fileLoc();
+  if (graph.sparse_initializer_size() > 0)
+    return emitError(loc) << "sparse initializers are not supported";
+  for (const onnx::TensorProto &tensor : graph.initializer())
+    initializers[tensor.name()] = &tensor;
+  for (const onnx::NodeProto &node : graph.node())
+    for (const std::string &input : node.input())
+      usedNames.insert(input);
+  for (const onnx::ValueInfoProto &output : graph.output())
+    usedNames.insert(output.name());
+
+  // Graph inputs that are also initializers (old exporters list every
+  // weight as an input) are params, not arguments.
+  SmallVector<const onnx::ValueInfoProto *> inputs;
+  SmallVector<Type> argTypes;
+  for (const onnx::ValueInfoProto &input : graph.input()) {
+    if (initializers.count(input.name()))
+      continue;
+    std::string error;
+    FailureOr<RankedTensorType> type = valueType(context, input, error);
+    if (failed(type))
+      return emitError(loc) << "graph input '" << input.name() << "' " << error;
+    inputs.push_back(&input);
+    argTypes.push_back(*type);
+  }
+
+  builder.setInsertionPointToEnd(module.getBody());
+  auto func = func::FuncOp::create(builder, loc, "main",
+                                   builder.getFunctionType(argTypes, {}));
+  Block *entry = func.addEntryBlock();
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    func.setArgAttr(i, "rlx.name", builder.getStringAttr(input->name()));
+    values[input->name()] = entry->getArgument(i);
+  }
+  builder.setInsertionPointToEnd(entry);
+
+  const llvm::StringMap<OpConverter> &converters = opConverters();
+  for (auto [index, node] : llvm::enumerate(graph.node())) {
+    std::string label = node.name().empty()
+                            ? node.op_type() + "_" + std::to_string(index)
+                            : node.name();
+    Location nodeLoc = NameLoc::get(builder.getStringAttr(label), loc);
+    NodeContext ctx(*this, node, index, nodeLoc);
+    if (!node.domain().empty() && node.domain() != "ai.onnx")
+      return ctx.error() << "op domain '" << node.domain()
+                         << "' is not supported (only the default ONNX domain)";
+    auto converter = converters.find(node.op_type());
+    if (converter == converters.end()) {
+      if (node.op_type() == "Loop" || node.op_type() == "If" ||
+          node.op_type() == "Scan")
+        return ctx.error() << "op '" << node.op_type() << "' (opset "
+                           << kONNXImportOpset
+                           << ") is not supported yet: control flow is not "
+                              "imported";
+      return ctx.error() << "op '" << node.op_type() << "' (opset "
+                         << kONNXImportOpset
+                         << ") is not supported by the ONNX importer";
+    }
+    Operation *before = entry->empty() ? nullptr : &entry->back();
+    if (failed(converter->second(ctx)))
+      return failure();
+    // Ops whose result type the converter chose (reshape, cast, ...) are
+    // verified here, so that an error names the node.
+    for (Operation &op : llvm::make_range(
+             before ? std::next(before->getIterator()) : entry->begin(),
+             entry->end()))
+      if (failed(verify(&op)))
+        return ctx.error() << "the rlx ops built for it are invalid (see the "
+                              "error above)";
+  }
+
+  SmallVector<Value> results;
+  SmallVector<Type> resultTypes;
+  for (const onnx::ValueInfoProto &output : graph.output()) {
+    auto found = values.find(output.name());
+    Value value;
+    if (found != values.end()) {
+      value = found->second;
+    } else if (std::optional<DenseElementsAttr> known =
+                   lookupConstant(output.name(), nullptr)) {
+      value = initializers.count(output.name())
+                  ? ParamOp::create(builder, loc, known->getType(),
+                                    output.name())
+                        .getResult()
+                  : materialize(*known, loc);
+      if (initializers.count(output.name())) {
+        ONNXWeight weight;
+        weight.name = output.name();
+        std::string error;
+        tensorBytes(context, *initializers[output.name()], weight.type,
+                    weight.bytes, error);
+        weights.push_back(std::move(weight));
+      }
+    } else {
+      return emitError(loc) << "graph output '" << output.name()
+                            << "' is not produced by any node";
+    }
+    results.push_back(value);
+    resultTypes.push_back(value.getType());
+  }
+  func::ReturnOp::create(builder, loc, results);
+  func.setType(builder.getFunctionType(argTypes, resultTypes));
+  for (auto [i, output] : llvm::enumerate(graph.output()))
+    func.setResultAttr(i, "rlx.name", builder.getStringAttr(output.name()));
+  return success();
+}
+
+OwningOpRef<ModuleOp> GraphImporter::importModel(const onnx::ModelProto &model) {
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc());
+  if (failed(importGraph(model.graph(), *module)) || failed(verify(*module)))
+    return nullptr;
+  return module;
+}
+
+} // namespace mlir::rlx::onnx_import

@@ -1,0 +1,173 @@
+//===- GraphImporter.h - Walking an ONNX graph into rlx ---------*- C++ -*-===//
+///
+/// \file
+/// The importer's state while it walks one ONNX graph in node order (ONNX
+/// graphs are topologically sorted, and the checker has verified it): the
+/// rlx value of each ONNX name, the values known at import time (constants,
+/// initializers, static shapes) so that shape arithmetic folds, and the
+/// initializers that became params. Each node is handed to its op's
+/// converter (OpConverters.cpp) through a NodeContext, which reads its
+/// attributes and operands and reports errors naming the node.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_CONVERSION_ONNXTORLX_GRAPHIMPORTER_H
+#define RLX_CONVERSION_ONNXTORLX_GRAPHIMPORTER_H
+
+#include "conversion/ONNXToRLX/ONNXToRLX.h"
+
+#include "dialects/RLX/IR/CheckedBuilders.h"
+#include "dialects/RLX/IR/RLXDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+#include "onnx/onnx_pb.h"
+
+#include <functional>
+#include <optional>
+
+namespace mlir::rlx::onnx_import {
+
+class GraphImporter;
+
+/// One node being converted: its attributes, operands and results, and
+/// errors that name it (`node 3 'conv1' (Conv): ...`).
+class NodeContext {
+public:
+  NodeContext(GraphImporter &importer, const onnx::NodeProto &node,
+              unsigned index, Location loc)
+      : importer(importer), node(node), index(index), loc(loc) {}
+
+  GraphImporter &importer;
+  const onnx::NodeProto &node;
+  unsigned index;
+  Location loc;
+
+  OpBuilder &builder();
+  StringRef opType() const { return node.op_type(); }
+
+  /// An error at the node's location, prefixed with the node.
+  InFlightDiagnostic error();
+
+  /// The number of inputs, and whether input `i` is given (ONNX marks an
+  /// omitted optional input with an empty name).
+  unsigned numInputs() const { return node.input_size(); }
+  bool hasInput(unsigned i) const {
+    return static_cast<int>(i) < node.input_size() && !node.input(i).empty();
+  }
+  bool hasOutput(unsigned i) const {
+    return static_cast<int>(i) < node.output_size() && !node.output(i).empty();
+  }
+
+  /// The rlx value of input `i`; an error if it is missing.
+  FailureOr<Value> input(unsigned i);
+  /// The type of input `i` (which must exist).
+  FailureOr<RankedTensorType> inputType(unsigned i);
+  /// The value of input `i` when it is known at import time (a constant,
+  /// an initializer, a folded shape computation), else nullopt.
+  std::optional<DenseElementsAttr> constantInput(unsigned i);
+  /// Input `i` as integers, known at import time; an error naming `what`
+  /// if it is not.
+  FailureOr<SmallVector<int64_t>> constantInts(unsigned i, StringRef what);
+
+  /// Sets output `i` to `value` / to a value known at import time.
+  void setOutput(unsigned i, Value value);
+  void setConstantOutput(unsigned i, DenseElementsAttr value);
+  /// An error if any output from `first` on is used (outputs such as
+  /// MaxPool's Indices or BatchNormalization's running statistics that the
+  /// importer does not produce).
+  LogicalResult expectUnusedOutputsFrom(unsigned first);
+
+  /// Attributes. The `get*` forms return `fallback` when the attribute is
+  /// absent and fail (with an error) when it has the wrong type.
+  const onnx::AttributeProto *attribute(StringRef name) const;
+  FailureOr<int64_t> getInt(StringRef name, int64_t fallback);
+  FailureOr<float> getFloat(StringRef name, float fallback);
+  FailureOr<std::string> getString(StringRef name, StringRef fallback);
+  FailureOr<SmallVector<int64_t>> getInts(StringRef name,
+                                          ArrayRef<int64_t> fallback);
+  /// An error for an attribute value the importer does not map.
+  LogicalResult unsupportedAttribute(StringRef name, const Twine &why);
+  /// An error for an attribute that is not in `known` (so that nothing is
+  /// silently ignored).
+  LogicalResult checkKnownAttributes(ArrayRef<StringRef> known);
+
+  /// Builds an inferring rlx op, reporting a shape error against the node.
+  template <typename OpTy, typename... Args>
+  FailureOr<Value> create(Args &&...args) {
+    FailureOr<OpTy> op =
+        createChecked<OpTy>(builder(), loc, std::forward<Args>(args)...);
+    if (failed(op))
+      return error() << "its operands are rejected by " << OpTy::getOperationName()
+                     << " (see the error above)",
+             failure();
+    return (*op)->getResult(0);
+  }
+};
+
+/// Converts one node; errors are reported through the NodeContext.
+using OpConverter = std::function<LogicalResult(NodeContext &)>;
+
+/// The op table: ONNX op type (default domain) -> converter.
+const llvm::StringMap<OpConverter> &opConverters();
+
+/// Walks one graph and builds `@main`.
+class GraphImporter {
+public:
+  GraphImporter(MLIRContext *context, StringRef fileName,
+                std::vector<ONNXWeight> &weights)
+      : builder(context), fileName(fileName.str()), weights(weights) {}
+
+  /// Builds the module from `model` (loaded and normalized by loadModel).
+  OwningOpRef<ModuleOp> importModel(const onnx::ModelProto &model);
+
+  OpBuilder builder;
+  std::string fileName;
+  /// The rlx value of each ONNX name defined so far.
+  llvm::StringMap<Value> values;
+  /// Values known at import time (constants, folded shape arithmetic).
+  llvm::StringMap<DenseElementsAttr> constants;
+  /// Initializers by name; read as params when used as data.
+  llvm::StringMap<const onnx::TensorProto *> initializers;
+  std::vector<ONNXWeight> &weights;
+  /// Every name a node reads or the graph outputs.
+  llvm::StringSet<> usedNames;
+
+  /// The rlx value of `name`, making an rlx.param (initializer) or
+  /// rlx.constant (a value known at import) on first use. `ctx` names the
+  /// node in errors.
+  FailureOr<Value> lookup(StringRef name, NodeContext &ctx);
+  /// The import-time value of `name`, decoding an initializer if need be.
+  std::optional<DenseElementsAttr> lookupConstant(StringRef name,
+                                                  NodeContext *ctx);
+  /// A known value as an rlx.constant.
+  Value materialize(DenseElementsAttr value, Location loc);
+
+private:
+  LogicalResult importGraph(const onnx::GraphProto &graph, ModuleOp module);
+  Location fileLoc();
+};
+
+//===----------------------------------------------------------------------===//
+// Tensor and type helpers shared by the converters
+//===----------------------------------------------------------------------===//
+
+/// The MLIR element type of an ONNX TensorProto data type, or null.
+Type elementTypeOf(MLIRContext *context, int32_t onnxType);
+/// The ONNX spelling of a data type ("FLOAT", "STRING", ...).
+std::string onnxTypeName(int32_t onnxType);
+/// Decodes a TensorProto's elements; the reason in `error` on failure
+/// (unsupported type, data size not matching the dims).
+std::optional<DenseElementsAttr> decodeTensor(MLIRContext *context,
+                                              const onnx::TensorProto &tensor,
+                                              std::string &error);
+/// The elements of an integer attribute as int64.
+SmallVector<int64_t> toInts(DenseElementsAttr value);
+
+} // namespace mlir::rlx::onnx_import
+
+#endif // RLX_CONVERSION_ONNXTORLX_GRAPHIMPORTER_H

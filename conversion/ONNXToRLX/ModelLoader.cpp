@@ -1,0 +1,188 @@
+//===- ModelLoader.cpp - Reading and normalizing ONNX models --------------===//
+///
+/// \file
+/// libonnx throws (onnx::checker::ValidationError, ConvertError,
+/// InferenceError, all std::exception); this file is built with exceptions
+/// and turns each into a message.
+///
+//===----------------------------------------------------------------------===//
+
+#include "conversion/ONNXToRLX/ModelLoader.h"
+
+#include "onnx/checker.h"
+#include "onnx/shape_inference/implementation.h"
+#include "onnx/version_converter/convert.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
+
+#include <climits>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace mlir::rlx::onnx_import {
+
+int64_t defaultOpset(const onnx::ModelProto &model) {
+  for (const onnx::OperatorSetIdProto &opset : model.opset_import())
+    if (opset.domain().empty() || opset.domain() == "ai.onnx")
+      return opset.version();
+  return -1;
+}
+
+namespace {
+
+/// Reads the bytes `[offset, offset + length)` of `file` (`length` -1: to its
+/// end) into `out`.
+std::string readRange(const fs::path &file, int64_t offset, int64_t length,
+                      std::string &out) {
+  std::error_code ec;
+  uintmax_t size = fs::file_size(file, ec);
+  if (ec)
+    return "cannot read '" + file.string() + "': " + ec.message();
+  if (offset < 0 || static_cast<uintmax_t>(offset) > size)
+    return "offset " + std::to_string(offset) + " is past the end of '" +
+           file.string() + "' (" + std::to_string(size) + " bytes)";
+  if (length < 0)
+    length = static_cast<int64_t>(size) - offset;
+  if (static_cast<uintmax_t>(offset) + static_cast<uintmax_t>(length) > size)
+    return "bytes " + std::to_string(offset) + ".." +
+           std::to_string(offset + length) + " are past the end of '" +
+           file.string() + "' (" + std::to_string(size) + " bytes)";
+  std::ifstream in(file, std::ios::binary);
+  if (!in)
+    return "cannot open '" + file.string() + "'";
+  out.resize(static_cast<size_t>(length));
+  in.seekg(offset);
+  if (!in.read(out.data(), length))
+    return "cannot read '" + file.string() + "'";
+  return "";
+}
+
+/// Replaces the external data of `tensor` by its bytes in `raw_data`. ONNX
+/// external data paths are relative to the model's folder; an absolute path
+/// or one leaving the folder is refused (a model file must not make the
+/// compiler read arbitrary files).
+std::string inlineExternalData(onnx::TensorProto &tensor,
+                               const fs::path &modelDir) {
+  if (tensor.data_location() != onnx::TensorProto::EXTERNAL)
+    return "";
+  std::string location;
+  int64_t offset = 0, length = -1;
+  for (const onnx::StringStringEntryProto &entry : tensor.external_data()) {
+    try {
+      if (entry.key() == "location")
+        location = entry.value();
+      else if (entry.key() == "offset")
+        offset = std::stoll(entry.value());
+      else if (entry.key() == "length")
+        length = std::stoll(entry.value());
+    } catch (const std::exception &) {
+      return "initializer '" + tensor.name() + "': external data " +
+             entry.key() + " '" + entry.value() + "' is not a number";
+    }
+  }
+  fs::path relative(location);
+  if (location.empty() || relative.is_absolute() ||
+      relative.lexically_normal().string().rfind("..", 0) == 0)
+    return "initializer '" + tensor.name() + "': external data location '" +
+           location + "' is not a path inside the model's folder";
+  std::string bytes;
+  if (std::string error =
+          readRange(modelDir / relative, offset, length, bytes);
+      !error.empty())
+    return "initializer '" + tensor.name() + "': " + error;
+  tensor.set_raw_data(std::move(bytes));
+  tensor.clear_external_data();
+  tensor.set_data_location(onnx::TensorProto::DEFAULT);
+  return "";
+}
+
+std::string inlineExternalData(onnx::GraphProto &graph,
+                               const fs::path &modelDir) {
+  for (onnx::TensorProto &tensor : *graph.mutable_initializer())
+    if (std::string error = inlineExternalData(tensor, modelDir);
+        !error.empty())
+      return error;
+  for (onnx::NodeProto &node : *graph.mutable_node())
+    for (onnx::AttributeProto &attr : *node.mutable_attribute()) {
+      if (attr.has_t())
+        if (std::string error = inlineExternalData(*attr.mutable_t(), modelDir);
+            !error.empty())
+          return error;
+      if (attr.has_g())
+        if (std::string error = inlineExternalData(*attr.mutable_g(), modelDir);
+            !error.empty())
+          return error;
+    }
+  return "";
+}
+
+} // namespace
+
+std::string loadModel(const std::string &path, int64_t opset,
+                      onnx::ModelProto &model) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return "cannot read '" + path + "'";
+  {
+    google::protobuf::io::IstreamInputStream raw(&in);
+    google::protobuf::io::CodedInputStream coded(&raw);
+    coded.SetTotalBytesLimit(INT_MAX);
+    if (!model.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
+      return "'" + path +
+             "' is not an ONNX model or is truncated (its protobuf does not "
+             "parse)";
+  }
+  // Random bytes can parse as a protobuf of unknown fields: a model has at
+  // least an IR version, a graph and an opset.
+  if (!model.has_ir_version() || !model.has_graph() ||
+      model.opset_import_size() == 0)
+    return "'" + path +
+           "' is not an ONNX model (no IR version, graph or opset import)";
+  int64_t modelOpset = defaultOpset(model);
+  if (modelOpset < 0)
+    return "'" + path + "' imports no opset of the default ONNX domain";
+  if (modelOpset < 7 || modelOpset > opset)
+    return "'" + path + "' uses opset " + std::to_string(modelOpset) +
+           "; the importer takes opsets 7 to " + std::to_string(opset);
+  for (const onnx::OperatorSetIdProto &entry : model.opset_import())
+    if (!entry.domain().empty() && entry.domain() != "ai.onnx")
+      for (const onnx::NodeProto &node : model.graph().node())
+        if (node.domain() == entry.domain())
+          return "'" + path + "': node '" + node.name() + "' (" +
+                 node.op_type() + ") is from domain '" + node.domain() +
+                 "', which the importer does not know (only the default "
+                 "ONNX domain)";
+
+  fs::path modelDir = fs::path(path).parent_path();
+  if (std::string error = inlineExternalData(*model.mutable_graph(), modelDir);
+      !error.empty())
+    return "'" + path + "': " + error;
+
+  try {
+    onnx::checker::check_model(model);
+  } catch (const std::exception &e) {
+    return "'" + path + "' is not a valid ONNX model: " + e.what();
+  }
+  if (modelOpset != opset) {
+    try {
+      model = onnx::version_conversion::ConvertVersion(model,
+                                                       static_cast<int>(opset));
+    } catch (const std::exception &e) {
+      return "'" + path + "': converting opset " + std::to_string(modelOpset) +
+             " to " + std::to_string(opset) + " failed: " + e.what();
+    }
+  }
+  try {
+    onnx::shape_inference::InferShapes(model);
+  } catch (const std::exception &e) {
+    return "'" + path + "': ONNX shape inference failed: " + e.what();
+  }
+  return "";
+}
+
+} // namespace mlir::rlx::onnx_import
