@@ -1031,6 +1031,41 @@ LogicalResult convertSplit(NodeContext &ctx) {
   return success();
 }
 
+LogicalResult convertPad(NodeContext &ctx) {
+  FailureOr<std::string> mode = ctx.getString("mode", "constant");
+  FailureOr<Ints> pads = ctx.constantInts(1, "pads");
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(mode) || failed(pads) || failed(x))
+    return failure();
+  if (*mode != "constant")
+    return ctx.unsupportedAttribute("mode", "'" + *mode +
+                                                "' padding is not supported "
+                                                "(only constant)");
+  if (ctx.hasInput(3))
+    return ctx.error() << "input 3 (axes) is not supported";
+  int64_t rank = typeOf(*x).getRank();
+  if ((int64_t)pads->size() != 2 * rank)
+    return ctx.error() << "pads has " << pads->size() << " values, expected "
+                       << 2 * rank;
+  if (llvm::any_of(*pads, [](int64_t p) { return p < 0; }))
+    return ctx.error() << "negative pads are not supported";
+  Ints low(pads->begin(), pads->begin() + rank),
+      high(pads->begin() + rank, pads->end()), interior(rank, 0);
+  Type elementType = typeOf(*x).getElementType();
+  Value value = scalar(ctx, elementType, 0.0);
+  if (ctx.hasInput(2)) {
+    FailureOr<Value> given = ctx.input(2);
+    if (failed(given))
+      return failure();
+    value = reshape(ctx, *given, {});
+  }
+  FailureOr<Value> y = ctx.create<PadOp>(*x, value, low, high, interior);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Contractions
 //===----------------------------------------------------------------------===//
@@ -1533,6 +1568,7 @@ llvm::StringMap<OpConverter> buildTable() {
   t["Gather"] = convertGather;
   t["Expand"] = convertExpand;
   t["Split"] = convertSplit;
+  t["Pad"] = convertPad;
   // Contractions, convolution, pooling.
   t["MatMul"] = convertMatMul;
   t["Gemm"] = convertGemm;

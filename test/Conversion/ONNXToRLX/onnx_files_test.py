@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""The files around the ONNX import: external data, rlx-import-onnx's
+outputs, paths that would overwrite an input, and bad input files (each a
+clear error naming the file or the node, a non-zero exit, no crash).
+
+Usage: onnx_files_test.py RLXC RLX_RUN RLX_IMPORT_ONNX SCRATCH_DIR"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from onnx_common import close, compile_and_run, read_safetensors, require, run  # noqa: E402
+
+np = require("numpy")
+onnx = require("onnx")
+from onnx import TensorProto, helper, numpy_helper  # noqa: E402
+
+rng = np.random.default_rng(1)
+W = rng.standard_normal((4, 3)).astype(np.float32)
+B = rng.standard_normal(3).astype(np.float32)
+
+
+def linear_model(nodes=None, inits=None, opset=17, domain_ops=()):
+    nodes = nodes or [helper.make_node("MatMul", ["x", "w"], ["h"], name="mm"),
+                      helper.make_node("Add", ["h", "b"], ["y"], name="bias")]
+    inits = inits if inits is not None else [
+        numpy_helper.from_array(W, "w"), numpy_helper.from_array(B, "b")]
+    graph = helper.make_graph(
+        nodes, "linear", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])], inits)
+    opsets = [helper.make_opsetid("", opset)] + \
+        [helper.make_opsetid(d, 1) for d in domain_ops]
+    return helper.make_model(graph, opset_imports=opsets)
+
+
+failures = []
+
+
+def check(name, ok, detail=""):
+    print(("ok   " if ok else "FAIL ") + name + ("" if ok else f": {detail}"))
+    if not ok:
+        failures.append(name)
+
+
+def expect_error(name, argv, *needles):
+    p = run(argv, expect_ok=False)
+    text = p.stderr + p.stdout
+    ok = p.returncode > 0 and all(n in text for n in needles) and \
+        "Stack dump" not in text
+    check(name, ok, f"exit {p.returncode}, wanted {needles} in:\n{text}")
+
+
+def main():
+    rlxc, rlx_run, importer, d = sys.argv[1:5]
+    os.makedirs(d, exist_ok=True)
+    x = rng.standard_normal((5, 4)).astype(np.float32)
+    expected = x @ W + B
+
+    # External data: the weights in a file beside the model.
+    ext = os.path.join(d, "external.onnx")
+    onnx.save(linear_model(), ext, save_as_external_data=True,
+              all_tensors_to_one_file=True, location="external.weights",
+              size_threshold=0)
+    assert onnx.load(ext, load_external_data=False).graph.initializer[0].data_location == \
+        TensorProto.EXTERNAL
+    (got,) = compile_and_run(rlxc, rlx_run, ext, [{"x": x}])
+    msg = close(expected, got["y"])
+    check("external data: rlxc model.onnx + rlx-run", not msg, msg)
+
+    # rlx-import-onnx: MLIR with named args and params, and the weights.
+    mlir = os.path.join(d, "imported.mlir")
+    weights = os.path.join(d, "imported.weights.safetensors")
+    run([importer, ext, "-o", mlir, "--weights-out", weights])
+    text = open(mlir).read()
+    check("rlx-import-onnx: names", 'rlx.name = "x"' in text and
+          'rlx.name = "y"' in text and 'rlx.param "w"' in text and
+          "tensor<?x4xf32>" in text, text)
+    saved = read_safetensors(weights)
+    check("rlx-import-onnx: weights", set(saved) == {"w", "b"} and
+          np.array_equal(saved["w"], W) and np.array_equal(saved["b"], B),
+          str(saved))
+    # The imported MLIR compiles with rlxc and runs with those weights.
+    run([rlxc, mlir, "-o", os.path.join(d, "imported.so")])
+    np.save(os.path.join(d, "x.npy"), x)
+    run([rlx_run, os.path.join(d, "imported.so"), "--weights", weights,
+         "--input", "x=" + os.path.join(d, "x.npy"), "--outputs",
+         os.path.join(d, "imported.out.safetensors")])
+    msg = close(expected, read_safetensors(os.path.join(d, "imported.out.safetensors"))["y"])
+    check("rlx-import-onnx output compiles and runs", not msg, msg)
+
+    # Never overwrite the input.
+    plain = os.path.join(d, "plain.onnx")
+    onnx.save(linear_model(), plain)
+    before = open(plain, "rb").read()
+    expect_error("rlxc -o equal to the input", [rlxc, plain, "-o", plain],
+                 "would overwrite the input")
+    expect_error("rlxc --weights-out equal to the input",
+                 [rlxc, plain, "-o", os.path.join(d, "p.so"), "--weights-out", plain],
+                 "would overwrite the input")
+    expect_error("rlx-import-onnx -o equal to the input",
+                 [importer, plain, "-o", plain], "would overwrite the input")
+    check("the input is unchanged", open(plain, "rb").read() == before)
+
+    # Bad files.
+    truncated = os.path.join(d, "truncated.onnx")
+    with open(truncated, "wb") as f:
+        f.write(before[:len(before) // 2])
+    expect_error("truncated model", [rlxc, truncated, "-o", os.path.join(d, "t.so")],
+                 "truncated.onnx", "truncated")
+    text_file = os.path.join(d, "notonnx.onnx")
+    with open(text_file, "w") as f:
+        f.write("module {\n  func.func @main() { return }\n}\n")
+    expect_error("a text file named .onnx", [importer, text_file],
+                 "notonnx.onnx", "is not an ONNX model")
+    garbage = os.path.join(d, "garbage.onnx")
+    with open(garbage, "wb") as f:
+        f.write(rng.integers(0, 256, 4096, dtype=np.uint8).tobytes())
+    expect_error("random bytes", [importer, garbage], "garbage.onnx")
+
+    def bad(name, model, *needles):
+        path = os.path.join(d, name.replace(" ", "_") + ".onnx")
+        onnx.save(model, path)
+        expect_error(name, [rlxc, path, "-o", path[:-5] + ".so"], *needles)
+        expect_error(name + " (rlx-import-onnx)", [importer, path], *needles)
+
+    bad("unknown op", linear_model(nodes=[
+        helper.make_node("MatMul", ["x", "w"], ["h"], name="mm"),
+        helper.make_node("Hardmax", ["h"], ["y"], name="hardmax")]),
+        "node 1 'hardmax' (Hardmax)", "op 'Hardmax'", "not supported")
+    bad("missing initializer", linear_model(inits=[numpy_helper.from_array(W, "w")]),
+        "bias", "'b'")
+    wrong_size = numpy_helper.from_array(W, "w")
+    wrong_size.raw_data = wrong_size.raw_data[:20]
+    bad("initializer size mismatch",
+        linear_model(inits=[wrong_size, numpy_helper.from_array(B, "b")]),
+        "initializer 'w'", "20 bytes", "[4, 3]")
+    bad("opset too new", linear_model(opset=99), "opset 99")
+    custom = linear_model(nodes=[
+        helper.make_node("MatMul", ["x", "w"], ["h"], name="mm"),
+        helper.make_node("Fancy", ["h"], ["y"], name="fancy", domain="com.example")],
+        domain_ops=["com.example"])
+    bad("op from an unknown domain", custom, "fancy", "com.example")
+    conv_w = numpy_helper.from_array(rng.standard_normal((2, 1, 3, 3)).astype(np.float32), "k")
+    conv = helper.make_graph(
+        [helper.make_node("Conv", ["x", "k"], ["y"], name="c", auto_pad="BOGUS")], "conv",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 5, 5])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, None, None])],
+        [conv_w])
+    bad("bad attribute value",
+        helper.make_model(conv, opset_imports=[helper.make_opsetid("", 17)]),
+        "node 0 'c' (Conv)", "auto_pad", "BOGUS")
+    loop_body = helper.make_graph([], "body", [], [])
+    loop = helper.make_graph(
+        [helper.make_node("Identity", ["x"], ["y"], name="id"),
+         helper.make_node("If", ["cond"], ["z"], name="branch",
+                          then_branch=helper.make_graph(
+                              [helper.make_node("Identity", ["x"], ["t"])], "t", [],
+                              [helper.make_tensor_value_info("t", TensorProto.FLOAT, [2])]),
+                          else_branch=helper.make_graph(
+                              [helper.make_node("Identity", ["x"], ["e"])], "e", [],
+                              [helper.make_tensor_value_info("e", TensorProto.FLOAT, [2])]))],
+        "ctrl", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2]),
+                 helper.make_tensor_value_info("cond", TensorProto.BOOL, [])],
+        [helper.make_tensor_value_info("z", TensorProto.FLOAT, [2])])
+    del loop_body
+    bad("control flow", helper.make_model(loop, opset_imports=[helper.make_opsetid("", 17)]),
+        "node 1 'branch' (If)", "control flow")
+
+    print(f"{len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

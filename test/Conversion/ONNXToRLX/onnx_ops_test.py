@@ -1,0 +1,432 @@
+#!/usr/bin/env python3
+"""Every op the ONNX importer maps, one single-node (or small) model per
+case built with onnx.helper, compiled by `rlxc model.onnx`, run by rlx-run
+and compared with a NumPy reference written here (never rlx's code path).
+Cases marked dynamic have a `dim_param` batch and run at two batch sizes.
+
+Usage: onnx_ops_test.py RLXC RLX_RUN SCRATCH_DIR [CASE_SUBSTRING]"""
+import inspect
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from onnx_common import SKIP, close, compile_and_run, require  # noqa: E402
+
+np = require("numpy")
+onnx = require("onnx")
+from onnx import TensorProto, helper, numpy_helper  # noqa: E402
+
+rng = np.random.default_rng(0)
+ONNX_TYPES = {np.dtype(np.float32): TensorProto.FLOAT,
+              np.dtype(np.float64): TensorProto.DOUBLE,
+              np.dtype(np.int64): TensorProto.INT64,
+              np.dtype(np.int32): TensorProto.INT32,
+              np.dtype(np.bool_): TensorProto.BOOL}
+
+
+def f32(*shape, lo=-2.0, hi=2.0):
+    return rng.uniform(lo, hi, shape).astype(np.float32)
+
+
+CASES = []
+
+
+def case(name, op, inputs, ref, attrs=None, inits=None, dynamic=False,
+         outputs=1, opset=17, nodes=None, rtol=1e-4, atol=1e-5):
+    """inputs: name -> function(batch) -> array (graph inputs); inits:
+    name -> array (initializers); ref(**all arrays) -> array or tuple."""
+    CASES.append(dict(name=name, op=op, inputs=inputs, ref=ref,
+                      attrs=attrs or {}, inits=inits or {}, dynamic=dynamic,
+                      outputs=outputs, opset=opset, nodes=nodes, rtol=rtol,
+                      atol=atol))
+
+
+def fixed(a):
+    return lambda batch: a
+
+
+def batched(*shape, fn=f32):
+    return lambda batch: fn(batch, *shape)
+
+
+# ---------------------------------------------------------------- references
+
+erf = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def softmax(x, axis):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def conv_ref(x, w, b=None, strides=(1, 1), pads=(0, 0, 0, 0), dil=(1, 1),
+             group=1):
+    n, c, h, wd = x.shape
+    f, cg, kh, kw = w.shape
+    xp = np.pad(x.astype(np.float64),
+                ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
+    oh = (xp.shape[2] - dil[0] * (kh - 1) - 1) // strides[0] + 1
+    ow = (xp.shape[3] - dil[1] * (kw - 1) - 1) // strides[1] + 1
+    y = np.zeros((n, f, oh, ow))
+    fg = f // group
+    for o in range(f):
+        g = o // fg
+        for i in range(oh):
+            for j in range(ow):
+                patch = xp[:, g * cg:(g + 1) * cg,
+                           i * strides[0]:i * strides[0] + dil[0] * (kh - 1) + 1:dil[0],
+                           j * strides[1]:j * strides[1] + dil[1] * (kw - 1) + 1:dil[1]]
+                y[:, o, i, j] = (patch * w[o]).sum(axis=(1, 2, 3))
+    if b is not None:
+        y += b.reshape(1, -1, 1, 1)
+    return y.astype(np.float32)
+
+
+def pool_ref(x, k, strides, pads, kind, include_pad=False, ceil=False):
+    n, c, h, w = x.shape
+    fill = -np.inf if kind == "max" else 0.0
+    span_h = h + pads[0] + pads[2] - k[0]
+    span_w = w + pads[1] + pads[3] - k[1]
+    rnd = (lambda v, s: -(-v // s)) if ceil else (lambda v, s: v // s)
+    oh, ow = rnd(span_h, strides[0]) + 1, rnd(span_w, strides[1]) + 1
+    extra_h = max((oh - 1) * strides[0] + k[0] - (h + pads[0] + pads[2]), 0)
+    extra_w = max((ow - 1) * strides[1] + k[1] - (w + pads[1] + pads[3]), 0)
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pads[0], pads[2] + extra_h),
+                                       (pads[1], pads[3] + extra_w)),
+                constant_values=fill)
+    valid = np.pad(np.ones((h, w)), ((pads[0], pads[2] + extra_h),
+                                     (pads[1], pads[3] + extra_w)))
+    y = np.zeros((n, c, oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            sl = (slice(i * strides[0], i * strides[0] + k[0]),
+                  slice(j * strides[1], j * strides[1] + k[1]))
+            win = xp[:, :, sl[0], sl[1]]
+            if kind == "max":
+                y[:, :, i, j] = win.max(axis=(2, 3))
+            else:
+                count = k[0] * k[1] if include_pad else valid[sl].sum()
+                y[:, :, i, j] = win.sum(axis=(2, 3)) / count
+    return y.astype(np.float32)
+
+
+# ---------------------------------------------------------------- the cases
+
+# Elementwise, with a dynamic batch and broadcasting.
+for op, fn in [("Add", np.add), ("Sub", np.subtract), ("Mul", np.multiply),
+               ("Div", np.divide)]:
+    case(op, op, {"a": batched(3, 4), "b": fixed(f32(4, lo=0.5, hi=2))},
+         lambda a, b, fn=fn: fn(a, b), dynamic=True)
+case("Pow", "Pow", {"a": fixed(f32(2, 3, lo=0.5, hi=2)),
+                    "b": fixed(f32(2, 3, lo=-1, hi=2))}, lambda a, b: a ** b)
+case("PowSquare", "Pow", {"a": batched(5)},
+     lambda a, e: a ** 2, inits={"e": np.array(2.0, np.float32)},
+     dynamic=True)
+for op, fn, lo in [("Sqrt", np.sqrt, 0.1), ("Exp", np.exp, -2),
+                   ("Log", np.log, 0.1), ("Tanh", np.tanh, -2),
+                   ("Sigmoid", lambda x: 1 / (1 + np.exp(-x)), -2),
+                   ("Relu", lambda x: np.maximum(x, 0), -2),
+                   ("Erf", erf, -2), ("Neg", np.negative, -2),
+                   ("Abs", np.abs, -2), ("Reciprocal", lambda x: 1 / x, 0.5),
+                   ("Identity", lambda x: x, -2)]:
+    case(op, op, {"x": (lambda lo: lambda batch: f32(batch, 6, lo=lo))(lo)},
+         lambda x, fn=fn: fn(x.astype(np.float64)).astype(np.float32),
+         dynamic=True)
+case("LeakyRelu", "LeakyRelu", {"x": batched(7)},
+     lambda x: np.where(x > 0, x, 0.1 * x), attrs={"alpha": 0.1},
+     dynamic=True)
+case("HardSigmoid", "HardSigmoid", {"x": batched(7, fn=lambda *s: f32(*s, lo=-5, hi=5))},
+     lambda x: np.clip(0.2 * x + 0.5, 0, 1))
+case("HardSwish", "HardSwish", {"x": batched(7, fn=lambda *s: f32(*s, lo=-5, hi=5))},
+     lambda x: x * np.clip(x / 6 + 0.5, 0, 1))
+case("Clip", "Clip", {"x": batched(8)}, lambda x, lo, hi: np.clip(x, lo, hi),
+     inits={"lo": np.array(-0.5, np.float32), "hi": np.array(0.7, np.float32)},
+     dynamic=True)
+case("Max", "Max", {"a": fixed(f32(3, 4)), "b": fixed(f32(4))}, lambda a, b: np.maximum(a, b))
+case("Min", "Min", {"a": fixed(f32(3, 4)), "b": fixed(f32(4))}, lambda a, b: np.minimum(a, b))
+case("Sum", "Sum", {"a": fixed(f32(3, 4)), "b": fixed(f32(3, 4)),
+                    "c": fixed(f32(4))}, lambda a, b, c: a + b + c)
+case("Mean", "Mean", {"a": fixed(f32(3, 4)), "b": fixed(f32(3, 4))},
+     lambda a, b: (a + b) / 2)
+case("Where", "Where", {"c": fixed(rng.uniform(size=(3, 4)) > 0.5),
+                        "a": fixed(f32(3, 4)), "b": fixed(f32(4))},
+     lambda c, a, b: np.where(c, a, b))
+case("Less", "Less", {"a": fixed(f32(3, 4)), "b": fixed(f32(4))}, lambda a, b: np.less(a, b))
+case("Greater", "Greater", {"a": fixed(f32(3, 4)), "b": fixed(f32(4))},
+     lambda a, b: np.greater(a, b))
+case("Equal", "Equal", {"a": fixed(rng.integers(0, 3, (3, 4))),
+                        "b": fixed(rng.integers(0, 3, (4,)))}, lambda a, b: np.equal(a, b))
+case("Not", "Not", {"a": fixed(rng.uniform(size=(5,)) > 0.5)}, lambda a: np.logical_not(a))
+case("And", "And", {"a": fixed(rng.uniform(size=(5,)) > 0.5),
+                    "b": fixed(rng.uniform(size=(5,)) > 0.5)}, lambda a, b: np.logical_and(a, b))
+case("Or", "Or", {"a": fixed(rng.uniform(size=(5,)) > 0.5),
+                  "b": fixed(rng.uniform(size=(5,)) > 0.5)}, lambda a, b: np.logical_or(a, b))
+case("Cast", "Cast", {"x": fixed(f32(3, 4, lo=-5, hi=5))},
+     lambda x: x.astype(np.float64), attrs={"to": TensorProto.DOUBLE})
+case("CastToInt", "Cast", {"x": fixed(f32(3, 4, lo=-5, hi=5))},
+     lambda x: np.trunc(x).astype(np.int64), attrs={"to": TensorProto.INT64})
+case("Dropout", "Dropout", {"x": batched(4)}, lambda x: x, dynamic=True)
+
+# Contractions.
+W = f32(6, 5)
+case("MatMul", "MatMul", {"a": batched(4, 6)}, lambda a, w: a @ w,
+     inits={"w": W}, dynamic=True)
+case("MatMulBatchBroadcast", "MatMul",
+     {"a": fixed(f32(2, 3, 4, 6)), "b": fixed(f32(3, 6, 5))}, lambda a, b: np.matmul(a, b))
+case("MatMulVector", "MatMul", {"a": fixed(f32(6)), "b": fixed(f32(6, 5))},
+     lambda a, b: np.matmul(a, b))
+case("Gemm", "Gemm", {"a": batched(6)}, lambda a, w, c: a @ w + c,
+     inits={"w": W, "c": f32(5)}, dynamic=True)
+case("GemmTransposed", "Gemm", {"a": fixed(f32(6, 3)), "b": fixed(f32(5, 6)),
+                                "c": fixed(f32(3, 5))},
+     lambda a, b, c: 0.5 * (a.T @ b.T) + 2.0 * c,
+     attrs={"transA": 1, "transB": 1, "alpha": 0.5, "beta": 2.0})
+
+# Shapes.
+case("Reshape", "Reshape", {"x": batched(3, 4)},
+     lambda x, s: x.reshape(x.shape[0], -1),
+     inits={"s": np.array([0, -1], np.int64)}, dynamic=True)
+case("ReshapeStatic", "Reshape", {"x": fixed(f32(2, 3, 4))},
+     lambda x, s: x.reshape(4, 3, 2), inits={"s": np.array([4, -1, 2], np.int64)})
+case("Flatten", "Flatten", {"x": batched(2, 3, 2)},
+     lambda x: x.reshape(x.shape[0], -1), dynamic=True)
+case("FlattenAxis2", "Flatten", {"x": fixed(f32(2, 3, 4, 5))},
+     lambda x: x.reshape(6, 20), attrs={"axis": 2})
+case("Transpose", "Transpose", {"x": batched(3, 4)},
+     lambda x: x.transpose(2, 0, 1), attrs={"perm": [2, 0, 1]}, dynamic=True)
+case("TransposeDefault", "Transpose", {"x": fixed(f32(2, 3, 4))},
+     lambda x: x.transpose())
+case("Concat", "Concat", {"a": batched(2), "b": batched(3)},
+     lambda a, b: np.concatenate([a, b], 1), attrs={"axis": -1}, dynamic=True)
+case("Squeeze", "Squeeze", {"x": fixed(f32(3, 1, 4, 1))},
+     lambda x, axes: x.reshape(3, 4), inits={"axes": np.array([1, -1], np.int64)})
+case("SqueezeAll", "Squeeze", {"x": fixed(f32(1, 3, 1))},
+     lambda x: x.reshape(3))
+case("SqueezeOpset11", "Squeeze", {"x": fixed(f32(3, 1, 4))},
+     lambda x: x.reshape(3, 4), attrs={"axes": [1]}, opset=11)
+case("Unsqueeze", "Unsqueeze", {"x": batched(4)},
+     lambda x, axes: x[:, None, :, None], inits={"axes": np.array([1, 3], np.int64)},
+     dynamic=True)
+case("Slice", "Slice", {"x": fixed(f32(5, 8))},
+     lambda x, s, e, a, st: x[1:4, -6:7:2],
+     inits={"s": np.array([1, -6], np.int64), "e": np.array([4, 7], np.int64),
+            "a": np.array([0, 1], np.int64), "st": np.array([1, 2], np.int64)})
+case("SliceDynamic", "Slice", {"x": batched(8)},
+     lambda x, s, e, a: x[:, 2:-1],
+     inits={"s": np.array([2], np.int64), "e": np.array([-1], np.int64),
+            "a": np.array([1], np.int64)}, dynamic=True)
+case("SliceDynamicRows", "Slice", {"x": batched(3)},
+     lambda x, s, e, a: x[1:],
+     inits={"s": np.array([1], np.int64),
+            "e": np.array([2 ** 63 - 1], np.int64),
+            "a": np.array([0], np.int64)}, dynamic=True)
+case("Split", "Split", {"x": fixed(f32(2, 7))},
+     lambda x, sp: (x[:, :3], x[:, 3:]), attrs={"axis": 1},
+     inits={"sp": np.array([3, 4], np.int64)}, outputs=2)
+case("Pad", "Pad", {"x": fixed(f32(2, 3, 4))},
+     lambda x, p, v: np.pad(x, ((0, 1), (2, 0), (1, 3)), constant_values=0.5),
+     inits={"p": np.array([0, 2, 1, 1, 0, 3], np.int64),
+            "v": np.array(0.5, np.float32)})
+EMB = f32(10, 4)
+case("GatherEmbedding", "Gather", {"ids": batched(3, fn=lambda *s: rng.integers(0, 10, s))},
+     lambda table, ids: table[ids], inits={"table": EMB}, dynamic=True,
+     nodes=[("Gather", ["table", "ids"], {})])
+case("GatherConstIndices", "Gather", {"x": fixed(f32(3, 5))},
+     lambda x, i: np.take(x, np.array([4, -1, 0]), axis=1), attrs={"axis": 1},
+     inits={"i": np.array([4, -1, 0], np.int64)})
+case("Expand", "Expand", {"x": fixed(f32(3, 1))},
+     lambda x, s: np.broadcast_to(x, (2, 3, 4)),
+     inits={"s": np.array([2, 1, 4], np.int64)})
+case("ShapeArithmetic", None, {"x": fixed(f32(2, 3, 4))},
+     lambda x: x.reshape(2, 12),
+     nodes=[("Shape", ["x"], {}, ["shape"]),
+            ("Constant", [], {"value": numpy_helper.from_array(
+                np.array(0, np.int64))}, ["zero"]),
+            ("Gather", ["shape", "zero"], {"axis": 0}, ["n"]),
+            ("Unsqueeze", ["n", "axes0"], {}, ["n1"]),
+            ("Constant", [], {"value_ints": [-1]}, ["minus1"]),
+            ("Concat", ["n1", "minus1"], {"axis": 0}, ["newshape"]),
+            ("Reshape", ["x", "newshape"], {}, ["y"])],
+     inits={"axes0": np.array([0], np.int64)})
+case("ConstantOfShape", None, {"x": fixed(f32(2, 3))},
+     lambda x: x + 1.5,
+     nodes=[("Shape", ["x"], {}, ["s"]),
+            ("ConstantOfShape", ["s"], {"value": numpy_helper.from_array(
+                np.array([1.5], np.float32))}, ["c"]),
+            ("Add", ["x", "c"], {}, ["y"])])
+
+# Reductions and normalization.
+case("Softmax", "Softmax", {"x": batched(3, 5)}, lambda x: softmax(x, -1),
+     dynamic=True)
+case("SoftmaxAxis1", "Softmax", {"x": fixed(f32(2, 3, 5))},
+     lambda x: softmax(x, 1), attrs={"axis": 1})
+case("LogSoftmax", "LogSoftmax", {"x": batched(5)},
+     lambda x: np.log(softmax(x.astype(np.float64), -1)), dynamic=True)
+case("ReduceMean", "ReduceMean", {"x": batched(3, 4)},
+     lambda x: x.mean(axis=(1, 2), keepdims=True), attrs={"axes": [1, -1]},
+     dynamic=True)
+case("ReduceMax", "ReduceMax", {"x": fixed(f32(3, 4))},
+     lambda x: x.max(axis=0), attrs={"axes": [0], "keepdims": 0})
+case("ReduceMin", "ReduceMin", {"x": fixed(f32(3, 4))},
+     lambda x: x.min(axis=1, keepdims=True), attrs={"axes": [1]})
+case("ReduceSum", "ReduceSum", {"x": fixed(f32(3, 4, 2))},
+     lambda x, axes: x.sum(axis=1), attrs={"keepdims": 0},
+     inits={"axes": np.array([1], np.int64)})
+case("ReduceSumAll", "ReduceSum", {"x": fixed(f32(3, 4))},
+     lambda x: x.sum(keepdims=True))
+case("ReduceL2", "ReduceL2", {"x": fixed(f32(3, 4))},
+     lambda x: np.sqrt((x.astype(np.float64) ** 2).sum(axis=1)),
+     attrs={"axes": [1], "keepdims": 0})
+case("LayerNormalization", "LayerNormalization", {"x": batched(3, 8)},
+     lambda x, s, b: ((x - x.mean(-1, keepdims=True)) /
+                      np.sqrt(x.var(-1, keepdims=True) + 1e-5)) * s + b,
+     inits={"s": f32(8), "b": f32(8)}, dynamic=True)
+C = 3
+case("BatchNormalization", "BatchNormalization", {"x": batched(C, 4, 5)},
+     lambda x, s, b, m, v: ((x - m.reshape(1, C, 1, 1)) /
+                            np.sqrt(v.reshape(1, C, 1, 1) + 1e-3)) *
+     s.reshape(1, C, 1, 1) + b.reshape(1, C, 1, 1),
+     attrs={"epsilon": 1e-3},
+     inits={"s": f32(C), "b": f32(C), "m": f32(C), "v": f32(C, lo=0.5, hi=2)},
+     dynamic=True)
+
+# Convolution and pooling (NCHW).
+case("Conv", "Conv", {"x": batched(3, 7, 6)},
+     lambda x, w, b: conv_ref(x, w, b, pads=(1, 1, 1, 1)),
+     attrs={"pads": [1, 1, 1, 1]}, inits={"w": f32(4, 3, 3, 3), "b": f32(4)},
+     dynamic=True)
+case("ConvStridedDilated", "Conv", {"x": fixed(f32(2, 3, 9, 8))},
+     lambda x, w: conv_ref(x, w, strides=(2, 1), pads=(0, 1, 2, 1), dil=(2, 1)),
+     attrs={"strides": [2, 1], "pads": [0, 1, 2, 1], "dilations": [2, 1]},
+     inits={"w": f32(5, 3, 2, 3)})
+case("ConvGrouped", "Conv", {"x": fixed(f32(1, 4, 6, 6))},
+     lambda x, w: conv_ref(x, w, group=2), attrs={"group": 2},
+     inits={"w": f32(6, 2, 3, 3)})
+case("ConvDepthwise", "Conv", {"x": fixed(f32(2, 4, 6, 6))},
+     lambda x, w, b: conv_ref(x, w, b, pads=(1, 1, 1, 1), group=4),
+     attrs={"group": 4, "pads": [1, 1, 1, 1]},
+     inits={"w": f32(4, 1, 3, 3), "b": f32(4)})
+case("ConvSameUpper", "Conv", {"x": fixed(f32(1, 2, 7, 7))},
+     lambda x, w: conv_ref(x, w, strides=(2, 2), pads=(1, 1, 1, 1)),
+     attrs={"auto_pad": "SAME_UPPER", "strides": [2, 2]},
+     inits={"w": f32(3, 2, 3, 3)})
+case("MaxPool", "MaxPool", {"x": batched(3, 8, 8)},
+     lambda x: pool_ref(x, (3, 3), (2, 2), (1, 1, 1, 1), "max"),
+     attrs={"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]},
+     dynamic=True)
+case("MaxPoolCeil", "MaxPool", {"x": fixed(f32(1, 2, 7, 7))},
+     lambda x: pool_ref(x, (2, 2), (2, 2), (0, 0, 0, 0), "max", ceil=True),
+     attrs={"kernel_shape": [2, 2], "strides": [2, 2], "ceil_mode": 1})
+case("AveragePool", "AveragePool", {"x": fixed(f32(2, 3, 6, 6))},
+     lambda x: pool_ref(x, (2, 2), (2, 2), (0, 0, 0, 0), "avg"),
+     attrs={"kernel_shape": [2, 2], "strides": [2, 2]})
+case("AveragePoolPadExcluded", "AveragePool", {"x": fixed(f32(1, 2, 5, 5))},
+     lambda x: pool_ref(x, (3, 3), (1, 1), (1, 1, 1, 1), "avg"),
+     attrs={"kernel_shape": [3, 3], "pads": [1, 1, 1, 1]})
+case("AveragePoolPadIncluded", "AveragePool", {"x": fixed(f32(1, 2, 5, 5))},
+     lambda x: pool_ref(x, (3, 3), (2, 2), (1, 1, 1, 1), "avg", include_pad=True),
+     attrs={"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1],
+            "count_include_pad": 1})
+case("GlobalAveragePool", "GlobalAveragePool", {"x": batched(3, 4, 5)},
+     lambda x: x.mean(axis=(2, 3), keepdims=True), dynamic=True)
+case("GlobalMaxPool", "GlobalMaxPool", {"x": fixed(f32(2, 3, 4, 5))},
+     lambda x: x.max(axis=(2, 3), keepdims=True))
+
+# Old opsets, converted by ONNX's version converter.
+case("GemmOpset9", "Gemm", {"a": fixed(f32(2, 6))}, lambda a, w, c: a @ w + c,
+     inits={"w": W, "c": f32(5)}, opset=9)
+case("SoftmaxOpset11", "Softmax", {"x": fixed(f32(2, 3, 4))},
+     lambda x: softmax(x.reshape(2, 12), 1).reshape(2, 3, 4), opset=11)
+
+
+# ---------------------------------------------------------------- the driver
+
+def call_ref(c, arrays):
+    """The reference on the inputs and initializers it names (all of them,
+    in order, when it takes positional numpy functions)."""
+    values = {**arrays, **c["inits"]}
+    params = inspect.signature(c["ref"]).parameters
+    names = [n for n, p in params.items() if p.kind == p.POSITIONAL_OR_KEYWORD
+             and p.default is p.empty]
+    return c["ref"](**{n: values[n] for n in names})
+
+
+def build(c, dynamic_batch):
+    arrays = {k: f(2) for k, f in c["inputs"].items()}
+    inits = c["inits"]
+    ref = call_ref(c, arrays)
+    refs = [np.asarray(r) for r in (ref if isinstance(ref, tuple) else (ref,))]
+    # References computed in f64 stand for f32 outputs (except Cast's).
+    refs = [r.astype(np.float32) if r.dtype == np.float64 and c["op"] != "Cast"
+            else r for r in refs]
+    outputs = [f"y{i}" if len(refs) > 1 else "y" for i in range(len(refs))]
+    if c["nodes"] is None:
+        nodes = [helper.make_node(c["op"], list(arrays) + list(inits), outputs,
+                                  name=c["name"].lower(), **c["attrs"])]
+    else:
+        nodes = []
+        for i, n in enumerate(c["nodes"]):
+            op, ins, attrs = n[0], n[1], n[2]
+            outs = n[3] if len(n) > 3 else outputs
+            nodes.append(helper.make_node(op, ins, outs, name=f"n{i}", **attrs))
+    graph_inputs = []
+    for k, a in arrays.items():
+        shape = list(a.shape)
+        if c["dynamic"]:
+            shape[0] = "N"
+        graph_inputs.append(helper.make_tensor_value_info(
+            k, ONNX_TYPES[a.dtype], shape))
+    graph_outputs = [helper.make_tensor_value_info(
+        name, ONNX_TYPES[np.asarray(r).dtype], [None] * np.asarray(r).ndim)
+        for name, r in zip(outputs, refs)]
+    graph = helper.make_graph(
+        nodes, c["name"], graph_inputs, graph_outputs,
+        [numpy_helper.from_array(v, k) for k, v in inits.items()])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", c["opset"])])
+    return model, outputs
+
+
+def main():
+    rlxc, rlx_run, scratch = sys.argv[1:4]
+    only = sys.argv[4] if len(sys.argv) > 4 else ""
+    os.makedirs(scratch, exist_ok=True)
+    failures = []
+    ran = 0
+    for c in CASES:
+        if only and only not in c["name"]:
+            continue
+        ran += 1
+        model, outputs = build(c, c["dynamic"])
+        path = os.path.join(scratch, c["name"] + ".onnx")
+        onnx.save(model, path)
+        batches = [2, 3, 1] if c["dynamic"] else [2]
+        input_sets = [{k: f(b) for k, f in c["inputs"].items()} for b in batches]
+        try:
+            results = compile_and_run(rlxc, rlx_run, path, input_sets)
+        except Exception as e:  # noqa: BLE001
+            failures.append(f"{c['name']}: {e}")
+            print(f"FAIL {c['name']}: {e}")
+            continue
+        bad = ""
+        for b, inputs, got in zip(batches, input_sets, results):
+            ref = call_ref(c, inputs)
+            refs = ref if isinstance(ref, tuple) else (ref,)
+            for name, r in zip(outputs, refs):
+                r = np.asarray(r)
+                if r.dtype == np.float64 and c["op"] != "Cast":
+                    r = r.astype(np.float32)
+                msg = close(r, got[name], c["rtol"], c["atol"])
+                if msg:
+                    bad += f" batch {b} output {name}: {msg};"
+        if bad:
+            failures.append(c["name"] + ":" + bad)
+            print(f"FAIL {c['name']}:{bad}")
+        else:
+            print(f"ok   {c['name']}" + (" (dynamic batch 2, 3, 1)" if c["dynamic"] else ""))
+    print(f"{ran - len(failures)} of {ran} cases passed")
+    return 1 if failures or ran == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Models exported by PyTorch (`torch.onnx.export`, Debian's python3-torch):
+an MLP and a CNN with batch norm and pooling (dynamic batch), and a small
+transformer encoder block (LayerNorm, attention with Softmax, GELU through
+Erf). Each is compiled by `rlxc model.onnx`, run by rlx-run with the weights
+rlxc wrote, and compared with PyTorch's own output (relative 1e-4).
+Skipped (exit 77) when torch is not installed.
+
+Usage: onnx_torch_test.py RLXC RLX_RUN SCRATCH_DIR"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from onnx_common import close, compile_and_run, require  # noqa: E402
+
+np = require("numpy")
+torch = require("torch")
+require("onnx")
+nn = torch.nn
+
+
+class MLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(20, 32)
+        self.fc2 = nn.Linear(32, 32)
+        self.out = nn.Linear(32, 10)
+
+    def forward(self, x):
+        h = torch.relu(self.fc1(x))
+        h = torch.tanh(self.fc2(h))
+        return torch.log_softmax(self.out(h), dim=-1)
+
+
+class CNN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 8, 3, padding=1)
+        self.bn1 = nn.BatchNorm2d(8)
+        self.conv2 = nn.Conv2d(8, 16, 3, stride=2, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(16)
+        self.dw = nn.Conv2d(16, 16, 3, padding=1, groups=16)
+        self.fc = nn.Linear(16, 5)
+
+    def forward(self, x):
+        x = torch.relu(self.bn1(self.conv1(x)))
+        x = nn.functional.max_pool2d(x, 2)
+        x = torch.relu(self.bn2(self.conv2(x)))
+        x = nn.functional.leaky_relu(self.dw(x), 0.1)
+        x = nn.functional.avg_pool2d(x, 2)
+        x = nn.functional.adaptive_avg_pool2d(x, 1)
+        return self.fc(torch.flatten(x, 1))
+
+
+class Encoder(nn.Module):
+    """One pre-norm transformer block, batch 2, sequence 6, width 16."""
+
+    def __init__(self, d=16, heads=4):
+        super().__init__()
+        self.heads, self.d = heads, d
+        self.ln1 = nn.LayerNorm(d)
+        self.qkv = nn.Linear(d, 3 * d)
+        self.proj = nn.Linear(d, d)
+        self.ln2 = nn.LayerNorm(d)
+        self.ff1 = nn.Linear(d, 4 * d)
+        self.ff2 = nn.Linear(4 * d, d)
+
+    def forward(self, x):
+        b, s, d = x.shape
+        q, k, v = self.qkv(self.ln1(x)).split(d, dim=-1)
+        def heads(t):
+            return t.reshape(b, s, self.heads, d // self.heads).transpose(1, 2)
+        q, k, v = heads(q), heads(k), heads(v)
+        att = torch.softmax(q @ k.transpose(-1, -2) / (d // self.heads) ** 0.5, -1)
+        y = (att @ v).transpose(1, 2).reshape(b, s, d)
+        x = x + self.proj(y)
+        return x + self.ff2(nn.functional.gelu(self.ff1(self.ln2(x))))
+
+
+def export(model, example, path, dynamic):
+    model.eval()
+    kwargs = {}
+    if dynamic:
+        kwargs["dynamic_axes"] = {"input": {0: "batch"}, "logits": {0: "batch"}}
+    torch.onnx.export(model, example, path, input_names=["input"],
+                      output_names=["logits"], opset_version=14, **kwargs)
+
+
+def randomize_batch_norms(model):
+    """Running statistics away from 0/1, so inference batch norm matters."""
+    g = torch.Generator().manual_seed(0)
+    for m in model.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.running_mean.copy_(torch.randn(m.num_features, generator=g) * 0.1)
+            m.running_var.copy_(torch.rand(m.num_features, generator=g) + 0.5)
+            m.weight.data.copy_(torch.rand(m.num_features, generator=g) + 0.5)
+            m.bias.data.copy_(torch.randn(m.num_features, generator=g) * 0.1)
+
+
+def main():
+    rlxc, rlx_run, d = sys.argv[1:4]
+    os.makedirs(d, exist_ok=True)
+    torch.manual_seed(0)
+    cases = [("mlp", MLP(), lambda b: torch.randn(b, 20), True),
+             ("cnn", CNN(), lambda b: torch.randn(b, 3, 16, 16), True),
+             ("encoder", Encoder(), lambda b: torch.randn(2, 6, 16), False)]
+    failures = 0
+    for name, model, make, dynamic in cases:
+        randomize_batch_norms(model)
+        model.eval()
+        path = os.path.join(d, name + ".onnx")
+        export(model, make(2), path, dynamic)
+        batches = [1, 3, 8] if dynamic else [2]
+        inputs = [make(b) for b in batches]
+        try:
+            results = compile_and_run(rlxc, rlx_run, path,
+                                      [{"input": x.numpy()} for x in inputs])
+        except Exception as e:  # noqa: BLE001
+            print(f"FAIL {name}: {e}")
+            failures += 1
+            continue
+        for b, x, got in zip(batches, inputs, results):
+            with torch.no_grad():
+                expected = model(x).numpy()
+            msg = close(expected, got["logits"], rtol=1e-4, atol=1e-5)
+            print(("FAIL " if msg else "ok   ") + f"{name} batch {b}" +
+                  (f": {msg}" if msg else ""))
+            failures += bool(msg)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
