@@ -3,7 +3,7 @@
 # (default 600) from its seed corpus, printing executions and any crash.
 #
 #   scripts/fuzz.sh [SECONDS] [NAME...]     (names: safetensors npy manifest
-#                                            artifact mlir tosa; default all)
+#                                            artifact mlir tosa onnx; default all)
 #
 # BUILD (default build/) must be configured with RLX_BUILD_FUZZERS=ON (the
 # default under clang). New inputs go to BUILD/test/fuzz/corpus/NAME, crash
@@ -15,7 +15,7 @@ build=${BUILD:-$root/build}
 seconds=${1:-600}
 shift || true
 names=("$@")
-[ ${#names[@]} -eq 0 ] && names=(safetensors npy manifest artifact mlir tosa)
+[ ${#names[@]} -eq 0 ] && names=(safetensors npy manifest artifact mlir tosa onnx)
 
 targets=()
 for name in "${names[@]}"; do targets+=("rlx-fuzz-$name"); done

@@ -110,10 +110,10 @@ bool tensorBytes(MLIRContext *context, const onnx::TensorProto &tensor,
         c = c != 0;
     return true;
   }
-  bytes.resize(count * width);
   auto copyFrom = [&](const auto &field, auto convert) {
     if (static_cast<uint64_t>(field.size()) != count)
       return mismatch(field.size(), "elements");
+    bytes.resize(count * width);
     for (uint64_t i = 0; i < count; ++i) {
       auto value = convert(field[static_cast<int>(i)]);
       std::memcpy(bytes.data() + i * width, &value, width);

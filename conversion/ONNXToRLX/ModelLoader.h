@@ -2,10 +2,13 @@
 ///
 /// \file
 /// Everything the importer does with libonnx before building IR: parsing the
-/// protobuf, inlining external data, ONNX's checker, the version converter
-/// (one opset to map, whatever the model was exported with) and shape
-/// inference. libonnx reports errors by throwing; this file catches them and
-/// returns messages, so the rest of the compiler stays exception-free.
+/// protobuf, inlining external data, ONNX's checker and the version
+/// converter (one opset to map, whatever the model was exported with).
+/// ONNX's shape inference is not run: the importer does not need it, and
+/// libonnx 1.12's crashes on malformed conv/pool attributes (test/fuzz found
+/// SIGFPE and SIGSEGV). libonnx reports errors by throwing; this file
+/// catches them and returns messages, so the rest of the compiler stays
+/// exception-free.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -21,8 +24,8 @@ namespace mlir::rlx::onnx_import {
 
 /// Reads the model at `path` into `model`: parsed, its external data read
 /// into `raw_data` (paths relative to the model's folder, never outside it),
-/// checked by ONNX's checker, converted to `opset` of the default domain and
-/// shape-inferred. Returns an empty string, or the reason it failed, naming
+/// checked by ONNX's checker and converted to `opset` of the default domain.
+/// Returns an empty string, or the reason it failed, naming
 /// the file.
 std::string loadModel(const std::string &path, int64_t opset,
                       onnx::ModelProto &model);
