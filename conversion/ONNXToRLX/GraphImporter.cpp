@@ -351,6 +351,10 @@ FailureOr<Value> GraphImporter::lookup(StringRef name, NodeContext &ctx) {
     values[name] = value;
     return value;
   }
+  if (symbolicShapes.count(name))
+    return ctx.error() << "input '" << name
+                       << "' is a shape computed from dynamic dims; it can "
+                          "only feed shape arithmetic and Reshape";
   return ctx.error() << "input '" << name
                      << "' is not produced by an earlier node, a graph input "
                         "or an initializer";
@@ -449,7 +453,8 @@ LogicalResult GraphImporter::importGraph(const onnx::GraphProto &graph,
                          << ") is not supported by the ONNX importer";
     }
     Operation *before = entry->empty() ? nullptr : &entry->back();
-    if (failed(converter->second(ctx)))
+    FailureOr<bool> symbolic = convertSymbolicShapeOp(ctx);
+    if (failed(symbolic) || (!*symbolic && failed(converter->second(ctx))))
       return failure();
     // Ops whose result type the converter chose (reshape, cast, ...) are
     // verified here, so that an error names the node.

@@ -115,6 +115,36 @@ using OpConverter = std::function<LogicalResult(NodeContext &)>;
 /// The op table: ONNX op type (default domain) -> converter.
 const llvm::StringMap<OpConverter> &opConverters();
 
+/// A rank-0 or rank-1 integer tensor computed from shapes at import time
+/// whose elements are not all known: an element is a number, a dynamic dim
+/// of a value (`Shape` of a `?` dim), or unknown (arithmetic on one). Such
+/// a tensor only feeds shape arithmetic and `Reshape`, where dynamic
+/// elements become dynamic dims (ShapeArithmetic.cpp).
+struct SymbolicShape {
+  struct Element {
+    int64_t value = ShapedType::kDynamic;
+    /// For a dynamic dim: the value and the dim it is the size of.
+    Value source;
+    int64_t dim = -1;
+    bool known() const { return !ShapedType::isDynamic(value); }
+  };
+  SmallVector<Element> elements;
+  bool scalar = false;
+  Type elementType;
+};
+
+/// Converts `ctx`'s node when it computes on symbolic shapes (a Shape of a
+/// dynamic dim, arithmetic on one, a Reshape to one); returns false when
+/// the node is not such a computation and its op's converter should run.
+FailureOr<bool> convertSymbolicShapeOp(NodeContext &ctx);
+
+/// The result shape of ONNX Reshape of `in` to `spec` (0: copy, -1: the
+/// rest, kDynamic: a dynamic dim), or an error.
+FailureOr<SmallVector<int64_t>> reshapeShape(NodeContext &ctx,
+                                             ArrayRef<int64_t> in,
+                                             ArrayRef<int64_t> spec,
+                                             bool allowZero);
+
 /// Walks one graph and builds `@main`.
 class GraphImporter {
 public:
@@ -134,6 +164,8 @@ public:
   /// Initializers by name; read as params when used as data.
   llvm::StringMap<const onnx::TensorProto *> initializers;
   std::vector<ONNXWeight> &weights;
+  /// Shape tensors with dynamic elements, by ONNX name.
+  llvm::StringMap<SymbolicShape> symbolicShapes;
   /// Every name a node reads or the graph outputs.
   llvm::StringSet<> usedNames;
 

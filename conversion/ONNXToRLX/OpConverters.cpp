@@ -559,15 +559,25 @@ LogicalResult convertConstantOfShape(NodeContext &ctx) {
   return success();
 }
 
+} // namespace
+
 /// The result shape of ONNX Reshape: 0 copies the input dim (unless
-/// allowzero), -1 takes what is left; dims that depend on a dynamic input
-/// dim are dynamic.
-FailureOr<Ints> reshapeShape(NodeContext &ctx, ArrayRef<int64_t> in,
-                             ArrayRef<int64_t> spec, bool allowZero) {
+/// allowzero), -1 takes what is left, a dynamic entry (a symbolic shape's
+/// unknown element) is a dynamic dim. -1 is static when the input dims it
+/// covers are: those not copied into their own place by a 0.
+FailureOr<SmallVector<int64_t>> reshapeShape(NodeContext &ctx,
+                                             ArrayRef<int64_t> in,
+                                             ArrayRef<int64_t> spec,
+                                             bool allowZero) {
   Ints out;
   int64_t inferred = -1;
+  auto copied = [&](size_t i) {
+    return i < spec.size() && spec[i] == 0 && !allowZero && i < in.size();
+  };
   for (auto [i, d] : llvm::enumerate(spec)) {
-    if (d == 0 && !allowZero) {
+    if (ShapedType::isDynamic(d)) {
+      out.push_back(ShapedType::kDynamic);
+    } else if (d == 0 && !allowZero) {
       if (i >= in.size())
         return ctx.error() << "shape dim " << i
                            << " is 0 (copy) past the input's rank";
@@ -583,44 +593,41 @@ FailureOr<Ints> reshapeShape(NodeContext &ctx, ArrayRef<int64_t> in,
       out.push_back(d);
     }
   }
-  bool staticIn = llvm::none_of(in, ShapedType::isDynamic);
-  // With dynamic input dims, -1 is still static when every dynamic dim is
-  // copied by a 0 in its own place (`[0, -1]` on `?x8x4`): the rest divides.
-  if (inferred >= 0 && !staticIn) {
+  if (inferred >= 0) {
     int64_t rest = 1, known = 1;
-    bool copiedAll = true;
+    bool inferable = true;
     for (size_t i = 0; i < in.size(); ++i) {
-      bool copied = i < spec.size() && spec[i] == 0 && !allowZero;
-      if (ShapedType::isDynamic(in[i]) && !copied)
-        copiedAll = false;
-      else if (!copied)
+      if (copied(i))
+        continue;
+      if (ShapedType::isDynamic(in[i]))
+        inferable = false;
+      else
         rest *= in[i];
     }
     for (auto [i, d] : llvm::enumerate(out)) {
-      bool copied = spec[i] == 0 && !allowZero && i < in.size();
-      if (static_cast<int64_t>(i) != inferred && !copied)
+      if (static_cast<int64_t>(i) == inferred || copied(i))
+        continue;
+      if (ShapedType::isDynamic(d))
+        inferable = false;
+      else
         known *= d;
     }
-    if (copiedAll && known > 0 && rest % known == 0 &&
-        llvm::none_of(out, [&](int64_t d) { return d == 0; }))
+    if (inferable) {
+      if (known == 0 || rest % known != 0)
+        return ctx.error() << "cannot reshape " << rest << " elements to the "
+                           << "requested shape";
       out[inferred] = rest / known;
+    }
   }
-  if (inferred >= 0 && staticIn) {
-    int64_t total = ShapedType::getNumElements(in), known = 1;
-    for (auto [i, d] : llvm::enumerate(out))
-      if (static_cast<int64_t>(i) != inferred)
-        known *= d;
-    if (known == 0 || total % known != 0)
-      return ctx.error() << "cannot reshape " << total << " elements to the "
-                         << "requested shape";
-    out[inferred] = total / known;
-  }
-  if (staticIn && llvm::none_of(out, ShapedType::isDynamic) &&
+  if (llvm::none_of(in, ShapedType::isDynamic) &&
+      llvm::none_of(out, ShapedType::isDynamic) &&
       ShapedType::getNumElements(out) != ShapedType::getNumElements(in))
     return ctx.error() << "cannot reshape " << ShapedType::getNumElements(in)
                        << " elements to " << ShapedType::getNumElements(out);
   return out;
 }
+
+namespace {
 
 LogicalResult convertReshape(NodeContext &ctx) {
   FailureOr<int64_t> allowZero = ctx.getInt("allowzero", 0);
