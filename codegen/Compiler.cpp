@@ -331,6 +331,9 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
   case Phase::Simplify:
     pm.addPass(createInlinerPass());
     addCleanup(pm);
+    // After the cleanup: scan's canonicalization has merged each primal
+    // loop into the loop stacking what reverse mode reads.
+    pm.addPass(createRLXScanResiduals());
     pm.addPass(createSymbolDCEPass());
     break;
   case Phase::Lower:

@@ -111,40 +111,47 @@ LogicalResult lowerScan(ScanOp op, SymbolTableCollection &symbols) {
     length = arith::ConstantIndexOp::create(b, loc, steps);
   else
     length = tensor::DimOp::create(b, loc, op.getXs()[0], 0);
-  // The stacked outputs, filled in place step by step.
+  // The stacked outputs, filled in place step by step. Their dynamic dims
+  // are known before the loop when they follow from the scan's operands;
+  // otherwise the first step runs before the loop and gives them.
   auto ret = body.getBody().front().getTerminator();
-  SmallVector<Value> iterInit(op.getInit());
+  SmallVector<Value> init(op.getInit());
+  bool peel = false;
   for (auto [j, y] : llvm::enumerate(op.getYs())) {
     auto type = cast<RankedTensorType>(y.getType());
     SmallVector<Value> dynamic;
     if (type.isDynamicDim(0))
       dynamic.push_back(length);
-    for (int64_t d = 1; d < type.getRank(); ++d) {
+    for (int64_t d = 1; d < type.getRank() && !peel; ++d) {
       if (!type.isDynamicDim(d))
         continue;
       FailureOr<Value> size =
           sizeBeforeLoop(b, loc, ret->getOperand(K + j), d - 1, op);
       if (failed(size))
-        return op.emitOpError("cannot be lowered: dim ")
-               << d << " of stacked output " << j
-               << " is dynamic and its size is computed inside the body; "
-                  "give the step output a static shape";
-      dynamic.push_back(*size);
+        peel = true;
+      else
+        dynamic.push_back(*size);
     }
-    iterInit.push_back(tensor::EmptyOp::create(b, loc, type, dynamic));
+    if (!peel)
+      init.push_back(tensor::EmptyOp::create(b, loc, type, dynamic));
   }
+  if (peel)
+    init.resize(K);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  LogicalResult status = success();
-  // One step at index i: slices in, the body inlined, outputs inserted.
-  auto emitStep = [&](OpBuilder &lb, Location l, Value i,
-                      SmallVector<Value> iter) -> SmallVector<Value> {
-    Value step = i;
-    if (op.getReverse())
-      step = arith::SubIOp::create(
-          lb, l, arith::SubIOp::create(lb, l, length, one), i);
+  // The step run at iteration i: i, or counted from the end with reverse.
+  auto stepAt = [&](OpBuilder &lb, Location l, Value i) -> Value {
+    if (!op.getReverse())
+      return i;
+    return arith::SubIOp::create(
+        lb, l, arith::SubIOp::create(lb, l, length, one), i);
+  };
+  // The body at step `step`: slices in, the next carry and the step's
+  // outputs out.
+  auto runBody = [&](OpBuilder &lb, Location l, Value step,
+                     ValueRange carries) -> SmallVector<Value> {
     SmallVector<Value> args(op.getConsts());
-    llvm::append_range(args, ArrayRef<Value>(iter).take_front(K));
+    llvm::append_range(args, carries);
     for (Value x : op.getXs()) {
       auto type = cast<RankedTensorType>(x.getType());
       SmallVector<OpFoldResult> offsets(type.getRank(), lb.getIndexAttr(0));
@@ -155,64 +162,114 @@ LogicalResult lowerScan(ScanOp op, SymbolTableCollection &symbols) {
       args.push_back(tensor::ExtractSliceOp::create(
           lb, l, sliceType(type), x, offsets, sizes, strides));
     }
-    FailureOr<SmallVector<Value>> outs = inlineBody(lb, op, body, args);
-    if (failed(outs)) {
-      status = failure();
-      return iter;
-    }
-    SmallVector<Value> next(outs->begin(), outs->begin() + K);
-    for (auto [j, stacked] : llvm::enumerate(ArrayRef<Value>(iter).drop_front(K))) {
-      Value slice = (*outs)[K + j];
-      auto type = cast<RankedTensorType>(stacked.getType());
+    // The body was checked above: a single block, so this cannot fail.
+    return *inlineBody(lb, op, body, args);
+  };
+  // The step's outputs inserted at `step` of the stacked ones.
+  auto insertOutputs = [&](OpBuilder &lb, Location l, Value step,
+                           ValueRange outs, ValueRange stacked) {
+    SmallVector<Value> next(outs.take_front(K));
+    for (auto [j, into] : llvm::enumerate(stacked)) {
+      Value slice = outs[K + j];
+      auto type = cast<RankedTensorType>(into.getType());
       SmallVector<OpFoldResult> offsets(type.getRank(), lb.getIndexAttr(0));
       offsets[0] = step;
       SmallVector<OpFoldResult> sizes = {lb.getIndexAttr(1)};
       llvm::append_range(sizes, sizesOf(lb, l, slice));
       SmallVector<OpFoldResult> strides(type.getRank(), lb.getIndexAttr(1));
-      next.push_back(tensor::InsertSliceOp::create(lb, l, slice, stacked,
-                                                   offsets, sizes, strides));
+      next.push_back(tensor::InsertSliceOp::create(lb, l, slice, into, offsets,
+                                                   sizes, strides));
     }
     return next;
   };
-  // `unroll` steps per iteration of the main loop, the rest one by one.
+  auto emitStep = [&](OpBuilder &lb, Location l, Value i,
+                      SmallVector<Value> iter) -> SmallVector<Value> {
+    Value step = stepAt(lb, l, i);
+    SmallVector<Value> outs =
+        runBody(lb, l, step, ArrayRef<Value>(iter).take_front(K));
+    return insertOutputs(lb, l, step, outs, ArrayRef<Value>(iter).drop_front(K));
+  };
+  // Iterations begin..length: `unroll` steps per iteration of the main
+  // loop, the rest one by one.
   int64_t unroll = std::max<int64_t>(1, op.getUnroll());
   if (!ShapedType::isDynamic(steps))
     unroll = std::min(unroll, std::max<int64_t>(1, steps));
-  Value mainEnd = length;
-  if (unroll > 1) {
-    Value k = arith::ConstantIndexOp::create(b, loc, unroll);
-    mainEnd = arith::SubIOp::create(
-        b, loc, length, arith::RemSIOp::create(b, loc, length, k));
-  }
-  auto main = scf::ForOp::create(
-      b, loc, zero, mainEnd,
-      unroll > 1 ? arith::ConstantIndexOp::create(b, loc, unroll).getResult()
-                 : one,
-      iterInit, [&](OpBuilder &lb, Location l, Value i, ValueRange iter) {
-        SmallVector<Value> values(iter);
-        for (int64_t u = 0; u < unroll; ++u) {
-          Value at = u == 0 ? i
-                            : arith::AddIOp::create(
-                                  lb, l, i,
-                                  arith::ConstantIndexOp::create(lb, l, u))
-                                  .getResult();
-          values = emitStep(lb, l, at, values);
-        }
-        scf::YieldOp::create(lb, l, values);
-      });
-  ValueRange results = main.getResults();
-  scf::ForOp rest;
-  if (unroll > 1 && !(!ShapedType::isDynamic(steps) && steps % unroll == 0)) {
-    rest = scf::ForOp::create(
-        b, loc, mainEnd, length, one, main.getResults(),
-        [&](OpBuilder &lb, Location l, Value i, ValueRange iter) {
-          scf::YieldOp::create(lb, l,
-                               emitStep(lb, l, i, SmallVector<Value>(iter)));
+  auto emitLoops = [&](OpBuilder &lb, Location l, Value begin,
+                       ValueRange iterInit) -> SmallVector<Value> {
+    const bool fromStart = begin == zero;
+    Value mainEnd = length;
+    if (unroll > 1) {
+      Value k = arith::ConstantIndexOp::create(lb, l, unroll);
+      Value count =
+          fromStart ? length : arith::SubIOp::create(lb, l, length, begin);
+      mainEnd = arith::SubIOp::create(lb, l, length,
+                                      arith::RemSIOp::create(lb, l, count, k));
+    }
+    auto main = scf::ForOp::create(
+        lb, l, begin, mainEnd,
+        unroll > 1 ? arith::ConstantIndexOp::create(lb, l, unroll).getResult()
+                   : one,
+        iterInit, [&](OpBuilder &fb, Location fl, Value i, ValueRange iter) {
+          SmallVector<Value> values(iter);
+          for (int64_t u = 0; u < unroll; ++u) {
+            Value at = u == 0 ? i
+                              : arith::AddIOp::create(
+                                    fb, fl, i,
+                                    arith::ConstantIndexOp::create(fb, fl, u))
+                                    .getResult();
+            values = emitStep(fb, fl, at, values);
+          }
+          scf::YieldOp::create(fb, fl, values);
         });
-    results = rest.getResults();
+    if (unroll == 1 || (fromStart && !ShapedType::isDynamic(steps) &&
+                        steps % unroll == 0))
+      return SmallVector<Value>(main.getResults());
+    auto rest = scf::ForOp::create(
+        lb, l, mainEnd, length, one, main.getResults(),
+        [&](OpBuilder &fb, Location fl, Value i, ValueRange iter) {
+          scf::YieldOp::create(fb, fl,
+                               emitStep(fb, fl, i, SmallVector<Value>(iter)));
+        });
+    return SmallVector<Value>(rest.getResults());
+  };
+  SmallVector<Value> results;
+  if (!peel) {
+    results = emitLoops(b, loc, zero, init);
+  } else {
+    // With no step at all, the stacked outputs are empty along dim 0 and
+    // their other dynamic dims are 0.
+    Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                      length, zero);
+    auto branch = scf::IfOp::create(
+        b, loc, any,
+        [&](OpBuilder &tb, Location tl) {
+          Value step = stepAt(tb, tl, zero);
+          SmallVector<Value> outs = runBody(tb, tl, step, init);
+          SmallVector<Value> stacked;
+          for (auto [j, y] : llvm::enumerate(op.getYs())) {
+            auto type = cast<RankedTensorType>(y.getType());
+            SmallVector<OpFoldResult> sizes = {OpFoldResult(length)};
+            llvm::append_range(sizes, sizesOf(tb, tl, outs[K + j]));
+            SmallVector<Value> dynamic;
+            for (auto [d, size] : llvm::enumerate(sizes))
+              if (type.isDynamicDim(d))
+                dynamic.push_back(getValueOrCreateConstantIndexOp(tb, tl, size));
+            stacked.push_back(tensor::EmptyOp::create(tb, tl, type, dynamic));
+          }
+          SmallVector<Value> first = insertOutputs(tb, tl, step, outs, stacked);
+          scf::YieldOp::create(tb, tl, emitLoops(tb, tl, one, first));
+        },
+        [&](OpBuilder &eb, Location el) {
+          SmallVector<Value> none(init);
+          for (Value y : op.getYs()) {
+            auto type = cast<RankedTensorType>(y.getType());
+            SmallVector<Value> dynamic(type.getNumDynamicDims(), zero);
+            none.push_back(tensor::EmptyOp::create(eb, el, type, dynamic));
+          }
+          scf::YieldOp::create(eb, el, none);
+        });
+    results.assign(branch.getResults().begin(), branch.getResults().end());
   }
-  if (failed(status))
-    return failure();
   op->replaceAllUsesWith(results);
   op->erase();
   return success();

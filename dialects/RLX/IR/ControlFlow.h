@@ -24,6 +24,12 @@ namespace mlir::rlx {
 /// runs once under reverse and forward mode.
 inline constexpr llvm::StringLiteral kExtendsAttrName = "rlx.extends";
 
+/// On a scan built by scan's VJP rule: the positions of its xs that are
+/// primal values (the carry each step started from, the step's xs), as
+/// opposed to cotangents. rlx-scan-residuals moves what the body computes
+/// from them alone into the forward loop and keeps it per step.
+inline constexpr llvm::StringLiteral kPrimalXsAttrName = "rlx.primal_xs";
+
 /// A stacked tensor's slice: its type without the leading dim.
 mlir::RankedTensorType sliceType(mlir::Type stacked);
 /// `slice` stacked `length` times along a new leading dim.

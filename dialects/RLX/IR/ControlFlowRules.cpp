@@ -344,6 +344,10 @@ LogicalResult ScanOp::buildVJP(OpBuilder &b, ArrayRef<Value> adj,
                             getConsts(), bwdInit, bwdXs, getLengthAttr(),
                             b.getBoolAttr(!getReverse()), getUnrollAttr(),
                             IntegerAttr());
+  // The start carries and the xs are primal: rlx-scan-residuals moves what
+  // the backward body computes from them into the forward loop.
+  bwd->setAttr(kPrimalXsAttrName,
+               b.getDenseI64ArrayAttr(llvm::to_vector(llvm::seq<int64_t>(0, K + X))));
   out.assign(getNumOperands(), Value());
   for (auto [f, c] : llvm::enumerate(floatConsts))
     out[c] = bwd.getCarries()[FK + f];

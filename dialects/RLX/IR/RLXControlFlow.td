@@ -28,11 +28,14 @@ def RLX_ScanOp : RLX_DiffOp<"scan", [
     generated loop runs, inlined one after the other (the steps left over
     run one by one). The body's carry types must equal the init's.
 
-    Reverse mode keeps the carry each step starts from and recomputes the
-    step in the backward loop. With `checkpoint_every = k` (a static
-    length) it keeps only every k-th carry: the loop runs in chunks of k
-    steps, each recomputed from its first carry in the backward pass, so
-    memory is O(length / k + k) carries for one more forward pass.
+    Reverse mode stores each step's residuals (the forward values the
+    step's VJP reads) in the forward loop and reads them back in the
+    backward loop (rlx-scan-residuals); a remat inside the body stores only
+    its inputs and recomputes the rest. With `checkpoint_every = k` (a
+    static length) it keeps only every k-th carry: the loop runs in chunks
+    of k steps, each recomputed from its first carry in the backward pass,
+    so memory is O(length / k) carries plus one chunk's residuals, for one
+    more forward pass.
 
     Example:
 

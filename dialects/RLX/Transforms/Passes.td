@@ -87,6 +87,23 @@ def RLXLowerCustomRules : Pass<"rlx-lower-custom-rules", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::func::FuncDialect"];
 }
 
+def RLXScanResiduals : Pass<"rlx-scan-residuals", "mlir::ModuleOp"> {
+  let summary = "Stores per-step residuals for scan's reverse mode";
+  let description = [{
+    Scan's VJP rule runs the body's VJP in a backward scan over the carry
+    each step started from, which recomputes the step's forward values. In
+    each backward scan tagged `rlx.primal_xs`, the ops that read only those
+    primal slices and consts (not the adjoint carry, not through an
+    rlx.optimization_barrier, which pins what remat recomputes) move into
+    the forward scan that produced the slices, and the values the backward
+    body reads from them are stacked per step and read back as xs. Then
+    every scan drops the stacked outputs nobody reads and the xs its body
+    never reads. Runs after rlx-autodiff and a cleanup (so scan's
+    canonicalization has merged the primal loop into the stacking one).
+  }];
+  let dependentDialects = ["mlir::rlx::RLXDialect", "mlir::func::FuncDialect"];
+}
+
 def RLXAddGradientEntries : Pass<"rlx-add-gradient-entries", "mlir::ModuleOp"> {
   let summary = "Adds FN_grad / FN_value_and_grad entry points w.r.t. all params";
   let description = [{

@@ -397,6 +397,86 @@ TEST(ControlFlow, CheckpointedScanGivesTheSameGradients) {
   }
 }
 
+/// An outer scan whose step runs an inner scan (over the step's row of
+/// xs) and a remat'd block: reverse mode stores the inner loop's residuals
+/// per outer step, and only the remat's inputs.
+Func nested() {
+  return Func("nested", [](Scope &s) {
+    Tensor h = s.input("h", {dyn, 2}, f64);
+    Tensor xs = s.input("xs", {dyn, 3, dyn, 2}, f64); // [T, inner, B, 2]
+    ScanResult r = scan(
+        [&](Scope &in, const std::vector<Tensor> &c,
+            const std::vector<Tensor> &x) {
+          Tensor w = in.param("w", {2}, f64);
+          ScanResult inner = scan(
+              [&](Scope &, const std::vector<Tensor> &ic,
+                  const std::vector<Tensor> &ix) {
+                Tensor v = tanh(ic[0] * w + ix[0]);
+                return ScanStep{{v}, {v * ix[0]}};
+              },
+              {c[0]}, {x[0]});
+          std::vector<Tensor> kept = remat(
+              in, "block",
+              [](Scope &, const std::vector<Tensor> &a) {
+                return std::vector<Tensor>{tanh(exp(a[0] * 0.3) * a[1])};
+              },
+              {inner.carry[0], c[0]});
+          return ScanStep{{kept[0]}, {sum(inner.ys[0], {0})}};
+        },
+        {h}, {xs});
+    return sum(r.carry[0] * r.carry[0]) + sum(r.ys[0] * r.ys[0]);
+  });
+}
+
+/// The same function as plain C++ loops.
+double nestedReference(std::vector<double> h, const std::vector<double> &xs,
+                       const std::vector<double> &w, size_t T, size_t B) {
+  double loss = 0;
+  for (size_t t = 0; t < T; ++t) {
+    std::vector<double> v = h, ysum(B * 2, 0.0);
+    for (size_t i = 0; i < 3; ++i)
+      for (size_t e = 0; e < B * 2; ++e) {
+        double x = xs[((t * 3 + i) * B) * 2 + e];
+        v[e] = std::tanh(v[e] * w[e % 2] + x);
+        ysum[e] += v[e] * x;
+      }
+    for (size_t e = 0; e < B * 2; ++e) {
+      h[e] = std::tanh(std::exp(v[e] * 0.3) * h[e]);
+      loss += ysum[e] * ysum[e];
+    }
+  }
+  for (double v : h)
+    loss += v * v;
+  return loss;
+}
+
+TEST(ControlFlow, NestedScanAndRematGradAgainstCentralDifferences) {
+  Func f = nested();
+  Compiled forward = f.jit(Device::cpu());
+  Compiled grad = f.value_and_grad({"h", "xs", "w"}).jit(Device::cpu());
+  Array w = Array::from(std::vector<double>{0.7, -1.2}, {2}, f64);
+  forward.with_param("w", w);
+  grad.with_param("w", w);
+  // No step at all: the stacked outputs whose size the body computes are
+  // empty.
+  for (auto [T, B] : std::vector<std::pair<size_t, size_t>>{{4, 2}, {1, 3}, {0, 2}}) {
+    std::map<std::string, Array> in = {
+        {"h", Array::from(test::values(B * 2, 41), {int64_t(B), 2}, f64)},
+        {"xs", Array::from(test::values(T * 3 * B * 2, 42),
+                           {int64_t(T), 3, int64_t(B), 2}, f64)}};
+    Outputs out = grad.run(in);
+    EXPECT_NEAR(out[0].item(),
+                nestedReference(in["h"].to_vector(), in["xs"].to_vector(),
+                                {0.7, -1.2}, T, B),
+                1e-12);
+    for (const char *leaf : {"h", "xs"})
+      expectNear(out[std::string("grad.") + leaf].to_vector(),
+                 centralDiff(forward, in, leaf), 1e-6, 1e-8);
+    expectNear(out["grad.w"].to_vector(), centralDiffParam(forward, in, "w"),
+               1e-6, 1e-8);
+  }
+}
+
 TEST(ControlFlow, TrainStepThreadsAKey) {
   // Dropout keyed by the step's key: same seed, same losses; another seed,
   // other losses; the key changes every step.
