@@ -1,6 +1,6 @@
 # What `cmake --install build --prefix P` puts under P:
 #
-#   bin/      rlxc, rlx-opt, rlx-run (RPATH $ORIGIN/../lib, plus LLVM's
+#   bin/      rlxc, rlx-opt, rlx-run, rlx-import-onnx (RPATH $ORIGIN/../lib, plus LLVM's
 #             library folder for libMLIR)
 #   lib/      librlxrt.so.<soversion> (and its links), librlxcheckgrads.a,
 #             librlxfrontend.a and the compiler's static libraries it needs
@@ -23,12 +23,12 @@ set(RLX_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/rlx")
 # --- Tools -----------------------------------------------------------------
 # Installed binaries find librlxrt beside them and libMLIR where LLVM put it
 # (a system path); nothing points into the build tree.
-foreach(tool rlxc rlx-opt rlx-run)
+foreach(tool rlxc rlx-opt rlx-run rlx-import-onnx)
   set_target_properties(${tool} PROPERTIES
     INSTALL_RPATH "\$ORIGIN/../${CMAKE_INSTALL_LIBDIR}"
     INSTALL_RPATH_USE_LINK_PATH ON)
 endforeach()
-install(TARGETS rlxc rlx-opt rlx-run
+install(TARGETS rlxc rlx-opt rlx-run rlx-import-onnx
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
 
 # --- Runtime ---------------------------------------------------------------
@@ -145,6 +145,6 @@ set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-  "libmlir-22, libllvm22, lld-22, libomp-22-dev, libclang-rt-22-dev, libc6, libstdc++6")
+  "libmlir-22, libllvm22, lld-22, libomp-22-dev, libclang-rt-22-dev, libonnx1, libprotobuf32, libc6, libstdc++6")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libmlir-22-dev")
 include(CPack)

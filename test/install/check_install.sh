@@ -36,7 +36,7 @@ cmake --install "$build" --prefix "$prefix" > "$work/install.log" \
   || { cat "$work/install.log"; fail "cmake --install"; }
 
 step "layout"
-for f in bin/rlxc bin/rlx-run bin/rlx-opt \
+for f in bin/rlxc bin/rlx-run bin/rlx-opt bin/rlx-import-onnx \
          include/rlx/runtime.h include/rlx/runtime.hpp include/rlx/abi.h \
          include/rlx/dtype.hpp include/rlx/check_grads.hpp \
          include/rlx/frontend.h include/rlx/frontend/Jit.h \

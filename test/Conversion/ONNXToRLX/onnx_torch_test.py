@@ -2,8 +2,11 @@
 """Models exported by PyTorch (`torch.onnx.export`, Debian's python3-torch):
 an MLP, a CNN with batch norm and pooling, and a small transformer encoder
 block (LayerNorm, attention with Softmax, GELU through Erf, reshapes
-computed from the input's shape), all with a dynamic batch. Each is compiled by `rlxc model.onnx`, run by rlx-run with the weights
-rlxc wrote, and compared with PyTorch's own output (relative 1e-4).
+computed from the input's shape), all with a dynamic batch, each compiled by
+`rlxc model.onnx`, run by rlx-run with the weights rlxc wrote and compared
+with PyTorch's own output (relative 1e-4); and a classifier with a
+cross-entropy head compiled with `--value-and-grad main`, its loss and
+gradients against PyTorch's autograd.
 Skipped (exit 77) when torch is not installed.
 
 Usage: onnx_torch_test.py RLXC RLX_RUN SCRATCH_DIR"""
@@ -77,6 +80,55 @@ class Encoder(nn.Module):
         return x + self.ff2(nn.functional.gelu(self.ff1(self.ln2(x))))
 
 
+class Classifier(nn.Module):
+    """An MLP with a cross-entropy head (log_softmax against one-hot labels),
+    for fine-tuning: `rlxc --value-and-grad main`."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(12, 16)
+        self.fc2 = nn.Linear(16, 4)
+
+    def forward(self, x, labels):
+        logits = self.fc2(torch.relu(self.fc1(x)))
+        return -(torch.log_softmax(logits, -1) * labels).sum(-1).mean()
+
+
+def check_fine_tuning(rlxc, rlx_run, d):
+    """The gradient of an imported loss with respect to every initializer,
+    against PyTorch's autograd."""
+    from onnx_common import read_safetensors, run
+    model = Classifier()
+    x = torch.randn(5, 12)
+    labels = nn.functional.one_hot(torch.tensor([0, 3, 1, 1, 2]), 4).float()
+    path = os.path.join(d, "classifier.onnx")
+    torch.onnx.export(model, (x, labels), path, input_names=["x", "labels"],
+                      output_names=["loss"], opset_version=14)
+    so = os.path.join(d, "classifier.so")
+    run([rlxc, path, "-o", so, "--value-and-grad", "main"])
+    np.save(os.path.join(d, "x.npy"), x.numpy())
+    np.save(os.path.join(d, "labels.npy"), labels.numpy())
+    out = os.path.join(d, "classifier.grads.safetensors")
+    run([rlx_run, so, "--fn", "main_value_and_grad", "--weights",
+         os.path.join(d, "classifier.safetensors"),
+         "--input", "x=" + os.path.join(d, "x.npy"),
+         "--input", "labels=" + os.path.join(d, "labels.npy"), "--outputs", out])
+    got = read_safetensors(out)
+    loss = model(x, labels)
+    loss.backward()
+    failures = 0
+    expected = {"value": loss.detach().numpy()}
+    for name, p in model.named_parameters():
+        expected["grad." + name] = p.grad.numpy()
+    for name, value in expected.items():
+        msg = close(value, got[name]) if name in got else \
+            f"missing (outputs: {sorted(got)})"
+        print(("FAIL " if msg else "ok   ") + f"classifier --value-and-grad {name}" +
+              (f": {msg}" if msg else ""))
+        failures += bool(msg)
+    return failures
+
+
 def export(model, example, path, dynamic):
     model.eval()
     kwargs = {}
@@ -126,6 +178,11 @@ def main():
             print(("FAIL " if msg else "ok   ") + f"{name} batch {b}" +
                   (f": {msg}" if msg else ""))
             failures += bool(msg)
+    try:
+        failures += check_fine_tuning(rlxc, rlx_run, d)
+    except Exception as e:  # noqa: BLE001
+        print(f"FAIL classifier --value-and-grad: {e}")
+        failures += 1
     return 1 if failures else 0
 
 
