@@ -90,9 +90,9 @@ bool tensorBytes(MLIRContext *context, const onnx::TensorProto &tensor,
     return s + "]";
   };
   auto mismatch = [&](uint64_t have, const char *unit) {
-    error = "has " + std::to_string(have) + " " + unit + " of data but its dims " +
-            shapeText() + " of " + onnxTypeName(tensor.data_type()) +
-            " need " +
+    error = "has " + std::to_string(have) + " " + unit +
+            " of data but its dims " + shapeText() + " of " +
+            onnxTypeName(tensor.data_type()) + " need " +
             std::to_string(std::strcmp(unit, "bytes") ? count : count * width);
     return false;
   };
@@ -475,11 +475,11 @@ LogicalResult GraphImporter::importGraph(const onnx::GraphProto &graph,
       value = found->second;
     } else if (std::optional<DenseElementsAttr> known =
                    lookupConstant(output.name(), nullptr)) {
-      value = initializers.count(output.name())
-                  ? ParamOp::create(builder, loc, known->getType(),
-                                    output.name())
-                        .getResult()
-                  : materialize(*known, loc);
+      value =
+          initializers.count(output.name())
+              ? ParamOp::create(builder, loc, known->getType(), output.name())
+                    .getResult()
+              : materialize(*known, loc);
       if (initializers.count(output.name())) {
         ONNXWeight weight;
         weight.name = output.name();
@@ -502,7 +502,8 @@ LogicalResult GraphImporter::importGraph(const onnx::GraphProto &graph,
   return success();
 }
 
-OwningOpRef<ModuleOp> GraphImporter::importModel(const onnx::ModelProto &model) {
+OwningOpRef<ModuleOp>
+GraphImporter::importModel(const onnx::ModelProto &model) {
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc());
   if (failed(importGraph(model.graph(), *module)) || failed(verify(*module)))
     return nullptr;

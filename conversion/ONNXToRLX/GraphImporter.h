@@ -102,8 +102,8 @@ public:
     FailureOr<OpTy> op =
         createChecked<OpTy>(builder(), loc, std::forward<Args>(args)...);
     if (failed(op))
-      return error() << "its operands are rejected by " << OpTy::getOperationName()
-                     << " (see the error above)",
+      return error() << "its operands are rejected by "
+                     << OpTy::getOperationName() << " (see the error above)",
              failure();
     return (*op)->getResult(0);
   }

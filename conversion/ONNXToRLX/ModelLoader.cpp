@@ -92,8 +92,7 @@ std::string inlineExternalData(onnx::TensorProto &tensor,
     return "initializer '" + tensor.name() + "': external data location '" +
            location + "' is not a path inside the model's folder";
   std::string bytes;
-  if (std::string error =
-          readRange(modelDir / relative, offset, length, bytes);
+  if (std::string error = readRange(modelDir / relative, offset, length, bytes);
       !error.empty())
     return "initializer '" + tensor.name() + "': " + error;
   tensor.set_raw_data(std::move(bytes));
@@ -127,12 +126,12 @@ std::string inlineExternalData(onnx::GraphProto &graph,
 /// fuzzing); they are checked positive before it runs.
 std::string checkWindowAttributes(const onnx::GraphProto &graph) {
   static const char *const windowOps[] = {
-      "Conv", "ConvTranspose", "ConvInteger", "QLinearConv", "MaxPool",
-      "AveragePool", "LpPool", "MaxUnpool", "MaxRoiPool"};
+      "Conv",        "ConvTranspose", "ConvInteger", "QLinearConv", "MaxPool",
+      "AveragePool", "LpPool",        "MaxUnpool",   "MaxRoiPool"};
   for (int i = 0; i < graph.node_size(); ++i) {
     const onnx::NodeProto &node = graph.node(i);
-    if (std::find(std::begin(windowOps), std::end(windowOps),
-                  node.op_type()) == std::end(windowOps))
+    if (std::find(std::begin(windowOps), std::end(windowOps), node.op_type()) ==
+        std::end(windowOps))
       continue;
     for (const onnx::AttributeProto &attr : node.attribute()) {
       if (attr.name() != "strides" && attr.name() != "dilations" &&
@@ -142,8 +141,7 @@ std::string checkWindowAttributes(const onnx::GraphProto &graph) {
         if (v <= 0)
           return "node " + std::to_string(i) + " '" + node.name() + "' (" +
                  node.op_type() + "): attribute '" + attr.name() +
-                 "' has a value " + std::to_string(v) +
-                 " (must be positive)";
+                 "' has a value " + std::to_string(v) + " (must be positive)";
     }
   }
   return "";

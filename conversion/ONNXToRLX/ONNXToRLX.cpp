@@ -18,8 +18,7 @@
 
 namespace mlir::rlx {
 
-OwningOpRef<ModuleOp> importONNXFile(llvm::StringRef path,
-                                     MLIRContext *context,
+OwningOpRef<ModuleOp> importONNXFile(llvm::StringRef path, MLIRContext *context,
                                      std::vector<ONNXWeight> &weights) {
   onnx::ModelProto model;
   if (std::string error =

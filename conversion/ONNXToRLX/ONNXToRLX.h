@@ -46,8 +46,7 @@ struct ONNXWeight {
 /// file, an op or attribute the importer does not map) the reason has been
 /// reported through the context's diagnostics, naming the file and the
 /// node (index, name, op type), and null is returned.
-OwningOpRef<ModuleOp> importONNXFile(llvm::StringRef path,
-                                     MLIRContext *context,
+OwningOpRef<ModuleOp> importONNXFile(llvm::StringRef path, MLIRContext *context,
                                      std::vector<ONNXWeight> &weights);
 
 /// Writes `weights` to `path` as safetensors (the runtime's writer, so

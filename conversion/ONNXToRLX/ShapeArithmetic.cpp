@@ -52,7 +52,8 @@ bool isSymbolic(NodeContext &ctx, unsigned i) {
 void setShapeOutput(NodeContext &ctx, const SymbolicShape &shape) {
   if (!ctx.hasOutput(0))
     return;
-  if (llvm::all_of(shape.elements, [](const Element &e) { return e.known(); })) {
+  if (llvm::all_of(shape.elements,
+                   [](const Element &e) { return e.known(); })) {
     SmallVector<APInt> values;
     unsigned width = shape.elementType.getIntOrFloatBitWidth();
     for (const Element &e : shape.elements)
@@ -185,7 +186,8 @@ FailureOr<bool> convertSlice(NodeContext &ctx) {
   if (failed(starts) || failed(ends))
     return failure();
   if (!in || in->scalar || starts->size() != 1 || ends->size() != 1 ||
-      (ctx.hasInput(4) && ctx.constantInts(4, "steps") != SmallVector<int64_t>{1}))
+      (ctx.hasInput(4) &&
+       ctx.constantInts(4, "steps") != SmallVector<int64_t>{1}))
     return ctx.error() << "slicing a shape with dynamic dims needs one "
                           "known start and end, step 1";
   int64_t size = in->elements.size();
@@ -249,11 +251,11 @@ FailureOr<bool> convertReshape(NodeContext &ctx) {
       spec.push_back(e.value);
     else if (e.source == *x && e.dim == static_cast<int64_t>(i) && !*allowZero)
       spec.push_back(0); // Its own dim, in its own place: a copy.
-    else if (e.source && !ShapedType::isDynamic(
-                             cast<RankedTensorType>(e.source.getType())
-                                 .getDimSize(e.dim)))
-      spec.push_back(cast<RankedTensorType>(e.source.getType())
-                         .getDimSize(e.dim));
+    else if (e.source &&
+             !ShapedType::isDynamic(
+                 cast<RankedTensorType>(e.source.getType()).getDimSize(e.dim)))
+      spec.push_back(
+          cast<RankedTensorType>(e.source.getType()).getDimSize(e.dim));
     else
       spec.push_back(ShapedType::kDynamic);
   }
@@ -262,10 +264,11 @@ FailureOr<bool> convertReshape(NodeContext &ctx) {
   if (failed(dims))
     return failure();
   auto result = RankedTensorType::get(*dims, type.getElementType());
-  ctx.setOutput(0, result == type ? *x
-                                  : ReshapeOp::create(ctx.builder(), ctx.loc,
-                                                      result, *x)
-                                        .getResult());
+  ctx.setOutput(
+      0,
+      result == type
+          ? *x
+          : ReshapeOp::create(ctx.builder(), ctx.loc, result, *x).getResult());
   return true;
 }
 

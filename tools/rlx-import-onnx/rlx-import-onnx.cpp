@@ -70,8 +70,7 @@ int main(int argc, char **argv) {
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
   std::vector<rlx::ONNXWeight> weights;
-  OwningOpRef<ModuleOp> module =
-      rlx::importONNXFile(input, &context, weights);
+  OwningOpRef<ModuleOp> module = rlx::importONNXFile(input, &context, weights);
   if (!module)
     return 1;
 

@@ -1,0 +1,51 @@
+//===- ConverterUtils.h - What the ONNX op converters share -----*- C++ -*-===//
+///
+/// \file
+/// Helpers of the op converters (ElementwiseOps.cpp, ShapeOps.cpp,
+/// NNOps.cpp) and the functions that add each family to the op table.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_CONVERSION_ONNXTORLX_CONVERTERUTILS_H
+#define RLX_CONVERSION_ONNXTORLX_CONVERTERUTILS_H
+
+#include "conversion/ONNXToRLX/GraphImporter.h"
+
+#include <optional>
+
+namespace mlir::rlx::onnx_import {
+
+using Ints = SmallVector<int64_t>;
+
+RankedTensorType typeOf(Value value);
+/// `axis` in [-rank, rank) made non-negative, or an error.
+FailureOr<int64_t> normalizeAxis(NodeContext &ctx, int64_t axis, int64_t rank,
+                                 StringRef what = "axis");
+/// A rank-0 constant of `elementType` holding `value`.
+Value scalar(NodeContext &ctx, Type elementType, double value);
+/// `x` reshaped to `shape` (itself when it has that shape).
+Value reshape(NodeContext &ctx, Value x, ArrayRef<int64_t> shape);
+FailureOr<Value> transpose(NodeContext &ctx, Value x, ArrayRef<int64_t> perm);
+/// Integers as a DenseElementsAttr of `elementType` with `shape`.
+DenseElementsAttr intsAttr(MLIRContext *context, ArrayRef<int64_t> values,
+                           ArrayRef<int64_t> shape, Type elementType);
+/// True when `attr` holds integers (not i1) small enough to fold.
+bool isFoldableInts(const std::optional<DenseElementsAttr> &attr);
+/// The NumPy broadcast of two static shapes, or nullopt.
+std::optional<Ints> broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b);
+/// The row-major index into `shape` (right-aligned against `outShape`,
+/// broadcasting its size-1 dims) of element `linear` of `outShape`.
+int64_t broadcastIndex(ArrayRef<int64_t> shape, ArrayRef<int64_t> outShape,
+                       int64_t linear);
+/// The axes of Squeeze/Unsqueeze/Reduce*: the input (opset 13+) or the
+/// attribute of older opsets; nullopt when neither is given.
+FailureOr<std::optional<Ints>> axesOf(NodeContext &ctx, unsigned input);
+
+/// The op families, each adding its converters to the table.
+void addElementwiseOps(llvm::StringMap<OpConverter> &table);
+void addShapeOps(llvm::StringMap<OpConverter> &table);
+void addNNOps(llvm::StringMap<OpConverter> &table);
+
+} // namespace mlir::rlx::onnx_import
+
+#endif // RLX_CONVERSION_ONNXTORLX_CONVERTERUTILS_H

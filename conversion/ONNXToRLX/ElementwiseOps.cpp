@@ -1,0 +1,402 @@
+//===- ElementwiseOps.cpp - ONNX elementwise ops --------------------------===//
+///
+/// \file
+/// Arithmetic, activations, comparisons, logic, Where, Cast, Identity and
+/// Dropout: rlx's elementwise ops broadcast as ONNX's do (NumPy's rules).
+/// Integer arithmetic on values known at import folds (shape arithmetic).
+///
+//===----------------------------------------------------------------------===//
+
+#include "conversion/ONNXToRLX/ConverterUtils.h"
+
+#include <cmath>
+#include <numeric>
+
+namespace mlir::rlx::onnx_import {
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy> LogicalResult convertUnary(NodeContext &ctx) {
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(x))
+    return failure();
+  FailureOr<Value> y = ctx.create<OpTy>(*x);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+/// Folds an integer binary op on two known operands.
+template <typename Fn> bool foldIntBinary(NodeContext &ctx, Fn fn) {
+  std::optional<DenseElementsAttr> a = ctx.constantInput(0),
+                                   b = ctx.constantInput(1);
+  if (!isFoldableInts(a) || !isFoldableInts(b) ||
+      a->getElementType() != b->getElementType())
+    return false;
+  ArrayRef<int64_t> sa = a->getType().getShape(), sb = b->getType().getShape();
+  std::optional<Ints> shape = broadcastShapes(sa, sb);
+  if (!shape)
+    return false;
+  Ints va = toInts(*a), vb = toInts(*b), out;
+  int64_t count = ShapedType::getNumElements(*shape);
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t x = va[broadcastIndex(sa, *shape, i)];
+    int64_t y = vb[broadcastIndex(sb, *shape, i)];
+    std::optional<int64_t> r = fn(x, y);
+    if (!r)
+      return false;
+    out.push_back(*r);
+  }
+  ctx.setConstantOutput(0, intsAttr(ctx.builder().getContext(), out, *shape,
+                                    a->getElementType()));
+  return true;
+}
+
+template <typename OpTy, typename Fold>
+LogicalResult convertBinary(NodeContext &ctx, Fold fold) {
+  if (foldIntBinary(ctx, fold))
+    return success();
+  FailureOr<Value> a = ctx.input(0), b = ctx.input(1);
+  if (failed(a) || failed(b))
+    return failure();
+  FailureOr<Value> y = ctx.create<OpTy>(*a, *b);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+/// Min, Max, Sum, Mean: variadic, folded pairwise.
+template <typename OpTy>
+LogicalResult convertVariadic(NodeContext &ctx, bool mean = false) {
+  if (ctx.numInputs() == 0)
+    return ctx.error() << "needs at least one input";
+  FailureOr<Value> acc = ctx.input(0);
+  if (failed(acc))
+    return failure();
+  for (unsigned i = 1; i < ctx.numInputs(); ++i) {
+    FailureOr<Value> next = ctx.input(i);
+    if (failed(next) || failed(acc = ctx.create<OpTy>(*acc, *next)))
+      return failure();
+  }
+  if (mean && ctx.numInputs() > 1) {
+    Value n = scalar(ctx, typeOf(*acc).getElementType(), ctx.numInputs());
+    if (failed(acc = ctx.create<DivOp>(*acc, n)))
+      return failure();
+  }
+  ctx.setOutput(0, *acc);
+  return success();
+}
+
+LogicalResult convertPow(NodeContext &ctx) {
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(x))
+    return failure();
+  Type elementType = typeOf(*x).getElementType();
+  // Small constant exponents as products: rlx.pow is exp(y log x), NaN for
+  // the negative bases that x^2 of a centered value (LayerNorm) meets.
+  if (std::optional<DenseElementsAttr> e = ctx.constantInput(1);
+      e && e->isSplat()) {
+    double v =
+        isa<FloatType>(e->getElementType())
+            ? e->getSplatValue<APFloat>().convertToDouble()
+            : static_cast<double>(e->getSplatValue<APInt>().getSExtValue());
+    FailureOr<Value> y = failure();
+    if (v == 1.0)
+      y = *x;
+    else if (v == 2.0)
+      y = ctx.create<MulOp>(*x, *x);
+    else if (v == 3.0) {
+      FailureOr<Value> sq = ctx.create<MulOp>(*x, *x);
+      if (failed(sq))
+        return failure();
+      y = ctx.create<MulOp>(*sq, *x);
+    } else if (v == 0.5)
+      y = ctx.create<SqrtOp>(*x);
+    else if (v == -0.5)
+      y = ctx.create<RsqrtOp>(*x);
+    else if (v == -1.0)
+      y = ctx.create<DivOp>(scalar(ctx, elementType, 1.0), *x);
+    if (succeeded(y)) {
+      ctx.setOutput(0, *y);
+      return success();
+    }
+  }
+  FailureOr<Value> e = ctx.input(1);
+  if (failed(e))
+    return failure();
+  Value exponent = *e;
+  if (typeOf(exponent).getElementType() != elementType)
+    exponent = CastOp::create(
+        ctx.builder(), ctx.loc,
+        RankedTensorType::get(typeOf(exponent).getShape(), elementType),
+        exponent);
+  FailureOr<Value> y = ctx.create<PowOp>(*x, exponent);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult convertReciprocal(NodeContext &ctx) {
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(x))
+    return failure();
+  FailureOr<Value> y =
+      ctx.create<DivOp>(scalar(ctx, typeOf(*x).getElementType(), 1.0), *x);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult convertLeakyRelu(NodeContext &ctx) {
+  FailureOr<float> alpha = ctx.getFloat("alpha", 0.01f);
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(alpha) || failed(x))
+    return failure();
+  Type elementType = typeOf(*x).getElementType();
+  Value zero = scalar(ctx, elementType, 0.0);
+  FailureOr<Value> positive = ctx.create<CompareOp>("gt", *x, zero);
+  FailureOr<Value> scaled =
+      ctx.create<MulOp>(*x, scalar(ctx, elementType, *alpha));
+  if (failed(positive) || failed(scaled))
+    return failure();
+  FailureOr<Value> y = ctx.create<SelectOp>(*positive, *x, *scaled);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+/// HardSigmoid: max(0, min(1, alpha x + beta)).
+FailureOr<Value> hardSigmoid(NodeContext &ctx, Value x, double alpha,
+                             double beta) {
+  Type elementType = typeOf(x).getElementType();
+  FailureOr<Value> y = ctx.create<MulOp>(x, scalar(ctx, elementType, alpha));
+  if (failed(y) ||
+      failed(y = ctx.create<AddOp>(*y, scalar(ctx, elementType, beta))) ||
+      failed(y = ctx.create<MinimumOp>(*y, scalar(ctx, elementType, 1.0))))
+    return failure();
+  return ctx.create<MaximumOp>(*y, scalar(ctx, elementType, 0.0));
+}
+
+LogicalResult convertHardSigmoid(NodeContext &ctx) {
+  FailureOr<float> alpha = ctx.getFloat("alpha", 0.2f),
+                   beta = ctx.getFloat("beta", 0.5f);
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(alpha) || failed(beta) || failed(x))
+    return failure();
+  FailureOr<Value> y = hardSigmoid(ctx, *x, *alpha, *beta);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult convertHardSwish(NodeContext &ctx) {
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(x))
+    return failure();
+  FailureOr<Value> gate = hardSigmoid(ctx, *x, 1.0 / 6.0, 0.5);
+  if (failed(gate))
+    return failure();
+  FailureOr<Value> y = ctx.create<MulOp>(*x, *gate);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult convertClip(NodeContext &ctx) {
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(x))
+    return failure();
+  Value y = *x;
+  if (ctx.hasInput(1)) {
+    FailureOr<Value> lo = ctx.input(1);
+    FailureOr<Value> r = failed(lo) ? FailureOr<Value>(failure())
+                                    : ctx.create<MaximumOp>(y, *lo);
+    if (failed(r))
+      return failure();
+    y = *r;
+  }
+  if (ctx.hasInput(2)) {
+    FailureOr<Value> hi = ctx.input(2);
+    FailureOr<Value> r = failed(hi) ? FailureOr<Value>(failure())
+                                    : ctx.create<MinimumOp>(y, *hi);
+    if (failed(r))
+      return failure();
+    y = *r;
+  }
+  ctx.setOutput(0, y);
+  return success();
+}
+
+template <const char *Direction>
+LogicalResult convertCompare(NodeContext &ctx) {
+  FailureOr<Value> a = ctx.input(0), b = ctx.input(1);
+  if (failed(a) || failed(b))
+    return failure();
+  FailureOr<Value> y = ctx.create<CompareOp>(Direction, *a, *b);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+constexpr char kEq[] = "eq", kLt[] = "lt", kLe[] = "le", kGt[] = "gt",
+               kGe[] = "ge";
+
+LogicalResult convertNot(NodeContext &ctx) {
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(x))
+    return failure();
+  FailureOr<Value> y = ctx.create<CompareOp>(
+      "eq", *x, scalar(ctx, ctx.builder().getI1Type(), 0));
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+/// And: a ? b : false; Or: a ? true : b.
+LogicalResult convertLogical(NodeContext &ctx, bool isAnd) {
+  FailureOr<Value> a = ctx.input(0), b = ctx.input(1);
+  if (failed(a) || failed(b))
+    return failure();
+  Value constant = scalar(ctx, ctx.builder().getI1Type(), isAnd ? 0 : 1);
+  FailureOr<Value> y = isAnd ? ctx.create<SelectOp>(*a, *b, constant)
+                             : ctx.create<SelectOp>(*a, constant, *b);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult convertWhere(NodeContext &ctx) {
+  FailureOr<Value> c = ctx.input(0), a = ctx.input(1), b = ctx.input(2);
+  if (failed(c) || failed(a) || failed(b))
+    return failure();
+  FailureOr<Value> y = ctx.create<SelectOp>(*c, *a, *b);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult convertCast(NodeContext &ctx) {
+  const onnx::AttributeProto *to = ctx.attribute("to");
+  if (!to || to->type() != onnx::AttributeProto::INT)
+    return ctx.error() << "attribute 'to' (an int) is missing";
+  Type elementType = elementTypeOf(ctx.builder().getContext(), to->i());
+  if (!elementType)
+    return ctx.unsupportedAttribute(
+        "to", "casting to " + onnxTypeName(to->i()) + " is not supported");
+  std::optional<DenseElementsAttr> known = ctx.constantInput(0);
+  if (isFoldableInts(known) && isa<IntegerType>(elementType) &&
+      !elementType.isInteger(1)) {
+    ctx.setConstantOutput(0,
+                          intsAttr(ctx.builder().getContext(), toInts(*known),
+                                   known->getType().getShape(), elementType));
+    return success();
+  }
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(x))
+    return failure();
+  if (typeOf(*x).getElementType() == elementType) {
+    ctx.setOutput(0, *x);
+    return success();
+  }
+  ctx.setOutput(0, CastOp::create(ctx.builder(), ctx.loc,
+                                  typeOf(*x).clone(elementType), *x));
+  return success();
+}
+
+LogicalResult convertIdentity(NodeContext &ctx) {
+  if (std::optional<DenseElementsAttr> known = ctx.constantInput(0);
+      known && !ctx.importer.initializers.count(ctx.node.input(0))) {
+    ctx.setConstantOutput(0, *known);
+    return success();
+  }
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(x))
+    return failure();
+  ctx.setOutput(0, *x);
+  return success();
+}
+
+/// Dropout at inference: the identity (its mask output unsupported).
+LogicalResult convertDropout(NodeContext &ctx) {
+  if (std::optional<DenseElementsAttr> training = ctx.constantInput(2);
+      training && !training->getValues<APInt>().empty() &&
+      !(*training->getValues<APInt>().begin()).isZero())
+    return ctx.error() << "training_mode must be false (inference import)";
+  if (ctx.hasInput(2) && !ctx.constantInput(2))
+    return ctx.error() << "training_mode must be known at import time";
+  if (failed(ctx.expectUnusedOutputsFrom(1)))
+    return failure();
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(x))
+    return failure();
+  ctx.setOutput(0, *x);
+  return success();
+}
+
+} // namespace
+
+void addElementwiseOps(llvm::StringMap<OpConverter> &t) {
+  t["Add"] = [](NodeContext &c) {
+    return convertBinary<AddOp>(
+        c, [](int64_t a, int64_t b) { return std::optional<int64_t>(a + b); });
+  };
+  t["Sub"] = [](NodeContext &c) {
+    return convertBinary<SubOp>(
+        c, [](int64_t a, int64_t b) { return std::optional<int64_t>(a - b); });
+  };
+  t["Mul"] = [](NodeContext &c) {
+    return convertBinary<MulOp>(
+        c, [](int64_t a, int64_t b) { return std::optional<int64_t>(a * b); });
+  };
+  t["Div"] = [](NodeContext &c) {
+    return convertBinary<DivOp>(c, [](int64_t a, int64_t b) {
+      return b == 0 ? std::nullopt : std::optional<int64_t>(a / b);
+    });
+  };
+  t["Pow"] = convertPow;
+  t["Max"] = [](NodeContext &c) { return convertVariadic<MaximumOp>(c); };
+  t["Min"] = [](NodeContext &c) { return convertVariadic<MinimumOp>(c); };
+  t["Sum"] = [](NodeContext &c) { return convertVariadic<AddOp>(c); };
+  t["Mean"] = [](NodeContext &c) { return convertVariadic<AddOp>(c, true); };
+  t["Neg"] = convertUnary<NegOp>;
+  t["Abs"] = convertUnary<AbsOp>;
+  t["Exp"] = convertUnary<ExpOp>;
+  t["Log"] = convertUnary<LogOp>;
+  t["Sqrt"] = convertUnary<SqrtOp>;
+  t["Tanh"] = convertUnary<TanhOp>;
+  t["Erf"] = convertUnary<ErfOp>;
+  t["Sigmoid"] = convertUnary<SigmoidOp>;
+  t["Relu"] = convertUnary<ReluOp>;
+  t["Reciprocal"] = convertReciprocal;
+  t["LeakyRelu"] = convertLeakyRelu;
+  t["HardSigmoid"] = convertHardSigmoid;
+  t["HardSwish"] = convertHardSwish;
+  t["Clip"] = convertClip;
+  t["Equal"] = convertCompare<kEq>;
+  t["Less"] = convertCompare<kLt>;
+  t["LessOrEqual"] = convertCompare<kLe>;
+  t["Greater"] = convertCompare<kGt>;
+  t["GreaterOrEqual"] = convertCompare<kGe>;
+  t["Not"] = convertNot;
+  t["And"] = [](NodeContext &c) { return convertLogical(c, true); };
+  t["Or"] = [](NodeContext &c) { return convertLogical(c, false); };
+  t["Where"] = convertWhere;
+  t["Cast"] = convertCast;
+  t["Identity"] = convertIdentity;
+  t["Dropout"] = convertDropout;
+}
+
+} // namespace mlir::rlx::onnx_import

@@ -1,0 +1,481 @@
+//===- NNOps.cpp - ONNX contractions, convolutions, normalization ---------===//
+///
+/// \file
+/// MatMul and Gemm; Conv and the pools (ONNX is NCHW with OIHW filters, rlx
+/// NHWC with HWIO: each is wrapped in transposes, which the simplifier folds
+/// between consecutive ones); BatchNormalization, LayerNormalization,
+/// Softmax and the reductions.
+///
+//===----------------------------------------------------------------------===//
+
+#include "conversion/ONNXToRLX/ConverterUtils.h"
+
+#include <cmath>
+#include <numeric>
+
+namespace mlir::rlx::onnx_import {
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Contractions
+//===----------------------------------------------------------------------===//
+
+LogicalResult convertMatMul(NodeContext &ctx) {
+  FailureOr<Value> a = ctx.input(0), b = ctx.input(1);
+  if (failed(a) || failed(b))
+    return failure();
+  // NumPy's 1-D operands: a vector lhs is a row, a vector rhs a column,
+  // and that dim is dropped from the result.
+  Value lhs = *a, rhs = *b;
+  bool rowVector = typeOf(lhs).getRank() == 1,
+       colVector = typeOf(rhs).getRank() == 1;
+  if (rowVector)
+    lhs = reshape(ctx, lhs, {1, typeOf(lhs).getDimSize(0)});
+  if (colVector)
+    rhs = reshape(ctx, rhs, {typeOf(rhs).getDimSize(0), 1});
+  FailureOr<Value> y = ctx.create<MatmulOp>(lhs, rhs);
+  if (failed(y))
+    return failure();
+  if (rowVector || colVector) {
+    Ints shape(typeOf(*y).getShape());
+    if (colVector)
+      shape.erase(shape.end() - 1);
+    if (rowVector)
+      shape.erase(shape.end() - 1 - (colVector ? 0 : 1));
+    *y = reshape(ctx, *y, shape);
+  }
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult convertGemm(NodeContext &ctx) {
+  FailureOr<float> alpha = ctx.getFloat("alpha", 1.0f),
+                   beta = ctx.getFloat("beta", 1.0f);
+  FailureOr<int64_t> transA = ctx.getInt("transA", 0),
+                     transB = ctx.getInt("transB", 0);
+  FailureOr<Value> a = ctx.input(0), b = ctx.input(1);
+  if (failed(alpha) || failed(beta) || failed(transA) || failed(transB) ||
+      failed(a) || failed(b))
+    return failure();
+  if (typeOf(*a).getRank() != 2 || typeOf(*b).getRank() != 2)
+    return ctx.error() << "A and B must be 2-D";
+  if (*transA && failed(a = transpose(ctx, *a, {1, 0})))
+    return failure();
+  if (*transB && failed(b = transpose(ctx, *b, {1, 0})))
+    return failure();
+  FailureOr<Value> y = ctx.create<MatmulOp>(*a, *b);
+  if (failed(y))
+    return failure();
+  Type elementType = typeOf(*y).getElementType();
+  if (*alpha != 1.0f &&
+      failed(y = ctx.create<MulOp>(*y, scalar(ctx, elementType, *alpha))))
+    return failure();
+  if (ctx.hasInput(2) && *beta != 0.0f) {
+    FailureOr<Value> c = ctx.input(2);
+    if (failed(c))
+      return failure();
+    if (*beta != 1.0f &&
+        failed(c = ctx.create<MulOp>(*c, scalar(ctx, elementType, *beta))))
+      return failure();
+    if (failed(y = ctx.create<AddOp>(*y, *c)))
+      return failure();
+  }
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution and pooling (NCHW in ONNX, NHWC in rlx)
+//===----------------------------------------------------------------------===//
+
+/// The 2-D window attributes shared by Conv and the pools, as rlx wants
+/// them: padding [top, bottom, left, right].
+struct Window {
+  Ints kernel, strides, dilations, padding;
+};
+
+/// Reads kernel_shape (or `kernel` when given), strides, dilations, pads
+/// and auto_pad; SAME_* padding needs static spatial dims.
+FailureOr<Window> readWindow(NodeContext &ctx, ArrayRef<int64_t> inShape,
+                             ArrayRef<int64_t> kernel) {
+  Window w;
+  FailureOr<Ints> k = ctx.getInts("kernel_shape", kernel);
+  FailureOr<Ints> s = ctx.getInts("strides", {1, 1});
+  FailureOr<Ints> d = ctx.getInts("dilations", {1, 1});
+  FailureOr<Ints> p = ctx.getInts("pads", {0, 0, 0, 0});
+  FailureOr<std::string> autoPad = ctx.getString("auto_pad", "NOTSET");
+  if (failed(k) || failed(s) || failed(d) || failed(p) || failed(autoPad))
+    return failure();
+  if (k->size() != 2 || s->size() != 2 || d->size() != 2 || p->size() != 4)
+    return ctx.error() << "only 2-D windows are supported (kernel_shape, "
+                          "strides, dilations of 2, pads of 4)";
+  w.kernel = *k;
+  w.strides = *s;
+  w.dilations = *d;
+  // ONNX pads: [h_begin, w_begin, h_end, w_end].
+  w.padding = {(*p)[0], (*p)[2], (*p)[1], (*p)[3]};
+  if (*autoPad == "VALID") {
+    w.padding = {0, 0, 0, 0};
+  } else if (*autoPad == "SAME_UPPER" || *autoPad == "SAME_LOWER") {
+    for (int i = 0; i < 2; ++i) {
+      int64_t size = inShape[2 + i];
+      if (ShapedType::isDynamic(size))
+        return ctx.unsupportedAttribute(
+            "auto_pad", "SAME padding needs static spatial dims");
+      int64_t out = (size + w.strides[i] - 1) / w.strides[i];
+      int64_t total =
+          std::max<int64_t>((out - 1) * w.strides[i] +
+                                (w.kernel[i] - 1) * w.dilations[i] + 1 - size,
+                            0);
+      int64_t small = total / 2, large = total - small;
+      w.padding[2 * i] = *autoPad == "SAME_UPPER" ? small : large;
+      w.padding[2 * i + 1] = *autoPad == "SAME_UPPER" ? large : small;
+    }
+  } else if (*autoPad != "NOTSET") {
+    return ctx.unsupportedAttribute("auto_pad",
+                                    "unknown value '" + *autoPad + "'");
+  }
+  return w;
+}
+
+LogicalResult convertConv(NodeContext &ctx) {
+  if (failed(ctx.checkKnownAttributes({"auto_pad", "dilations", "group",
+                                       "kernel_shape", "pads", "strides"})))
+    return failure();
+  FailureOr<Value> x = ctx.input(0), w = ctx.input(1);
+  FailureOr<int64_t> group = ctx.getInt("group", 1);
+  if (failed(x) || failed(w) || failed(group))
+    return failure();
+  if (typeOf(*x).getRank() != 4 || typeOf(*w).getRank() != 4)
+    return ctx.error() << "only 2-D convolutions (rank-4 input and weight) "
+                          "are supported";
+  ArrayRef<int64_t> wShape = typeOf(*w).getShape();
+  FailureOr<Window> window =
+      readWindow(ctx, typeOf(*x).getShape(), {wShape[2], wShape[3]});
+  if (failed(window))
+    return failure();
+  if (window->kernel[0] != wShape[2] || window->kernel[1] != wShape[3])
+    return ctx.unsupportedAttribute("kernel_shape",
+                                    "differs from the weight's spatial dims");
+  FailureOr<Value> input = transpose(ctx, *x, {0, 2, 3, 1});
+  FailureOr<Value> filter = transpose(ctx, *w, {2, 3, 1, 0});
+  if (failed(input) || failed(filter))
+    return failure();
+  FailureOr<Value> y = ctx.create<Conv2DOp>(
+      *input, *filter, ArrayRef<int64_t>(window->strides),
+      ArrayRef<int64_t>(window->padding), ArrayRef<int64_t>(window->dilations),
+      static_cast<uint64_t>(*group));
+  if (failed(y) || failed(y = transpose(ctx, *y, {0, 3, 1, 2})))
+    return failure();
+  if (ctx.hasInput(2)) {
+    FailureOr<Value> bias = ctx.input(2);
+    if (failed(bias))
+      return failure();
+    Value b = reshape(ctx, *bias, {typeOf(*bias).getDimSize(0), 1, 1});
+    if (failed(y = ctx.create<AddOp>(*y, b)))
+      return failure();
+  }
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+/// ceil_mode: the extra bottom/right padding that makes floor division give
+/// the ceil of ONNX's output size.
+FailureOr<Ints> ceilPadding(NodeContext &ctx, ArrayRef<int64_t> inShape,
+                            const Window &w) {
+  Ints extra(2, 0);
+  for (int i = 0; i < 2; ++i) {
+    int64_t size = inShape[2 + i];
+    if (ShapedType::isDynamic(size))
+      return ctx.unsupportedAttribute("ceil_mode", "needs static spatial dims");
+    int64_t span = size + w.padding[2 * i] + w.padding[2 * i + 1] -
+                   (w.kernel[i] - 1) * w.dilations[i] - 1;
+    int64_t out = (span + w.strides[i] - 1) / w.strides[i] + 1;
+    extra[i] = std::max<int64_t>((out - 1) * w.strides[i] - span, 0);
+  }
+  return extra;
+}
+
+LogicalResult convertPool(NodeContext &ctx, bool isMax) {
+  if (failed(ctx.checkKnownAttributes(
+          {"auto_pad", "ceil_mode", "count_include_pad", "dilations",
+           "kernel_shape", "pads", "storage_order", "strides"})))
+    return failure();
+  if (isMax && failed(ctx.expectUnusedOutputsFrom(1)))
+    return failure();
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(x))
+    return failure();
+  if (typeOf(*x).getRank() != 4)
+    return ctx.error() << "only 2-D pooling (rank-4 input) is supported";
+  if (!ctx.attribute("kernel_shape"))
+    return ctx.error() << "attribute 'kernel_shape' is missing";
+  FailureOr<Window> w = readWindow(ctx, typeOf(*x).getShape(), {});
+  FailureOr<int64_t> ceilMode = ctx.getInt("ceil_mode", 0),
+                     includePad = ctx.getInt("count_include_pad", 0);
+  if (failed(w) || failed(ceilMode) || failed(includePad))
+    return failure();
+  if (w->dilations != Ints{1, 1})
+    return ctx.unsupportedAttribute("dilations",
+                                    "dilated pooling is not supported");
+  if (*ceilMode) {
+    FailureOr<Ints> extra = ceilPadding(ctx, typeOf(*x).getShape(), *w);
+    if (failed(extra))
+      return failure();
+    if (!isMax && ((*extra)[0] || (*extra)[1]))
+      return ctx.unsupportedAttribute(
+          "ceil_mode", "average pooling whose last window overhangs the "
+                       "input is not supported");
+    w->padding[1] += (*extra)[0];
+    w->padding[3] += (*extra)[1];
+  }
+  FailureOr<Value> input = transpose(ctx, *x, {0, 2, 3, 1});
+  if (failed(input))
+    return failure();
+  FailureOr<Value> y =
+      isMax ? ctx.create<MaxPool2DOp>(*input, ArrayRef<int64_t>(w->kernel),
+                                      ArrayRef<int64_t>(w->strides),
+                                      ArrayRef<int64_t>(w->padding))
+            : ctx.create<AvgPool2DOp>(*input, ArrayRef<int64_t>(w->kernel),
+                                      ArrayRef<int64_t>(w->strides),
+                                      ArrayRef<int64_t>(w->padding));
+  if (failed(y))
+    return failure();
+  bool padded = llvm::any_of(w->padding, [](int64_t p) { return p != 0; });
+  if (!isMax && padded && !*includePad) {
+    // rlx's average counts padded zeros; dividing by the average of ones
+    // over the same windows counts only the real elements.
+    ArrayRef<int64_t> shape = typeOf(*input).getShape();
+    if (ShapedType::isDynamic(shape[1]) || ShapedType::isDynamic(shape[2]))
+      return ctx.unsupportedAttribute(
+          "count_include_pad", "0 with padding needs static spatial dims");
+    auto onesType = RankedTensorType::get({1, shape[1], shape[2], 1},
+                                          typeOf(*input).getElementType());
+    Value ones = ctx.importer.materialize(
+        DenseElementsAttr::get(onesType,
+                               FloatAttr::get(onesType.getElementType(), 1.0)),
+        ctx.loc);
+    FailureOr<Value> count = ctx.create<AvgPool2DOp>(
+        ones, ArrayRef<int64_t>(w->kernel), ArrayRef<int64_t>(w->strides),
+        ArrayRef<int64_t>(w->padding));
+    if (failed(count) || failed(y = ctx.create<DivOp>(*y, *count)))
+      return failure();
+  }
+  if (failed(y = transpose(ctx, *y, {0, 3, 1, 2})))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+template <typename OpTy> LogicalResult convertGlobalPool(NodeContext &ctx) {
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(x))
+    return failure();
+  int64_t rank = typeOf(*x).getRank();
+  if (rank < 3)
+    return ctx.error() << "input must have rank 3 or more";
+  Ints axes;
+  for (int64_t i = 2; i < rank; ++i)
+    axes.push_back(i);
+  FailureOr<Value> y = ctx.create<OpTy>(*x, axes, true);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Normalization and reductions
+//===----------------------------------------------------------------------===//
+
+LogicalResult convertBatchNorm(NodeContext &ctx) {
+  FailureOr<float> epsilon = ctx.getFloat("epsilon", 1e-5f);
+  FailureOr<int64_t> training = ctx.getInt("training_mode", 0);
+  if (failed(epsilon) || failed(training))
+    return failure();
+  if (*training)
+    return ctx.unsupportedAttribute("training_mode",
+                                    "only inference (0) is supported");
+  if (failed(ctx.expectUnusedOutputsFrom(1)))
+    return failure();
+  FailureOr<Value> x = ctx.input(0), scale = ctx.input(1), bias = ctx.input(2),
+                   mean = ctx.input(3), var = ctx.input(4);
+  if (failed(x) || failed(scale) || failed(bias) || failed(mean) || failed(var))
+    return failure();
+  int64_t rank = typeOf(*x).getRank();
+  if (rank < 2)
+    return ctx.error() << "input must have rank 2 or more";
+  Type elementType = typeOf(*x).getElementType();
+  // y = x * a + b with a = scale / sqrt(var + eps), b = bias - mean * a,
+  // computed on the [C] vectors.
+  FailureOr<Value> a =
+      ctx.create<AddOp>(*var, scalar(ctx, elementType, *epsilon));
+  if (failed(a) || failed(a = ctx.create<RsqrtOp>(*a)) ||
+      failed(a = ctx.create<MulOp>(*scale, *a)))
+    return failure();
+  FailureOr<Value> b = ctx.create<MulOp>(*mean, *a);
+  if (failed(b) || failed(b = ctx.create<SubOp>(*bias, *b)))
+    return failure();
+  Ints shape(rank - 1, 1);
+  shape[0] = typeOf(*a).getDimSize(0);
+  FailureOr<Value> y = ctx.create<MulOp>(*x, reshape(ctx, *a, shape));
+  if (failed(y) || failed(y = ctx.create<AddOp>(*y, reshape(ctx, *b, shape))))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult convertLayerNorm(NodeContext &ctx) {
+  FailureOr<int64_t> axis = ctx.getInt("axis", -1);
+  FailureOr<float> epsilon = ctx.getFloat("epsilon", 1e-5f);
+  FailureOr<Value> x = ctx.input(0), scale = ctx.input(1);
+  if (failed(axis) || failed(epsilon) || failed(x) || failed(scale))
+    return failure();
+  if (failed(ctx.expectUnusedOutputsFrom(1)))
+    return failure();
+  int64_t rank = typeOf(*x).getRank();
+  FailureOr<int64_t> a = normalizeAxis(ctx, *axis, rank);
+  if (failed(a))
+    return failure();
+  Ints axes;
+  for (int64_t i = *a; i < rank; ++i)
+    axes.push_back(i);
+  Type elementType = typeOf(*x).getElementType();
+  FailureOr<Value> mean = ctx.create<MeanOp>(*x, axes, true);
+  if (failed(mean))
+    return failure();
+  FailureOr<Value> d = ctx.create<SubOp>(*x, *mean);
+  if (failed(d))
+    return failure();
+  FailureOr<Value> var = ctx.create<MulOp>(*d, *d);
+  if (failed(var) || failed(var = ctx.create<MeanOp>(*var, axes, true)) ||
+      failed(var =
+                 ctx.create<AddOp>(*var, scalar(ctx, elementType, *epsilon))) ||
+      failed(var = ctx.create<RsqrtOp>(*var)))
+    return failure();
+  FailureOr<Value> y = ctx.create<MulOp>(*d, *var);
+  if (failed(y) || failed(y = ctx.create<MulOp>(*y, *scale)))
+    return failure();
+  if (ctx.hasInput(2)) {
+    FailureOr<Value> bias = ctx.input(2);
+    if (failed(bias) || failed(y = ctx.create<AddOp>(*y, *bias)))
+      return failure();
+  }
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+template <typename OpTy> LogicalResult convertSoftmax(NodeContext &ctx) {
+  FailureOr<int64_t> axis = ctx.getInt("axis", -1);
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(axis) || failed(x))
+    return failure();
+  FailureOr<int64_t> a = normalizeAxis(ctx, *axis, typeOf(*x).getRank());
+  if (failed(a))
+    return failure();
+  FailureOr<Value> y = ctx.create<OpTy>(*x, static_cast<uint64_t>(*a));
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+enum class Reduction { Sum, Mean, Max, Min, L2, SumSquare };
+
+LogicalResult convertReduce(NodeContext &ctx, Reduction kind) {
+  FailureOr<int64_t> keepdims = ctx.getInt("keepdims", 1),
+                     noopEmpty = ctx.getInt("noop_with_empty_axes", 0);
+  FailureOr<std::optional<Ints>> axesOrNone = axesOf(ctx, 1);
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(keepdims) || failed(noopEmpty) || failed(axesOrNone) || failed(x))
+    return failure();
+  int64_t rank = typeOf(*x).getRank();
+  Ints axes;
+  if (!*axesOrNone || (*axesOrNone)->empty()) {
+    if (*noopEmpty) {
+      ctx.setOutput(0, *x);
+      return success();
+    }
+    for (int64_t i = 0; i < rank; ++i)
+      axes.push_back(i);
+  } else {
+    for (int64_t axis : **axesOrNone) {
+      FailureOr<int64_t> a = normalizeAxis(ctx, axis, rank);
+      if (failed(a))
+        return failure();
+      axes.push_back(*a);
+    }
+    llvm::sort(axes);
+  }
+  Value in = *x;
+  if (kind == Reduction::L2 || kind == Reduction::SumSquare) {
+    FailureOr<Value> sq = ctx.create<MulOp>(in, in);
+    if (failed(sq))
+      return failure();
+    in = *sq;
+  } else if (kind == Reduction::Min) {
+    FailureOr<Value> neg = ctx.create<NegOp>(in);
+    if (failed(neg))
+      return failure();
+    in = *neg;
+  }
+  bool keep = *keepdims != 0;
+  FailureOr<Value> y = failure();
+  switch (kind) {
+  case Reduction::Mean:
+    y = ctx.create<MeanOp>(in, axes, keep);
+    break;
+  case Reduction::Max:
+  case Reduction::Min:
+    y = ctx.create<MaxOp>(in, axes, keep);
+    break;
+  default:
+    y = ctx.create<SumOp>(in, axes, keep);
+    break;
+  }
+  if (failed(y))
+    return failure();
+  if (kind == Reduction::Min && failed(y = ctx.create<NegOp>(*y)))
+    return failure();
+  if (kind == Reduction::L2 && failed(y = ctx.create<SqrtOp>(*y)))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+} // namespace
+
+void addNNOps(llvm::StringMap<OpConverter> &t) {
+  t["MatMul"] = convertMatMul;
+  t["Gemm"] = convertGemm;
+  t["Conv"] = convertConv;
+  t["MaxPool"] = [](NodeContext &c) { return convertPool(c, true); };
+  t["AveragePool"] = [](NodeContext &c) { return convertPool(c, false); };
+  t["GlobalAveragePool"] = convertGlobalPool<MeanOp>;
+  t["GlobalMaxPool"] = convertGlobalPool<MaxOp>;
+  // Normalization and reductions.
+  t["BatchNormalization"] = convertBatchNorm;
+  t["LayerNormalization"] = convertLayerNorm;
+  t["Softmax"] = convertSoftmax<SoftmaxOp>;
+  t["LogSoftmax"] = convertSoftmax<LogSoftmaxOp>;
+  t["ReduceSum"] = [](NodeContext &c) {
+    return convertReduce(c, Reduction::Sum);
+  };
+  t["ReduceMean"] = [](NodeContext &c) {
+    return convertReduce(c, Reduction::Mean);
+  };
+  t["ReduceMax"] = [](NodeContext &c) {
+    return convertReduce(c, Reduction::Max);
+  };
+  t["ReduceMin"] = [](NodeContext &c) {
+    return convertReduce(c, Reduction::Min);
+  };
+  t["ReduceL2"] = [](NodeContext &c) {
+    return convertReduce(c, Reduction::L2);
+  };
+  t["ReduceSumSquare"] = [](NodeContext &c) {
+    return convertReduce(c, Reduction::SumSquare);
+  };
+}
+
+} // namespace mlir::rlx::onnx_import

@@ -1,0 +1,647 @@
+//===- ShapeOps.cpp - ONNX shape and data movement ops --------------------===//
+///
+/// \file
+/// Constants, shapes and data movement: Constant, Shape, Size,
+/// ConstantOfShape, Reshape, Flatten, Transpose, Squeeze, Unsqueeze,
+/// Concat, Slice, Gather, Expand, Split, Pad. Integer tensors known at
+/// import (a static Shape and what is computed from it) fold, so a Reshape
+/// sees a constant shape however the exporter computed it.
+///
+//===----------------------------------------------------------------------===//
+
+#include "conversion/ONNXToRLX/ConverterUtils.h"
+
+#include <cmath>
+#include <numeric>
+
+namespace mlir::rlx::onnx_import {
+
+/// The result shape of ONNX Reshape: 0 copies the input dim (unless
+/// allowzero), -1 takes what is left, a dynamic entry (a symbolic shape's
+/// unknown element) is a dynamic dim. -1 is static when the input dims it
+/// covers are: those not copied into their own place by a 0.
+FailureOr<SmallVector<int64_t>> reshapeShape(NodeContext &ctx,
+                                             ArrayRef<int64_t> in,
+                                             ArrayRef<int64_t> spec,
+                                             bool allowZero) {
+  Ints out;
+  int64_t inferred = -1;
+  auto copied = [&](size_t i) {
+    return i < spec.size() && spec[i] == 0 && !allowZero && i < in.size();
+  };
+  for (auto [i, d] : llvm::enumerate(spec)) {
+    if (ShapedType::isDynamic(d)) {
+      out.push_back(ShapedType::kDynamic);
+    } else if (d == 0 && !allowZero) {
+      if (i >= in.size())
+        return ctx.error() << "shape dim " << i
+                           << " is 0 (copy) past the input's rank";
+      out.push_back(in[i]);
+    } else if (d == -1) {
+      if (inferred >= 0)
+        return ctx.error() << "shape has more than one -1";
+      inferred = i;
+      out.push_back(ShapedType::kDynamic);
+    } else if (d < 0) {
+      return ctx.error() << "shape has an invalid dim " << d;
+    } else {
+      out.push_back(d);
+    }
+  }
+  if (inferred >= 0) {
+    int64_t rest = 1, known = 1;
+    bool inferable = true;
+    for (size_t i = 0; i < in.size(); ++i) {
+      if (copied(i))
+        continue;
+      if (ShapedType::isDynamic(in[i]))
+        inferable = false;
+      else
+        rest *= in[i];
+    }
+    for (auto [i, d] : llvm::enumerate(out)) {
+      if (static_cast<int64_t>(i) == inferred || copied(i))
+        continue;
+      if (ShapedType::isDynamic(d))
+        inferable = false;
+      else
+        known *= d;
+    }
+    if (inferable) {
+      if (known == 0 || rest % known != 0)
+        return ctx.error() << "cannot reshape " << rest << " elements to the "
+                           << "requested shape";
+      out[inferred] = rest / known;
+    }
+  }
+  if (llvm::none_of(in, ShapedType::isDynamic) &&
+      llvm::none_of(out, ShapedType::isDynamic) &&
+      ShapedType::getNumElements(out) != ShapedType::getNumElements(in))
+    return ctx.error() << "cannot reshape " << ShapedType::getNumElements(in)
+                       << " elements to " << ShapedType::getNumElements(out);
+  return out;
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Constants and shapes
+//===----------------------------------------------------------------------===//
+
+LogicalResult convertConstant(NodeContext &ctx) {
+  if (ctx.node.attribute_size() != 1)
+    return ctx.error() << "needs exactly one value attribute";
+  const onnx::AttributeProto &attr = ctx.node.attribute(0);
+  MLIRContext *context = ctx.builder().getContext();
+  Builder b(context);
+  StringRef name = attr.name();
+  if (name == "value") {
+    std::string error;
+    std::optional<DenseElementsAttr> value =
+        decodeTensor(context, attr.t(), error);
+    if (!value)
+      return ctx.error() << "attribute 'value' " << error;
+    ctx.setConstantOutput(0, *value);
+  } else if (name == "value_float") {
+    ctx.setConstantOutput(
+        0, DenseElementsAttr::get(RankedTensorType::get({}, b.getF32Type()),
+                                  attr.f()));
+  } else if (name == "value_floats") {
+    SmallVector<float> v(attr.floats().begin(), attr.floats().end());
+    ctx.setConstantOutput(
+        0, DenseElementsAttr::get(
+               RankedTensorType::get({(int64_t)v.size()}, b.getF32Type()),
+               ArrayRef<float>(v)));
+  } else if (name == "value_int") {
+    ctx.setConstantOutput(
+        0, intsAttr(context, {attr.i()}, {}, b.getIntegerType(64)));
+  } else if (name == "value_ints") {
+    Ints v(attr.ints().begin(), attr.ints().end());
+    ctx.setConstantOutput(
+        0, intsAttr(context, v, {(int64_t)v.size()}, b.getIntegerType(64)));
+  } else {
+    return ctx.unsupportedAttribute(name, "this kind of constant is not "
+                                          "supported");
+  }
+  return success();
+}
+
+LogicalResult convertShape(NodeContext &ctx) {
+  FailureOr<int64_t> start = ctx.getInt("start", 0);
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(start) || failed(x))
+    return failure();
+  ArrayRef<int64_t> shape = typeOf(*x).getShape();
+  int64_t rank = shape.size();
+  FailureOr<int64_t> end = ctx.getInt("end", rank);
+  if (failed(end))
+    return failure();
+  auto clampIndex = [&](int64_t i) {
+    if (i < 0)
+      i += rank;
+    return std::clamp<int64_t>(i, 0, rank);
+  };
+  int64_t lo = clampIndex(*start), hi = clampIndex(*end);
+  Ints dims;
+  for (int64_t i = lo; i < hi; ++i) {
+    if (ShapedType::isDynamic(shape[i]))
+      return ctx.error() << "the shape of '" << ctx.node.input(0)
+                         << "' has a dynamic dim " << i
+                         << "; shapes are only folded when static";
+    dims.push_back(shape[i]);
+  }
+  ctx.setConstantOutput(0, intsAttr(ctx.builder().getContext(), dims,
+                                    {(int64_t)dims.size()},
+                                    ctx.builder().getIntegerType(64)));
+  return success();
+}
+
+LogicalResult convertSize(NodeContext &ctx) {
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(x))
+    return failure();
+  if (!typeOf(*x).hasStaticShape())
+    return ctx.error() << "'" << ctx.node.input(0)
+                       << "' has dynamic dims; Size is only folded when static";
+  ctx.setConstantOutput(0, intsAttr(ctx.builder().getContext(),
+                                    {typeOf(*x).getNumElements()}, {},
+                                    ctx.builder().getIntegerType(64)));
+  return success();
+}
+
+LogicalResult convertConstantOfShape(NodeContext &ctx) {
+  FailureOr<Ints> shape = ctx.constantInts(0, "shape");
+  if (failed(shape))
+    return failure();
+  for (int64_t d : *shape)
+    if (d < 0)
+      return ctx.error() << "shape has a negative dim " << d;
+  MLIRContext *context = ctx.builder().getContext();
+  Attribute element = FloatAttr::get(Float32Type::get(context), 0.0);
+  Type elementType = Float32Type::get(context);
+  if (const onnx::AttributeProto *value = ctx.attribute("value")) {
+    std::string error;
+    std::optional<DenseElementsAttr> v =
+        decodeTensor(context, value->t(), error);
+    if (!v)
+      return ctx.error() << "attribute 'value' " << error;
+    if (v->getNumElements() != 1)
+      return ctx.unsupportedAttribute("value", "must hold one element");
+    elementType = v->getElementType();
+    element = *v->getValues<Attribute>().begin();
+  }
+  ctx.setConstantOutput(
+      0, DenseElementsAttr::get(RankedTensorType::get(*shape, elementType),
+                                element));
+  return success();
+}
+
+LogicalResult convertReshape(NodeContext &ctx) {
+  FailureOr<int64_t> allowZero = ctx.getInt("allowzero", 0);
+  FailureOr<Ints> spec = ctx.constantInts(1, "shape");
+  if (failed(allowZero) || failed(spec))
+    return failure();
+  if (std::optional<DenseElementsAttr> known = ctx.constantInput(0);
+      known && isFoldableInts(known)) {
+    FailureOr<Ints> shape =
+        reshapeShape(ctx, known->getType().getShape(), *spec, *allowZero);
+    if (failed(shape))
+      return failure();
+    ctx.setConstantOutput(0, known->reshape(known->getType().clone(*shape)));
+    return success();
+  }
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(x))
+    return failure();
+  FailureOr<Ints> shape =
+      reshapeShape(ctx, typeOf(*x).getShape(), *spec, *allowZero);
+  if (failed(shape))
+    return failure();
+  ctx.setOutput(0, reshape(ctx, *x, *shape));
+  return success();
+}
+
+LogicalResult convertFlatten(NodeContext &ctx) {
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(x))
+    return failure();
+  ArrayRef<int64_t> shape = typeOf(*x).getShape();
+  int64_t rank = shape.size();
+  FailureOr<int64_t> axis = ctx.getInt("axis", 1);
+  if (failed(axis))
+    return failure();
+  if (*axis < -rank || *axis > rank)
+    return ctx.error() << "axis " << *axis << " is out of range for rank "
+                       << rank;
+  int64_t a = *axis < 0 ? *axis + rank : *axis;
+  auto product = [&](int64_t lo, int64_t hi) {
+    int64_t p = 1;
+    for (int64_t i = lo; i < hi; ++i) {
+      if (ShapedType::isDynamic(shape[i]))
+        return ShapedType::kDynamic;
+      p *= shape[i];
+    }
+    return p;
+  };
+  ctx.setOutput(0, reshape(ctx, *x, {product(0, a), product(a, rank)}));
+  return success();
+}
+
+LogicalResult convertTranspose(NodeContext &ctx) {
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(x))
+    return failure();
+  int64_t rank = typeOf(*x).getRank();
+  Ints reversed(rank);
+  std::iota(reversed.rbegin(), reversed.rend(), 0);
+  FailureOr<Ints> perm = ctx.getInts("perm", reversed);
+  if (failed(perm))
+    return failure();
+  FailureOr<Value> y = transpose(ctx, *x, *perm);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+/// Squeeze and Unsqueeze: reshapes, folded on known values.
+LogicalResult convertSqueezeLike(NodeContext &ctx, bool unsqueeze) {
+  FailureOr<std::optional<Ints>> axes = axesOf(ctx, 1);
+  if (failed(axes))
+    return failure();
+  std::optional<DenseElementsAttr> known = ctx.constantInput(0);
+  Value x;
+  ArrayRef<int64_t> in;
+  if (known && isFoldableInts(known)) {
+    in = known->getType().getShape();
+  } else {
+    FailureOr<Value> value = ctx.input(0);
+    if (failed(value))
+      return failure();
+    x = *value;
+    in = typeOf(x).getShape();
+  }
+  Ints out;
+  if (unsqueeze) {
+    if (!*axes)
+      return ctx.error() << "axes are missing";
+    int64_t rank = in.size() + (*axes)->size();
+    SmallVector<bool> inserted(rank, false);
+    for (int64_t axis : **axes) {
+      FailureOr<int64_t> a = normalizeAxis(ctx, axis, rank);
+      if (failed(a))
+        return failure();
+      if (inserted[*a])
+        return ctx.error() << "axis " << axis << " is given twice";
+      inserted[*a] = true;
+    }
+    for (int64_t i = 0, j = 0; i < rank; ++i)
+      out.push_back(inserted[i] ? 1 : in[j++]);
+  } else {
+    int64_t rank = in.size();
+    SmallVector<bool> removed(rank, false);
+    if (!*axes || (*axes)->empty()) {
+      for (int64_t i = 0; i < rank; ++i)
+        removed[i] = in[i] == 1;
+    } else {
+      for (int64_t axis : **axes) {
+        FailureOr<int64_t> a = normalizeAxis(ctx, axis, rank);
+        if (failed(a))
+          return failure();
+        if (in[*a] != 1 && !ShapedType::isDynamic(in[*a]))
+          return ctx.error()
+                 << "cannot squeeze axis " << axis << " of size " << in[*a];
+        removed[*a] = true;
+      }
+    }
+    for (int64_t i = 0; i < rank; ++i)
+      if (!removed[i])
+        out.push_back(in[i]);
+  }
+  if (!x) {
+    ctx.setConstantOutput(0, known->reshape(known->getType().clone(out)));
+    return success();
+  }
+  ctx.setOutput(0, reshape(ctx, x, out));
+  return success();
+}
+
+LogicalResult convertConcat(NodeContext &ctx) {
+  const onnx::AttributeProto *axisAttr = ctx.attribute("axis");
+  if (!axisAttr)
+    return ctx.error() << "attribute 'axis' is missing";
+  FailureOr<int64_t> axis = ctx.getInt("axis", 0);
+  if (failed(axis))
+    return failure();
+  // Known 1-D integer tensors (shape arithmetic) fold.
+  bool allKnown = ctx.numInputs() > 0;
+  Ints folded;
+  Type foldedType;
+  for (unsigned i = 0; i < ctx.numInputs() && allKnown; ++i) {
+    std::optional<DenseElementsAttr> known = ctx.constantInput(i);
+    allKnown = isFoldableInts(known) && known->getType().getRank() == 1 &&
+               (!foldedType || foldedType == known->getElementType());
+    if (allKnown) {
+      foldedType = known->getElementType();
+      Ints v = toInts(*known);
+      folded.append(v.begin(), v.end());
+    }
+  }
+  if (allKnown) {
+    ctx.setConstantOutput(0, intsAttr(ctx.builder().getContext(), folded,
+                                      {(int64_t)folded.size()}, foldedType));
+    return success();
+  }
+  SmallVector<Value> inputs;
+  for (unsigned i = 0; i < ctx.numInputs(); ++i) {
+    FailureOr<Value> x = ctx.input(i);
+    if (failed(x))
+      return failure();
+    inputs.push_back(*x);
+  }
+  FailureOr<int64_t> a = normalizeAxis(ctx, *axis, typeOf(inputs[0]).getRank());
+  if (failed(a))
+    return failure();
+  FailureOr<Value> y = inputs.size() == 1
+                           ? FailureOr<Value>(inputs[0])
+                           : ctx.create<ConcatOp>(ValueRange(inputs), *a);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult convertSlice(NodeContext &ctx) {
+  FailureOr<Ints> starts = ctx.constantInts(1, "starts"),
+                  ends = ctx.constantInts(2, "ends");
+  if (failed(starts) || failed(ends))
+    return failure();
+  if (starts->size() != ends->size())
+    return ctx.error() << "starts and ends differ in length";
+  std::optional<DenseElementsAttr> known = ctx.constantInput(0);
+  bool fold = isFoldableInts(known) && known->getType().getRank() == 1;
+  Value x;
+  ArrayRef<int64_t> shape;
+  if (fold) {
+    shape = known->getType().getShape();
+  } else {
+    FailureOr<Value> value = ctx.input(0);
+    if (failed(value))
+      return failure();
+    x = *value;
+    shape = typeOf(x).getShape();
+  }
+  int64_t rank = shape.size();
+  Ints axes(starts->size()), steps(starts->size(), 1);
+  std::iota(axes.begin(), axes.end(), 0);
+  if (ctx.hasInput(3)) {
+    FailureOr<Ints> a = ctx.constantInts(3, "axes");
+    if (failed(a))
+      return failure();
+    axes = *a;
+  }
+  if (ctx.hasInput(4)) {
+    FailureOr<Ints> s = ctx.constantInts(4, "steps");
+    if (failed(s))
+      return failure();
+    steps = *s;
+  }
+  if (axes.size() != starts->size() || steps.size() != starts->size())
+    return ctx.error() << "starts, ends, axes and steps differ in length";
+  Ints start(rank, 0), limit(rank, -1), strides(rank, 1);
+  for (int64_t d = 0; d < rank; ++d)
+    if (!ShapedType::isDynamic(shape[d]))
+      limit[d] = shape[d];
+  for (size_t i = 0; i < axes.size(); ++i) {
+    FailureOr<int64_t> axis = normalizeAxis(ctx, axes[i], rank);
+    if (failed(axis))
+      return failure();
+    int64_t s = (*starts)[i], e = (*ends)[i], step = steps[i];
+    if (step <= 0)
+      return ctx.error() << "step " << step
+                         << " is not supported (only positive steps)";
+    int64_t dim = shape[*axis];
+    if (ShapedType::isDynamic(dim)) {
+      // rlx.slice on a dynamic dim: negative starts count from the end, a
+      // limit of -1 is the end and below -1 counts from the end too.
+      if (step != 1)
+        return ctx.error() << "a step other than 1 on dynamic dim " << *axis
+                           << " is not supported";
+      start[*axis] = s;
+      limit[*axis] = e >= (int64_t(1) << 62) ? -1 : e < 0 ? e - 1 : e;
+      if (e == 0)
+        limit[*axis] = 0;
+      continue;
+    }
+    if (s < 0)
+      s += dim;
+    if (e < 0)
+      e += dim;
+    s = std::clamp<int64_t>(s, 0, dim);
+    e = std::clamp<int64_t>(e, 0, dim);
+    start[*axis] = s;
+    limit[*axis] = std::max(e, s);
+    strides[*axis] = step;
+  }
+  if (fold) {
+    Ints values = toInts(*known), out;
+    for (int64_t i = start[0]; i < limit[0]; i += strides[0])
+      out.push_back(values[i]);
+    ctx.setConstantOutput(0, intsAttr(ctx.builder().getContext(), out,
+                                      {(int64_t)out.size()},
+                                      known->getElementType()));
+    return success();
+  }
+  FailureOr<Value> y = ctx.create<SliceOp>(x, start, limit, strides);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult convertGather(NodeContext &ctx) {
+  FailureOr<int64_t> axis = ctx.getInt("axis", 0);
+  if (failed(axis))
+    return failure();
+  std::optional<DenseElementsAttr> data = ctx.constantInput(0),
+                                   indices = ctx.constantInput(1);
+  // Shape arithmetic: Gather from a known shape.
+  if (isFoldableInts(data) && indices && isFoldableInts(indices) &&
+      data->getType().getRank() == 1) {
+    Ints d = toInts(*data), out;
+    for (int64_t i : toInts(*indices)) {
+      if (i < -(int64_t)d.size() || i >= (int64_t)d.size())
+        return ctx.error() << "index " << i << " is out of range";
+      out.push_back(d[i < 0 ? i + d.size() : i]);
+    }
+    ctx.setConstantOutput(0, intsAttr(ctx.builder().getContext(), out,
+                                      indices->getType().getShape(),
+                                      data->getElementType()));
+    return success();
+  }
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(x))
+    return failure();
+  FailureOr<int64_t> a = normalizeAxis(ctx, *axis, typeOf(*x).getRank());
+  if (failed(a))
+    return failure();
+  Value index;
+  int64_t dim = typeOf(*x).getDimSize(*a);
+  if (indices && isa<IntegerType>(indices->getElementType()) &&
+      !ShapedType::isDynamic(dim)) {
+    // Known indices: negative ones count from the end (rlx.gather clamps).
+    Ints v = toInts(*indices);
+    for (int64_t &i : v) {
+      if (i < -dim || i >= dim)
+        return ctx.error() << "index " << i << " is out of range for a dim of "
+                           << dim;
+      if (i < 0)
+        i += dim;
+    }
+    index = ctx.importer.materialize(intsAttr(ctx.builder().getContext(), v,
+                                              indices->getType().getShape(),
+                                              ctx.builder().getIntegerType(64)),
+                                     ctx.loc);
+  } else {
+    FailureOr<Value> i = ctx.input(1);
+    if (failed(i))
+      return failure();
+    index = *i;
+  }
+  FailureOr<Value> y = ctx.create<GatherOp>(*x, index, *a);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult convertExpand(NodeContext &ctx) {
+  FailureOr<Ints> spec = ctx.constantInts(1, "shape");
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(spec) || failed(x))
+    return failure();
+  ArrayRef<int64_t> in = typeOf(*x).getShape();
+  size_t rank = std::max(in.size(), spec->size());
+  Ints out(rank), dims;
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t a = i < rank - in.size() ? 1 : in[i - (rank - in.size())];
+    int64_t b =
+        i < rank - spec->size() ? 1 : (*spec)[i - (rank - spec->size())];
+    if (a != 1 && b != 1 && a != b && !ShapedType::isDynamic(a))
+      return ctx.error() << "cannot expand dim " << i << " of size " << a
+                         << " to " << b;
+    out[i] = a == 1 ? b : a;
+  }
+  for (size_t i = 0; i < in.size(); ++i)
+    dims.push_back(rank - in.size() + i);
+  auto type = RankedTensorType::get(out, typeOf(*x).getElementType());
+  ctx.setOutput(
+      0, type == x->getType()
+             ? *x
+             : BroadcastInDimOp::create(ctx.builder(), ctx.loc, type, *x, dims)
+                   .getResult());
+  return success();
+}
+
+LogicalResult convertSplit(NodeContext &ctx) {
+  FailureOr<int64_t> axis = ctx.getInt("axis", 0);
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(axis) || failed(x))
+    return failure();
+  ArrayRef<int64_t> shape = typeOf(*x).getShape();
+  FailureOr<int64_t> a = normalizeAxis(ctx, *axis, shape.size());
+  if (failed(a))
+    return failure();
+  int64_t dim = shape[*a];
+  if (ShapedType::isDynamic(dim))
+    return ctx.error() << "splitting dynamic dim " << *a << " is not supported";
+  Ints sizes;
+  if (ctx.hasInput(1)) {
+    FailureOr<Ints> split = ctx.constantInts(1, "split");
+    if (failed(split))
+      return failure();
+    sizes = *split;
+  } else {
+    int64_t n = ctx.node.output_size();
+    if (dim % n != 0)
+      return ctx.error() << "dim " << dim << " does not split into " << n
+                         << " equal parts";
+    sizes.assign(n, dim / n);
+  }
+  if ((int64_t)sizes.size() != ctx.node.output_size() ||
+      std::accumulate(sizes.begin(), sizes.end(), int64_t(0)) != dim)
+    return ctx.error() << "split sizes do not add up to dim " << dim;
+  int64_t offset = 0;
+  for (auto [i, size] : llvm::enumerate(sizes)) {
+    Ints start(shape.size(), 0), limit(shape.size(), -1),
+        strides(shape.size(), 1);
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (!ShapedType::isDynamic(shape[d]))
+        limit[d] = shape[d];
+    start[*a] = offset;
+    limit[*a] = offset + size;
+    offset += size;
+    FailureOr<Value> y = ctx.create<SliceOp>(*x, start, limit, strides);
+    if (failed(y))
+      return failure();
+    ctx.setOutput(i, *y);
+  }
+  return success();
+}
+
+LogicalResult convertPad(NodeContext &ctx) {
+  FailureOr<std::string> mode = ctx.getString("mode", "constant");
+  FailureOr<Ints> pads = ctx.constantInts(1, "pads");
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(mode) || failed(pads) || failed(x))
+    return failure();
+  if (*mode != "constant")
+    return ctx.unsupportedAttribute("mode", "'" + *mode +
+                                                "' padding is not supported "
+                                                "(only constant)");
+  if (ctx.hasInput(3))
+    return ctx.error() << "input 3 (axes) is not supported";
+  int64_t rank = typeOf(*x).getRank();
+  if ((int64_t)pads->size() != 2 * rank)
+    return ctx.error() << "pads has " << pads->size() << " values, expected "
+                       << 2 * rank;
+  if (llvm::any_of(*pads, [](int64_t p) { return p < 0; }))
+    return ctx.error() << "negative pads are not supported";
+  Ints low(pads->begin(), pads->begin() + rank),
+      high(pads->begin() + rank, pads->end()), interior(rank, 0);
+  Type elementType = typeOf(*x).getElementType();
+  Value value = scalar(ctx, elementType, 0.0);
+  if (ctx.hasInput(2)) {
+    FailureOr<Value> given = ctx.input(2);
+    if (failed(given))
+      return failure();
+    value = reshape(ctx, *given, {});
+  }
+  FailureOr<Value> y = ctx.create<PadOp>(*x, value, low, high, interior);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+} // namespace
+
+void addShapeOps(llvm::StringMap<OpConverter> &t) {
+  t["Constant"] = convertConstant;
+  t["Shape"] = convertShape;
+  t["Size"] = convertSize;
+  t["ConstantOfShape"] = convertConstantOfShape;
+  t["Reshape"] = convertReshape;
+  t["Flatten"] = convertFlatten;
+  t["Transpose"] = convertTranspose;
+  t["Squeeze"] = [](NodeContext &c) { return convertSqueezeLike(c, false); };
+  t["Unsqueeze"] = [](NodeContext &c) { return convertSqueezeLike(c, true); };
+  t["Concat"] = convertConcat;
+  t["Slice"] = convertSlice;
+  t["Gather"] = convertGather;
+  t["Expand"] = convertExpand;
+  t["Split"] = convertSplit;
+  t["Pad"] = convertPad;
+}
+
+} // namespace mlir::rlx::onnx_import
