@@ -346,9 +346,154 @@ LogicalResult convertDropout(NodeContext &ctx) {
   return success();
 }
 
+/// `select(x > 0, x, negative(x))`: the activations that differ below 0.
+template <typename Negative>
+LogicalResult convertPiecewise(NodeContext &ctx, Negative negative) {
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(x))
+    return failure();
+  Type elementType = typeOf(*x).getElementType();
+  FailureOr<Value> positive =
+      ctx.create<CompareOp>("gt", *x, scalar(ctx, elementType, 0.0));
+  FailureOr<Value> below = negative(*x);
+  if (failed(positive) || failed(below))
+    return failure();
+  FailureOr<Value> y = ctx.create<SelectOp>(*positive, *x, *below);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+/// alpha (e^x - 1), Elu's and Selu's negative side.
+FailureOr<Value> expm1Scaled(NodeContext &ctx, Value x, double alpha) {
+  Type elementType = typeOf(x).getElementType();
+  FailureOr<Value> e = ctx.create<ExpOp>(x);
+  if (failed(e) ||
+      failed(e = ctx.create<SubOp>(*e, scalar(ctx, elementType, 1.0))))
+    return failure();
+  return ctx.create<MulOp>(*e, scalar(ctx, elementType, alpha));
+}
+
+LogicalResult convertElu(NodeContext &ctx) {
+  FailureOr<float> alpha = ctx.getFloat("alpha", 1.0f);
+  if (failed(alpha))
+    return failure();
+  return convertPiecewise(
+      ctx, [&](Value x) { return expm1Scaled(ctx, x, *alpha); });
+}
+
+LogicalResult convertSelu(NodeContext &ctx) {
+  FailureOr<float> alpha = ctx.getFloat("alpha", 1.67326319217681884765625f),
+                   gamma = ctx.getFloat("gamma", 1.05070102214813232421875f);
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(alpha) || failed(gamma) || failed(x))
+    return failure();
+  Type elementType = typeOf(*x).getElementType();
+  FailureOr<Value> positive =
+      ctx.create<CompareOp>("gt", *x, scalar(ctx, elementType, 0.0));
+  FailureOr<Value> below = expm1Scaled(ctx, *x, *alpha);
+  if (failed(positive) || failed(below))
+    return failure();
+  FailureOr<Value> y = ctx.create<SelectOp>(*positive, *x, *below);
+  if (failed(y) ||
+      failed(y = ctx.create<MulOp>(*y, scalar(ctx, elementType, *gamma))))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult convertThresholdedRelu(NodeContext &ctx) {
+  FailureOr<float> alpha = ctx.getFloat("alpha", 1.0f);
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(alpha) || failed(x))
+    return failure();
+  Type elementType = typeOf(*x).getElementType();
+  FailureOr<Value> above =
+      ctx.create<CompareOp>("gt", *x, scalar(ctx, elementType, *alpha));
+  if (failed(above))
+    return failure();
+  FailureOr<Value> y =
+      ctx.create<SelectOp>(*above, *x, scalar(ctx, elementType, 0.0));
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult convertPRelu(NodeContext &ctx) {
+  FailureOr<Value> slope = ctx.input(1);
+  if (failed(slope))
+    return failure();
+  return convertPiecewise(
+      ctx, [&](Value x) { return ctx.create<MulOp>(x, *slope); });
+}
+
+/// Softplus as max(x, 0) + log(1 + e^-|x|): log(1 + e^x) overflows.
+LogicalResult convertSoftplus(NodeContext &ctx) {
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(x))
+    return failure();
+  Type elementType = typeOf(*x).getElementType();
+  FailureOr<Value> a = ctx.create<AbsOp>(*x);
+  if (failed(a) || failed(a = ctx.create<NegOp>(*a)) ||
+      failed(a = ctx.create<ExpOp>(*a)) ||
+      failed(a = ctx.create<AddOp>(*a, scalar(ctx, elementType, 1.0))) ||
+      failed(a = ctx.create<LogOp>(*a)))
+    return failure();
+  FailureOr<Value> y = ctx.create<ReluOp>(*x);
+  if (failed(y) || failed(y = ctx.create<AddOp>(*y, *a)))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult convertSoftsign(NodeContext &ctx) {
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(x))
+    return failure();
+  Type elementType = typeOf(*x).getElementType();
+  FailureOr<Value> d = ctx.create<AbsOp>(*x);
+  if (failed(d) ||
+      failed(d = ctx.create<AddOp>(*d, scalar(ctx, elementType, 1.0))))
+    return failure();
+  FailureOr<Value> y = ctx.create<DivOp>(*x, *d);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult convertSign(NodeContext &ctx) {
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(x))
+    return failure();
+  Type elementType = typeOf(*x).getElementType();
+  Value zero = scalar(ctx, elementType, 0.0);
+  FailureOr<Value> gt = ctx.create<CompareOp>("gt", *x, zero),
+                   lt = ctx.create<CompareOp>("lt", *x, zero);
+  if (failed(gt) || failed(lt))
+    return failure();
+  FailureOr<Value> y =
+      ctx.create<SelectOp>(*lt, scalar(ctx, elementType, -1.0), zero);
+  if (failed(y) || failed(y = ctx.create<SelectOp>(
+                              *gt, scalar(ctx, elementType, 1.0), *y)))
+    return failure();
+  // The select broadcasts against x's shape through the comparisons.
+  ctx.setOutput(0, *y);
+  return success();
+}
+
 } // namespace
 
 void addElementwiseOps(llvm::StringMap<OpConverter> &t) {
+  t["Elu"] = convertElu;
+  t["Selu"] = convertSelu;
+  t["PRelu"] = convertPRelu;
+  t["ThresholdedRelu"] = convertThresholdedRelu;
+  t["Softplus"] = convertSoftplus;
+  t["Softsign"] = convertSoftsign;
+  t["Sign"] = convertSign;
   t["Add"] = [](NodeContext &c) {
     return convertBinary<AddOp>(
         c, [](int64_t a, int64_t b) { return std::optional<int64_t>(a + b); });

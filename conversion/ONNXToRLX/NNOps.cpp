@@ -443,9 +443,192 @@ LogicalResult convertReduce(NodeContext &ctx, Reduction kind) {
   return success();
 }
 
+/// ConvTranspose as a convolution: the input dilated by the strides
+/// (rlx.pad's interior padding) and padded by dilation * (k - 1) - pads
+/// (plus output_padding at the end), then convolved at stride 1 with the
+/// spatially flipped kernel, its in and out channels swapped per group.
+LogicalResult convertConvTranspose(NodeContext &ctx) {
+  if (failed(ctx.checkKnownAttributes({"auto_pad", "dilations", "group",
+                                       "kernel_shape", "output_padding",
+                                       "pads", "strides"})))
+    return failure();
+  FailureOr<std::string> autoPad = ctx.getString("auto_pad", "NOTSET");
+  FailureOr<int64_t> group = ctx.getInt("group", 1);
+  FailureOr<Ints> outputPadding = ctx.getInts("output_padding", {0, 0});
+  FailureOr<Value> x = ctx.input(0), w = ctx.input(1);
+  if (failed(autoPad) || failed(group) || failed(outputPadding) ||
+      failed(x) || failed(w))
+    return failure();
+  if (*autoPad != "NOTSET")
+    return ctx.unsupportedAttribute("auto_pad",
+                                    "only NOTSET (explicit pads) is supported");
+  if (typeOf(*x).getRank() != 4 || typeOf(*w).getRank() != 4)
+    return ctx.error() << "only 2-D transposed convolutions (rank-4 input "
+                          "and weight) are supported";
+  ArrayRef<int64_t> xShape = typeOf(*x).getShape(),
+                    wShape = typeOf(*w).getShape();
+  int64_t g = *group;
+  if (g <= 0 || ShapedType::isDynamic(wShape[0]) || wShape[0] % g != 0)
+    return ctx.unsupportedAttribute("group", "does not divide the channels");
+  FailureOr<Window> window = readWindow(ctx, xShape, {wShape[2], wShape[3]});
+  if (failed(window))
+    return failure();
+  if (outputPadding->size() != 2)
+    return ctx.unsupportedAttribute("output_padding", "needs 2 values");
+  Ints low(4, 0), high(4, 0), interior(4, 0);
+  for (int i = 0; i < 2; ++i) {
+    int64_t span = window->dilations[i] * (wShape[2 + i] - 1);
+    low[1 + i] = span - window->padding[2 * i];
+    high[1 + i] = span - window->padding[2 * i + 1] + (*outputPadding)[i];
+    interior[1 + i] = window->strides[i] - 1;
+    if (low[1 + i] < 0 || high[1 + i] < 0)
+      return ctx.unsupportedAttribute(
+          "pads", "pads larger than dilation * (kernel - 1) are not supported");
+    if (ShapedType::isDynamic(xShape[2 + i]) &&
+        (low[1 + i] || high[1 + i] || interior[1 + i]))
+      return ctx.error() << "dynamic spatial dims are not supported";
+  }
+  Type elementType = typeOf(*x).getElementType();
+  FailureOr<Value> input = transpose(ctx, *x, {0, 2, 3, 1});
+  if (failed(input) ||
+      failed(input = ctx.create<PadOp>(*input, scalar(ctx, elementType, 0.0),
+                                       ArrayRef<int64_t>(low),
+                                       ArrayRef<int64_t>(high),
+                                       ArrayRef<int64_t>(interior))))
+    return failure();
+  // Flip the kernel's spatial dims with gathers of reversed indices.
+  Value filter = *w;
+  for (int axis = 2; axis < 4; ++axis) {
+    Ints reversed(wShape[axis]);
+    std::iota(reversed.rbegin(), reversed.rend(), 0);
+    Value indices = ctx.importer.materialize(
+        intsAttr(ctx.builder().getContext(), reversed,
+                 {(int64_t)reversed.size()}, ctx.builder().getIntegerType(64)),
+        ctx.loc);
+    FailureOr<Value> flipped = ctx.create<GatherOp>(
+        filter, indices, static_cast<uint64_t>(axis));
+    if (failed(flipped))
+      return failure();
+    filter = *flipped;
+  }
+  // [C, F/g, kh, kw] -> [g, C/g, F/g, kh, kw] -> [kh, kw, C/g, g, F/g]
+  // -> [kh, kw, C/g, F].
+  int64_t c = wShape[0], fg = wShape[1], kh = wShape[2], kw = wShape[3];
+  filter = reshape(ctx, filter, {g, c / g, fg, kh, kw});
+  FailureOr<Value> hwio = transpose(ctx, filter, {3, 4, 1, 0, 2});
+  if (failed(hwio))
+    return failure();
+  filter = reshape(ctx, *hwio, {kh, kw, c / g, g * fg});
+  FailureOr<Value> y = ctx.create<Conv2DOp>(
+      *input, filter, ArrayRef<int64_t>{1, 1}, ArrayRef<int64_t>{0, 0, 0, 0},
+      ArrayRef<int64_t>(window->dilations), static_cast<uint64_t>(g));
+  if (failed(y) || failed(y = transpose(ctx, *y, {0, 3, 1, 2})))
+    return failure();
+  if (ctx.hasInput(2)) {
+    FailureOr<Value> bias = ctx.input(2);
+    if (failed(bias) ||
+        failed(y = ctx.create<AddOp>(
+                   *y, reshape(ctx, *bias,
+                               {typeOf(*bias).getDimSize(0), 1, 1}))))
+      return failure();
+  }
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult convertInstanceNorm(NodeContext &ctx) {
+  FailureOr<float> epsilon = ctx.getFloat("epsilon", 1e-5f);
+  FailureOr<Value> x = ctx.input(0), scale = ctx.input(1), bias = ctx.input(2);
+  if (failed(epsilon) || failed(x) || failed(scale) || failed(bias))
+    return failure();
+  int64_t rank = typeOf(*x).getRank();
+  if (rank < 3)
+    return ctx.error() << "input must have rank 3 or more";
+  Ints axes;
+  for (int64_t i = 2; i < rank; ++i)
+    axes.push_back(i);
+  Type elementType = typeOf(*x).getElementType();
+  FailureOr<Value> mean = ctx.create<MeanOp>(*x, axes, true);
+  if (failed(mean))
+    return failure();
+  FailureOr<Value> d = ctx.create<SubOp>(*x, *mean);
+  if (failed(d))
+    return failure();
+  FailureOr<Value> var = ctx.create<MulOp>(*d, *d);
+  if (failed(var) || failed(var = ctx.create<MeanOp>(*var, axes, true)) ||
+      failed(var = ctx.create<AddOp>(*var,
+                                     scalar(ctx, elementType, *epsilon))) ||
+      failed(var = ctx.create<RsqrtOp>(*var)))
+    return failure();
+  Ints shape(rank - 1, 1);
+  shape[0] = typeOf(*scale).getDimSize(0);
+  FailureOr<Value> y = ctx.create<MulOp>(*d, *var);
+  if (failed(y) ||
+      failed(y = ctx.create<MulOp>(*y, reshape(ctx, *scale, shape))) ||
+      failed(y = ctx.create<AddOp>(*y, reshape(ctx, *bias, shape))))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+/// ArgMax/ArgMin: the first index where the maximum (of x, or of -x) is
+/// reached, as the minimum over `select(x == max, index, size)`.
+LogicalResult convertArgExtremum(NodeContext &ctx, bool isMax) {
+  FailureOr<int64_t> axis = ctx.getInt("axis", 0),
+                     keepdims = ctx.getInt("keepdims", 1),
+                     last = ctx.getInt("select_last_index", 0);
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(axis) || failed(keepdims) || failed(last) || failed(x))
+    return failure();
+  if (*last)
+    return ctx.unsupportedAttribute("select_last_index",
+                                    "only 0 (the first index) is supported");
+  int64_t rank = typeOf(*x).getRank();
+  FailureOr<int64_t> a = normalizeAxis(ctx, *axis, rank);
+  if (failed(a))
+    return failure();
+  int64_t size = typeOf(*x).getDimSize(*a);
+  if (ShapedType::isDynamic(size))
+    return ctx.error() << "the reduced dim " << *a << " must be static";
+  Value v = *x;
+  if (!isMax) {
+    FailureOr<Value> neg = ctx.create<NegOp>(v);
+    if (failed(neg))
+      return failure();
+    v = *neg;
+  }
+  FailureOr<Value> m = ctx.create<MaxOp>(v, ArrayRef<int64_t>{*a}, true);
+  if (failed(m))
+    return failure();
+  FailureOr<Value> hit = ctx.create<CompareOp>("eq", v, *m);
+  if (failed(hit))
+    return failure();
+  Type i64 = ctx.builder().getIntegerType(64);
+  Ints iota(size), iotaShape(rank, 1);
+  std::iota(iota.begin(), iota.end(), 0);
+  iotaShape[*a] = size;
+  Value indices = ctx.importer.materialize(
+      intsAttr(ctx.builder().getContext(), iota, iotaShape, i64), ctx.loc);
+  FailureOr<Value> candidates =
+      ctx.create<SelectOp>(*hit, indices, scalar(ctx, i64, size));
+  if (failed(candidates) ||
+      failed(candidates = ctx.create<NegOp>(*candidates)))
+    return failure();
+  FailureOr<Value> y =
+      ctx.create<MaxOp>(*candidates, ArrayRef<int64_t>{*a}, *keepdims != 0);
+  if (failed(y) || failed(y = ctx.create<NegOp>(*y)))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
 } // namespace
 
 void addNNOps(llvm::StringMap<OpConverter> &t) {
+  t["ConvTranspose"] = convertConvTranspose;
+  t["InstanceNormalization"] = convertInstanceNorm;
+  t["ArgMax"] = [](NodeContext &c) { return convertArgExtremum(c, true); };
+  t["ArgMin"] = [](NodeContext &c) { return convertArgExtremum(c, false); };
   t["MatMul"] = convertMatMul;
   t["Gemm"] = convertGemm;
   t["Conv"] = convertConv;

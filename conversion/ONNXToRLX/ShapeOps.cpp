@@ -624,9 +624,87 @@ LogicalResult convertPad(NodeContext &ctx) {
   return success();
 }
 
+/// Tile: x broadcast into [r0, d0, r1, d1, ...] and merged to
+/// [r0 * d0, r1 * d1, ...] (static dims).
+LogicalResult convertTile(NodeContext &ctx) {
+  FailureOr<Ints> repeats = ctx.constantInts(1, "repeats");
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(repeats) || failed(x))
+    return failure();
+  ArrayRef<int64_t> shape = typeOf(*x).getShape();
+  if (repeats->size() != shape.size())
+    return ctx.error() << "repeats has " << repeats->size()
+                       << " values for rank " << shape.size();
+  if (llvm::all_of(*repeats, [](int64_t r) { return r == 1; })) {
+    ctx.setOutput(0, *x);
+    return success();
+  }
+  if (!typeOf(*x).hasStaticShape())
+    return ctx.error() << "tiling a value with dynamic dims is not supported";
+  Ints expanded, dims, merged;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if ((*repeats)[i] < 0)
+      return ctx.error() << "repeats has a negative value";
+    expanded.push_back((*repeats)[i]);
+    expanded.push_back(shape[i]);
+    dims.push_back(2 * i + 1);
+    merged.push_back((*repeats)[i] * shape[i]);
+  }
+  auto type = RankedTensorType::get(expanded, typeOf(*x).getElementType());
+  Value y = BroadcastInDimOp::create(ctx.builder(), ctx.loc, type, *x, dims);
+  ctx.setOutput(0, reshape(ctx, y, merged));
+  return success();
+}
+
+/// Range with known start, limit and delta: a constant.
+LogicalResult convertRange(NodeContext &ctx) {
+  std::optional<DenseElementsAttr> start = ctx.constantInput(0),
+                                   limit = ctx.constantInput(1),
+                                   delta = ctx.constantInput(2);
+  if (!start || !limit || !delta || start->getNumElements() != 1 ||
+      limit->getNumElements() != 1 || delta->getNumElements() != 1)
+    return ctx.error() << "start, limit and delta must be scalars known at "
+                          "import time";
+  Type elementType = start->getElementType();
+  auto value = [](DenseElementsAttr a) {
+    return isa<FloatType>(a.getElementType())
+               ? (*a.getValues<APFloat>().begin()).convertToDouble()
+               : static_cast<double>((*a.getValues<APInt>().begin())
+                                         .getSExtValue());
+  };
+  double s = value(*start), l = value(*limit), d = value(*delta);
+  if (d == 0)
+    return ctx.error() << "delta is 0";
+  double count = std::max(std::ceil((l - s) / d), 0.0);
+  if (count > (1 << 24))
+    return ctx.error() << "the range has too many elements (" << count << ")";
+  int64_t n = static_cast<int64_t>(count);
+  auto type = RankedTensorType::get({n}, elementType);
+  if (auto floatType = dyn_cast<FloatType>(elementType)) {
+    SmallVector<APFloat> values;
+    for (int64_t i = 0; i < n; ++i) {
+      APFloat v(s + i * d);
+      bool lost;
+      v.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                &lost);
+      values.push_back(v);
+    }
+    ctx.setConstantOutput(0, DenseElementsAttr::get(type, values));
+    return success();
+  }
+  Ints values;
+  for (int64_t i = 0; i < n; ++i)
+    values.push_back(static_cast<int64_t>(s) + i * static_cast<int64_t>(d));
+  ctx.setConstantOutput(
+      0, intsAttr(ctx.builder().getContext(), values, {n}, elementType));
+  return success();
+}
+
 } // namespace
 
 void addShapeOps(llvm::StringMap<OpConverter> &t) {
+  t["Tile"] = convertTile;
+  t["Range"] = convertRange;
   t["Constant"] = convertConstant;
   t["Shape"] = convertShape;
   t["Size"] = convertSize;

@@ -83,6 +83,31 @@ def conv_ref(x, w, b=None, strides=(1, 1), pads=(0, 0, 0, 0), dil=(1, 1),
     return y.astype(np.float32)
 
 
+def conv_transpose_ref(x, w, b=None, strides=(1, 1), pads=(0, 0, 0, 0),
+                      dil=(1, 1), group=1, out_pad=(0, 0)):
+    n, c, h, wd = x.shape
+    _, fg, kh, kw = w.shape
+    cg = c // group
+    oh = strides[0] * (h - 1) + out_pad[0] + dil[0] * (kh - 1) + 1 - pads[0] - pads[2]
+    ow = strides[1] * (wd - 1) + out_pad[1] + dil[1] * (kw - 1) + 1 - pads[1] - pads[3]
+    full = np.zeros((n, fg * group, oh + pads[0] + pads[2] + kh * dil[0],
+                     ow + pads[1] + pads[3] + kw * dil[1]))
+    for ci in range(c):
+        g = ci // cg
+        for f in range(fg):
+            for i in range(h):
+                for j in range(wd):
+                    for a in range(kh):
+                        for bb in range(kw):
+                            full[:, g * fg + f, i * strides[0] + a * dil[0],
+                                 j * strides[1] + bb * dil[1]] += \
+                                x[:, ci, i, j] * w[ci, f, a, bb]
+    y = full[:, :, pads[0]:pads[0] + oh, pads[1]:pads[1] + ow]
+    if b is not None:
+        y = y + b.reshape(1, -1, 1, 1)
+    return y.astype(np.float32)
+
+
 def pool_ref(x, k, strides, pads, kind, include_pad=False, ceil=False):
     n, c, h, w = x.shape
     fill = -np.inf if kind == "max" else 0.0
@@ -355,6 +380,42 @@ case("GlobalAveragePool", "GlobalAveragePool", {"x": batched(3, 4, 5)},
      lambda x: x.mean(axis=(2, 3), keepdims=True), dynamic=True)
 case("GlobalMaxPool", "GlobalMaxPool", {"x": fixed(f32(2, 3, 4, 5))},
      lambda x: x.max(axis=(2, 3), keepdims=True))
+
+case("ConvTranspose", "ConvTranspose", {"x": batched(3, 4, 5)},
+     lambda x, w, b: conv_transpose_ref(x, w, b, strides=(2, 2),
+                                        pads=(1, 0, 1, 1), out_pad=(1, 0)),
+     attrs={"strides": [2, 2], "pads": [1, 0, 1, 1], "output_padding": [1, 0]},
+     inits={"w": f32(3, 2, 3, 3), "b": f32(2)})
+case("ConvTransposeGroupedDilated", "ConvTranspose", {"x": fixed(f32(1, 4, 3, 3))},
+     lambda x, w: conv_transpose_ref(x, w, dil=(2, 1), group=2),
+     attrs={"dilations": [2, 1], "group": 2}, inits={"w": f32(4, 3, 2, 3)})
+case("InstanceNormalization", "InstanceNormalization", {"x": batched(3, 4, 5)},
+     lambda x, s, b: (x - x.mean((2, 3), keepdims=True)) /
+     np.sqrt(x.var((2, 3), keepdims=True) + 1e-5) * s.reshape(1, 3, 1, 1) +
+     b.reshape(1, 3, 1, 1), inits={"s": f32(3), "b": f32(3)}, dynamic=True)
+case("ArgMax", "ArgMax", {"x": batched(7)},
+     lambda x: np.argmax(x, 1), attrs={"axis": 1, "keepdims": 0}, dynamic=True)
+case("ArgMinKeepdims", "ArgMin", {"x": fixed(f32(5, 3))},
+     lambda x: np.argmin(x, 0)[None, :], attrs={"axis": 0})
+for op, fn in [("Elu", lambda x: np.where(x > 0, x, 0.5 * np.expm1(x))),
+               ("Selu", lambda x: 1.05070102214813232421875 * np.where(
+                   x > 0, x, 1.67326319217681884765625 * np.expm1(x))),
+               ("ThresholdedRelu", lambda x: np.where(x > 0.3, x, 0)),
+               ("Softplus", lambda x: np.log1p(np.exp(x))),
+               ("Softsign", lambda x: x / (1 + np.abs(x))),
+               ("Sign", np.sign)]:
+    attrs = {"alpha": 0.5} if op == "Elu" else {"alpha": 0.3} if op == "ThresholdedRelu" else {}
+    case(op, op, {"x": batched(6, fn=lambda *s: f32(*s, lo=-4, hi=4))},
+         lambda x, fn=fn: fn(x.astype(np.float64)), attrs=attrs, dynamic=True)
+case("PRelu", "PRelu", {"x": batched(3, 4)}, lambda x, s: np.where(x > 0, x, x * s),
+     inits={"s": f32(4)}, dynamic=True)
+case("Tile", "Tile", {"x": fixed(f32(2, 3))}, lambda x, r: np.tile(x, (2, 3)),
+     inits={"r": np.array([2, 3], np.int64)})
+case("Range", None, {"x": fixed(f32(5))},
+     lambda x: x + np.arange(0.5, 3.0, 0.5, dtype=np.float32),
+     nodes=[("Range", ["s", "l", "d"], {}, ["r"]), ("Add", ["x", "r"], {})],
+     inits={"s": np.array(0.5, np.float32), "l": np.array(3.0, np.float32),
+            "d": np.array(0.5, np.float32)})
 
 # Old opsets, converted by ONNX's version converter.
 case("GemmOpset9", "Gemm", {"a": fixed(f32(2, 6))}, lambda a, w, c: a @ w + c,
