@@ -46,9 +46,25 @@ struct MatmulPattern : OpRewritePattern<MatmulOp> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value lhs = op.getLhs(), rhs = op.getRhs();
-    auto lhsType = op.getLhs().getType(), rhsType = op.getRhs().getType();
+    RankedTensorType lhsType = op.getLhs().getType(),
+                     rhsType = op.getRhs().getType();
     auto resultType = op.getType();
     Type element = resultType.getElementType();
+    // A right operand batched with batches of one ([1, K, N], as TOSA's
+    // matmul always is) is a 2-D one: collapsed, the product is a single
+    // matmul over the lhs's rows, which the CPU pipeline parallelizes (a
+    // batch_matmul of batch 1 would run on one thread).
+    if (rhsType.getRank() > 2 && lhsType.getRank() >= rhsType.getRank() &&
+        llvm::all_of(rhsType.getShape().drop_back(2),
+                     [](int64_t d) { return d == 1; })) {
+      ReassociationIndices front;
+      for (int64_t d = 0; d < rhsType.getRank() - 1; ++d)
+        front.push_back(d);
+      rhs = tensor::CollapseShapeOp::create(
+          rewriter, loc, rhs,
+          ArrayRef<ReassociationIndices>{front, {rhsType.getRank() - 1}});
+      rhsType = cast<RankedTensorType>(rhs.getType());
+    }
     if (rhsType.getRank() == 2) {
       // [..., M, K] x [K, N]: fold the batch dims into M.
       Value flatLhs = lhs;

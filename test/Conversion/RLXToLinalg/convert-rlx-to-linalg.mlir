@@ -64,18 +64,35 @@ func.func @matmul_fold_batch(%x: tensor<?x2x3xf32>, %w: tensor<3x4xf32>) -> tens
 
 // -----
 
-// Broadcasting batch dims: one generic contraction, batch dim 0 of the rhs
+// Broadcasting batch dims: one generic contraction, batch dim 0 of the lhs
 // stretched.
-// CHECK-DAG: #[[LHS:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
-// CHECK-DAG: #[[RHS:.+]] = affine_map<(d0, d1, d2, d3) -> (0, d3, d2)>
+// CHECK-DAG: #[[LHS:.+]] = affine_map<(d0, d1, d2, d3) -> (0, d1, d3)>
+// CHECK-DAG: #[[RHS:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
 // CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
 // CHECK-LABEL: func @matmul_batch_broadcast
 // CHECK: linalg.generic {indexing_maps = [#[[LHS]], #[[RHS]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
 // CHECK: arith.mulf
 // CHECK: arith.addf
-func.func @matmul_batch_broadcast(%a: tensor<?x2x3xf64>, %b: tensor<1x3x4xf64>) -> tensor<?x2x4xf64> {
-  %0 = rlx.matmul %a, %b : (tensor<?x2x3xf64>, tensor<1x3x4xf64>) -> tensor<?x2x4xf64>
+func.func @matmul_batch_broadcast(%a: tensor<1x2x3xf64>, %b: tensor<?x3x4xf64>) -> tensor<?x2x4xf64> {
+  %0 = rlx.matmul %a, %b : (tensor<1x2x3xf64>, tensor<?x3x4xf64>) -> tensor<?x2x4xf64>
   return %0 : tensor<?x2x4xf64>
+}
+
+// -----
+
+// A right operand with a batch of one (TOSA's matmul, and a broadcast
+// weight) is a 2-D one: one matmul over every row of the lhs, which the CPU
+// pipeline parallelizes, instead of a batch_matmul of batch 1 on one thread.
+// CHECK-LABEL: func @matmul_unit_batch
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<1x5x3xf32>, %[[W:[^:]+]]: tensor<1x3x4xf32>)
+// CHECK-DAG: %[[W2:.+]] = tensor.collapse_shape %[[W]] {{\[}}[0, 1], [2]] : tensor<1x3x4xf32> into tensor<3x4xf32>
+// CHECK-DAG: %[[X2:.+]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2]] : tensor<1x5x3xf32> into tensor<5x3xf32>
+// CHECK: %[[MM:.+]] = linalg.matmul ins(%[[X2]], %[[W2]] : tensor<5x3xf32>, tensor<3x4xf32>)
+// CHECK: tensor.expand_shape %[[MM]] {{\[}}[0, 1], [2]]
+// CHECK-NOT: linalg.batch_matmul
+func.func @matmul_unit_batch(%x: tensor<1x5x3xf32>, %w: tensor<1x3x4xf32>) -> tensor<1x5x4xf32> {
+  %0 = rlx.matmul %x, %w : (tensor<1x5x3xf32>, tensor<1x3x4xf32>) -> tensor<1x5x4xf32>
+  return %0 : tensor<1x5x4xf32>
 }
 
 // -----
