@@ -277,6 +277,31 @@ LogicalResult convertLogical(NodeContext &ctx, bool isAnd) {
   return success();
 }
 
+LogicalResult convertXor(NodeContext &ctx) {
+  FailureOr<Value> a = ctx.input(0), b = ctx.input(1);
+  if (failed(a) || failed(b))
+    return failure();
+  FailureOr<Value> y = ctx.create<CompareOp>("ne", *a, *b);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+/// CastLike: Cast to the element type of input 1.
+LogicalResult convertCastLike(NodeContext &ctx) {
+  FailureOr<Value> x = ctx.input(0), like = ctx.input(1);
+  if (failed(x) || failed(like))
+    return failure();
+  Type elementType = typeOf(*like).getElementType();
+  ctx.setOutput(0, typeOf(*x).getElementType() == elementType
+                       ? *x
+                       : CastOp::create(ctx.builder(), ctx.loc,
+                                        typeOf(*x).clone(elementType), *x)
+                             .getResult());
+  return success();
+}
+
 LogicalResult convertWhere(NodeContext &ctx) {
   FailureOr<Value> c = ctx.input(0), a = ctx.input(1), b = ctx.input(2);
   if (failed(c) || failed(a) || failed(b))
@@ -488,6 +513,8 @@ LogicalResult convertSign(NodeContext &ctx) {
 
 void addElementwiseOps(llvm::StringMap<OpConverter> &t) {
   t["Elu"] = convertElu;
+  t["Xor"] = convertXor;
+  t["CastLike"] = convertCastLike;
   t["Selu"] = convertSelu;
   t["PRelu"] = convertPRelu;
   t["ThresholdedRelu"] = convertThresholdedRelu;

@@ -331,8 +331,6 @@ LogicalResult convertLayerNorm(NodeContext &ctx) {
   FailureOr<Value> x = ctx.input(0), scale = ctx.input(1);
   if (failed(axis) || failed(epsilon) || failed(x) || failed(scale))
     return failure();
-  if (failed(ctx.expectUnusedOutputsFrom(1)))
-    return failure();
   int64_t rank = typeOf(*x).getRank();
   FailureOr<int64_t> a = normalizeAxis(ctx, *axis, rank);
   if (failed(a))
@@ -362,6 +360,9 @@ LogicalResult convertLayerNorm(NodeContext &ctx) {
       return failure();
   }
   ctx.setOutput(0, *y);
+  // Mean and InvStdDev, with the reduced dims kept as 1.
+  ctx.setOutput(1, *mean);
+  ctx.setOutput(2, *var);
   return success();
 }
 
@@ -622,9 +623,219 @@ LogicalResult convertArgExtremum(NodeContext &ctx, bool isMax) {
   return success();
 }
 
+/// SoftmaxCrossEntropyLoss (`softmax` true: scores, then log_softmax over
+/// the classes) and NegativeLogLikelihoodLoss (log-probabilities given):
+/// the label's entry picked with a one-hot mask (labels compared with the
+/// class indices), weighted by `weights[label]` and by `label !=
+/// ignore_index`; `mean` divides by the total weight, as ONNX defines.
+LogicalResult convertClassLoss(NodeContext &ctx, bool softmax) {
+  FailureOr<std::string> reduction = ctx.getString("reduction", "mean");
+  FailureOr<Value> scores = ctx.input(0), labels = ctx.input(1);
+  if (failed(reduction) || failed(scores) || failed(labels))
+    return failure();
+  if (*reduction != "mean" && *reduction != "sum" && *reduction != "none")
+    return ctx.unsupportedAttribute("reduction",
+                                    "unknown value '" + *reduction + "'");
+  RankedTensorType scoresType = typeOf(*scores);
+  int64_t rank = scoresType.getRank(), classes = scoresType.getDimSize(1);
+  if (rank < 2 || ShapedType::isDynamic(classes))
+    return ctx.error() << "scores must be [N, C, ...] with a static C";
+  Type elementType = scoresType.getElementType();
+  Type labelType = typeOf(*labels).getElementType();
+  Value logp = *scores;
+  if (softmax) {
+    FailureOr<Value> l = ctx.create<LogSoftmaxOp>(*scores, uint64_t(1));
+    if (failed(l))
+      return failure();
+    logp = *l;
+  }
+  // One-hot of the labels over the class dim.
+  Ints labelShape(typeOf(*labels).getShape());
+  labelShape.insert(labelShape.begin() + 1, 1);
+  Value expanded = reshape(ctx, *labels, labelShape);
+  Ints iota(classes), iotaShape(rank, 1);
+  std::iota(iota.begin(), iota.end(), 0);
+  iotaShape[1] = classes;
+  Value classIds = ctx.importer.materialize(
+      intsAttr(ctx.builder().getContext(), iota, iotaShape, labelType),
+      ctx.loc);
+  FailureOr<Value> hit = ctx.create<CompareOp>("eq", expanded, classIds);
+  if (failed(hit))
+    return failure();
+  Value oneHot = CastOp::create(ctx.builder(), ctx.loc,
+                                typeOf(*hit).clone(elementType), *hit);
+  FailureOr<Value> loss = ctx.create<MulOp>(logp, oneHot);
+  if (failed(loss) ||
+      failed(loss = ctx.create<SumOp>(*loss, ArrayRef<int64_t>{1}, false)) ||
+      failed(loss = ctx.create<NegOp>(*loss)))
+    return failure();
+  // The weight of each element, when there are weights or an ignored label.
+  Value weight;
+  if (ctx.hasInput(2)) {
+    FailureOr<Value> w = ctx.input(2);
+    if (failed(w))
+      return failure();
+    FailureOr<Value> picked = ctx.create<MulOp>(
+        oneHot, reshape(ctx, *w, iotaShape));
+    if (failed(picked) ||
+        failed(picked =
+                   ctx.create<SumOp>(*picked, ArrayRef<int64_t>{1}, false)))
+      return failure();
+    weight = *picked;
+  }
+  if (const onnx::AttributeProto *ignore = ctx.attribute("ignore_index")) {
+    FailureOr<Value> kept = ctx.create<CompareOp>(
+        "ne", *labels,
+        scalar(ctx, labelType, static_cast<double>(ignore->i())));
+    if (failed(kept))
+      return failure();
+    Value mask = CastOp::create(ctx.builder(), ctx.loc,
+                                typeOf(*kept).clone(elementType), *kept);
+    if (weight) {
+      FailureOr<Value> w = ctx.create<MulOp>(weight, mask);
+      if (failed(w))
+        return failure();
+      weight = *w;
+    } else {
+      weight = mask;
+    }
+  }
+  if (weight && failed(loss = ctx.create<MulOp>(*loss, weight)))
+    return failure();
+  Ints all(typeOf(*loss).getRank());
+  std::iota(all.begin(), all.end(), 0);
+  if (*reduction == "sum") {
+    if (failed(loss = ctx.create<SumOp>(*loss, all, false)))
+      return failure();
+  } else if (*reduction == "mean") {
+    if (weight) {
+      FailureOr<Value> total = ctx.create<SumOp>(weight, all, false);
+      if (failed(total) || failed(loss = ctx.create<SumOp>(*loss, all, false)) ||
+          failed(loss = ctx.create<DivOp>(*loss, *total)))
+        return failure();
+    } else if (failed(loss = ctx.create<MeanOp>(*loss, all, false))) {
+      return failure();
+    }
+  }
+  ctx.setOutput(0, *loss);
+  if (softmax)
+    ctx.setOutput(1, logp);
+  return success();
+}
+
+/// ReduceL1, ReduceLogSum, ReduceLogSumExp: sums of |x|, log of a sum, and
+/// max + log(sum(e^(x - max))) so that large x does not overflow.
+LogicalResult convertLogReduce(NodeContext &ctx, StringRef kind) {
+  FailureOr<int64_t> keepdims = ctx.getInt("keepdims", 1);
+  FailureOr<std::optional<Ints>> axesOrNone = axesOf(ctx, 1);
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(keepdims) || failed(axesOrNone) || failed(x))
+    return failure();
+  int64_t rank = typeOf(*x).getRank();
+  Ints axes;
+  if (!*axesOrNone || (*axesOrNone)->empty()) {
+    for (int64_t i = 0; i < rank; ++i)
+      axes.push_back(i);
+  } else {
+    for (int64_t axis : **axesOrNone) {
+      FailureOr<int64_t> a = normalizeAxis(ctx, axis, rank);
+      if (failed(a))
+        return failure();
+      axes.push_back(*a);
+    }
+    llvm::sort(axes);
+  }
+  bool keep = *keepdims != 0;
+  FailureOr<Value> y = failure();
+  if (kind == "L1") {
+    FailureOr<Value> a = ctx.create<AbsOp>(*x);
+    if (failed(a))
+      return failure();
+    y = ctx.create<SumOp>(*a, axes, keep);
+  } else if (kind == "LogSum") {
+    y = ctx.create<SumOp>(*x, axes, keep);
+    if (succeeded(y))
+      y = ctx.create<LogOp>(*y);
+  } else {
+    FailureOr<Value> m = ctx.create<MaxOp>(*x, axes, true);
+    if (failed(m))
+      return failure();
+    FailureOr<Value> e = ctx.create<SubOp>(*x, *m);
+    if (failed(e) || failed(e = ctx.create<ExpOp>(*e)) ||
+        failed(e = ctx.create<SumOp>(*e, axes, true)) ||
+        failed(e = ctx.create<LogOp>(*e)))
+      return failure();
+    y = ctx.create<AddOp>(*e, *m);
+    if (succeeded(y) && !keep) {
+      Ints shape;
+      for (int64_t i = 0; i < rank; ++i)
+        if (!llvm::is_contained(axes, i))
+          shape.push_back(typeOf(*y).getDimSize(i));
+      y = reshape(ctx, *y, shape);
+    }
+  }
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+/// Trilu: x where the column minus the row is >= k (upper) or <= k
+/// (lower), else 0, over the last two (static) dims.
+LogicalResult convertTrilu(NodeContext &ctx) {
+  FailureOr<int64_t> upper = ctx.getInt("upper", 1);
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(upper) || failed(x))
+    return failure();
+  int64_t k = 0;
+  if (ctx.hasInput(1)) {
+    FailureOr<Ints> kv = ctx.constantInts(1, "k");
+    if (failed(kv))
+      return failure();
+    if (kv->size() != 1)
+      return ctx.error() << "k must hold one value";
+    k = (*kv)[0];
+  }
+  RankedTensorType type = typeOf(*x);
+  int64_t rank = type.getRank();
+  if (rank < 2 || ShapedType::isDynamic(type.getDimSize(rank - 1)) ||
+      ShapedType::isDynamic(type.getDimSize(rank - 2)))
+    return ctx.error() << "the last two dims must be static";
+  int64_t rows = type.getDimSize(rank - 2), cols = type.getDimSize(rank - 1);
+  SmallVector<bool> keep;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      keep.push_back(*upper ? j - i >= k : j - i <= k);
+  Value mask = ctx.importer.materialize(
+      DenseElementsAttr::get(
+          RankedTensorType::get({rows, cols}, ctx.builder().getI1Type()),
+          ArrayRef<bool>(keep)),
+      ctx.loc);
+  FailureOr<Value> y = ctx.create<SelectOp>(
+      mask, *x, scalar(ctx, type.getElementType(), 0.0));
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
 } // namespace
 
 void addNNOps(llvm::StringMap<OpConverter> &t) {
+  t["SoftmaxCrossEntropyLoss"] = [](NodeContext &c) {
+    return convertClassLoss(c, true);
+  };
+  t["NegativeLogLikelihoodLoss"] = [](NodeContext &c) {
+    return convertClassLoss(c, false);
+  };
+  t["ReduceL1"] = [](NodeContext &c) { return convertLogReduce(c, "L1"); };
+  t["ReduceLogSum"] = [](NodeContext &c) {
+    return convertLogReduce(c, "LogSum");
+  };
+  t["ReduceLogSumExp"] = [](NodeContext &c) {
+    return convertLogReduce(c, "LogSumExp");
+  };
+  t["Trilu"] = convertTrilu;
   t["ConvTranspose"] = convertConvTranspose;
   t["InstanceNormalization"] = convertInstanceNorm;
   t["ArgMax"] = [](NodeContext &c) { return convertArgExtremum(c, true); };

@@ -507,6 +507,22 @@ LogicalResult convertGather(NodeContext &ctx) {
     if (failed(i))
       return failure();
     index = *i;
+    // Indices known at run time: a negative one counts from the end, which
+    // rlx.gather (it clamps) needs spelled out; only static dims know it.
+    if (!ShapedType::isDynamic(dim)) {
+      Type indexType = typeOf(index).getElementType();
+      Value zero = scalar(ctx, indexType, 0);
+      FailureOr<Value> negative = ctx.create<CompareOp>("lt", index, zero);
+      FailureOr<Value> wrapped =
+          ctx.create<AddOp>(index, scalar(ctx, indexType, dim));
+      if (failed(negative) || failed(wrapped))
+        return failure();
+      FailureOr<Value> fixed =
+          ctx.create<SelectOp>(*negative, *wrapped, index);
+      if (failed(fixed))
+        return failure();
+      index = *fixed;
+    }
   }
   FailureOr<Value> y = ctx.create<GatherOp>(*x, index, *a);
   if (failed(y))

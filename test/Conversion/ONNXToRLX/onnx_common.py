@@ -36,8 +36,12 @@ def read_safetensors(path):
         if name == "__metadata__":
             continue
         lo, hi = info["data_offsets"]
-        out[name] = np.frombuffer(data[base + lo:base + hi],
-                                  DTYPES[info["dtype"]]).reshape(info["shape"])
+        raw = data[base + lo:base + hi]
+        if info["dtype"] == "BF16":  # the high half of an f32
+            bits = np.frombuffer(raw, np.uint16).astype(np.uint32) << 16
+            out[name] = bits.view(np.float32).reshape(info["shape"])
+            continue
+        out[name] = np.frombuffer(raw, DTYPES[info["dtype"]]).reshape(info["shape"])
     return out
 
 
