@@ -428,6 +428,29 @@ LogicalResult convertSelu(NodeContext &ctx) {
   return success();
 }
 
+/// Celu: max(0, x) + min(0, alpha (e^(x / alpha) - 1)).
+LogicalResult convertCelu(NodeContext &ctx) {
+  FailureOr<float> alpha = ctx.getFloat("alpha", 1.0f);
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(alpha) || failed(x))
+    return failure();
+  Type elementType = typeOf(*x).getElementType();
+  FailureOr<Value> scaled =
+      ctx.create<DivOp>(*x, scalar(ctx, elementType, *alpha));
+  if (failed(scaled))
+    return failure();
+  FailureOr<Value> below = expm1Scaled(ctx, *scaled, *alpha);
+  if (failed(below) ||
+      failed(below = ctx.create<MinimumOp>(*below,
+                                           scalar(ctx, elementType, 0.0))))
+    return failure();
+  FailureOr<Value> y = ctx.create<ReluOp>(*x);
+  if (failed(y) || failed(y = ctx.create<AddOp>(*y, *below)))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
 LogicalResult convertThresholdedRelu(NodeContext &ctx) {
   FailureOr<float> alpha = ctx.getFloat("alpha", 1.0f);
   FailureOr<Value> x = ctx.input(0);
@@ -513,6 +536,7 @@ LogicalResult convertSign(NodeContext &ctx) {
 
 void addElementwiseOps(llvm::StringMap<OpConverter> &t) {
   t["Elu"] = convertElu;
+  t["Celu"] = convertCelu;
   t["Xor"] = convertXor;
   t["CastLike"] = convertCastLike;
   t["Selu"] = convertSelu;

@@ -189,9 +189,9 @@ std::string loadModel(const std::string &path, int64_t opset,
   int64_t modelOpset = defaultOpset(model);
   if (modelOpset < 0)
     return "'" + path + "' imports no opset of the default ONNX domain";
-  if (modelOpset < 7 || modelOpset > opset)
+  if (modelOpset < 1 || modelOpset > opset)
     return "'" + path + "' uses opset " + std::to_string(modelOpset) +
-           "; the importer takes opsets 7 to " + std::to_string(opset);
+           "; the importer takes opsets 1 to " + std::to_string(opset);
   for (const onnx::OperatorSetIdProto &entry : model.opset_import())
     if (!entry.domain().empty() && entry.domain() != "ai.onnx")
       for (const onnx::NodeProto &node : model.graph().node())

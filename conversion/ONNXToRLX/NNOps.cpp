@@ -572,8 +572,52 @@ LogicalResult convertInstanceNorm(NodeContext &ctx) {
   return success();
 }
 
-/// ArgMax/ArgMin: the first index where the maximum (of x, or of -x) is
-/// reached, as the minimum over `select(x == max, index, size)`.
+/// Class indices 0..size-1 along `axis` of a rank-`rank` tensor.
+Value indicesAlong(NodeContext &ctx, int64_t size, int64_t axis, int64_t rank,
+                   Type type) {
+  Ints iota(size), shape(rank, 1);
+  std::iota(iota.begin(), iota.end(), 0);
+  shape[axis] = size;
+  return ctx.importer.materialize(
+      intsAttr(ctx.builder().getContext(), iota, shape, type), ctx.loc);
+}
+
+/// The i64 index of the maximum (or minimum) along `axis`: the first one,
+/// the minimum over `select(x == max, index, size)`, or with `last` the
+/// maximum over `select(x == max, index, -1)`.
+FailureOr<Value> argExtremum(NodeContext &ctx, Value x, int64_t axis,
+                             bool isMax, bool last, bool keepdims) {
+  int64_t rank = typeOf(x).getRank();
+  int64_t size = typeOf(x).getDimSize(axis);
+  if (ShapedType::isDynamic(size))
+    return ctx.error() << "the reduced dim " << axis << " must be static";
+  Value v = x;
+  if (!isMax) {
+    FailureOr<Value> neg = ctx.create<NegOp>(v);
+    if (failed(neg))
+      return failure();
+    v = *neg;
+  }
+  FailureOr<Value> m = ctx.create<MaxOp>(v, ArrayRef<int64_t>{axis}, true);
+  if (failed(m))
+    return failure();
+  FailureOr<Value> hit = ctx.create<CompareOp>("eq", v, *m);
+  if (failed(hit))
+    return failure();
+  Type i64 = ctx.builder().getIntegerType(64);
+  Value indices = indicesAlong(ctx, size, axis, rank, i64);
+  FailureOr<Value> candidates = ctx.create<SelectOp>(
+      *hit, indices, scalar(ctx, i64, last ? -1 : size));
+  if (failed(candidates) ||
+      (!last && failed(candidates = ctx.create<NegOp>(*candidates))))
+    return failure();
+  FailureOr<Value> y =
+      ctx.create<MaxOp>(*candidates, ArrayRef<int64_t>{axis}, keepdims);
+  if (failed(y) || (!last && failed(y = ctx.create<NegOp>(*y))))
+    return failure();
+  return y;
+}
+
 LogicalResult convertArgExtremum(NodeContext &ctx, bool isMax) {
   FailureOr<int64_t> axis = ctx.getInt("axis", 0),
                      keepdims = ctx.getInt("keepdims", 1),
@@ -581,43 +625,159 @@ LogicalResult convertArgExtremum(NodeContext &ctx, bool isMax) {
   FailureOr<Value> x = ctx.input(0);
   if (failed(axis) || failed(keepdims) || failed(last) || failed(x))
     return failure();
-  if (*last)
-    return ctx.unsupportedAttribute("select_last_index",
-                                    "only 0 (the first index) is supported");
+  FailureOr<int64_t> a = normalizeAxis(ctx, *axis, typeOf(*x).getRank());
+  if (failed(a))
+    return failure();
+  FailureOr<Value> y =
+      argExtremum(ctx, *x, *a, isMax, *last != 0, *keepdims != 0);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+/// Hardmax: 1 at the first maximum along `axis`, 0 elsewhere.
+LogicalResult convertHardmax(NodeContext &ctx) {
+  FailureOr<int64_t> axis = ctx.getInt("axis", -1);
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(axis) || failed(x))
+    return failure();
   int64_t rank = typeOf(*x).getRank();
   FailureOr<int64_t> a = normalizeAxis(ctx, *axis, rank);
   if (failed(a))
     return failure();
-  int64_t size = typeOf(*x).getDimSize(*a);
-  if (ShapedType::isDynamic(size))
-    return ctx.error() << "the reduced dim " << *a << " must be static";
-  Value v = *x;
-  if (!isMax) {
-    FailureOr<Value> neg = ctx.create<NegOp>(v);
-    if (failed(neg))
-      return failure();
-    v = *neg;
-  }
-  FailureOr<Value> m = ctx.create<MaxOp>(v, ArrayRef<int64_t>{*a}, true);
-  if (failed(m))
+  FailureOr<Value> index = argExtremum(ctx, *x, *a, true, false, true);
+  if (failed(index))
     return failure();
-  FailureOr<Value> hit = ctx.create<CompareOp>("eq", v, *m);
+  Value indices = indicesAlong(ctx, typeOf(*x).getDimSize(*a), *a, rank,
+                               ctx.builder().getIntegerType(64));
+  FailureOr<Value> hit = ctx.create<CompareOp>("eq", indices, *index);
   if (failed(hit))
     return failure();
-  Type i64 = ctx.builder().getIntegerType(64);
-  Ints iota(size), iotaShape(rank, 1);
-  std::iota(iota.begin(), iota.end(), 0);
-  iotaShape[*a] = size;
-  Value indices = ctx.importer.materialize(
-      intsAttr(ctx.builder().getContext(), iota, iotaShape, i64), ctx.loc);
-  FailureOr<Value> candidates =
-      ctx.create<SelectOp>(*hit, indices, scalar(ctx, i64, size));
-  if (failed(candidates) ||
-      failed(candidates = ctx.create<NegOp>(*candidates)))
+  Type elementType = typeOf(*x).getElementType();
+  FailureOr<Value> y = ctx.create<SelectOp>(
+      *hit, scalar(ctx, elementType, 1.0), scalar(ctx, elementType, 0.0));
+  if (failed(y))
     return failure();
-  FailureOr<Value> y =
-      ctx.create<MaxOp>(*candidates, ArrayRef<int64_t>{*a}, *keepdims != 0);
-  if (failed(y) || failed(y = ctx.create<NegOp>(*y)))
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+/// OneHot: `values[1]` where the (wrapped) index equals the position along
+/// the new axis of size `depth`, `values[0]` elsewhere.
+LogicalResult convertOneHot(NodeContext &ctx) {
+  FailureOr<int64_t> axis = ctx.getInt("axis", -1);
+  FailureOr<Value> indices = ctx.input(0), values = ctx.input(2);
+  std::optional<DenseElementsAttr> depthAttr = ctx.constantInput(1);
+  if (failed(axis) || failed(indices) || failed(values))
+    return failure();
+  if (!depthAttr || depthAttr->getNumElements() != 1)
+    return ctx.error() << "depth must be one value known at import time";
+  double depthValue =
+      isa<FloatType>(depthAttr->getElementType())
+          ? (*depthAttr->getValues<APFloat>().begin()).convertToDouble()
+          : static_cast<double>(
+                (*depthAttr->getValues<APInt>().begin()).getSExtValue());
+  int64_t depth = static_cast<int64_t>(depthValue);
+  if (depth <= 0)
+    return ctx.error() << "depth must be positive";
+  if (typeOf(*values).getNumElements() != 2)
+    return ctx.error() << "values must hold [off, on]";
+  int64_t rank = typeOf(*indices).getRank() + 1;
+  FailureOr<int64_t> a = normalizeAxis(ctx, *axis, rank);
+  if (failed(a))
+    return failure();
+  // Indices as i64, negative ones wrapped, with the new axis as size 1.
+  Type i64 = ctx.builder().getIntegerType(64);
+  Value idx = *indices;
+  if (typeOf(idx).getElementType() != i64)
+    idx = CastOp::create(ctx.builder(), ctx.loc, typeOf(idx).clone(i64), idx);
+  FailureOr<Value> negative =
+      ctx.create<CompareOp>("lt", idx, scalar(ctx, i64, 0));
+  FailureOr<Value> wrapped = ctx.create<AddOp>(idx, scalar(ctx, i64, depth));
+  if (failed(negative) || failed(wrapped))
+    return failure();
+  FailureOr<Value> fixed = ctx.create<SelectOp>(*negative, *wrapped, idx);
+  if (failed(fixed))
+    return failure();
+  Ints shape(typeOf(*fixed).getShape());
+  shape.insert(shape.begin() + *a, 1);
+  Value expanded = reshape(ctx, *fixed, shape);
+  FailureOr<Value> hit = ctx.create<CompareOp>(
+      "eq", expanded, indicesAlong(ctx, depth, *a, rank, i64));
+  if (failed(hit))
+    return failure();
+  Value off = reshape(ctx,
+                      SliceOp::create(ctx.builder(), ctx.loc, *values,
+                                      ArrayRef<int64_t>{0}, ArrayRef<int64_t>{1},
+                                      ArrayRef<int64_t>{1})
+                          .getResult(),
+                      {});
+  Value on = reshape(ctx,
+                     SliceOp::create(ctx.builder(), ctx.loc, *values,
+                                     ArrayRef<int64_t>{1}, ArrayRef<int64_t>{2},
+                                     ArrayRef<int64_t>{1})
+                         .getResult(),
+                     {});
+  FailureOr<Value> y = ctx.create<SelectOp>(*hit, on, off);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+/// CumSum along a static axis: a matmul with a triangular matrix of ones
+/// (the axis moved last and back).
+LogicalResult convertCumSum(NodeContext &ctx) {
+  FailureOr<int64_t> exclusive = ctx.getInt("exclusive", 0),
+                     reverse = ctx.getInt("reverse", 0);
+  FailureOr<Ints> axisValues = ctx.constantInts(1, "axis");
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(exclusive) || failed(reverse) || failed(axisValues) || failed(x))
+    return failure();
+  if (axisValues->size() != 1)
+    return ctx.error() << "axis must hold one value";
+  int64_t rank = typeOf(*x).getRank();
+  FailureOr<int64_t> a = normalizeAxis(ctx, (*axisValues)[0], rank);
+  if (failed(a))
+    return failure();
+  int64_t n = typeOf(*x).getDimSize(*a);
+  if (ShapedType::isDynamic(n))
+    return ctx.error() << "the summed dim " << *a << " must be static";
+  Type elementType = typeOf(*x).getElementType();
+  // y[j] = sum_i x[i] * m[i][j], m[i][j] = 1 when i is summed into j.
+  SmallVector<Attribute> ones;
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      bool in = *reverse ? (*exclusive ? i > j : i >= j)
+                         : (*exclusive ? i < j : i <= j);
+      ones.push_back(isa<FloatType>(elementType)
+                         ? Attribute(FloatAttr::get(elementType, in ? 1.0 : 0.0))
+                         : Attribute(IntegerAttr::get(elementType, in ? 1 : 0)));
+    }
+  Value m = ctx.importer.materialize(
+      DenseElementsAttr::get(RankedTensorType::get({n, n}, elementType), ones),
+      ctx.loc);
+  Ints perm;
+  for (int64_t i = 0; i < rank; ++i)
+    if (i != *a)
+      perm.push_back(i);
+  perm.push_back(*a);
+  Ints inverse(rank);
+  for (int64_t i = 0; i < rank; ++i)
+    inverse[perm[i]] = i;
+  FailureOr<Value> moved = transpose(ctx, *x, perm);
+  if (failed(moved))
+    return failure();
+  Value lhs = *moved;
+  if (rank == 1)
+    lhs = reshape(ctx, lhs, {1, n});
+  FailureOr<Value> y = ctx.create<MatmulOp>(lhs, m);
+  if (failed(y))
+    return failure();
+  if (rank == 1)
+    *y = reshape(ctx, *y, {n});
+  if (failed(y = transpose(ctx, *y, inverse)))
     return failure();
   ctx.setOutput(0, *y);
   return success();
@@ -840,6 +1000,9 @@ void addNNOps(llvm::StringMap<OpConverter> &t) {
   t["InstanceNormalization"] = convertInstanceNorm;
   t["ArgMax"] = [](NodeContext &c) { return convertArgExtremum(c, true); };
   t["ArgMin"] = [](NodeContext &c) { return convertArgExtremum(c, false); };
+  t["Hardmax"] = convertHardmax;
+  t["OneHot"] = convertOneHot;
+  t["CumSum"] = convertCumSum;
   t["MatMul"] = convertMatMul;
   t["Gemm"] = convertGemm;
   t["Conv"] = convertConv;

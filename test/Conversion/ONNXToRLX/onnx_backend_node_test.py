@@ -90,7 +90,8 @@ def run_case(case, rlxc, rlx_run, d):
     names = [i.name for i in case.model.graph.input if i.name not in inits]
     outputs = [o.name for o in case.model.graph.output]
     for k, (inputs, expected) in enumerate(case.data_sets):
-        args = [rlx_run, base + ".so", "--weights", base + ".safetensors"]
+        args = [rlx_run, base + ".so", "--fn", "main", "--weights",
+                base + ".safetensors"]
         for j, (name, value) in enumerate(zip(names, inputs)):
             f = f"{base}.in{k}.{j}.npy"
             np.save(f, np.asarray(value))

@@ -60,7 +60,8 @@ def compile_and_run(rlxc, rlx_run, model_path, input_sets, extra=()):
     run([rlxc, model_path, "-o", stem + ".so", *extra])
     results = []
     for k, inputs in enumerate(input_sets):
-        args = [rlx_run, stem + ".so", "--weights", stem + ".safetensors"]
+        args = [rlx_run, stem + ".so", "--fn", "main", "--weights",
+                stem + ".safetensors"]
         for name, value in inputs.items():
             path = f"{stem}.in{k}.{len(args)}.npy"
             np.save(path, value)

@@ -81,7 +81,7 @@ def main():
     # The imported MLIR compiles with rlxc and runs with those weights.
     run([rlxc, mlir, "-o", os.path.join(d, "imported.so")])
     np.save(os.path.join(d, "x.npy"), x)
-    run([rlx_run, os.path.join(d, "imported.so"), "--weights", weights,
+    run([rlx_run, os.path.join(d, "imported.so"), "--fn", "main", "--weights", weights,
          "--input", "x=" + os.path.join(d, "x.npy"), "--outputs",
          os.path.join(d, "imported.out.safetensors")])
     msg = close(expected, read_safetensors(os.path.join(d, "imported.out.safetensors"))["y"])
@@ -124,8 +124,8 @@ def main():
 
     bad("unknown op", linear_model(nodes=[
         helper.make_node("MatMul", ["x", "w"], ["h"], name="mm"),
-        helper.make_node("Hardmax", ["h"], ["y"], name="hardmax")]),
-        "node 1 'hardmax' (Hardmax)", "op 'Hardmax'", "not supported")
+        helper.make_node("Ceil", ["h"], ["y"], name="ceil")]),
+        "node 1 'ceil' (Ceil)", "op 'Ceil'", "not supported")
     bad("missing initializer", linear_model(inits=[numpy_helper.from_array(W, "w")]),
         "bias", "'b'")
     wrong_size = numpy_helper.from_array(W, "w")

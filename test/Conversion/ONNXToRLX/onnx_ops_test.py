@@ -409,6 +409,21 @@ for op, fn in [("Elu", lambda x: np.where(x > 0, x, 0.5 * np.expm1(x))),
          lambda x, fn=fn: fn(x.astype(np.float64)), attrs=attrs, dynamic=True)
 case("PRelu", "PRelu", {"x": batched(3, 4)}, lambda x, s: np.where(x > 0, x, x * s),
      inits={"s": f32(4)}, dynamic=True)
+case("Celu", "Celu", {"x": batched(6, fn=lambda *s: f32(*s, lo=-4, hi=4))},
+     lambda x: np.maximum(x, 0) + np.minimum(0, 2.0 * np.expm1(x.astype(np.float64) / 2.0)),
+     attrs={"alpha": 2.0}, dynamic=True)
+case("Hardmax", "Hardmax", {"x": batched(5)},
+     lambda x: np.eye(5, dtype=np.float32)[np.argmax(x, -1)], dynamic=True)
+case("OneHot", "OneHot", {"i": fixed(np.array([[0, 3], [-1, 2]], np.int64))},
+     lambda i, depth, values: np.where(
+         np.arange(4)[:, None, None] == (i % 4)[None], 5.0, -1.0).astype(np.float32),
+     attrs={"axis": 0}, inits={"depth": np.array(4, np.int64),
+                               "values": np.array([-1, 5], np.float32)})
+case("CumSum", "CumSum", {"x": batched(5)}, lambda x, a: np.cumsum(x, 1),
+     inits={"a": np.array(-1, np.int64)}, dynamic=True)
+case("CumSumExclusiveReverse", "CumSum", {"x": fixed(f32(4, 3))},
+     lambda x, a: np.flip(np.cumsum(np.flip(x, 0), 0), 0) - x,
+     attrs={"exclusive": 1, "reverse": 1}, inits={"a": np.array(0, np.int64)})
 case("Tile", "Tile", {"x": fixed(f32(2, 3))}, lambda x, r: np.tile(x, (2, 3)),
      inits={"r": np.array([2, 3], np.int64)})
 case("Range", None, {"x": fixed(f32(5))},
