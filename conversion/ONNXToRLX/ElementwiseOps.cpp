@@ -404,8 +404,8 @@ LogicalResult convertElu(NodeContext &ctx) {
   FailureOr<float> alpha = ctx.getFloat("alpha", 1.0f);
   if (failed(alpha))
     return failure();
-  return convertPiecewise(
-      ctx, [&](Value x) { return expm1Scaled(ctx, x, *alpha); });
+  return convertPiecewise(ctx,
+                          [&](Value x) { return expm1Scaled(ctx, x, *alpha); });
 }
 
 LogicalResult convertSelu(NodeContext &ctx) {
@@ -440,9 +440,8 @@ LogicalResult convertCelu(NodeContext &ctx) {
   if (failed(scaled))
     return failure();
   FailureOr<Value> below = expm1Scaled(ctx, *scaled, *alpha);
-  if (failed(below) ||
-      failed(below = ctx.create<MinimumOp>(*below,
-                                           scalar(ctx, elementType, 0.0))))
+  if (failed(below) || failed(below = ctx.create<MinimumOp>(
+                                  *below, scalar(ctx, elementType, 0.0))))
     return failure();
   FailureOr<Value> y = ctx.create<ReluOp>(*x);
   if (failed(y) || failed(y = ctx.create<AddOp>(*y, *below)))
@@ -524,8 +523,8 @@ LogicalResult convertSign(NodeContext &ctx) {
     return failure();
   FailureOr<Value> y =
       ctx.create<SelectOp>(*lt, scalar(ctx, elementType, -1.0), zero);
-  if (failed(y) || failed(y = ctx.create<SelectOp>(
-                              *gt, scalar(ctx, elementType, 1.0), *y)))
+  if (failed(y) ||
+      failed(y = ctx.create<SelectOp>(*gt, scalar(ctx, elementType, 1.0), *y)))
     return failure();
   // The select broadcasts against x's shape through the comparisons.
   ctx.setOutput(0, *y);

@@ -427,6 +427,14 @@ LogicalResult GraphImporter::importGraph(const onnx::GraphProto &graph,
   for (auto [i, input] : llvm::enumerate(inputs)) {
     func.setArgAttr(i, "rlx.name", builder.getStringAttr(input->name()));
     values[input->name()] = entry->getArgument(i);
+    // Dims with the same dim_param are the same size.
+    SmallVector<int64_t> symbols;
+    for (const onnx::TensorShapeProto::Dimension &dim :
+         input->type().tensor_type().shape().dim())
+      symbols.push_back(dim.has_dim_value() && dim.dim_value() >= 0 ? 0
+                        : dim.has_dim_param() ? namedSymbol(dim.dim_param())
+                                              : freshSymbol());
+    dimSymbols[entry->getArgument(i)] = symbols;
   }
   builder.setInsertionPointToEnd(entry);
 
@@ -460,10 +468,12 @@ LogicalResult GraphImporter::importGraph(const onnx::GraphProto &graph,
     // verified here, so that an error names the node.
     for (Operation &op : llvm::make_range(
              before ? std::next(before->getIterator()) : entry->begin(),
-             entry->end()))
+             entry->end())) {
       if (failed(verify(&op)))
         return ctx.error() << "the rlx ops built for it are invalid (see the "
                               "error above)";
+      assignSymbols(&op);
+    }
   }
 
   SmallVector<Value> results;

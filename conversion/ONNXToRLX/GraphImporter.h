@@ -123,9 +123,11 @@ const llvm::StringMap<OpConverter> &opConverters();
 struct SymbolicShape {
   struct Element {
     int64_t value = ShapedType::kDynamic;
-    /// For a dynamic dim: the value and the dim it is the size of.
+    /// For a dynamic dim: the value and the dim it is the size of, and that
+    /// dim's symbol (DimSymbols.cpp).
     Value source;
     int64_t dim = -1;
+    int64_t symbol = 0;
     bool known() const { return !ShapedType::isDynamic(value); }
   };
   SmallVector<Element> elements;
@@ -139,11 +141,11 @@ struct SymbolicShape {
 FailureOr<bool> convertSymbolicShapeOp(NodeContext &ctx);
 
 /// The result shape of ONNX Reshape of `in` to `spec` (0: copy, -1: the
-/// rest, kDynamic: a dynamic dim), or an error.
-FailureOr<SmallVector<int64_t>> reshapeShape(NodeContext &ctx,
-                                             ArrayRef<int64_t> in,
-                                             ArrayRef<int64_t> spec,
-                                             bool allowZero);
+/// rest, kDynamic: a dynamic dim), or an error. `equalTo[i]`, when given
+/// and not -1, is the input dim that the dynamic entry i equals.
+FailureOr<SmallVector<int64_t>>
+reshapeShape(NodeContext &ctx, ArrayRef<int64_t> in, ArrayRef<int64_t> spec,
+             bool allowZero, ArrayRef<int64_t> equalTo = {});
 
 /// Walks one graph and builds `@main`.
 class GraphImporter {
@@ -166,6 +168,18 @@ public:
   std::vector<ONNXWeight> &weights;
   /// Shape tensors with dynamic elements, by ONNX name.
   llvm::StringMap<SymbolicShape> symbolicShapes;
+  /// Dim symbols (DimSymbols.cpp): per value, a symbol for each dynamic dim
+  /// (0 for static dims); equal symbols are equal sizes.
+  llvm::DenseMap<Value, SmallVector<int64_t>> dimSymbols;
+  llvm::StringMap<int64_t> dimParamSymbols;
+  int64_t lastSymbol = 0;
+  int64_t freshSymbol();
+  /// The symbol of a graph input's `dim_param`, the same for every input.
+  int64_t namedSymbol(StringRef dimParam);
+  /// The symbols of `value`'s dims (fresh ones for a value not seen yet).
+  ArrayRef<int64_t> symbolsOf(Value value);
+  /// Gives the results of `op` (just built) their dims' symbols.
+  void assignSymbols(Operation *op);
   /// Every name a node reads or the graph outputs.
   llvm::StringSet<> usedNames;
 

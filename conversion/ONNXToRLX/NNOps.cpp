@@ -450,15 +450,15 @@ LogicalResult convertReduce(NodeContext &ctx, Reduction kind) {
 /// spatially flipped kernel, its in and out channels swapped per group.
 LogicalResult convertConvTranspose(NodeContext &ctx) {
   if (failed(ctx.checkKnownAttributes({"auto_pad", "dilations", "group",
-                                       "kernel_shape", "output_padding",
-                                       "pads", "strides"})))
+                                       "kernel_shape", "output_padding", "pads",
+                                       "strides"})))
     return failure();
   FailureOr<std::string> autoPad = ctx.getString("auto_pad", "NOTSET");
   FailureOr<int64_t> group = ctx.getInt("group", 1);
   FailureOr<Ints> outputPadding = ctx.getInts("output_padding", {0, 0});
   FailureOr<Value> x = ctx.input(0), w = ctx.input(1);
-  if (failed(autoPad) || failed(group) || failed(outputPadding) ||
-      failed(x) || failed(w))
+  if (failed(autoPad) || failed(group) || failed(outputPadding) || failed(x) ||
+      failed(w))
     return failure();
   if (*autoPad != "NOTSET")
     return ctx.unsupportedAttribute("auto_pad",
@@ -492,10 +492,9 @@ LogicalResult convertConvTranspose(NodeContext &ctx) {
   Type elementType = typeOf(*x).getElementType();
   FailureOr<Value> input = transpose(ctx, *x, {0, 2, 3, 1});
   if (failed(input) ||
-      failed(input = ctx.create<PadOp>(*input, scalar(ctx, elementType, 0.0),
-                                       ArrayRef<int64_t>(low),
-                                       ArrayRef<int64_t>(high),
-                                       ArrayRef<int64_t>(interior))))
+      failed(input = ctx.create<PadOp>(
+                 *input, scalar(ctx, elementType, 0.0), ArrayRef<int64_t>(low),
+                 ArrayRef<int64_t>(high), ArrayRef<int64_t>(interior))))
     return failure();
   // Flip the kernel's spatial dims with gathers of reversed indices.
   Value filter = *w;
@@ -506,8 +505,8 @@ LogicalResult convertConvTranspose(NodeContext &ctx) {
         intsAttr(ctx.builder().getContext(), reversed,
                  {(int64_t)reversed.size()}, ctx.builder().getIntegerType(64)),
         ctx.loc);
-    FailureOr<Value> flipped = ctx.create<GatherOp>(
-        filter, indices, static_cast<uint64_t>(axis));
+    FailureOr<Value> flipped =
+        ctx.create<GatherOp>(filter, indices, static_cast<uint64_t>(axis));
     if (failed(flipped))
       return failure();
     filter = *flipped;
@@ -528,9 +527,9 @@ LogicalResult convertConvTranspose(NodeContext &ctx) {
   if (ctx.hasInput(2)) {
     FailureOr<Value> bias = ctx.input(2);
     if (failed(bias) ||
-        failed(y = ctx.create<AddOp>(
-                   *y, reshape(ctx, *bias,
-                               {typeOf(*bias).getDimSize(0), 1, 1}))))
+        failed(
+            y = ctx.create<AddOp>(
+                *y, reshape(ctx, *bias, {typeOf(*bias).getDimSize(0), 1, 1}))))
       return failure();
   }
   ctx.setOutput(0, *y);
@@ -557,8 +556,8 @@ LogicalResult convertInstanceNorm(NodeContext &ctx) {
     return failure();
   FailureOr<Value> var = ctx.create<MulOp>(*d, *d);
   if (failed(var) || failed(var = ctx.create<MeanOp>(*var, axes, true)) ||
-      failed(var = ctx.create<AddOp>(*var,
-                                     scalar(ctx, elementType, *epsilon))) ||
+      failed(var =
+                 ctx.create<AddOp>(*var, scalar(ctx, elementType, *epsilon))) ||
       failed(var = ctx.create<RsqrtOp>(*var)))
     return failure();
   Ints shape(rank - 1, 1);
@@ -606,8 +605,8 @@ FailureOr<Value> argExtremum(NodeContext &ctx, Value x, int64_t axis,
     return failure();
   Type i64 = ctx.builder().getIntegerType(64);
   Value indices = indicesAlong(ctx, size, axis, rank, i64);
-  FailureOr<Value> candidates = ctx.create<SelectOp>(
-      *hit, indices, scalar(ctx, i64, last ? -1 : size));
+  FailureOr<Value> candidates =
+      ctx.create<SelectOp>(*hit, indices, scalar(ctx, i64, last ? -1 : size));
   if (failed(candidates) ||
       (!last && failed(candidates = ctx.create<NegOp>(*candidates))))
     return failure();
@@ -655,8 +654,8 @@ LogicalResult convertHardmax(NodeContext &ctx) {
   if (failed(hit))
     return failure();
   Type elementType = typeOf(*x).getElementType();
-  FailureOr<Value> y = ctx.create<SelectOp>(
-      *hit, scalar(ctx, elementType, 1.0), scalar(ctx, elementType, 0.0));
+  FailureOr<Value> y = ctx.create<SelectOp>(*hit, scalar(ctx, elementType, 1.0),
+                                            scalar(ctx, elementType, 0.0));
   if (failed(y))
     return failure();
   ctx.setOutput(0, *y);
@@ -707,12 +706,12 @@ LogicalResult convertOneHot(NodeContext &ctx) {
       "eq", expanded, indicesAlong(ctx, depth, *a, rank, i64));
   if (failed(hit))
     return failure();
-  Value off = reshape(ctx,
-                      SliceOp::create(ctx.builder(), ctx.loc, *values,
-                                      ArrayRef<int64_t>{0}, ArrayRef<int64_t>{1},
-                                      ArrayRef<int64_t>{1})
-                          .getResult(),
-                      {});
+  Value off = reshape(
+      ctx,
+      SliceOp::create(ctx.builder(), ctx.loc, *values, ArrayRef<int64_t>{0},
+                      ArrayRef<int64_t>{1}, ArrayRef<int64_t>{1})
+          .getResult(),
+      {});
   Value on = reshape(ctx,
                      SliceOp::create(ctx.builder(), ctx.loc, *values,
                                      ArrayRef<int64_t>{1}, ArrayRef<int64_t>{2},
@@ -751,9 +750,10 @@ LogicalResult convertCumSum(NodeContext &ctx) {
     for (int64_t j = 0; j < n; ++j) {
       bool in = *reverse ? (*exclusive ? i > j : i >= j)
                          : (*exclusive ? i < j : i <= j);
-      ones.push_back(isa<FloatType>(elementType)
-                         ? Attribute(FloatAttr::get(elementType, in ? 1.0 : 0.0))
-                         : Attribute(IntegerAttr::get(elementType, in ? 1 : 0)));
+      ones.push_back(
+          isa<FloatType>(elementType)
+              ? Attribute(FloatAttr::get(elementType, in ? 1.0 : 0.0))
+              : Attribute(IntegerAttr::get(elementType, in ? 1 : 0)));
     }
   Value m = ctx.importer.materialize(
       DenseElementsAttr::get(RankedTensorType::get({n, n}, elementType), ones),
@@ -835,11 +835,10 @@ LogicalResult convertClassLoss(NodeContext &ctx, bool softmax) {
     FailureOr<Value> w = ctx.input(2);
     if (failed(w))
       return failure();
-    FailureOr<Value> picked = ctx.create<MulOp>(
-        oneHot, reshape(ctx, *w, iotaShape));
-    if (failed(picked) ||
-        failed(picked =
-                   ctx.create<SumOp>(*picked, ArrayRef<int64_t>{1}, false)))
+    FailureOr<Value> picked =
+        ctx.create<MulOp>(oneHot, reshape(ctx, *w, iotaShape));
+    if (failed(picked) || failed(picked = ctx.create<SumOp>(
+                                     *picked, ArrayRef<int64_t>{1}, false)))
       return failure();
     weight = *picked;
   }
@@ -870,7 +869,8 @@ LogicalResult convertClassLoss(NodeContext &ctx, bool softmax) {
   } else if (*reduction == "mean") {
     if (weight) {
       FailureOr<Value> total = ctx.create<SumOp>(weight, all, false);
-      if (failed(total) || failed(loss = ctx.create<SumOp>(*loss, all, false)) ||
+      if (failed(total) ||
+          failed(loss = ctx.create<SumOp>(*loss, all, false)) ||
           failed(loss = ctx.create<DivOp>(*loss, *total)))
         return failure();
     } else if (failed(loss = ctx.create<MeanOp>(*loss, all, false))) {
@@ -971,8 +971,8 @@ LogicalResult convertTrilu(NodeContext &ctx) {
           RankedTensorType::get({rows, cols}, ctx.builder().getI1Type()),
           ArrayRef<bool>(keep)),
       ctx.loc);
-  FailureOr<Value> y = ctx.create<SelectOp>(
-      mask, *x, scalar(ctx, type.getElementType(), 0.0));
+  FailureOr<Value> y =
+      ctx.create<SelectOp>(mask, *x, scalar(ctx, type.getElementType(), 0.0));
   if (failed(y))
     return failure();
   ctx.setOutput(0, *y);

@@ -98,6 +98,7 @@ FailureOr<bool> convertShape(NodeContext &ctx) {
     if (ShapedType::isDynamic(dims[i])) {
       e.source = *x;
       e.dim = i;
+      e.symbol = ctx.importer.symbolsOf(*x)[i];
       dynamic = true;
     }
     shape.elements.push_back(e);
@@ -245,11 +246,19 @@ FailureOr<bool> convertReshape(NodeContext &ctx) {
   if (!shape || failed(allowZero) || failed(x))
     return failure();
   auto type = cast<RankedTensorType>(x->getType());
-  SmallVector<int64_t> spec;
+  ArrayRef<int64_t> symbols = ctx.importer.symbolsOf(*x);
+  SmallVector<int64_t> spec, equalTo;
   for (auto [i, e] : llvm::enumerate(shape->elements)) {
+    // The input dim this element is the size of, by symbol.
+    int64_t same = -1;
+    if (!e.known() && e.symbol)
+      for (auto [j, symbol] : llvm::enumerate(symbols))
+        if (symbol == e.symbol && (same < 0 || j == i))
+          same = j;
+    equalTo.push_back(same);
     if (e.known())
       spec.push_back(e.value);
-    else if (e.source == *x && e.dim == static_cast<int64_t>(i) && !*allowZero)
+    else if (same == static_cast<int64_t>(i) && !*allowZero)
       spec.push_back(0); // Its own dim, in its own place: a copy.
     else if (e.source &&
              !ShapedType::isDynamic(
@@ -260,7 +269,7 @@ FailureOr<bool> convertReshape(NodeContext &ctx) {
       spec.push_back(ShapedType::kDynamic);
   }
   FailureOr<SmallVector<int64_t>> dims =
-      reshapeShape(ctx, type.getShape(), spec, *allowZero);
+      reshapeShape(ctx, type.getShape(), spec, *allowZero, equalTo);
   if (failed(dims))
     return failure();
   auto result = RankedTensorType::get(*dims, type.getElementType());

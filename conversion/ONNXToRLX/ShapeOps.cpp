@@ -20,10 +20,9 @@ namespace mlir::rlx::onnx_import {
 /// allowzero), -1 takes what is left, a dynamic entry (a symbolic shape's
 /// unknown element) is a dynamic dim. -1 is static when the input dims it
 /// covers are: those not copied into their own place by a 0.
-FailureOr<SmallVector<int64_t>> reshapeShape(NodeContext &ctx,
-                                             ArrayRef<int64_t> in,
-                                             ArrayRef<int64_t> spec,
-                                             bool allowZero) {
+FailureOr<SmallVector<int64_t>>
+reshapeShape(NodeContext &ctx, ArrayRef<int64_t> in, ArrayRef<int64_t> spec,
+             bool allowZero, ArrayRef<int64_t> equalTo) {
   Ints out;
   int64_t inferred = -1;
   auto copied = [&](size_t i) {
@@ -48,11 +47,18 @@ FailureOr<SmallVector<int64_t>> reshapeShape(NodeContext &ctx,
       out.push_back(d);
     }
   }
+  // Dynamic entries known to equal an input dim (by its symbol) cancel it.
+  auto matchedOut = [&](size_t i) {
+    return i < equalTo.size() && equalTo[i] >= 0;
+  };
+  auto matchedIn = [&](size_t j) {
+    return llvm::is_contained(equalTo, static_cast<int64_t>(j));
+  };
   if (inferred >= 0) {
     int64_t rest = 1, known = 1;
     bool inferable = true;
     for (size_t i = 0; i < in.size(); ++i) {
-      if (copied(i))
+      if (copied(i) || matchedIn(i))
         continue;
       if (ShapedType::isDynamic(in[i]))
         inferable = false;
@@ -60,7 +66,7 @@ FailureOr<SmallVector<int64_t>> reshapeShape(NodeContext &ctx,
         rest *= in[i];
     }
     for (auto [i, d] : llvm::enumerate(out)) {
-      if (static_cast<int64_t>(i) == inferred || copied(i))
+      if (static_cast<int64_t>(i) == inferred || copied(i) || matchedOut(i))
         continue;
       if (ShapedType::isDynamic(d))
         inferable = false;
@@ -517,8 +523,7 @@ LogicalResult convertGather(NodeContext &ctx) {
           ctx.create<AddOp>(index, scalar(ctx, indexType, dim));
       if (failed(negative) || failed(wrapped))
         return failure();
-      FailureOr<Value> fixed =
-          ctx.create<SelectOp>(*negative, *wrapped, index);
+      FailureOr<Value> fixed = ctx.create<SelectOp>(*negative, *wrapped, index);
       if (failed(fixed))
         return failure();
       index = *fixed;
@@ -685,8 +690,8 @@ LogicalResult convertRange(NodeContext &ctx) {
   auto value = [](DenseElementsAttr a) {
     return isa<FloatType>(a.getElementType())
                ? (*a.getValues<APFloat>().begin()).convertToDouble()
-               : static_cast<double>((*a.getValues<APInt>().begin())
-                                         .getSExtValue());
+               : static_cast<double>(
+                     (*a.getValues<APInt>().begin()).getSExtValue());
   };
   double s = value(*start), l = value(*limit), d = value(*delta);
   if (d == 0)

@@ -2,7 +2,8 @@
 """Models exported by PyTorch (`torch.onnx.export`, Debian's python3-torch):
 an MLP, a CNN with batch norm and pooling, and a small transformer encoder
 block (LayerNorm, attention with Softmax, GELU through Erf, reshapes
-computed from the input's shape), all with a dynamic batch, each compiled by
+computed from the input's shape), a causal GPT block (embeddings, a masked
+attention), all with a dynamic batch, each compiled by
 `rlxc model.onnx`, run by rlx-run with the weights rlxc wrote and compared
 with PyTorch's own output (relative 1e-4); and a classifier with a
 cross-entropy head compiled with `--value-and-grad main`, its loss and
@@ -129,6 +130,34 @@ def check_fine_tuning(rlxc, rlx_run, d):
     return failures
 
 
+class GPTBlock(nn.Module):
+    """Token and position embeddings, one causal self-attention block
+    (masked_fill with a lower-triangular buffer), a language-model head."""
+
+    def __init__(self, vocab=50, d=16, heads=2, seq=8):
+        super().__init__()
+        self.heads = heads
+        self.tok = nn.Embedding(vocab, d)
+        self.pos = nn.Embedding(seq, d)
+        self.ln = nn.LayerNorm(d)
+        self.attn = nn.Linear(d, 3 * d)
+        self.proj = nn.Linear(d, d)
+        self.head = nn.Linear(d, vocab)
+        self.register_buffer("mask", torch.tril(torch.ones(seq, seq)))
+
+    def forward(self, ids):
+        b, t = ids.shape
+        x = self.tok(ids) + self.pos(torch.arange(t))
+        q, k, v = self.attn(self.ln(x)).chunk(3, dim=-1)
+        hd = q.shape[-1] // self.heads
+        q, k, v = (z.reshape(b, t, self.heads, hd).transpose(1, 2)
+                   for z in (q, k, v))
+        att = (q @ k.transpose(-1, -2)) * hd ** -0.5
+        att = att.masked_fill(self.mask[:t, :t] == 0, float("-inf"))
+        y = (torch.softmax(att, -1) @ v).transpose(1, 2).reshape(b, t, -1)
+        return self.head(x + self.proj(y))
+
+
 def export(model, example, path, dynamic):
     model.eval()
     kwargs = {}
@@ -155,7 +184,8 @@ def main():
     torch.manual_seed(0)
     cases = [("mlp", MLP(), lambda b: torch.randn(b, 20), True),
              ("cnn", CNN(), lambda b: torch.randn(b, 3, 16, 16), True),
-             ("encoder", Encoder(), lambda b: torch.randn(b, 6, 16), True)]
+             ("encoder", Encoder(), lambda b: torch.randn(b, 6, 16), True),
+             ("gpt", GPTBlock(), lambda b: torch.randint(0, 50, (b, 8)), True)]
     failures = 0
     for name, model, make, dynamic in cases:
         randomize_batch_norms(model)
