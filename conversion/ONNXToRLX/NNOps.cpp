@@ -979,9 +979,198 @@ LogicalResult convertTrilu(NodeContext &ctx) {
   return success();
 }
 
+/// Einsum of one or two operands without repeated labels in an operand
+/// (no diagonals): labels only one operand has and the output lacks are
+/// summed first; then each operand is transposed to [batch, free,
+/// contracted] (or [batch, contracted, free]) and flattened to 3 groups so
+/// one rlx.matmul contracts them, and the product is unflattened and
+/// transposed to the output's order. `...` stands for the leading dims.
+LogicalResult convertEinsum(NodeContext &ctx) {
+  FailureOr<std::string> equation = ctx.getString("equation", "");
+  if (failed(equation))
+    return failure();
+  std::string eq;
+  for (char c : *equation)
+    if (c != ' ')
+      eq.push_back(c);
+  unsigned n = ctx.numInputs();
+  if (n < 1 || n > 2)
+    return ctx.error() << "only one or two operands are supported";
+  SmallVector<Value> operands;
+  for (unsigned i = 0; i < n; ++i) {
+    FailureOr<Value> x = ctx.input(i);
+    if (failed(x))
+      return failure();
+    operands.push_back(*x);
+  }
+  size_t arrow = eq.find("->");
+  std::string lhsText = eq.substr(0, arrow);
+  SmallVector<std::string> terms;
+  for (size_t start = 0;;) {
+    size_t comma = lhsText.find(',', start);
+    terms.push_back(lhsText.substr(start, comma - start));
+    if (comma == std::string::npos)
+      break;
+    start = comma + 1;
+  }
+  if (terms.size() != n)
+    return ctx.unsupportedAttribute(
+        "equation", "names " + std::to_string(terms.size()) +
+                        " operands, the node has " + std::to_string(n));
+  // Labels of each operand, `...` expanded to one label per leading dim
+  // (digits, which equations never use).
+  int64_t ellipsisRank = 0;
+  SmallVector<std::string> labels;
+  for (unsigned i = 0; i < n; ++i) {
+    int64_t rank = typeOf(operands[i]).getRank();
+    std::string term = terms[i];
+    size_t dots = term.find("...");
+    if (dots != std::string::npos) {
+      int64_t count = rank - static_cast<int64_t>(term.size() - 3);
+      if (count < 0 || count > 9)
+        return ctx.unsupportedAttribute("equation", "'...' does not fit");
+      ellipsisRank = std::max(ellipsisRank, count);
+      std::string digits;
+      for (int64_t k = 0; k < count; ++k)
+        digits.push_back('0' + (9 - count + k));
+      term = term.substr(0, dots) + digits + term.substr(dots + 3);
+    }
+    if (static_cast<int64_t>(term.size()) != rank)
+      return ctx.unsupportedAttribute(
+          "equation",
+          "term '" + terms[i] + "' does not match its operand's rank");
+    for (size_t a = 0; a < term.size(); ++a)
+      if (term.find(term[a], a + 1) != std::string::npos)
+        return ctx.unsupportedAttribute(
+            "equation", "a label repeated in one operand (a diagonal)");
+    labels.push_back(term);
+  }
+  std::string out;
+  if (arrow != std::string::npos) {
+    out = eq.substr(arrow + 2);
+    size_t dots = out.find("...");
+    if (dots != std::string::npos) {
+      std::string digits;
+      for (int64_t k = 0; k < ellipsisRank; ++k)
+        digits.push_back('0' + (9 - ellipsisRank + k));
+      out = out.substr(0, dots) + digits + out.substr(dots + 3);
+    }
+  } else {
+    // Implicit output: the ellipsis, then labels used once, sorted.
+    std::string all = n == 2 ? labels[0] + labels[1] : labels[0];
+    for (char c : all)
+      if (isdigit(c) && out.find(c) == std::string::npos)
+        out.push_back(c);
+    std::string once;
+    for (char c : all)
+      if (!isdigit(c) && llvm::count(all, c) == 1)
+        once.push_back(c);
+    llvm::sort(once);
+    out += once;
+  }
+  // Sum away labels of one operand that nothing else uses.
+  for (unsigned i = 0; i < n; ++i) {
+    Ints axes;
+    std::string kept;
+    for (size_t a = 0; a < labels[i].size(); ++a) {
+      char c = labels[i][a];
+      bool elsewhere = out.find(c) != std::string::npos ||
+                       (n == 2 && labels[1 - i].find(c) != std::string::npos);
+      if (elsewhere)
+        kept.push_back(c);
+      else
+        axes.push_back(a);
+    }
+    if (!axes.empty()) {
+      FailureOr<Value> summed = ctx.create<SumOp>(operands[i], axes, false);
+      if (failed(summed))
+        return failure();
+      operands[i] = *summed;
+      labels[i] = kept;
+    }
+  }
+  auto dimOf = [&](char c) -> int64_t {
+    for (unsigned i = 0; i < n; ++i) {
+      size_t a = labels[i].find(c);
+      if (a != std::string::npos && typeOf(operands[i]).getDimSize(a) != 1)
+        return typeOf(operands[i]).getDimSize(a);
+    }
+    return 1;
+  };
+  auto permuteTo = [&](Value x, StringRef from,
+                       StringRef to) -> FailureOr<Value> {
+    Ints perm;
+    for (char c : to)
+      perm.push_back(from.find(c));
+    return transpose(ctx, x, perm);
+  };
+  auto product = [&](StringRef group) -> int64_t {
+    int64_t p = 1;
+    for (char c : group) {
+      int64_t d = dimOf(c);
+      if (ShapedType::isDynamic(d))
+        return group.size() == 1 ? d : ShapedType::kDynamic;
+      p *= d;
+    }
+    return p;
+  };
+  if (n == 1) {
+    for (char c : out)
+      if (labels[0].find(c) == std::string::npos)
+        return ctx.unsupportedAttribute("equation", "an output label no "
+                                                    "operand has");
+    FailureOr<Value> y = permuteTo(operands[0], labels[0], out);
+    if (failed(y))
+      return failure();
+    ctx.setOutput(0, *y);
+    return success();
+  }
+  std::string batch, lfree, rfree, contracted;
+  for (char c : labels[0]) {
+    bool inRhs = labels[1].find(c) != std::string::npos;
+    bool inOut = out.find(c) != std::string::npos;
+    (inRhs ? (inOut ? batch : contracted) : lfree).push_back(c);
+  }
+  for (char c : labels[1])
+    if (labels[0].find(c) == std::string::npos)
+      rfree.push_back(c);
+  for (char c : out)
+    if (batch.find(c) == std::string::npos &&
+        lfree.find(c) == std::string::npos &&
+        rfree.find(c) == std::string::npos)
+      return ctx.unsupportedAttribute("equation", "an output label no "
+                                                  "operand has");
+  FailureOr<Value> lhs =
+      permuteTo(operands[0], labels[0], batch + lfree + contracted);
+  FailureOr<Value> rhs =
+      permuteTo(operands[1], labels[1], batch + contracted + rfree);
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  Ints batchDims(typeOf(*lhs).getShape().take_front(batch.size()));
+  Ints rhsBatch(typeOf(*rhs).getShape().take_front(batch.size()));
+  Ints lhsShape = batchDims, rhsShape = rhsBatch, outShape;
+  lhsShape.append({product(lfree), product(contracted)});
+  rhsShape.append({product(contracted), product(rfree)});
+  FailureOr<Value> y = ctx.create<MatmulOp>(reshape(ctx, *lhs, lhsShape),
+                                            reshape(ctx, *rhs, rhsShape));
+  if (failed(y))
+    return failure();
+  ArrayRef<int64_t> yShape = typeOf(*y).getShape();
+  outShape.append(yShape.begin(), yShape.begin() + batch.size());
+  for (char c : lfree + rfree)
+    outShape.push_back(dimOf(c));
+  FailureOr<Value> result =
+      permuteTo(reshape(ctx, *y, outShape), batch + lfree + rfree, out);
+  if (failed(result))
+    return failure();
+  ctx.setOutput(0, *result);
+  return success();
+}
+
 } // namespace
 
 void addNNOps(llvm::StringMap<OpConverter> &t) {
+  t["Einsum"] = convertEinsum;
   t["SoftmaxCrossEntropyLoss"] = [](NodeContext &c) {
     return convertClassLoss(c, true);
   };

@@ -435,6 +435,14 @@ case("CumSum", "CumSum", {"x": batched(5)}, lambda x, a: np.cumsum(x, 1),
 case("CumSumExclusiveReverse", "CumSum", {"x": fixed(f32(4, 3))},
      lambda x, a: np.flip(np.cumsum(np.flip(x, 0), 0), 0) - x,
      attrs={"exclusive": 1, "reverse": 1}, inits={"a": np.array(0, np.int64)})
+case("EinsumAttention", "Einsum", {"q": batched(2, 3, 4), "k": batched(2, 5, 4)},
+     lambda q, k: np.einsum("bhqd,bhkd->bhqk", q, k),
+     attrs={"equation": "bhqd,bhkd->bhqk"}, dynamic=True)
+case("EinsumEllipsisWeights", "Einsum", {"x": batched(3, 4)},
+     lambda x, w: np.einsum("...ij,jk->...ik", x, w),
+     attrs={"equation": "...ij,jk->...ik"}, inits={"w": f32(4, 6)}, dynamic=True)
+case("EinsumSumAndOuter", "Einsum", {"a": fixed(f32(3, 4)), "b": fixed(f32(5))},
+     lambda a, b: np.einsum("ij,k->ki", a, b), attrs={"equation": "ij,k->ki"})
 case("Tile", "Tile", {"x": fixed(f32(2, 3))}, lambda x, r: np.tile(x, (2, 3)),
      inits={"r": np.array([2, 3], np.int64)})
 case("Range", None, {"x": fixed(f32(5))},
