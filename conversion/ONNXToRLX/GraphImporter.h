@@ -135,6 +135,10 @@ struct SymbolicShape {
   Type elementType;
 };
 
+/// Input `i` as a symbolic shape: a symbolic one, or a known integer
+/// tensor of rank 0 or 1; nullopt otherwise.
+std::optional<SymbolicShape> symbolicInput(NodeContext &ctx, unsigned i);
+
 /// Converts `ctx`'s node when it computes on symbolic shapes (a Shape of a
 /// dynamic dim, arithmetic on one, a Reshape to one); returns false when
 /// the node is not such a computation and its op's converter should run.

@@ -1167,9 +1167,176 @@ LogicalResult convertEinsum(NodeContext &ctx) {
   return success();
 }
 
+/// Resize, nearest and linear, one axis at a time (both are separable):
+/// the source coordinate of every output index is computed here by the
+/// coordinate transformation mode, then nearest is a gather of the rounded
+/// index and linear a blend of two gathers with constant weights. The
+/// resized dims must be static; scales or sizes must be known at import.
+LogicalResult convertResize(NodeContext &ctx) {
+  if (failed(ctx.checkKnownAttributes(
+          {"coordinate_transformation_mode", "mode", "nearest_mode",
+           "cubic_coeff_a", "exclude_outside", "extrapolation_value"})))
+    return failure();
+  FailureOr<std::string> mode = ctx.getString("mode", "nearest"),
+                         transform = ctx.getString(
+                             "coordinate_transformation_mode", "half_pixel"),
+                         nearest = ctx.getString("nearest_mode",
+                                                 "round_prefer_floor");
+  FailureOr<int64_t> excludeOutside = ctx.getInt("exclude_outside", 0);
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(mode) || failed(transform) || failed(nearest) ||
+      failed(excludeOutside) || failed(x))
+    return failure();
+  if (*mode != "nearest" && *mode != "linear")
+    return ctx.unsupportedAttribute("mode", "'" + *mode +
+                                                "' is not supported (nearest, "
+                                                "linear)");
+  if (*transform == "tf_crop_and_resize")
+    return ctx.unsupportedAttribute("coordinate_transformation_mode",
+                                    "tf_crop_and_resize is not supported");
+  ArrayRef<int64_t> shape = typeOf(*x).getShape();
+  int64_t rank = shape.size();
+  // Output sizes and scales per axis.
+  SmallVector<double> scales(rank, 1.0);
+  Ints sizes(shape);
+  std::optional<DenseElementsAttr> scalesAttr = ctx.constantInput(2);
+  std::optional<SymbolicShape> sizesShape = symbolicInput(ctx, 3);
+  if (sizesShape && !sizesShape->elements.empty()) {
+    // Sizes computed from x's own dynamic dims keep those dims.
+    ArrayRef<int64_t> symbols = ctx.importer.symbolsOf(*x);
+    if ((int64_t)sizesShape->elements.size() != rank)
+      return ctx.error() << "sizes must have one value per dim";
+    Ints given;
+    for (auto [i, e] : llvm::enumerate(sizesShape->elements)) {
+      if (e.known())
+        given.push_back(e.value);
+      else if (e.symbol && e.symbol == symbols[i])
+        given.push_back(shape[i]);
+      else
+        return ctx.error() << "size " << i
+                           << " is only known at run time; resizing needs "
+                              "static output sizes";
+    }
+    for (int64_t i = 0; i < rank; ++i) {
+      if (given[i] == shape[i])
+        continue;
+      if (ShapedType::isDynamic(shape[i]) || given[i] <= 0)
+        return ctx.error() << "resizing dynamic dim " << i
+                           << " is not supported";
+      sizes[i] = given[i];
+      scales[i] = static_cast<double>(given[i]) / shape[i];
+    }
+  } else if (scalesAttr && scalesAttr->getNumElements() > 0) {
+    if (scalesAttr->getNumElements() != rank ||
+        !isa<FloatType>(scalesAttr->getElementType()))
+      return ctx.error() << "scales must have one float per dim";
+    int64_t i = 0;
+    for (const APFloat &v : scalesAttr->getValues<APFloat>()) {
+      double scale = v.convertToDouble();
+      if (scale != 1.0) {
+        if (ShapedType::isDynamic(shape[i]) || scale <= 0)
+          return ctx.error()
+                 << "resizing dynamic dim " << i << " is not supported";
+        scales[i] = scale;
+        sizes[i] = static_cast<int64_t>(std::floor(shape[i] * scale));
+      }
+      ++i;
+    }
+  } else {
+    return ctx.error() << "scales or sizes must be known at import time";
+  }
+  Type elementType = typeOf(*x).getElementType();
+  Type i64 = ctx.builder().getIntegerType(64);
+  Value y = *x;
+  for (int64_t axis = 0; axis < rank; ++axis) {
+    int64_t in = shape[axis], out = sizes[axis];
+    if (in == out && scales[axis] == 1.0)
+      continue;
+    double scale = scales[axis];
+    auto source = [&](int64_t i) -> double {
+      if (*transform == "asymmetric")
+        return i / scale;
+      if (*transform == "align_corners")
+        return out == 1 ? 0.0 : i * double(in - 1) / double(out - 1);
+      if (*transform == "tf_half_pixel_for_nn")
+        return (i + 0.5) / scale;
+      if (*transform == "pytorch_half_pixel")
+        return out > 1 ? (i + 0.5) / scale - 0.5 : 0.0;
+      return (i + 0.5) / scale - 0.5; // half_pixel
+    };
+    if (*transform != "asymmetric" && *transform != "align_corners" &&
+        *transform != "tf_half_pixel_for_nn" &&
+        *transform != "pytorch_half_pixel" && *transform != "half_pixel")
+      return ctx.unsupportedAttribute("coordinate_transformation_mode",
+                                      "unknown value '" + *transform + "'");
+    auto clampIndex = [&](int64_t i) {
+      return std::clamp<int64_t>(i, 0, in - 1);
+    };
+    auto gatherAt = [&](ArrayRef<int64_t> indices) -> FailureOr<Value> {
+      Value idx =
+          ctx.importer.materialize(intsAttr(ctx.builder().getContext(), indices,
+                                            {(int64_t)indices.size()}, i64),
+                                   ctx.loc);
+      return ctx.create<GatherOp>(y, idx, static_cast<uint64_t>(axis));
+    };
+    if (*mode == "nearest") {
+      Ints indices;
+      for (int64_t i = 0; i < out; ++i) {
+        double s = source(i);
+        double r = *nearest == "floor"  ? std::floor(s)
+                   : *nearest == "ceil" ? std::ceil(s)
+                   : *nearest == "round_prefer_ceil"
+                       ? std::floor(s + 0.5)
+                       : std::ceil(s - 0.5); // round_prefer_floor
+        indices.push_back(clampIndex(static_cast<int64_t>(r)));
+      }
+      if (*nearest != "floor" && *nearest != "ceil" &&
+          *nearest != "round_prefer_ceil" && *nearest != "round_prefer_floor")
+        return ctx.unsupportedAttribute("nearest_mode",
+                                        "unknown value '" + *nearest + "'");
+      FailureOr<Value> g = gatherAt(indices);
+      if (failed(g))
+        return failure();
+      y = *g;
+      continue;
+    }
+    Ints lo, hi;
+    SmallVector<APFloat> weights;
+    for (int64_t i = 0; i < out; ++i) {
+      double s = std::clamp(source(i), 0.0, double(in - 1));
+      int64_t l = static_cast<int64_t>(std::floor(s));
+      lo.push_back(clampIndex(l));
+      hi.push_back(clampIndex(l + 1));
+      APFloat w(s - l);
+      bool lost;
+      w.convert(cast<FloatType>(elementType).getFloatSemantics(),
+                APFloat::rmNearestTiesToEven, &lost);
+      weights.push_back(w);
+    }
+    Ints weightShape(rank, 1);
+    weightShape[axis] = out;
+    Value w = ctx.importer.materialize(
+        DenseElementsAttr::get(RankedTensorType::get(weightShape, elementType),
+                               weights),
+        ctx.loc);
+    FailureOr<Value> a = gatherAt(lo), b = gatherAt(hi);
+    if (failed(a) || failed(b))
+      return failure();
+    // a + (b - a) w
+    FailureOr<Value> d = ctx.create<SubOp>(*b, *a);
+    if (failed(d) || failed(d = ctx.create<MulOp>(*d, w)) ||
+        failed(d = ctx.create<AddOp>(*a, *d)))
+      return failure();
+    y = *d;
+  }
+  ctx.setOutput(0, y);
+  return success();
+}
+
 } // namespace
 
 void addNNOps(llvm::StringMap<OpConverter> &t) {
+  t["Resize"] = convertResize;
   t["Einsum"] = convertEinsum;
   t["SoftmaxCrossEntropyLoss"] = [](NodeContext &c) {
     return convertClassLoss(c, true);

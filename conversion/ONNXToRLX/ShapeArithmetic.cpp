@@ -19,8 +19,8 @@ namespace {
 
 using Element = SymbolicShape::Element;
 
-/// Input `i` as a symbolic shape: a symbolic one, or a known integer
-/// tensor of rank 0 or 1.
+} // namespace
+
 std::optional<SymbolicShape> symbolicInput(NodeContext &ctx, unsigned i) {
   if (!ctx.hasInput(i))
     return std::nullopt;
@@ -42,6 +42,8 @@ std::optional<SymbolicShape> symbolicInput(NodeContext &ctx, unsigned i) {
   }
   return shape;
 }
+
+namespace {
 
 bool isSymbolic(NodeContext &ctx, unsigned i) {
   return ctx.hasInput(i) &&

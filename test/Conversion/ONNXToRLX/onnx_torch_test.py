@@ -3,7 +3,8 @@
 an MLP, a CNN with batch norm and pooling, and a small transformer encoder
 block (LayerNorm, attention with Softmax, GELU through Erf, reshapes
 computed from the input's shape), a causal GPT block (embeddings, a masked
-attention), all with a dynamic batch, each compiled by
+attention), an upsampler (Resize nearest and bilinear), all with a dynamic
+batch, each compiled by
 `rlxc model.onnx`, run by rlx-run with the weights rlxc wrote and compared
 with PyTorch's own output (relative 1e-4); and a classifier with a
 cross-entropy head compiled with `--value-and-grad main`, its loss and
@@ -130,6 +131,23 @@ def check_fine_tuning(rlxc, rlx_run, d):
     return failures
 
 
+class Upsampler(nn.Module):
+    """Resize: nearest (scale 2), bilinear (half-pixel and align_corners)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(2, 3, 3, padding=1)
+
+    def forward(self, x):
+        x = nn.functional.interpolate(x, scale_factor=2, mode="nearest")
+        x = self.conv(x)
+        a = nn.functional.interpolate(x, size=(7, 5), mode="bilinear",
+                                      align_corners=False)
+        b = nn.functional.interpolate(x, size=(7, 5), mode="bilinear",
+                                      align_corners=True)
+        return a + 2 * b
+
+
 class GPTBlock(nn.Module):
     """Token and position embeddings, one causal self-attention block
     (masked_fill with a lower-triangular buffer), a language-model head."""
@@ -185,7 +203,8 @@ def main():
     cases = [("mlp", MLP(), lambda b: torch.randn(b, 20), True),
              ("cnn", CNN(), lambda b: torch.randn(b, 3, 16, 16), True),
              ("encoder", Encoder(), lambda b: torch.randn(b, 6, 16), True),
-             ("gpt", GPTBlock(), lambda b: torch.randint(0, 50, (b, 8)), True)]
+             ("gpt", GPTBlock(), lambda b: torch.randint(0, 50, (b, 8)), True),
+             ("upsample", Upsampler(), lambda b: torch.randn(b, 2, 4, 3), True)]
     failures = 0
     for name, model, make, dynamic in cases:
         randomize_batch_norms(model)
