@@ -498,6 +498,12 @@ LogicalResult GraphImporter::importGraph(const onnx::GraphProto &graph,
                     weight.bytes, error);
         weights.push_back(std::move(weight));
       }
+      // An output named twice reads the same value.
+      values[output.name()] = value;
+    } else if (symbolicShapes.count(output.name())) {
+      return emitError(loc) << "graph output '" << output.name()
+                            << "' is a shape computed from dynamic dims; "
+                               "returning one is not supported";
     } else {
       return emitError(loc) << "graph output '" << output.name()
                             << "' is not produced by any node";
