@@ -5,7 +5,7 @@
 # optional (a failed install leaves it out of the table).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(libdnnl-dev python3-torch python3-venv)
+packages=(libdnnl-dev python3-torch python3-torchvision python3-venv)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -21,3 +21,6 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 "$venv/bin/python" -c "import jax" 2>/dev/null ||
   "$venv/bin/pip" install -q jax || echo "bench: JAX did not install; left out"
+"$venv/bin/python" -c "import onnxruntime" 2>/dev/null ||
+  "$venv/bin/pip" install -q onnxruntime ||
+  echo "bench: ONNX Runtime did not install; the ONNX table is left out"

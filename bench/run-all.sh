@@ -7,7 +7,8 @@
 # jit (the step built in MLIR and the same step built by the C++ frontend),
 # the train step's peak workspace and its compile time, and the loops:
 # scan per-step cost and an LSTM forward+backward vs PyTorch and JAX, and
-# the workspace of a checkpointed scan.
+# the workspace of a checkpointed scan; inference of ONNX models (an MLP,
+# ResNet-50, a 4-layer BERT-base encoder) vs ONNX Runtime.
 # Usage: bench/run-all.sh [--no-install] (installs references, builds first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -102,3 +103,8 @@ echo "scan backward workspace over 1,000 steps, stored vs checkpoint_every=32:" 
   "$(sfig rlx1 checkpoint_workspace_stored) vs $(sfig rlx1 checkpoint_workspace_every32) bytes," \
   "ratio $(sfig rlx1 checkpoint_workspace_ratio) (gradients differ by $(sfig rlx1 checkpoint_grad_max_abs_diff))"
 rm -f "$scan_out"
+
+echo
+echo "== inference from ONNX vs ONNX Runtime (bench/onnx_inference.py; ms, ratio = rlx / ORT, lower is better) =="
+"$python" bench/onnx_inference.py "$bin" --threads "1,$threads" 2>/dev/null ||
+  echo "(skipped: needs torch and onnxruntime in $python)"

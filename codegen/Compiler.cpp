@@ -346,6 +346,10 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
     // What a loop body computes from its consts alone (the transposed
     // weights of a backward step) runs once, before the loop.
     pm.addPass(createLoopInvariantCodeMotionPass());
+    // What weights alone determine is computed once per binding (CPU: the
+    // GPU runtimes bind device copies of user weights only).
+    if (!isGPUTarget(options.target))
+      pm.addPass(createRLXPrepareParams());
     pm.addPass(createRLXExposeParams());
     // Checks on the rlx ops themselves, so each names its op.
     if (options.debugChecks)

@@ -17,6 +17,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/JSON.h"
 
 namespace mlir::rlx {
@@ -103,6 +104,7 @@ int64_t workspaceLowerBound(func::FuncOp func) {
 void stripRLXAttributes(func::FuncOp func) {
   func->removeAttr("rlx.entry");
   func->removeAttr("rlx.workspace_lower_bound");
+  func->removeAttr(kPrepareAttrName);
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
     func.removeArgAttr(i, "rlx.name");
     func.removeArgAttr(i, "rlx.param");
@@ -119,6 +121,20 @@ struct RLXBuildManifestPass
     llvm::json::Array entries, allParams;
     llvm::StringMap<DictionaryAttr> paramsByName;
     SymbolTable symbolTable(module);
+    // Params a prepare entry point makes (rlx-prepare-params) are not the
+    // user's to bind: left out of the union.
+    llvm::StringSet<> prepared;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      auto name = func->getAttrOfType<StringAttr>(kPrepareAttrName);
+      auto prepare = name ? symbolTable.lookup<func::FuncOp>(name) : nullptr;
+      auto desc = prepare ? prepare->getAttrOfType<DictionaryAttr>("rlx.entry")
+                          : DictionaryAttr();
+      if (!desc)
+        continue;
+      for (Attribute a : desc.getAs<ArrayAttr>("outputs"))
+        prepared.insert(
+            cast<DictionaryAttr>(a).getAs<StringAttr>("name").getValue());
+    }
     for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
       auto entry = func->getAttrOfType<DictionaryAttr>("rlx.entry");
       if (!entry)
@@ -136,7 +152,7 @@ struct RLXBuildManifestPass
         auto p = cast<DictionaryAttr>(a);
         StringRef name = p.getAs<StringAttr>("name").getValue();
         auto [it, inserted] = paramsByName.try_emplace(name, p);
-        if (inserted) {
+        if (inserted && !prepared.contains(name)) {
           allParams.push_back(toJSON(p));
         } else if (it->second != p) {
           func.emitOpError("expects param '")
@@ -162,7 +178,7 @@ struct RLXBuildManifestPass
                c.getAs<IntegerAttr>("size").getInt()}});
         }
       }
-      entries.push_back(llvm::json::Object{
+      llvm::json::Object object{
           {RLX_MANIFEST_ENTRY_NAME, userName},
           {RLX_MANIFEST_ENTRY_SYMBOL, entrySymbolName(userName)},
           {RLX_MANIFEST_ENTRY_INPUTS, toJSON(entry.getAs<ArrayAttr>("inputs"))},
@@ -172,7 +188,11 @@ struct RLXBuildManifestPass
           {RLX_MANIFEST_ENTRY_DIM_CONSTRAINTS, std::move(constraints)},
           {RLX_MANIFEST_ENTRY_WORKSPACE_BYTES, workspaceBytes(func)},
           {RLX_MANIFEST_ENTRY_WORKSPACE_LOWER_BOUND_BYTES,
-           workspaceLowerBound(func)}});
+           workspaceLowerBound(func)}};
+      auto prepare = func->getAttrOfType<StringAttr>(kPrepareAttrName);
+      object[RLX_MANIFEST_ENTRY_PREPARE] =
+          prepare ? prepare.getValue().str() : std::string();
+      entries.push_back(std::move(object));
       func->setAttr("llvm.emit_c_interface", UnitAttr::get(&getContext()));
       stripRLXAttributes(func);
     }

@@ -34,6 +34,11 @@ inline std::string entrySymbolName(llvm::StringRef entryName) {
   return (RLX_ENTRY_SYMBOL_PREFIX + entryName).str();
 }
 
+/// On an entry point whose weight-only computations moved to another entry
+/// point (rlx-prepare-params): that entry point's name. Its outputs are the
+/// params the entry point reads under reserved names.
+inline constexpr llvm::StringLiteral kPrepareAttrName = "rlx.prepare";
+
 /// The ABI name of a dtype (`f32`, `i1`, ...), or "" when unsupported.
 std::string dtypeName(mlir::Type elementType);
 

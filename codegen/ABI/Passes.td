@@ -23,6 +23,21 @@ def RLXCheckTensorSizes : Pass<"rlx-check-tensor-sizes", "mlir::ModuleOp"> {
   }];
 }
 
+def RLXPrepareParams : Pass<"rlx-prepare-params", "mlir::ModuleOp"> {
+  let summary = "Moves what weights alone determine to a prepare entry point";
+  let description = [{
+    In each public function, the values computed from `rlx.param`s and
+    constants alone by pure ops of the entry block (a transposed weight, a
+    folded batch norm's scale; not a param merely reshaped) and read by the
+    rest move to a new public function `FN__prepare_params` returning them.
+    FN reads each as `rlx.param "rlx.prepared/FN/N"` and is tagged
+    `rlx.prepare = "FN__prepare_params"`; the manifest records it and the
+    runtime runs the prepare entry once per binding of weights, passing its
+    outputs as those params (docs/abi.md).
+  }];
+  let dependentDialects = ["mlir::rlx::RLXDialect", "mlir::func::FuncDialect"];
+}
+
 def RLXExposeParams : Pass<"rlx-expose-params", "mlir::ModuleOp"> {
   let summary = "Turns the rlx.param reads of each entry point into arguments";
   let description = [{

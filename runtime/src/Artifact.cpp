@@ -187,6 +187,10 @@ std::unique_ptr<rlx_artifact_s> loadArtifact(const std::string &path) {
                                    "() is NULL");
   artifact->manifestJson = text;
   artifact->manifest = parseManifest(path, artifact->manifestJson);
+  // Here, where the entry points stay put for the artifact's life.
+  for (rlx_entry_point_s &entry : artifact->manifest.entryPoints)
+    if (!entry.prepare.empty())
+      entry.preparedBy = artifact->manifest.findEntryPoint(entry.prepare);
   if (artifact->manifest.abiVersion != 0 &&
       artifact->manifest.abiVersion != RLX_ABI_VERSION)
     fail(RLX_STATUS_DATA_LOSS,
@@ -337,14 +341,14 @@ const char *rlx_artifact_manifest_json(const rlx_artifact_t *artifact) {
 }
 
 size_t rlx_artifact_entry_point_count(const rlx_artifact_t *artifact) {
-  return artifact->manifest.entryPoints.size();
+  return artifact->manifest.userEntryPoints.size();
 }
 
 const rlx_entry_point_t *
 rlx_artifact_entry_point_at(const rlx_artifact_t *artifact, size_t index) {
-  if (index >= artifact->manifest.entryPoints.size())
+  if (index >= artifact->manifest.userEntryPoints.size())
     return nullptr;
-  return &artifact->manifest.entryPoints[index];
+  return &artifact->manifest.entryPoints[artifact->manifest.userEntryPoints[index]];
 }
 
 rlx_status_t
@@ -380,7 +384,12 @@ size_t rlx_entry_point_output_count(const rlx_entry_point_t *entry_point) {
 }
 
 size_t rlx_entry_point_param_count(const rlx_entry_point_t *entry_point) {
-  return entry_point->params.size();
+  return entry_point->publicParams.size();
+}
+
+const rlx_entry_point_t *
+rlx_entry_point_prepare(const rlx_entry_point_t *entry_point) {
+  return entry_point->preparedBy;
 }
 
 uint64_t rlx_entry_point_workspace_bytes(const rlx_entry_point_t *entry_point) {
@@ -404,7 +413,7 @@ rlx_status_t rlx_entry_point_output(const rlx_entry_point_t *entry_point,
 
 rlx_status_t rlx_entry_point_param(const rlx_entry_point_t *entry_point,
                                    size_t index, rlx_tensor_spec_t *out_spec) {
-  return specAt(entry_point->params, index, "param", out_spec);
+  return specAt(entry_point->publicParams, index, "param", out_spec);
 }
 
 rlx_status_t rlx_entry_point_find_input(const rlx_entry_point_t *entry_point,

@@ -234,12 +234,43 @@ void rlxrt::checkCall(const rlx_session_s &session,
   checkDimConstraints(entry, inputs);
 }
 
+/// The params `entry`'s prepare entry point makes from the bound weights:
+/// run once per binding (the first call after one runs it; concurrent
+/// calls wait for it), then shared by every call.
+std::unordered_map<std::string, TensorRef>
+rlxrt::preparedParams(rlx_session_s &session, const rlx_entry_point_s &entry) {
+  if (entry.prepare.empty())
+    return {};
+  std::lock_guard<std::mutex> lock(session.prepareMutex);
+  uint64_t bindings = session.bindings.load();
+  auto [it, isNew] = session.prepared.try_emplace(entry.prepare);
+  rlx_session_s::Prepared &slot = it->second;
+  if (isNew || slot.bindings != bindings) {
+    const rlx_entry_point_s &prepare =
+        lookupEntryPoint(*session.artifact, entry.prepare);
+    std::unique_ptr<rlx_tensor_list_s> made = callOnHost(session, prepare,
+                                                         nullptr);
+    slot.params.clear();
+    for (auto &[name, tensor] : made->items)
+      slot.params[name] = tensor;
+    slot.bindings = bindings;
+  }
+  return slot.params;
+}
+
 std::vector<TensorRef> rlxrt::boundParams(rlx_session_s &session,
                                         const rlx_entry_point_s &entry) {
   const auto &bound = session.program ? session.deviceWeights : session.weights;
+  // Before the shared lock: the prepare call takes it too.
+  std::unordered_map<std::string, TensorRef> prepared =
+      preparedParams(session, entry);
   std::vector<TensorRef> params;
   std::shared_lock<std::shared_mutex> lock(session.mutex);
   for (const TensorSpec &spec : entry.params) {
+    if (auto made = prepared.find(spec.name); made != prepared.end()) {
+      params.push_back(made->second);
+      continue;
+    }
     auto it = bound.find(spec.name);
     if (it == bound.end())
       fail(RLX_STATUS_FAILED_PRECONDITION, "weight '" + spec.name +

@@ -13,6 +13,8 @@
 #include "Session.h"
 
 #include <memory>
+#include <string>
+#include <unordered_map>
 
 namespace rlxrt {
 
@@ -27,6 +29,11 @@ void checkCall(const rlx_session_s &session, const rlx_entry_point_s &entry,
 /// a GPU session. FAILED_PRECONDITION naming an unbound one.
 std::vector<TensorRef> boundParams(rlx_session_s &session,
                                    const rlx_entry_point_s &entry);
+
+/// The params `entry` reads from its prepare entry point (docs/abi.md),
+/// made from the bound weights once per binding; empty without one.
+std::unordered_map<std::string, TensorRef>
+preparedParams(rlx_session_s &session, const rlx_entry_point_s &entry);
 
 /// Calls `entry` of a GPU session: uploads host inputs, runs the entry code
 /// with the device hooks acting on this call, waits for the device, and

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Manifest.h"
+
+#include <algorithm>
 #include "DType.h"
 #include "Status.h"
 #include "rlx/abi.h"
@@ -68,10 +70,21 @@ public:
         addParam(manifest, parseSpec(params[i], where), where);
       }
     }
+    for (size_t i = 0; i < manifest.entryPoints.size(); ++i)
+      resolvePrepare(manifest, manifest.entryPoints[i],
+                     RLX_MANIFEST_ENTRY_POINTS "[" + std::to_string(i) + "]");
+    for (const rlx_entry_point_s &entry : manifest.entryPoints)
+      if (!entry.prepare.empty())
+        for (rlx_entry_point_s &other : manifest.entryPoints)
+          if (other.name == entry.prepare)
+            other.preparesParams = true;
+    for (size_t i = 0; i < manifest.entryPoints.size(); ++i)
+      if (!manifest.entryPoints[i].preparesParams)
+        manifest.userEntryPoints.push_back(i);
     // The top-level list is the union; tolerate a manifest that omits it or
     // an entry's param, but never a disagreement about one.
     for (const rlx_entry_point_s &entry : manifest.entryPoints)
-      for (const TensorSpec &param : entry.params)
+      for (const TensorSpec &param : entry.publicParams)
         addParam(manifest, param, "entry point '" + entry.name + "'");
     return manifest;
   }
@@ -169,6 +182,8 @@ private:
                                /*optional=*/false);
     if (object.contains(RLX_MANIFEST_ENTRY_DIM_CONSTRAINTS))
       entry.dimConstraints = parseDimConstraints(object, entry, where);
+    if (object.contains(RLX_MANIFEST_ENTRY_PREPARE))
+      entry.prepare = getString(object, RLX_MANIFEST_ENTRY_PREPARE, where);
     if (object.contains(RLX_MANIFEST_ENTRY_WORKSPACE_BYTES)) {
       int64_t bytes =
           getInteger(object, RLX_MANIFEST_ENTRY_WORKSPACE_BYTES, where);
@@ -225,6 +240,36 @@ private:
     return constraints;
   }
 
+  /// The params `entry` reads from its prepare entry point: each must be an
+  /// output of that entry of the same type; the rest are public.
+  void resolvePrepare(const Manifest &manifest, rlx_entry_point_s &entry,
+                      const std::string &where) {
+    if (entry.prepare.empty()) {
+      entry.publicParams = entry.params;
+      return;
+    }
+    const rlx_entry_point_s *prepare = manifest.findEntryPoint(entry.prepare);
+    std::string at = join(where, RLX_MANIFEST_ENTRY_PREPARE);
+    if (!prepare || prepare == &entry || !prepare->prepare.empty() ||
+        !prepare->inputs.empty())
+      error(at, "'" + entry.prepare +
+                    "' is not an entry point without inputs to prepare from");
+    for (const TensorSpec &param : entry.params) {
+      auto made = std::find_if(
+          prepare->outputs.begin(), prepare->outputs.end(),
+          [&](const TensorSpec &out) { return out.name == param.name; });
+      if (made == prepare->outputs.end()) {
+        entry.publicParams.push_back(param);
+        continue;
+      }
+      if (made->dtype != param.dtype || made->shape != param.shape)
+        error(at, "param '" + param.name + "' is " +
+                      formatDimsType(param.dtype, param.shape) + " but '" +
+                      entry.prepare + "' makes it " +
+                      formatDimsType(made->dtype, made->shape));
+    }
+  }
+
   void addParam(Manifest &manifest, const TensorSpec &param,
                 const std::string &where) {
     const TensorSpec *known = manifest.findParam(param.name);
@@ -262,8 +307,8 @@ const TensorSpec *Manifest::findParam(const std::string &name) const {
 
 std::string Manifest::entryPointNames() const {
   std::string names;
-  for (const rlx_entry_point_s &entry : entryPoints)
-    names += (names.empty() ? "'" : ", '") + entry.name + "'";
+  for (size_t i : userEntryPoints)
+    names += (names.empty() ? "'" : ", '") + entryPoints[i].name + "'";
   return names.empty() ? "none" : names;
 }
 

@@ -48,8 +48,20 @@ struct rlx_entry_point_s {
   std::string name;
   std::string symbol;
   std::vector<rlxrt::TensorSpec> inputs;
+  /// Every param, in the order the entry symbol takes them.
   std::vector<rlxrt::TensorSpec> params;
+  /// The params a user binds: `params` less the prepared ones.
+  std::vector<rlxrt::TensorSpec> publicParams;
   std::vector<rlxrt::TensorSpec> outputs;
+  /// The entry point computing the prepared params (its outputs, by name)
+  /// once per binding of weights; empty when there is none.
+  std::string prepare;
+  /// Whether this entry point is another's prepare entry point: run by the
+  /// runtime, not listed to users.
+  bool preparesParams = false;
+  /// The entry point named by `prepare`, resolved once the manifest is the
+  /// artifact's (its entry points never move after).
+  const rlx_entry_point_s *preparedBy = nullptr;
   std::vector<rlxrt::DimConstraint> dimConstraints;
   uint64_t workspaceBytes = 0;
   uint64_t workspaceLowerBoundBytes = 0;
@@ -70,6 +82,8 @@ struct Manifest {
   std::vector<std::string> cpuFeatures;
   int64_t abiVersion = 0;
   std::vector<rlx_entry_point_s> entryPoints;
+  /// The entry points users call (not prepare entry points), in order.
+  std::vector<size_t> userEntryPoints; ///< indices into entryPoints
   /// The union over entry points, each name once.
   std::vector<TensorSpec> params;
 

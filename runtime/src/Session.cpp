@@ -86,6 +86,7 @@ void commitWeights(rlx_session_s &session,
     if (session.program)
       session.deviceWeights[accepted[i].first] = std::move(placed[i]);
   }
+  session.bindings.fetch_add(1);
 }
 
 } // namespace

@@ -16,6 +16,7 @@
 #include "Tensor.h"
 
 #include <atomic>
+#include <mutex>
 #include <shared_mutex>
 #include <string>
 #include <unordered_map>
@@ -47,6 +48,17 @@ struct rlx_session_s {
   std::unordered_map<std::string, rlxrt::TensorRef> weights;
   /// GPU sessions: each bound weight in device memory, what calls read.
   std::unordered_map<std::string, rlxrt::TensorRef> deviceWeights;
+  /// Bumped by every binding: prepared params older than it are stale.
+  std::atomic<uint64_t> bindings{0};
+  /// The outputs of a prepare entry point (by its name), as of `bindings`.
+  struct Prepared {
+    uint64_t bindings = 0;
+    std::unordered_map<std::string, rlxrt::TensorRef> params;
+  };
+  /// Guards `prepared`; held while a prepare entry point runs, so that
+  /// concurrent first calls run it once.
+  std::mutex prepareMutex;
+  std::unordered_map<std::string, Prepared> prepared;
 };
 
 #endif // RLX_RUNTIME_SRC_SESSION_H

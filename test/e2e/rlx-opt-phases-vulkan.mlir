@@ -15,7 +15,7 @@
 // The GPU fuse phase differs from the CPU's (no split reductions): split
 // before it too, with the gradient added in rlx-opt.
 // RUN: rlxc %s --target=vulkan --compile-to=import -o %t.import.mlir
-// RUN: rlx-opt %t.import.mlir --pass-pipeline='builtin.module(rlx-phase-transform{grad=loss},rlx-phase-simplify,rlx-phase-lower,rlx-phase-fuse{target=vulkan},rlx-phase-bufferize{target=vulkan},rlx-phase-codegen{target=vulkan})' -o %t.from-import.mlir
+// RUN: rlx-opt %t.import.mlir --pass-pipeline='builtin.module(rlx-phase-transform{grad=loss},rlx-phase-simplify,rlx-phase-lower{target=vulkan},rlx-phase-fuse{target=vulkan},rlx-phase-bufferize{target=vulkan},rlx-phase-codegen{target=vulkan})' -o %t.from-import.mlir
 // RUN: diff %t.rlxc.mlir %t.from-import.mlir
 func.func @loss(%x: tensor<4x8xf32>) -> tensor<f32> {
   %w = rlx.param "w" : tensor<8x16xf32>

@@ -104,6 +104,10 @@ void printInfo(const rlx::runtime::Artifact &artifact, rlx_device_t device) {
                 entry.workspace_lower_bound_bytes());
     printSpecs("inputs", entry.inputs());
     printSpecs("params", entry.params());
+    if (std::optional<rlx::runtime::EntryPoint> prepare = entry.prepare())
+      printSpecs(("weights it prepares once per binding ('" +
+                  prepare->name() + "')").c_str(),
+                 prepare->params());
     printSpecs("outputs", entry.outputs());
   }
   std::printf("params:%s\n", artifact.params().empty() ? " none" : "");

@@ -316,6 +316,9 @@ typedef struct rlx_artifact_digest_note_t {
 #define RLX_MANIFEST_ENTRY_OUTPUTS "outputs" /**< tensor objects */
 #define RLX_MANIFEST_ENTRY_DIM_CONSTRAINTS "dim_constraints"
 #define RLX_MANIFEST_ENTRY_WORKSPACE_BYTES "workspace_bytes"
+/** The entry point computing, from weights alone, the params of this one
+    named by its outputs, or "" (docs/abi.md, `prepare`; optional). */
+#define RLX_MANIFEST_ENTRY_PREPARE "prepare"
 #define RLX_MANIFEST_ENTRY_WORKSPACE_LOWER_BOUND_BYTES                         \
   "workspace_lower_bound_bytes"
 #define RLX_MANIFEST_ENTRY_POINT_KEYS(X)                                       \
@@ -326,6 +329,7 @@ typedef struct rlx_artifact_digest_note_t {
   X(RLX_MANIFEST_ENTRY_OUTPUTS)                                                \
   X(RLX_MANIFEST_ENTRY_DIM_CONSTRAINTS)                                        \
   X(RLX_MANIFEST_ENTRY_WORKSPACE_BYTES)                                        \
+  X(RLX_MANIFEST_ENTRY_PREPARE)                                                \
   X(RLX_MANIFEST_ENTRY_WORKSPACE_LOWER_BOUND_BYTES)
 
 /** A tensor: an input, output or param. */

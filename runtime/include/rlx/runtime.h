@@ -321,6 +321,9 @@ rlx_artifact_missing_cpu_features(const rlx_artifact_t *artifact);
 /** The manifest JSON text exactly as the artifact exports it. */
 RLX_API const char *rlx_artifact_manifest_json(const rlx_artifact_t *artifact);
 
+/** The entry points a user calls: an entry point that prepares another's
+    params from the weights (docs/abi.md, `prepare`) is run by the runtime
+    and not counted. */
 RLX_API size_t rlx_artifact_entry_point_count(const rlx_artifact_t *artifact);
 /** The entry point at `index` (manifest order), NULL past the end. */
 RLX_API const rlx_entry_point_t *
@@ -342,8 +345,15 @@ RLX_API size_t
 rlx_entry_point_input_count(const rlx_entry_point_t *entry_point);
 RLX_API size_t
 rlx_entry_point_output_count(const rlx_entry_point_t *entry_point);
+/** The params a user binds for it (not those its prepare entry point makes,
+    which the runtime computes from the bound weights once per binding). */
 RLX_API size_t
 rlx_entry_point_param_count(const rlx_entry_point_t *entry_point);
+/** The entry point computing this one's prepared params from the weights
+    (docs/abi.md, `prepare`), or NULL: its params are weights this entry
+    point also needs bound. */
+RLX_API const rlx_entry_point_t *
+rlx_entry_point_prepare(const rlx_entry_point_t *entry_point);
 /** Scratch memory the entry point needs, from the manifest. */
 RLX_API uint64_t
 rlx_entry_point_workspace_bytes(const rlx_entry_point_t *entry_point);

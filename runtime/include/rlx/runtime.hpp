@@ -252,6 +252,13 @@ public:
   std::vector<TensorSpec> params() const {
     return specs(rlx_entry_point_param_count(raw), rlx_entry_point_param);
   }
+  /// The entry point preparing some of its params from the weights once
+  /// per binding (docs/abi.md), if any.
+  std::optional<EntryPoint> prepare() const {
+    if (const rlx_entry_point_t *p = rlx_entry_point_prepare(raw))
+      return EntryPoint(p);
+    return std::nullopt;
+  }
   /// The position of input `name`.
   size_t find_input(const std::string &name) const {
     size_t index = 0;

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 using namespace rlx;
 using rlx::test::errorOf;
@@ -69,6 +70,49 @@ TEST(Jit, RunsAnMlpWithParamsByName) {
   std::vector<double> x2 = test::values(2 * 3, 7);
   expectNear(c.run({{"x", Array::from(x2, {2, 3})}})[0].to_vector(),
              mlpReference(x2, 2, weights), 1e-5, 1e-5);
+}
+
+/// y = x @ transpose(w) + b * 2: transpose(w) and b * 2 depend on weights
+/// alone, so they are computed once per binding (rlx-prepare-params); a new
+/// binding must be seen by the next call, and concurrent first calls must
+/// all see the prepared values.
+TEST(Jit, WeightOnlyComputationsFollowEveryBinding) {
+  Func f("linear_t", [](Scope &s) {
+    Tensor x = s.input("x", {dyn, 3}, f64);
+    Tensor w = s.param("w", {2, 3}, f64);
+    Tensor b = s.param("b", {2}, f64);
+    return matmul(x, transpose(w)) + b * 2.0;
+  });
+  Compiled c = f.jit(Device::cpu());
+  EXPECT_EQ(c.param_names(), (std::vector<std::string>{"w", "b"}));
+  std::vector<double> x = test::values(4 * 3, 5);
+  auto reference = [&](const std::vector<double> &w,
+                       const std::vector<double> &b) {
+    std::vector<double> y(4 * 2);
+    for (int r = 0; r < 4; ++r)
+      for (int j = 0; j < 2; ++j) {
+        double a = 2.0 * b[j];
+        for (int k = 0; k < 3; ++k)
+          a += x[r * 3 + k] * w[j * 3 + k];
+        y[r * 2 + j] = a;
+      }
+    return y;
+  };
+  for (unsigned seed : {11u, 12u, 13u}) {
+    std::vector<double> w = test::values(6, seed), b = test::values(2, seed + 50);
+    c.with_param("w", Array::from(w, {2, 3}, f64))
+        .with_param("b", Array::from(b, {2}, f64));
+    std::vector<std::vector<double>> got(8);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 8; ++t)
+      threads.emplace_back([&, t] {
+        got[t] = c.run({{"x", Array::from(x, {4, 3}, f64)}})[0].to_vector();
+      });
+    for (std::thread &thread : threads)
+      thread.join();
+    for (const std::vector<double> &y : got)
+      expectNear(y, reference(w, b), 1e-12, 1e-14);
+  }
 }
 
 TEST(Jit, InitRandnIsSeeded) {

@@ -135,6 +135,14 @@ TEST_F(ArtifactTest, MalformedManifest) {
   EXPECT_TRUE(statusIs(load(RLX_FAKE_ARTIFACT_BAD_FIELD), RLX_STATUS_DATA_LOSS,
                        {"malformed manifest", RLX_FAKE_ARTIFACT_BAD_FIELD,
                         "entry_points[0].inputs[0].shape"}));
+  EXPECT_TRUE(statusIs(load(RLX_FAKE_ARTIFACT_BAD_PREPARE),
+                       RLX_STATUS_DATA_LOSS,
+                       {"malformed manifest", "entry_points[0].prepare",
+                        "'g' is not an entry point without inputs"}));
+  EXPECT_TRUE(statusIs(load(RLX_FAKE_ARTIFACT_BAD_PREPARED_TYPE),
+                       RLX_STATUS_DATA_LOSS,
+                       {"malformed manifest", "entry_points[0].prepare",
+                        "param 'p' is f32[2] but 'g' makes it f64[2]"}));
 }
 
 TEST_F(ArtifactTest, RelativePathWithoutSlash) {

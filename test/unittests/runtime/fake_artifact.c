@@ -5,6 +5,8 @@
 |*   FAKE_ABI_VERSION=n     export a different ABI version                    *|
 |*   FAKE_MANIFEST_KIND=1   manifest that is not JSON                         *|
 |*   FAKE_MANIFEST_KIND=2   JSON with a field of the wrong type               *|
+|*   FAKE_MANIFEST_KIND=4   `prepare` naming an entry point with inputs       *|
+|*   FAKE_MANIFEST_KIND=5   a prepared param of another type than its maker's *|
 |*   FAKE_PLAIN             an ordinary shared library with no rlx symbols    *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
@@ -58,6 +60,23 @@ static const char manifest[] =
     ", \"target\": \"cpu\","
     " \"entry_points\": [{\"name\": \"f\", \"symbol\": \"free\","
     " \"inputs\": [], \"outputs\": []}]}";
+#elif FAKE_MANIFEST_KIND == 4 || FAKE_MANIFEST_KIND == 5
+/* f reads p, which g makes; g takes an input (4) or makes p as f64 (5). */
+static const char manifest[] =
+    "{\"format\": \"rlx-artifact\", \"abi_version\": " ABI_VERSION_TEXT
+    ", \"target\": \"cpu\","
+    " \"entry_points\": [{\"name\": \"f\", \"symbol\": \"f\","
+    " \"prepare\": \"g\", \"inputs\": [],"
+    " \"params\": [{\"name\": \"p\", \"dtype\": \"f32\", \"shape\": [2]}],"
+    " \"outputs\": []},"
+    " {\"name\": \"g\", \"symbol\": \"g\","
+#if FAKE_MANIFEST_KIND == 4
+    " \"inputs\": [{\"name\": \"x\", \"dtype\": \"f32\", \"shape\": [2]}],"
+    " \"outputs\": [{\"name\": \"p\", \"dtype\": \"f32\", \"shape\": [2]}]}]}";
+#else
+    " \"inputs\": [],"
+    " \"outputs\": [{\"name\": \"p\", \"dtype\": \"f64\", \"shape\": [2]}]}]}";
+#endif
 #else
 /* One tensor description of the manifest. */
 #define SPEC(name, dtype, shape)                                               \

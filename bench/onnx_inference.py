@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""Inference from ONNX, rlx against ONNX Runtime side by side.
+
+Each model is exported by PyTorch (`torch.onnx.export`, opset 17, random
+weights), compiled by `rlxc model.onnx` (its initializers written beside the
+artifact as model.safetensors) and timed by `rlx-run --benchmark` with
+RLX_NUM_THREADS=t; the same file runs in ONNX Runtime (CPU provider,
+intra_op_num_threads=t, all graph optimizations) with the same input.
+Outputs are compared first (relative 1e-3), then each prints its median over
+the calls.
+
+Models: the MLP 784-512-512-10 at batch 128 and batch 1; ResNet-50 at batch
+1, 224x224 (torchvision's, random weights; skipped without torchvision); a
+BERT-base-shaped encoder of 4 layers (hidden 768, 12 heads, sequence 128,
+batch 1).
+
+Usage: onnx_inference.py BIN_DIR [--threads 1,2] [--calls N] [--models a,b]
+Prints `model threads rlx_ms ort_ms ratio` lines (ratio = rlx / ORT, lower
+is better)."""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import torch
+
+nn = torch.nn
+
+
+class MLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1, self.fc2, self.fc3 = (nn.Linear(784, 512), nn.Linear(512, 512),
+                                        nn.Linear(512, 10))
+
+    def forward(self, x):
+        return self.fc3(torch.relu(self.fc2(torch.relu(self.fc1(x)))))
+
+
+class EncoderLayer(nn.Module):
+    """BERT's layer written out (no fused kernels to export)."""
+
+    def __init__(self, hidden=768, heads=12, ffn=3072):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(hidden, 3 * hidden)
+        self.proj = nn.Linear(hidden, hidden)
+        self.ln1, self.ln2 = nn.LayerNorm(hidden), nn.LayerNorm(hidden)
+        self.up, self.down = nn.Linear(hidden, ffn), nn.Linear(ffn, hidden)
+
+    def forward(self, x):
+        b, s, h = x.shape
+        q, k, v = self.qkv(x).split(h, dim=-1)
+        split = lambda t: t.reshape(b, s, self.heads, h // self.heads).transpose(1, 2)
+        q, k, v = split(q), split(k), split(v)
+        att = torch.softmax(q @ k.transpose(-1, -2) / (h // self.heads) ** 0.5, -1)
+        ctx = (att @ v).transpose(1, 2).reshape(b, s, h)
+        x = self.ln1(x + self.proj(ctx))
+        return self.ln2(x + self.down(nn.functional.gelu(self.up(x))))
+
+
+class Encoder(nn.Module):
+    def __init__(self, layers=4):
+        super().__init__()
+        self.layers = nn.ModuleList(EncoderLayer() for _ in range(layers))
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+def models():
+    torch.manual_seed(0)
+    yield "mlp_b128", MLP(), (128, 784)
+    yield "mlp_b1", MLP(), (1, 784)
+    try:
+        import torchvision
+        yield "resnet50_b1", torchvision.models.resnet50(), (1, 3, 224, 224)
+    except ImportError:
+        print("# resnet50 skipped: torchvision is not installed", file=sys.stderr)
+    yield "bert4_s128", Encoder(), (1, 128, 768)
+
+
+def rlx_ms(bin_dir, artifact, weights, x_path, threads, calls):
+    env = dict(os.environ, RLX_NUM_THREADS=str(threads))
+    out = subprocess.run(
+        [os.path.join(bin_dir, "rlx-run"), artifact, "--weights", weights,
+         "--input", "x=" + x_path, "--benchmark", str(calls)],
+        env=env, capture_output=True, text=True, check=True).stdout
+    return float(re.search(r"median ([0-9.]+) ms", out).group(1))
+
+
+def ort_ms(session, x, calls):
+    feed = {"x": x}
+    session.run(None, feed)
+    times = []
+    for _ in range(calls):
+        start = time.perf_counter()
+        session.run(None, feed)
+        times.append((time.perf_counter() - start) * 1e3)
+    return float(np.median(times))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("bin_dir")
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--calls", type=int, default=50)
+    parser.add_argument("--models", default="")
+    args = parser.parse_args()
+    import onnxruntime as ort
+    wanted = set(filter(None, args.models.split(",")))
+    scratch = tempfile.mkdtemp(prefix="rlx-onnx-bench-")
+    print("model threads rlx_ms ort_ms ratio")
+    for name, model, shape in models():
+        if wanted and name not in wanted:
+            continue
+        model.eval()
+        x = np.random.default_rng(1).standard_normal(shape).astype(np.float32)
+        path = os.path.join(scratch, name + ".onnx")
+        with torch.no_grad():
+            torch.onnx.export(model, torch.from_numpy(x), path, opset_version=17,
+                              input_names=["x"], output_names=["y"])
+        artifact = os.path.join(scratch, name + ".so")
+        weights = os.path.join(scratch, name + ".safetensors")
+        compile_start = time.perf_counter()
+        subprocess.run([os.path.join(args.bin_dir, "rlxc"), path, "-o", artifact],
+                       check=True)
+        compile_s = time.perf_counter() - compile_start
+        x_path = os.path.join(scratch, name + "_x.npy")
+        np.save(x_path, x)
+        y_path = os.path.join(scratch, name + "_y.npy")
+        subprocess.run([os.path.join(args.bin_dir, "rlx-run"), artifact,
+                        "--weights", weights, "--input", "x=" + x_path,
+                        "--output", y_path], check=True, capture_output=True)
+        for threads in [int(t) for t in args.threads.split(",")]:
+            options = ort.SessionOptions()
+            options.intra_op_num_threads = threads
+            options.inter_op_num_threads = 1
+            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            session = ort.InferenceSession(path, options,
+                                           providers=["CPUExecutionProvider"])
+            want = session.run(None, {"x": x})[0]
+            got = np.load(y_path).reshape(want.shape)
+            err = float(np.max(np.abs(got - want)) / (np.max(np.abs(want)) + 1e-30))
+            if err > 1e-3:
+                print(f"# {name}: rlx differs from ONNX Runtime (max relative "
+                      f"error {err:.2e})", file=sys.stderr)
+            r = rlx_ms(args.bin_dir, artifact, weights, x_path, threads, args.calls)
+            o = ort_ms(session, x, args.calls)
+            print(f"{name} {threads} {r:.3f} {o:.3f} {r / o:.2f}", flush=True)
+        print(f"# {name}: rlxc took {compile_s:.1f} s", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+// RUN: rlx-opt %s -split-input-file -rlx-prepare-params | FileCheck %s
+
+// What the weights alone determine (a transposed weight, a scaled bias)
+// moves to a prepare function returning it; the entry point reads it back
+// as a param of a reserved name. A weight only reshaped stays (nothing to
+// save), and what reads an input stays.
+
+// CHECK-LABEL: func.func @linear
+// CHECK-SAME: attributes {rlx.prepare = "linear__prepare_params"}
+// CHECK-DAG: %[[WT:.+]] = rlx.param "rlx.prepared/linear/0" : tensor<3x2xf32>
+// CHECK-DAG: %[[B2:.+]] = rlx.param "rlx.prepared/linear/1" : tensor<2xf32>
+// CHECK: %[[M:.+]] = rlx.matmul %{{.*}}, %[[WT]]
+// CHECK: %[[A:.+]] = rlx.add %[[M]], %[[B2]]
+// CHECK: %[[R:.+]] = rlx.param "r" : tensor<4x2xf32>
+// CHECK: %[[RR:.+]] = rlx.reshape %[[R]]
+// CHECK: %[[RB:.+]] = rlx.reshape %[[RR]]
+// CHECK: rlx.add %[[A]], %[[RB]]
+// CHECK-NOT: rlx.transpose
+// CHECK: func.func @linear__prepare_params() -> (tensor<3x2xf32> {rlx.name = "rlx.prepared/linear/0"}, tensor<2xf32> {rlx.name = "rlx.prepared/linear/1"})
+// CHECK: %[[W:.+]] = rlx.param "w" : tensor<2x3xf32>
+// CHECK: %[[T:.+]] = rlx.transpose %[[W]]
+// CHECK: %[[B:.+]] = rlx.param "b" : tensor<2xf32>
+// CHECK: %[[S:.+]] = rlx.mul %[[B]], %{{.*}}
+// CHECK: return %[[T]], %[[S]]
+func.func @linear(%x: tensor<4x3xf32>) -> tensor<4x2xf32> {
+  %w = rlx.param "w" : tensor<2x3xf32>
+  %wt = rlx.transpose %w {permutation = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %m = rlx.matmul %x, %wt : (tensor<4x3xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+  %b = rlx.param "b" : tensor<2xf32>
+  %two = rlx.constant dense<2.0> : tensor<2xf32>
+  %b2 = rlx.mul %b, %two : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %a = rlx.add %m, %b2 : (tensor<4x2xf32>, tensor<2xf32>) -> tensor<4x2xf32>
+  %r = rlx.param "r" : tensor<4x2xf32>
+  %rr = rlx.reshape %r : (tensor<4x2xf32>) -> tensor<8xf32>
+  %rb = rlx.reshape %rr : (tensor<8xf32>) -> tensor<4x2xf32>
+  %y = rlx.add %a, %rb : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  return %y : tensor<4x2xf32>
+}
+
+// -----
+
+// Nothing computed from weights alone: the function is left as it is, no
+// prepare function.
+// CHECK-LABEL: func.func @plain
+// CHECK-NOT: rlx.prepare
+// CHECK-NOT: __prepare_params
+func.func @plain(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %w = rlx.param "w" : tensor<3xf32>
+  %y = rlx.mul %x, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %y : tensor<3xf32>
+}
