@@ -7,6 +7,8 @@
 
 #include "conversion/ONNXToRLX/ConverterUtils.h"
 
+#include <climits>
+
 namespace mlir::rlx::onnx_import {
 
 RankedTensorType typeOf(Value value) {
@@ -112,6 +114,33 @@ FailureOr<std::optional<Ints>> axesOf(NodeContext &ctx, unsigned input) {
   if (failed(axes))
     return failure();
   return std::optional<Ints>(*axes);
+}
+
+std::optional<int64_t> checkedProduct(ArrayRef<int64_t> dims) {
+  int64_t product = 1;
+  for (int64_t d : dims)
+    if (__builtin_mul_overflow(product, d, &product))
+      return std::nullopt;
+  return product;
+}
+
+std::optional<int64_t> checkedArith(char op, int64_t a, int64_t b) {
+  int64_t r;
+  switch (op) {
+  case '+':
+    return __builtin_add_overflow(a, b, &r) ? std::nullopt
+                                            : std::optional<int64_t>(r);
+  case '-':
+    return __builtin_sub_overflow(a, b, &r) ? std::nullopt
+                                            : std::optional<int64_t>(r);
+  case '*':
+    return __builtin_mul_overflow(a, b, &r) ? std::nullopt
+                                            : std::optional<int64_t>(r);
+  default:
+    if (b == 0 || (a == INT64_MIN && b == -1))
+      return std::nullopt;
+    return a / b;
+  }
 }
 
 } // namespace mlir::rlx::onnx_import

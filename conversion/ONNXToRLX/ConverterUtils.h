@@ -41,6 +41,18 @@ int64_t broadcastIndex(ArrayRef<int64_t> shape, ArrayRef<int64_t> outShape,
 /// attribute of older opsets; nullopt when neither is given.
 FailureOr<std::optional<Ints>> axesOf(NodeContext &ctx, unsigned input);
 
+/// `a op b` (op one of + - * /) on int64, or nullopt where C++ would
+/// overflow or divide by zero: values from a model file must not reach
+/// undefined behavior.
+std::optional<int64_t> checkedArith(char op, int64_t a, int64_t b);
+
+/// The product of static `dims`, or nullopt when it overflows.
+std::optional<int64_t> checkedProduct(ArrayRef<int64_t> dims);
+
+/// The most elements of a constant the importer computes itself (index
+/// arrays, masks): a model's dims must not make it allocate without bound.
+constexpr int64_t kMaxComputedConstant = int64_t(1) << 24;
+
 /// The op families, each adding its converters to the table.
 void addElementwiseOps(llvm::StringMap<OpConverter> &table);
 void addShapeOps(llvm::StringMap<OpConverter> &table);

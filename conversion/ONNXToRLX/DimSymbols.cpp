@@ -46,8 +46,9 @@ namespace {
 int64_t staticProduct(ArrayRef<int64_t> shape) {
   int64_t product = 1;
   for (int64_t d : shape)
-    if (!ShapedType::isDynamic(d))
-      product *= d;
+    if (!ShapedType::isDynamic(d) &&
+        __builtin_mul_overflow(product, d, &product))
+      return -1;
   return product;
 }
 

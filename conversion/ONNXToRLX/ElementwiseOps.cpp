@@ -546,20 +546,19 @@ void addElementwiseOps(llvm::StringMap<OpConverter> &t) {
   t["Sign"] = convertSign;
   t["Add"] = [](NodeContext &c) {
     return convertBinary<AddOp>(
-        c, [](int64_t a, int64_t b) { return std::optional<int64_t>(a + b); });
+        c, [](int64_t a, int64_t b) { return checkedArith('+', a, b); });
   };
   t["Sub"] = [](NodeContext &c) {
     return convertBinary<SubOp>(
-        c, [](int64_t a, int64_t b) { return std::optional<int64_t>(a - b); });
+        c, [](int64_t a, int64_t b) { return checkedArith('-', a, b); });
   };
   t["Mul"] = [](NodeContext &c) {
     return convertBinary<MulOp>(
-        c, [](int64_t a, int64_t b) { return std::optional<int64_t>(a * b); });
+        c, [](int64_t a, int64_t b) { return checkedArith('*', a, b); });
   };
   t["Div"] = [](NodeContext &c) {
-    return convertBinary<DivOp>(c, [](int64_t a, int64_t b) {
-      return b == 0 ? std::nullopt : std::optional<int64_t>(a / b);
-    });
+    return convertBinary<DivOp>(
+        c, [](int64_t a, int64_t b) { return checkedArith('/', a, b); });
   };
   t["Pow"] = convertPow;
   t["Max"] = [](NodeContext &c) { return convertVariadic<MaximumOp>(c); };

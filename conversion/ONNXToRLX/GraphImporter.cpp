@@ -74,7 +74,8 @@ bool tensorBytes(MLIRContext *context, const onnx::TensorProto &tensor,
   SmallVector<int64_t> dims;
   uint64_t count = 1;
   for (int64_t dim : tensor.dims()) {
-    if (dim < 0 || (dim > 0 && count > (uint64_t(1) << 62) / uint64_t(dim))) {
+    // At most 2^59 elements: their bytes (8 at most each) fit 2^62.
+    if (dim < 0 || (dim > 0 && count > (uint64_t(1) << 59) / uint64_t(dim))) {
       error = "has an invalid dim " + std::to_string(dim);
       return false;
     }

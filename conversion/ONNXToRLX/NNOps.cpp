@@ -572,8 +572,11 @@ LogicalResult convertInstanceNorm(NodeContext &ctx) {
 }
 
 /// Class indices 0..size-1 along `axis` of a rank-`rank` tensor.
-Value indicesAlong(NodeContext &ctx, int64_t size, int64_t axis, int64_t rank,
-                   Type type) {
+FailureOr<Value> indicesAlong(NodeContext &ctx, int64_t size, int64_t axis,
+                              int64_t rank, Type type) {
+  if (size > kMaxComputedConstant)
+    return ctx.error() << "dim " << axis << " of size " << size
+                       << " is too large for the index constant it needs";
   Ints iota(size), shape(rank, 1);
   std::iota(iota.begin(), iota.end(), 0);
   shape[axis] = size;
@@ -604,9 +607,11 @@ FailureOr<Value> argExtremum(NodeContext &ctx, Value x, int64_t axis,
   if (failed(hit))
     return failure();
   Type i64 = ctx.builder().getIntegerType(64);
-  Value indices = indicesAlong(ctx, size, axis, rank, i64);
+  FailureOr<Value> indices = indicesAlong(ctx, size, axis, rank, i64);
+  if (failed(indices))
+    return failure();
   FailureOr<Value> candidates =
-      ctx.create<SelectOp>(*hit, indices, scalar(ctx, i64, last ? -1 : size));
+      ctx.create<SelectOp>(*hit, *indices, scalar(ctx, i64, last ? -1 : size));
   if (failed(candidates) ||
       (!last && failed(candidates = ctx.create<NegOp>(*candidates))))
     return failure();
@@ -648,9 +653,12 @@ LogicalResult convertHardmax(NodeContext &ctx) {
   FailureOr<Value> index = argExtremum(ctx, *x, *a, true, false, true);
   if (failed(index))
     return failure();
-  Value indices = indicesAlong(ctx, typeOf(*x).getDimSize(*a), *a, rank,
-                               ctx.builder().getIntegerType(64));
-  FailureOr<Value> hit = ctx.create<CompareOp>("eq", indices, *index);
+  FailureOr<Value> indices =
+      indicesAlong(ctx, typeOf(*x).getDimSize(*a), *a, rank,
+                   ctx.builder().getIntegerType(64));
+  if (failed(indices))
+    return failure();
+  FailureOr<Value> hit = ctx.create<CompareOp>("eq", *indices, *index);
   if (failed(hit))
     return failure();
   Type elementType = typeOf(*x).getElementType();
@@ -677,6 +685,8 @@ LogicalResult convertOneHot(NodeContext &ctx) {
           ? (*depthAttr->getValues<APFloat>().begin()).convertToDouble()
           : static_cast<double>(
                 (*depthAttr->getValues<APInt>().begin()).getSExtValue());
+  if (!(depthValue >= 1 && depthValue <= double(kMaxComputedConstant)))
+    return ctx.error() << "depth " << depthValue << " is out of range";
   int64_t depth = static_cast<int64_t>(depthValue);
   if (depth <= 0)
     return ctx.error() << "depth must be positive";
@@ -702,8 +712,10 @@ LogicalResult convertOneHot(NodeContext &ctx) {
   Ints shape(typeOf(*fixed).getShape());
   shape.insert(shape.begin() + *a, 1);
   Value expanded = reshape(ctx, *fixed, shape);
-  FailureOr<Value> hit = ctx.create<CompareOp>(
-      "eq", expanded, indicesAlong(ctx, depth, *a, rank, i64));
+  FailureOr<Value> positions = indicesAlong(ctx, depth, *a, rank, i64);
+  if (failed(positions))
+    return failure();
+  FailureOr<Value> hit = ctx.create<CompareOp>("eq", expanded, *positions);
   if (failed(hit))
     return failure();
   Value off = reshape(
@@ -743,6 +755,9 @@ LogicalResult convertCumSum(NodeContext &ctx) {
   int64_t n = typeOf(*x).getDimSize(*a);
   if (ShapedType::isDynamic(n))
     return ctx.error() << "the summed dim " << *a << " must be static";
+  if (n > 4096)
+    return ctx.error() << "the summed dim " << *a << " (" << n
+                       << ") is too long for the triangular matrix it needs";
   Type elementType = typeOf(*x).getElementType();
   // y[j] = sum_i x[i] * m[i][j], m[i][j] = 1 when i is summed into j.
   SmallVector<Attribute> ones;
@@ -800,6 +815,8 @@ LogicalResult convertClassLoss(NodeContext &ctx, bool softmax) {
   int64_t rank = scoresType.getRank(), classes = scoresType.getDimSize(1);
   if (rank < 2 || ShapedType::isDynamic(classes))
     return ctx.error() << "scores must be [N, C, ...] with a static C";
+  if (classes > kMaxComputedConstant)
+    return ctx.error() << classes << " classes are too many";
   Type elementType = scoresType.getElementType();
   Type labelType = typeOf(*labels).getElementType();
   Value logp = *scores;
@@ -962,6 +979,9 @@ LogicalResult convertTrilu(NodeContext &ctx) {
       ShapedType::isDynamic(type.getDimSize(rank - 2)))
     return ctx.error() << "the last two dims must be static";
   int64_t rows = type.getDimSize(rank - 2), cols = type.getDimSize(rank - 1);
+  std::optional<int64_t> cells = checkedArith('*', rows, cols);
+  if (!cells || *cells > kMaxComputedConstant)
+    return ctx.error() << "the last two dims are too large for the mask";
   SmallVector<bool> keep;
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < cols; ++j)
@@ -1108,9 +1128,9 @@ LogicalResult convertEinsum(NodeContext &ctx) {
     int64_t p = 1;
     for (char c : group) {
       int64_t d = dimOf(c);
-      if (ShapedType::isDynamic(d))
+      // Overflow: dynamic, which the reshape's verifier then refuses.
+      if (ShapedType::isDynamic(d) || __builtin_mul_overflow(p, d, &p))
         return group.size() == 1 ? d : ShapedType::kDynamic;
-      p *= d;
     }
     return p;
   };
@@ -1220,9 +1240,10 @@ LogicalResult convertResize(NodeContext &ctx) {
     for (int64_t i = 0; i < rank; ++i) {
       if (given[i] == shape[i])
         continue;
-      if (ShapedType::isDynamic(shape[i]) || given[i] <= 0)
-        return ctx.error() << "resizing dynamic dim " << i
-                           << " is not supported";
+      if (ShapedType::isDynamic(shape[i]) || given[i] <= 0 || shape[i] == 0)
+        return ctx.error() << "resizing dim " << i << " to " << given[i]
+                           << " is not supported (a static, non-empty dim "
+                              "to a positive size)";
       sizes[i] = given[i];
       scales[i] = static_cast<double>(given[i]) / shape[i];
     }
@@ -1234,9 +1255,11 @@ LogicalResult convertResize(NodeContext &ctx) {
     for (const APFloat &v : scalesAttr->getValues<APFloat>()) {
       double scale = v.convertToDouble();
       if (scale != 1.0) {
-        if (ShapedType::isDynamic(shape[i]) || scale <= 0)
-          return ctx.error()
-                 << "resizing dynamic dim " << i << " is not supported";
+        if (ShapedType::isDynamic(shape[i]) || !(scale > 0) ||
+            !(shape[i] * scale <= double(kMaxComputedConstant)))
+          return ctx.error() << "scale " << scale << " of dim " << i
+                             << " is not supported (a positive scale of a "
+                                "static dim, at most 2^24 outputs)";
         scales[i] = scale;
         sizes[i] = static_cast<int64_t>(std::floor(shape[i] * scale));
       }
@@ -1250,6 +1273,9 @@ LogicalResult convertResize(NodeContext &ctx) {
   Value y = *x;
   for (int64_t axis = 0; axis < rank; ++axis) {
     int64_t in = shape[axis], out = sizes[axis];
+    if (out > kMaxComputedConstant)
+      return ctx.error() << "the output size " << out << " of dim " << axis
+                         << " is too large";
     if (in == out && scales[axis] == 1.0)
       continue;
     double scale = scales[axis];

@@ -12,7 +12,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
-#include "conversion/ONNXToRLX/GraphImporter.h"
+#include "conversion/ONNXToRLX/ConverterUtils.h"
 
 namespace mlir::rlx::onnx_import {
 namespace {
@@ -225,11 +225,15 @@ FailureOr<bool> convertArithmetic(NodeContext &ctx) {
     const Element &x = a->elements[a->elements.size() == 1 ? 0 : i];
     const Element &y = b->elements[b->elements.size() == 1 ? 0 : i];
     Element e;
-    if (x.known() && y.known() && !(op == "Div" && y.value == 0)) {
-      e.value = op == "Add"   ? x.value + y.value
-                : op == "Sub" ? x.value - y.value
-                : op == "Mul" ? x.value * y.value
-                              : x.value / y.value;
+    std::optional<int64_t> folded;
+    if (x.known() && y.known())
+      folded = checkedArith(op == "Add"   ? '+'
+                            : op == "Sub" ? '-'
+                            : op == "Mul" ? '*'
+                                          : '/',
+                            x.value, y.value);
+    if (folded) {
+      e.value = *folded;
     } else if ((op == "Mul" || op == "Div") && y.known() && y.value == 1) {
       e = x; // x * 1, x / 1
     } else if (op == "Mul" && x.known() && x.value == 1) {

@@ -63,7 +63,7 @@ reshapeShape(NodeContext &ctx, ArrayRef<int64_t> in, ArrayRef<int64_t> spec,
       if (ShapedType::isDynamic(in[i]))
         inferable = false;
       else
-        rest *= in[i];
+        inferable &= bool(rest = checkedArith('*', rest, in[i]).value_or(0));
     }
     for (auto [i, d] : llvm::enumerate(out)) {
       if (static_cast<int64_t>(i) == inferred || copied(i) || matchedOut(i))
@@ -71,7 +71,7 @@ reshapeShape(NodeContext &ctx, ArrayRef<int64_t> in, ArrayRef<int64_t> spec,
       if (ShapedType::isDynamic(d))
         inferable = false;
       else
-        known *= d;
+        inferable &= bool(known = checkedArith('*', known, d).value_or(0));
     }
     if (inferable) {
       if (known == 0 || rest % known != 0)
@@ -81,10 +81,15 @@ reshapeShape(NodeContext &ctx, ArrayRef<int64_t> in, ArrayRef<int64_t> spec,
     }
   }
   if (llvm::none_of(in, ShapedType::isDynamic) &&
-      llvm::none_of(out, ShapedType::isDynamic) &&
-      ShapedType::getNumElements(out) != ShapedType::getNumElements(in))
-    return ctx.error() << "cannot reshape " << ShapedType::getNumElements(in)
-                       << " elements to " << ShapedType::getNumElements(out);
+      llvm::none_of(out, ShapedType::isDynamic)) {
+    std::optional<int64_t> inCount = checkedProduct(in),
+                           outCount = checkedProduct(out);
+    if (!inCount || !outCount)
+      return ctx.error() << "the element count overflows";
+    if (*inCount != *outCount)
+      return ctx.error() << "cannot reshape " << *inCount << " elements to "
+                         << *outCount;
+  }
   return out;
 }
 
@@ -240,16 +245,15 @@ LogicalResult convertFlatten(NodeContext &ctx) {
     return ctx.error() << "axis " << *axis << " is out of range for rank "
                        << rank;
   int64_t a = *axis < 0 ? *axis + rank : *axis;
-  auto product = [&](int64_t lo, int64_t hi) {
-    int64_t p = 1;
-    for (int64_t i = lo; i < hi; ++i) {
-      if (ShapedType::isDynamic(shape[i]))
-        return ShapedType::kDynamic;
-      p *= shape[i];
-    }
-    return p;
+  auto product = [&](int64_t lo, int64_t hi) -> std::optional<int64_t> {
+    if (llvm::any_of(shape.slice(lo, hi - lo), ShapedType::isDynamic))
+      return ShapedType::kDynamic;
+    return checkedProduct(shape.slice(lo, hi - lo));
   };
-  ctx.setOutput(0, reshape(ctx, *x, {product(0, a), product(a, rank)}));
+  std::optional<int64_t> outer = product(0, a), inner = product(a, rank);
+  if (!outer || !inner)
+    return ctx.error() << "the element count overflows";
+  ctx.setOutput(0, reshape(ctx, *x, {*outer, *inner}));
   return success();
 }
 
@@ -669,7 +673,10 @@ LogicalResult convertTile(NodeContext &ctx) {
     expanded.push_back((*repeats)[i]);
     expanded.push_back(shape[i]);
     dims.push_back(2 * i + 1);
-    merged.push_back((*repeats)[i] * shape[i]);
+    std::optional<int64_t> size = checkedArith('*', (*repeats)[i], shape[i]);
+    if (!size)
+      return ctx.error() << "the tiled size overflows";
+    merged.push_back(*size);
   }
   auto type = RankedTensorType::get(expanded, typeOf(*x).getElementType());
   Value y = BroadcastInDimOp::create(ctx.builder(), ctx.loc, type, *x, dims);
@@ -697,7 +704,7 @@ LogicalResult convertRange(NodeContext &ctx) {
   if (d == 0)
     return ctx.error() << "delta is 0";
   double count = std::max(std::ceil((l - s) / d), 0.0);
-  if (count > (1 << 24))
+  if (!(count <= double(kMaxComputedConstant)))
     return ctx.error() << "the range has too many elements (" << count << ")";
   int64_t n = static_cast<int64_t>(count);
   auto type = RankedTensorType::get({n}, elementType);
