@@ -1359,9 +1359,141 @@ LogicalResult convertResize(NodeContext &ctx) {
   return success();
 }
 
+/// LRN: x / (bias + alpha / size * sum of x^2 over `size` channels
+/// around)^beta. The channel window sum is an average pool over x^2 viewed
+/// as [N, C, H * W, 1] (channels as rows), padded zeros counted, times size.
+LogicalResult convertLRN(NodeContext &ctx) {
+  FailureOr<float> alpha = ctx.getFloat("alpha", 1e-4f),
+                   beta = ctx.getFloat("beta", 0.75f),
+                   bias = ctx.getFloat("bias", 1.0f);
+  FailureOr<int64_t> size = ctx.getInt("size", 0);
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(alpha) || failed(beta) || failed(bias) || failed(size) ||
+      failed(x))
+    return failure();
+  if (!ctx.attribute("size") || *size <= 0)
+    return ctx.error() << "attribute 'size' (a positive int) is missing";
+  RankedTensorType type = typeOf(*x);
+  if (type.getRank() < 3)
+    return ctx.error() << "input must have rank 3 or more";
+  ArrayRef<int64_t> shape = type.getShape();
+  std::optional<int64_t> spatial = checkedProduct(shape.drop_front(2));
+  if (ShapedType::isDynamic(shape[1]) ||
+      llvm::any_of(shape.drop_front(2), ShapedType::isDynamic) || !spatial)
+    return ctx.error() << "channel and spatial dims must be static";
+  Type elementType = type.getElementType();
+  FailureOr<Value> sq = ctx.create<MulOp>(*x, *x);
+  if (failed(sq))
+    return failure();
+  Value rows = reshape(ctx, *sq, {shape[0], shape[1], *spatial, 1});
+  FailureOr<Value> sum = ctx.create<AvgPool2DOp>(
+      rows, ArrayRef<int64_t>{*size, 1}, ArrayRef<int64_t>{1, 1},
+      ArrayRef<int64_t>{(*size - 1) / 2, *size / 2, 0, 0});
+  if (failed(sum))
+    return failure();
+  // avg * size is the sum; times alpha / size: avg * alpha.
+  FailureOr<Value> d = ctx.create<MulOp>(reshape(ctx, *sum, shape),
+                                         scalar(ctx, elementType, *alpha));
+  if (failed(d) ||
+      failed(d = ctx.create<AddOp>(*d, scalar(ctx, elementType, *bias))) ||
+      failed(d = ctx.create<PowOp>(*d, scalar(ctx, elementType, *beta))))
+    return failure();
+  FailureOr<Value> y = ctx.create<DivOp>(*x, *d);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+/// GatherElements: out[..., i, ...] = x[..., index[..., i, ...], ...] along
+/// `axis`, as a one-hot contraction: x (cut to the index's shape off the
+/// axis) and one-hot(index) with the axis moved last, multiplied and summed.
+LogicalResult convertGatherElements(NodeContext &ctx) {
+  FailureOr<int64_t> axis = ctx.getInt("axis", 0);
+  FailureOr<Value> x = ctx.input(0), index = ctx.input(1);
+  if (failed(axis) || failed(x) || failed(index))
+    return failure();
+  RankedTensorType xType = typeOf(*x), iType = typeOf(*index);
+  int64_t rank = xType.getRank();
+  if (iType.getRank() != rank)
+    return ctx.error() << "data and indices must have the same rank";
+  FailureOr<int64_t> a = normalizeAxis(ctx, *axis, rank);
+  if (failed(a))
+    return failure();
+  if (!xType.hasStaticShape() || !iType.hasStaticShape())
+    return ctx.error() << "data and indices must have static shapes";
+  int64_t k = xType.getDimSize(*a);
+  std::optional<int64_t> cells = checkedProduct(iType.getShape());
+  std::optional<int64_t> total =
+      cells ? checkedArith('*', *cells, k) : std::nullopt;
+  if (!total || *total > kMaxComputedConstant * 4)
+    return ctx.error() << "the one-hot of the indices would be too large";
+  // x cut to the index's dims off the axis.
+  Ints start(rank, 0), limit(xType.getShape()), strides(rank, 1);
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d == *a)
+      continue;
+    if (iType.getDimSize(d) > xType.getDimSize(d))
+      return ctx.error() << "indices dim " << d << " exceeds the data's";
+    limit[d] = iType.getDimSize(d);
+  }
+  FailureOr<Value> data = ctx.create<SliceOp>(*x, start, limit, strides);
+  if (failed(data))
+    return failure();
+  Ints perm;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != *a)
+      perm.push_back(d);
+  perm.push_back(*a);
+  Ints inverse(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    inverse[perm[d]] = d;
+  // Indices with negatives wrapped, the axis moved last, then [..., K].
+  Type indexType = iType.getElementType();
+  FailureOr<Value> negative =
+      ctx.create<CompareOp>("lt", *index, scalar(ctx, indexType, 0));
+  FailureOr<Value> wrapped =
+      ctx.create<AddOp>(*index, scalar(ctx, indexType, k));
+  if (failed(negative) || failed(wrapped))
+    return failure();
+  FailureOr<Value> fixed = ctx.create<SelectOp>(*negative, *wrapped, *index);
+  FailureOr<Value> movedIndex = failed(fixed) ? FailureOr<Value>(failure())
+                                              : transpose(ctx, *fixed, perm);
+  FailureOr<Value> movedData = transpose(ctx, *data, perm);
+  if (failed(movedIndex) || failed(movedData))
+    return failure();
+  // out[..., j] = sum over k of data[..., k] * (index[..., j] == k): the
+  // index as [..., n, 1] against positions [K], the data as [..., 1, K].
+  Ints idxShape(typeOf(*movedIndex).getShape());
+  Ints dataShape(typeOf(*movedData).getShape());
+  Ints expandedIndex = idxShape, expandedData = dataShape;
+  expandedIndex.push_back(1);                     // [..., n, 1]
+  expandedData.insert(expandedData.end() - 1, 1); // [..., 1, K]
+  FailureOr<Value> positions =
+      indicesAlong(ctx, k, rank, rank + 1, indexType); // [1.., K]
+  if (failed(positions))
+    return failure();
+  FailureOr<Value> hit = ctx.create<CompareOp>(
+      "eq", reshape(ctx, *movedIndex, expandedIndex), *positions);
+  if (failed(hit))
+    return failure();
+  Type elementType = xType.getElementType();
+  FailureOr<Value> y =
+      ctx.create<SelectOp>(*hit, reshape(ctx, *movedData, expandedData),
+                           scalar(ctx, elementType, 0.0));
+  if (failed(y) ||
+      failed(y = ctx.create<SumOp>(*y, ArrayRef<int64_t>{rank}, false)) ||
+      failed(y = transpose(ctx, *y, inverse)))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
 } // namespace
 
 void addNNOps(llvm::StringMap<OpConverter> &t) {
+  t["LRN"] = convertLRN;
+  t["GatherElements"] = convertGatherElements;
   t["Resize"] = convertResize;
   t["Einsum"] = convertEinsum;
   t["SoftmaxCrossEntropyLoss"] = [](NodeContext &c) {
