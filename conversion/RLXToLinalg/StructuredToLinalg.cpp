@@ -112,6 +112,48 @@ struct MatmulPattern : OpRewritePattern<MatmulOp> {
       rewriter.replaceOp(op, product);
       return success();
     }
+    // Both batched alike over several dims, [B1, B2, M, K] x [B1, B2, K, N]
+    // (attention's heads): the batch dims collapse into one, so the product
+    // is a batch_matmul (vectorized) rather than a generic contraction.
+    if (lhsType.getRank() > 3 && lhsType.getRank() == rhsType.getRank() &&
+        lhsType.getShape().drop_back(2) == rhsType.getShape().drop_back(2)) {
+      int64_t r = lhsType.getRank();
+      ReassociationIndices batch;
+      for (int64_t d = 0; d < r - 2; ++d)
+        batch.push_back(d);
+      SmallVector<ReassociationIndices> groups = {batch, {r - 2}, {r - 1}};
+      Value lhs3 = tensor::CollapseShapeOp::create(rewriter, loc, lhs, groups);
+      Value rhs3 = tensor::CollapseShapeOp::create(rewriter, loc, rhs, groups);
+      auto lhs3Type = cast<RankedTensorType>(lhs3.getType());
+      auto rhs3Type = cast<RankedTensorType>(rhs3.getType());
+      auto productType = RankedTensorType::get(
+          {lhs3Type.getDimSize(0), lhs3Type.getDimSize(1),
+           rhs3Type.getDimSize(2)},
+          element);
+      SmallVector<Value> dyn;
+      for (int64_t d = 0; d < 3; ++d)
+        if (productType.isDynamicDim(d))
+          dyn.push_back(d == 2 ? dimValue(rewriter, loc, rhs3, 2)
+                               : dimValue(rewriter, loc, lhs3, d));
+      Value acc =
+          filledTensor(rewriter, loc, productType, dyn, zeroAttr(element));
+      Value product =
+          linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{productType},
+                                        ValueRange{lhs3, rhs3}, ValueRange{acc})
+              .getResult(0);
+      SmallVector<OpFoldResult> outputShape;
+      for (int64_t d = 0; d < r; ++d) {
+        Value from = d == r - 1 ? rhs : lhs;
+        if (resultType.isDynamicDim(d))
+          outputShape.push_back(dimValue(rewriter, loc, from, d));
+        else
+          outputShape.push_back(rewriter.getIndexAttr(resultType.getDimSize(d)));
+      }
+      rewriter.replaceOp(op, tensor::ExpandShapeOp::create(
+                                 rewriter, loc, resultType, product, groups,
+                                 outputShape));
+      return success();
+    }
     // Both operands batched alike, [B, M, K] x [B, K, N]: linalg's own
     // batch_matmul, which the CPU pipeline vectorizes like a matmul.
     if (lhsType.getRank() == 3 && rhsType.getRank() == 3 &&

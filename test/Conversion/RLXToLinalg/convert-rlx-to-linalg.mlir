@@ -452,3 +452,18 @@ func.func @random_keys(%k: tensor<2xi32>, %d: tensor<4xi32>) -> (tensor<3x2xi32>
   %1 = rlx.random_fold_in %k, %d : (tensor<2xi32>, tensor<4xi32>) -> tensor<4x2xi32>
   return %0, %1 : tensor<3x2xi32>, tensor<4x2xi32>
 }
+
+// -----
+
+// Two batch dims alike (attention's batch and heads) collapse into one: a
+// batch_matmul, not a generic contraction; the dynamic batch carried through.
+// CHECK-LABEL: func @matmul_two_batch_dims
+// CHECK-DAG: %[[Q:.+]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2], [3]] : tensor<?x12x8x4xf32> into tensor<?x8x4xf32>
+// CHECK-DAG: %[[K:.+]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1], [2], [3]] : tensor<?x12x4x8xf32> into tensor<?x4x8xf32>
+// CHECK: %[[P:.+]] = linalg.batch_matmul ins(%[[Q]], %[[K]] : tensor<?x8x4xf32>, tensor<?x4x8xf32>)
+// CHECK: tensor.expand_shape %[[P]] {{\[}}[0, 1], [2], [3]] output_shape [%{{.*}}, 12, 8, 8] : tensor<?x8x8xf32> into tensor<?x12x8x8xf32>
+// CHECK-NOT: linalg.generic
+func.func @matmul_two_batch_dims(%q: tensor<?x12x8x4xf32>, %k: tensor<?x12x4x8xf32>) -> tensor<?x12x8x8xf32> {
+  %0 = rlx.matmul %q, %k : (tensor<?x12x8x4xf32>, tensor<?x12x4x8xf32>) -> tensor<?x12x8x8xf32>
+  return %0 : tensor<?x12x8x8xf32>
+}

@@ -359,6 +359,17 @@ func.func @{N}(%a: tensor<{B}x2x3x{F}>, %b: tensor<{B}x3x4x{F}>) -> tensor<{B}x2
         {{"a", El::F, {kB, 2, 3}, kAny}, {"b", El::F, {kB, 3, 4}, kAny}},
         matmulRef);
 
+  // Two batch dims alike (attention's batch and heads): collapsed into one
+  // batch_matmul.
+  b.add("matmul_batched_4d", R"(
+func.func @{N}(%a: tensor<{B}x3x2x5x{F}>, %b: tensor<{B}x3x5x4x{F}>) -> tensor<{B}x3x2x4x{F}> {
+  %r = rlx.matmul %a, %b : (tensor<{B}x3x2x5x{F}>, tensor<{B}x3x5x4x{F}>) -> tensor<{B}x3x2x4x{F}>
+  return %r : tensor<{B}x3x2x4x{F}>
+}
+)",
+        {{"a", El::F, {kB, 3, 2, 5}, kAny}, {"b", El::F, {kB, 3, 5, 4}, kAny}},
+        matmulRef);
+
   b.add("matmul_broadcast_batch", R"(
 func.func @{N}(%a: tensor<{B}x2x3x{F}>, %b: tensor<1x3x4x{F}>) -> tensor<{B}x2x4x{F}> {
   %r = rlx.matmul %a, %b : (tensor<{B}x2x3x{F}>, tensor<1x3x4x{F}>) -> tensor<{B}x2x4x{F}>
