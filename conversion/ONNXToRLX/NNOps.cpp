@@ -109,6 +109,20 @@ FailureOr<Window> readWindow(NodeContext &ctx, ArrayRef<int64_t> inShape,
   if (k->size() != 2 || s->size() != 2 || d->size() != 2 || p->size() != 4)
     return ctx.error() << "only 2-D windows are supported (kernel_shape, "
                           "strides, dilations of 2, pads of 4)";
+  // Bounds that keep every size computed from them far from overflow.
+  constexpr int64_t kMaxWindow = int64_t(1) << 20;
+  auto outside = [&](ArrayRef<int64_t> values, int64_t lo) {
+    return llvm::any_of(values, [&](int64_t v) {
+      return v < lo || v > kMaxWindow || ShapedType::isDynamic(v);
+    });
+  };
+  if (outside(*k, 1) || outside(*s, 1) || outside(*d, 1) || outside(*p, 0))
+    return ctx.error() << "kernel_shape, strides and dilations must be in [1, "
+                          "2^20] and pads in [0, 2^20] (and the kernel static)";
+  for (int i = 0; i < 2; ++i)
+    if (!ShapedType::isDynamic(inShape[2 + i]) &&
+        inShape[2 + i] > (int64_t(1) << 40))
+      return ctx.error() << "spatial dim " << 2 + i << " is too large";
   w.kernel = *k;
   w.strides = *s;
   w.dilations = *d;
@@ -468,14 +482,22 @@ LogicalResult convertConvTranspose(NodeContext &ctx) {
                           "and weight) are supported";
   ArrayRef<int64_t> xShape = typeOf(*x).getShape(),
                     wShape = typeOf(*w).getShape();
+  if (!typeOf(*w).hasStaticShape())
+    return ctx.error() << "the weight must have a static shape";
   int64_t g = *group;
-  if (g <= 0 || ShapedType::isDynamic(wShape[0]) || wShape[0] % g != 0)
+  if (g <= 0 || wShape[0] % g != 0)
     return ctx.unsupportedAttribute("group", "does not divide the channels");
   FailureOr<Window> window = readWindow(ctx, xShape, {wShape[2], wShape[3]});
   if (failed(window))
     return failure();
-  if (outputPadding->size() != 2)
-    return ctx.unsupportedAttribute("output_padding", "needs 2 values");
+  if (window->kernel[0] != wShape[2] || window->kernel[1] != wShape[3])
+    return ctx.unsupportedAttribute("kernel_shape",
+                                    "differs from the weight's spatial dims");
+  if (outputPadding->size() != 2 || llvm::any_of(*outputPadding, [](int64_t v) {
+        return v < 0 || v > (1 << 20);
+      }))
+    return ctx.unsupportedAttribute("output_padding",
+                                    "needs 2 values in [0, 2^20]");
   Ints low(4, 0), high(4, 0), interior(4, 0);
   for (int i = 0; i < 2; ++i) {
     int64_t span = window->dilations[i] * (wShape[2 + i] - 1);
