@@ -537,6 +537,9 @@ LogicalResult ScanOp::buildBatched(OpBuilder &builder, ArrayRef<Value> operands,
                              FlatSymbolRefAttr::get(mapped), consts, init, xs,
                              getLengthAttr(), getReverseAttr(), getUnrollAttr(),
                              getCheckpointEveryAttr());
+  // A backward scan stays one: its xs keep their positions.
+  if (Attribute primal = (*this)->getAttr(kPrimalXsAttrName))
+    scan->setAttr(kPrimalXsAttrName, primal);
   llvm::append_range(results, scan.getCarries());
   for (Value y : scan.getYs())
     results.push_back(swapLeadingDims(b, y));
