@@ -1393,7 +1393,7 @@ LogicalResult convertLRN(NodeContext &ctx) {
   if (failed(alpha) || failed(beta) || failed(bias) || failed(size) ||
       failed(x))
     return failure();
-  if (!ctx.attribute("size") || *size <= 0)
+  if (!ctx.attribute("size") || *size <= 0 || *size > (1 << 20))
     return ctx.error() << "attribute 'size' (a positive int) is missing";
   RankedTensorType type = typeOf(*x);
   if (type.getRank() < 3)

@@ -187,6 +187,8 @@ LogicalResult convertConstantOfShape(NodeContext &ctx) {
   for (int64_t d : *shape)
     if (d < 0)
       return ctx.error() << "shape has a negative dim " << d;
+  if (!checkedProduct(*shape) || *checkedProduct(*shape) > (int64_t(1) << 59))
+    return ctx.error() << "the shape has too many elements";
   MLIRContext *context = ctx.builder().getContext();
   Attribute element = FloatAttr::get(Float32Type::get(context), 0.0);
   Type elementType = Float32Type::get(context);
@@ -437,6 +439,9 @@ LogicalResult convertSlice(NodeContext &ctx) {
       if (step != 1)
         return ctx.error() << "a step other than 1 on dynamic dim " << *axis
                            << " is not supported";
+      // Beyond 2^62 from either end is the whole dim either way.
+      s = std::clamp<int64_t>(s, -(int64_t(1) << 62), int64_t(1) << 62);
+      e = std::clamp<int64_t>(e, -(int64_t(1) << 62), int64_t(1) << 62);
       start[*axis] = s;
       limit[*axis] = e >= (int64_t(1) << 62) ? -1 : e < 0 ? e - 1 : e;
       if (e == 0)
@@ -593,8 +598,11 @@ LogicalResult convertSplit(NodeContext &ctx) {
                          << " equal parts";
     sizes.assign(n, dim / n);
   }
-  if ((int64_t)sizes.size() != ctx.node.output_size() ||
-      std::accumulate(sizes.begin(), sizes.end(), int64_t(0)) != dim)
+  int64_t total = 0;
+  for (int64_t size : sizes)
+    if (size < 0 || __builtin_add_overflow(total, size, &total))
+      return ctx.error() << "split sizes must be non-negative";
+  if ((int64_t)sizes.size() != ctx.node.output_size() || total != dim)
     return ctx.error() << "split sizes do not add up to dim " << dim;
   int64_t offset = 0;
   for (auto [i, size] : llvm::enumerate(sizes)) {
@@ -632,6 +640,8 @@ LogicalResult convertPad(NodeContext &ctx) {
                        << 2 * rank;
   if (llvm::any_of(*pads, [](int64_t p) { return p < 0; }))
     return ctx.error() << "negative pads are not supported";
+  if (llvm::any_of(*pads, [](int64_t p) { return p > (int64_t(1) << 32); }))
+    return ctx.error() << "pads above 2^32 are not supported";
   Ints low(pads->begin(), pads->begin() + rank),
       high(pads->begin() + rank, pads->end()), interior(rank, 0);
   Type elementType = typeOf(*x).getElementType();
