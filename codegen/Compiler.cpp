@@ -334,6 +334,9 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
     // After the cleanup: scan's canonicalization has merged each primal
     // loop into the loop stacking what reverse mode reads.
     pm.addPass(createRLXScanResiduals());
+    // An imported NCHW model's layout changes around each convolution
+    // cancel once the elementwise ops between them no longer read them.
+    pm.addPass(createRLXSinkTransposes());
     pm.addPass(createSymbolDCEPass());
     break;
   case Phase::Lower:

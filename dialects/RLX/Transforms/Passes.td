@@ -87,6 +87,20 @@ def RLXLowerCustomRules : Pass<"rlx-lower-custom-rules", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::func::FuncDialect"];
 }
 
+def RLXSinkTransposes : Pass<"rlx-sink-transposes", "mlir::ModuleOp"> {
+  let summary = "Moves transposes below elementwise ops so inverse pairs fold";
+  let description = [{
+    `f(transpose(x, P))` becomes `transpose(f(x), P)` for unary elementwise
+    ops, and `f(transpose(x, P), b)` becomes `transpose(f(x, b'), P)` for
+    binary ones when `b` is a transpose by the same P (`b'` its input) or
+    broadcasts (fewer elements than the result; `b'` is `b` reshaped to the
+    rank and permuted by P's inverse). A transpose read by anything else
+    stays. Transposes of transposes fold, so an NCHW model's
+    NCHW->NHWC->conv->NCHW->bias->relu->NHWC chains lose both copies.
+  }];
+  let dependentDialects = ["mlir::rlx::RLXDialect"];
+}
+
 def RLXScanResiduals : Pass<"rlx-scan-residuals", "mlir::ModuleOp"> {
   let summary = "Stores per-step residuals for scan's reverse mode";
   let description = [{
