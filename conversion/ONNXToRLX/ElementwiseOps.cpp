@@ -97,8 +97,9 @@ LogicalResult convertPow(NodeContext &ctx) {
   if (failed(x))
     return failure();
   Type elementType = typeOf(*x).getElementType();
-  // Small constant exponents as products: rlx.pow is exp(y log x), NaN for
-  // the negative bases that x^2 of a centered value (LayerNorm) meets.
+  // Small constant exponents (x^2 in exported LayerNorms and GELUs) as
+  // products, square roots or divisions: cheaper than a general power, and
+  // they fuse with their neighbours as plain arithmetic.
   if (std::optional<DenseElementsAttr> e = ctx.constantInput(1);
       e && e->isSplat()) {
     double v =
