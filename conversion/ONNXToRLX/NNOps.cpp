@@ -339,6 +339,28 @@ LogicalResult convertBatchNorm(NodeContext &ctx) {
   return success();
 }
 
+/// x's mean over `axes` (kept as 1s), x less it, and 1 / sqrt(variance +
+/// epsilon): what layer and instance normalization share.
+struct Normalized {
+  Value mean, centered, invStdDev;
+};
+FailureOr<Normalized> normalize(NodeContext &ctx, Value x, const Ints &axes,
+                                float epsilon) {
+  Type elementType = typeOf(x).getElementType();
+  FailureOr<Value> mean = ctx.create<MeanOp>(x, axes, true);
+  if (failed(mean))
+    return failure();
+  FailureOr<Value> d = ctx.create<SubOp>(x, *mean);
+  if (failed(d))
+    return failure();
+  FailureOr<Value> var = ctx.create<MulOp>(*d, *d);
+  if (failed(var) || failed(var = ctx.create<MeanOp>(*var, axes, true)) ||
+      failed(var = ctx.create<AddOp>(*var, scalar(ctx, elementType, epsilon))) ||
+      failed(var = ctx.create<RsqrtOp>(*var)))
+    return failure();
+  return Normalized{*mean, *d, *var};
+}
+
 LogicalResult convertLayerNorm(NodeContext &ctx) {
   FailureOr<int64_t> axis = ctx.getInt("axis", -1);
   FailureOr<float> epsilon = ctx.getFloat("epsilon", 1e-5f);
@@ -352,20 +374,10 @@ LogicalResult convertLayerNorm(NodeContext &ctx) {
   Ints axes;
   for (int64_t i = *a; i < rank; ++i)
     axes.push_back(i);
-  Type elementType = typeOf(*x).getElementType();
-  FailureOr<Value> mean = ctx.create<MeanOp>(*x, axes, true);
-  if (failed(mean))
+  FailureOr<Normalized> n = normalize(ctx, *x, axes, *epsilon);
+  if (failed(n))
     return failure();
-  FailureOr<Value> d = ctx.create<SubOp>(*x, *mean);
-  if (failed(d))
-    return failure();
-  FailureOr<Value> var = ctx.create<MulOp>(*d, *d);
-  if (failed(var) || failed(var = ctx.create<MeanOp>(*var, axes, true)) ||
-      failed(var =
-                 ctx.create<AddOp>(*var, scalar(ctx, elementType, *epsilon))) ||
-      failed(var = ctx.create<RsqrtOp>(*var)))
-    return failure();
-  FailureOr<Value> y = ctx.create<MulOp>(*d, *var);
+  FailureOr<Value> y = ctx.create<MulOp>(n->centered, n->invStdDev);
   if (failed(y) || failed(y = ctx.create<MulOp>(*y, *scale)))
     return failure();
   if (ctx.hasInput(2)) {
@@ -375,8 +387,8 @@ LogicalResult convertLayerNorm(NodeContext &ctx) {
   }
   ctx.setOutput(0, *y);
   // Mean and InvStdDev, with the reduced dims kept as 1.
-  ctx.setOutput(1, *mean);
-  ctx.setOutput(2, *var);
+  ctx.setOutput(1, n->mean);
+  ctx.setOutput(2, n->invStdDev);
   return success();
 }
 
@@ -569,22 +581,12 @@ LogicalResult convertInstanceNorm(NodeContext &ctx) {
   Ints axes;
   for (int64_t i = 2; i < rank; ++i)
     axes.push_back(i);
-  Type elementType = typeOf(*x).getElementType();
-  FailureOr<Value> mean = ctx.create<MeanOp>(*x, axes, true);
-  if (failed(mean))
-    return failure();
-  FailureOr<Value> d = ctx.create<SubOp>(*x, *mean);
-  if (failed(d))
-    return failure();
-  FailureOr<Value> var = ctx.create<MulOp>(*d, *d);
-  if (failed(var) || failed(var = ctx.create<MeanOp>(*var, axes, true)) ||
-      failed(var =
-                 ctx.create<AddOp>(*var, scalar(ctx, elementType, *epsilon))) ||
-      failed(var = ctx.create<RsqrtOp>(*var)))
+  FailureOr<Normalized> n = normalize(ctx, *x, axes, *epsilon);
+  if (failed(n))
     return failure();
   Ints shape(rank - 1, 1);
   shape[0] = typeOf(*scale).getDimSize(0);
-  FailureOr<Value> y = ctx.create<MulOp>(*d, *var);
+  FailureOr<Value> y = ctx.create<MulOp>(n->centered, n->invStdDev);
   if (failed(y) ||
       failed(y = ctx.create<MulOp>(*y, reshape(ctx, *scale, shape))) ||
       failed(y = ctx.create<AddOp>(*y, reshape(ctx, *bias, shape))))
