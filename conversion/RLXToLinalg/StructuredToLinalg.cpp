@@ -40,6 +40,25 @@ TypedAttr zeroAttr(Type element) { return OpBuilder(element.getContext()).getZer
 // matmul
 //===----------------------------------------------------------------------===//
 
+/// linalg.batch_matmul of [B, M, K] x [B, K, N] into zeros.
+Value batchMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  Type element = lhsType.getElementType();
+  auto type = RankedTensorType::get(
+      {lhsType.getDimSize(0), lhsType.getDimSize(1), rhsType.getDimSize(2)},
+      element);
+  SmallVector<Value> dyn;
+  for (int64_t d = 0; d < 3; ++d)
+    if (type.isDynamicDim(d))
+      dyn.push_back(d == 2 ? dimValue(b, loc, rhs, 2)
+                           : dimValue(b, loc, lhs, d));
+  Value acc = filledTensor(b, loc, type, dyn, zeroAttr(element));
+  return linalg::BatchMatmulOp::create(b, loc, TypeRange{type},
+                                       ValueRange{lhs, rhs}, ValueRange{acc})
+      .getResult(0);
+}
+
 struct MatmulPattern : OpRewritePattern<MatmulOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MatmulOp op,
@@ -124,23 +143,7 @@ struct MatmulPattern : OpRewritePattern<MatmulOp> {
       SmallVector<ReassociationIndices> groups = {batch, {r - 2}, {r - 1}};
       Value lhs3 = tensor::CollapseShapeOp::create(rewriter, loc, lhs, groups);
       Value rhs3 = tensor::CollapseShapeOp::create(rewriter, loc, rhs, groups);
-      auto lhs3Type = cast<RankedTensorType>(lhs3.getType());
-      auto rhs3Type = cast<RankedTensorType>(rhs3.getType());
-      auto productType = RankedTensorType::get(
-          {lhs3Type.getDimSize(0), lhs3Type.getDimSize(1),
-           rhs3Type.getDimSize(2)},
-          element);
-      SmallVector<Value> dyn;
-      for (int64_t d = 0; d < 3; ++d)
-        if (productType.isDynamicDim(d))
-          dyn.push_back(d == 2 ? dimValue(rewriter, loc, rhs3, 2)
-                               : dimValue(rewriter, loc, lhs3, d));
-      Value acc =
-          filledTensor(rewriter, loc, productType, dyn, zeroAttr(element));
-      Value product =
-          linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{productType},
-                                        ValueRange{lhs3, rhs3}, ValueRange{acc})
-              .getResult(0);
+      Value product = batchMatmul(rewriter, loc, lhs3, rhs3);
       SmallVector<OpFoldResult> outputShape;
       for (int64_t d = 0; d < r; ++d) {
         Value from = d == r - 1 ? rhs : lhs;
@@ -159,19 +162,10 @@ struct MatmulPattern : OpRewritePattern<MatmulOp> {
     if (lhsType.getRank() == 3 && rhsType.getRank() == 3 &&
         lhsType.getDimSize(0) == rhsType.getDimSize(0) &&
         (lhsType.getDimSize(0) != 1 || rhsType.getDimSize(0) == 1)) {
-      SmallVector<Value> dyn;
-      for (int64_t d = 0; d < 3; ++d) {
-        if (!resultType.isDynamicDim(d))
-          continue;
-        dyn.push_back(d == 2 ? dimValue(rewriter, loc, rhs, 2)
-                             : dimValue(rewriter, loc, lhs, d));
-      }
-      Value acc =
-          filledTensor(rewriter, loc, resultType, dyn, zeroAttr(element));
-      Value product =
-          linalg::BatchMatmulOp::create(rewriter, loc, TypeRange{resultType},
-                                        ValueRange{lhs, rhs}, ValueRange{acc})
-              .getResult(0);
+      Value product = batchMatmul(rewriter, loc, lhs, rhs);
+      // The result type may know a dim the operands leave dynamic.
+      if (product.getType() != resultType)
+        product = tensor::CastOp::create(rewriter, loc, resultType, product);
       rewriter.replaceOp(op, product);
       return success();
     }
