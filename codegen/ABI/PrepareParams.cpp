@@ -77,14 +77,20 @@ LogicalResult prepare(func::FuncOp fn, SymbolTable &symbols) {
         }))
       works.insert(op.result_begin(), op.result_end());
   }
-  // The prepared values: doing work, read by something that stays.
+  // The prepared values: doing work, read by something that stays (an op
+  // of the entry block that does not move, or one nested in a loop there:
+  // what loop-invariant code motion hoisted out of a loop body).
   llvm::SetVector<Value> prepared;
-  for (Operation &op : entry) {
-    for (Value v : op.getOperands())
-      if (works.contains(v) && !(op.getNumResults() &&
-                                 fixed.contains(op.getResult(0))))
+  for (Operation &op : entry.without_terminator())
+    for (Value v : op.getResults()) {
+      if (!works.contains(v))
+        continue;
+      if (llvm::any_of(v.getUsers(), [&](Operation *user) {
+            return user->getBlock() != &entry || user->getNumResults() == 0 ||
+                   !fixed.contains(user->getResult(0));
+          }))
         prepared.insert(v);
-  }
+    }
   if (prepared.empty())
     return success();
 

@@ -49,3 +49,26 @@ func.func @plain(%x: tensor<3xf32>) -> tensor<3xf32> {
   %y = rlx.mul %x, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   return %y : tensor<3xf32>
 }
+
+// -----
+
+// A weight-only value read inside a loop (where loop-invariant code motion
+// left it, outside the body) is prepared too.
+// CHECK-LABEL: func.func @loop
+// CHECK-SAME: attributes {rlx.prepare = "loop__prepare_params"}
+// CHECK: %[[WT:.+]] = rlx.param "rlx.prepared/loop/0" : tensor<3x3xf32>
+// CHECK: scf.for
+// CHECK: rlx.matmul %{{.*}}, %[[WT]]
+// CHECK: func.func @loop__prepare_params()
+// CHECK: rlx.transpose
+func.func @loop(%x: tensor<2x3xf32>, %n: index) -> tensor<2x3xf32> {
+  %w = rlx.param "w" : tensor<3x3xf32>
+  %wt = rlx.transpose %w {permutation = array<i64: 1, 0>} : (tensor<3x3xf32>) -> tensor<3x3xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%h = %x) -> (tensor<2x3xf32>) {
+    %m = rlx.matmul %h, %wt : (tensor<2x3xf32>, tensor<3x3xf32>) -> tensor<2x3xf32>
+    scf.yield %m : tensor<2x3xf32>
+  }
+  return %r : tensor<2x3xf32>
+}
