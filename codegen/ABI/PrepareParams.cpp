@@ -56,7 +56,7 @@ bool isMovable(Operation *op) {
   });
 }
 
-LogicalResult prepare(func::FuncOp fn, SymbolTable &symbols) {
+void prepare(func::FuncOp fn, SymbolTable &symbols) {
   Block &entry = fn.front();
   // Values computed from params and constants alone; `works`: those whose
   // computation does more than read or view a param or constant.
@@ -92,7 +92,7 @@ LogicalResult prepare(func::FuncOp fn, SymbolTable &symbols) {
         prepared.insert(v);
     }
   if (prepared.empty())
-    return success();
+    return;
 
   OpBuilder mb(fn);
   mb.setInsertionPointAfter(fn);
@@ -137,7 +137,6 @@ LogicalResult prepare(func::FuncOp fn, SymbolTable &symbols) {
     if (isOpTriviallyDead(op))
       op->erase();
   fn->setAttr(kPrepareAttrName, b.getStringAttr(prep.getSymName()));
-  return success();
 }
 
 struct RLXPrepareParamsPass
@@ -150,8 +149,7 @@ struct RLXPrepareParamsPass
       if (fn.isPublic() && !fn.isExternal() && !fn->hasAttr(kPrepareAttrName))
         entries.push_back(fn);
     for (func::FuncOp fn : entries)
-      if (failed(prepare(fn, symbols)))
-        return signalPassFailure();
+      prepare(fn, symbols);
   }
 };
 

@@ -234,6 +234,17 @@ void rlxrt::checkCall(const rlx_session_s &session,
   checkDimConstraints(entry, inputs);
 }
 
+/// The entry point a user called that runs `entry`: `entry` itself, or the
+/// one it prepares params for (users never see prepare entry points).
+static std::string userEntryName(const rlx_artifact_t &artifact,
+                                 const rlx_entry_point_s &entry) {
+  if (entry.preparesParams)
+    for (const rlx_entry_point_s &other : artifact.manifest.entryPoints)
+      if (other.prepare == entry.name)
+        return other.name;
+  return entry.name;
+}
+
 /// The params `entry`'s prepare entry point makes from the bound weights:
 /// run once per binding (the first call after one runs it; concurrent
 /// calls wait for it), then shared by every call.
@@ -243,18 +254,20 @@ rlxrt::preparedParams(rlx_session_s &session, const rlx_entry_point_s &entry) {
     return {};
   std::lock_guard<std::mutex> lock(session.prepareMutex);
   uint64_t bindings = session.bindings.load();
-  auto [it, isNew] = session.prepared.try_emplace(entry.prepare);
-  rlx_session_s::Prepared &slot = it->second;
-  if (isNew || slot.bindings != bindings) {
-    const rlx_entry_point_s &prepare =
-        lookupEntryPoint(*session.artifact, entry.prepare);
-    std::unique_ptr<rlx_tensor_list_s> made = callOnHost(session, prepare,
-                                                         nullptr);
-    slot.params.clear();
-    for (auto &[name, tensor] : made->items)
-      slot.params[name] = tensor;
-    slot.bindings = bindings;
-  }
+  auto it = session.prepared.find(entry.prepare);
+  if (it != session.prepared.end() && it->second.bindings == bindings)
+    return it->second.params;
+  // Cached only once made: a failed run (a weight not bound yet) is retried
+  // by the next call.
+  const rlx_entry_point_s &prepare =
+      lookupEntryPoint(*session.artifact, entry.prepare);
+  std::unique_ptr<rlx_tensor_list_s> made = callOnHost(session, prepare,
+                                                       nullptr);
+  rlx_session_s::Prepared &slot = session.prepared[entry.prepare];
+  slot.params.clear();
+  for (auto &[name, tensor] : made->items)
+    slot.params[name] = tensor;
+  slot.bindings = bindings;
   return slot.params;
 }
 
@@ -273,9 +286,9 @@ std::vector<TensorRef> rlxrt::boundParams(rlx_session_s &session,
     }
     auto it = bound.find(spec.name);
     if (it == bound.end())
-      fail(RLX_STATUS_FAILED_PRECONDITION, "weight '" + spec.name +
-                                               "' used by entry point '" +
-                                               entry.name + "' is not bound");
+      fail(RLX_STATUS_FAILED_PRECONDITION,
+           "weight '" + spec.name + "' used by entry point '" +
+               userEntryName(*session.artifact, entry) + "' is not bound");
     params.push_back(it->second);
   }
   return params;

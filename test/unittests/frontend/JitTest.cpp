@@ -86,6 +86,15 @@ TEST(Jit, WeightOnlyComputationsFollowEveryBinding) {
   Compiled c = f.jit(Device::cpu());
   EXPECT_EQ(c.param_names(), (std::vector<std::string>{"w", "b"}));
   std::vector<double> x = test::values(4 * 3, 5);
+  // Before any binding the error names the weight and the entry point the
+  // user called, the second time too (a failed preparation is not kept).
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    std::string e =
+        errorOf([&] { c.run({{"x", Array::from(x, {4, 3}, f64)}}); });
+    EXPECT_NE(e.find("weight 'w'"), std::string::npos) << e;
+    EXPECT_NE(e.find("'linear_t'"), std::string::npos) << e;
+    EXPECT_EQ(e.find("prepare"), std::string::npos) << e;
+  }
   auto reference = [&](const std::vector<double> &w,
                        const std::vector<double> &b) {
     std::vector<double> y(4 * 2);
