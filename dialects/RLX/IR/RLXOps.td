@@ -592,5 +592,6 @@ def RLX_GatherOp : RLX_DiffOp<"gather", [Pure, InferTypeOpAdaptor]> {
 include "dialects/RLX/IR/RLXMarkers.td"
 include "dialects/RLX/IR/RLXControlFlow.td"
 include "dialects/RLX/IR/RLXRandomOps.td"
+include "dialects/RLX/IR/RLXCollectiveOps.td"
 
 #endif // RLX_DIALECT_RLXOPS_TD

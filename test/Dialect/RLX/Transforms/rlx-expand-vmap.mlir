@@ -42,3 +42,20 @@ func.func private @df(%x: tensor<3xf32>) -> tensor<3xf32> {
   %g = rlx.grad @f(%x) {wrt = array<i64: 0>} : (tensor<3xf32>) -> tensor<3xf32>
   return %g : tensor<3xf32>
 }
+
+// -----
+
+// A collective under vmap maps over a local dim: the gathered dim moves
+// past the batch dim.
+// CHECK-LABEL: func @vmap_all_gather
+// CHECK-SAME: (%[[XS:.+]]: tensor<5x2x3xf32>)
+// CHECK: %[[G:.+]] = rlx.all_gather %[[XS]] {axis = "i", axis_size = 2 : i64, dim = 2 : i64} : (tensor<5x2x3xf32>) -> tensor<5x2x6xf32>
+// CHECK: return %[[G]]
+func.func private @gather_cols(%x: tensor<2x3xf32>) -> tensor<2x6xf32> {
+  %a = rlx.all_gather %x {axis = "i", dim = 1 : i64, axis_size = 2 : i64} : (tensor<2x3xf32>) -> tensor<2x6xf32>
+  return %a : tensor<2x6xf32>
+}
+func.func @vmap_all_gather(%xs: tensor<5x2x3xf32>) -> tensor<5x2x6xf32> {
+  %ys = rlx.vmap @gather_cols(%xs) {in_axes = [0], out_axes = array<i64: 0>} : (tensor<5x2x3xf32>) -> tensor<5x2x6xf32>
+  return %ys : tensor<5x2x6xf32>
+}

@@ -42,3 +42,26 @@ func.func private @df(%x: tensor<3xf32>) -> tensor<3xf32> {
   %g = rlx.grad @f(%x) {wrt = array<i64: 0>} : (tensor<3xf32>) -> tensor<3xf32>
   return %g : tensor<3xf32>
 }
+
+// -----
+
+// all_reduce max: the tangent of the replicas holding the maximum, split
+// between ties (one share each, summed over replicas).
+// CHECK-LABEL: func @jvp_all_reduce_max
+// CHECK-SAME: (%{{.+}}: tensor<3xf32>, %[[T:.+]]: tensor<3xf32>)
+// CHECK: %[[M:.+]] = rlx.all_reduce %[[X:.+]] {axis = "i", kind = "max"}
+// CHECK: %[[EQ:.+]] = rlx.compare "eq", %[[X]], %[[M]]
+// CHECK: %[[MASK:.+]] = rlx.cast %[[EQ]]
+// CHECK: %[[N:.+]] = rlx.all_reduce %[[MASK]] {axis = "i", kind = "sum"}
+// CHECK: %[[SHARE:.+]] = rlx.div %[[MASK]], %[[N]]
+// CHECK: %[[TS:.+]] = rlx.mul %[[T]], %[[SHARE]]
+// CHECK: %[[DT:.+]] = rlx.all_reduce %[[TS]] {axis = "i", kind = "sum"}
+// CHECK: return %[[M]], %[[DT]]
+func.func private @pmax(%x: tensor<3xf32>) -> tensor<3xf32> {
+  %m = rlx.all_reduce %x {axis = "i", kind = "max"} : tensor<3xf32>
+  return %m : tensor<3xf32>
+}
+func.func @jvp_all_reduce_max(%x: tensor<3xf32>, %t: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+  %r:2 = rlx.jvp @pmax(%x) tangents(%t) {wrt = array<i64: 0>} : (tensor<3xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
+  return %r#0, %r#1 : tensor<3xf32>, tensor<3xf32>
+}

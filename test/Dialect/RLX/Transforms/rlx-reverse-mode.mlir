@@ -69,3 +69,51 @@ func.func @not_ready(%xs: tensor<3xf32>, %t: tensor<3xf32>) -> (tensor<3xf32>, t
   %j:2 = rlx.jvp @mapped(%xs) tangents(%t) {wrt = array<i64: 0>} : (tensor<3xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>)
   return %g, %j#1 : tensor<3xf32>, tensor<3xf32>
 }
+
+// -----
+
+// Collectives: the adjoint of an all_reduce sum is an all_reduce sum of the
+// adjoints; broadcast from root 1 sends the summed adjoint to replica 1
+// only; all_gather's adjoint is a reduce_scatter.
+// CHECK-LABEL: func @grad_collectives
+// CHECK: %[[A:.+]] = rlx.all_gather
+// CHECK: rlx.broadcast %[[A]] {axis = "i", root = 1 : i64}
+// CHECK: %[[SEED:.+]] = rlx.add %{{.+}}, %{{.+}} : (tensor<4x3xf32>, tensor<1x1xf32>)
+// CHECK: %[[S:.+]] = rlx.all_reduce %[[SEED]] {axis = "i", kind = "sum"}
+// CHECK: %[[I:.+]] = rlx.axis_index {axis = "i"}
+// CHECK: %[[ONE:.+]] = rlx.constant dense<1> : tensor<i32>
+// CHECK: %[[ROOT:.+]] = rlx.compare "eq", %[[I]], %[[ONE]]
+// CHECK: %[[Z:.+]] = rlx.constant dense<0.000000e+00> : tensor<4x3xf32>
+// CHECK: %[[B:.+]] = rlx.select %[[ROOT]], %[[S]], %[[Z]]
+// CHECK: %[[G:.+]] = rlx.reduce_scatter %[[B]] {axis = "i", axis_size = 2 : i64, dim = 0 : i64} : (tensor<4x3xf32>) -> tensor<2x3xf32>
+// CHECK: return %[[G]]
+func.func private @collectives(%x: tensor<2x3xf32>) -> tensor<f32> {
+  %a = rlx.all_gather %x {axis = "i", dim = 0 : i64, axis_size = 2 : i64} : (tensor<2x3xf32>) -> tensor<4x3xf32>
+  %b = rlx.broadcast %a {axis = "i", root = 1 : i64} : tensor<4x3xf32>
+  %r = rlx.sum %b {axes = array<i64: 0, 1>} : (tensor<4x3xf32>) -> tensor<f32>
+  return %r : tensor<f32>
+}
+func.func @grad_collectives(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %g = rlx.grad @collectives(%x) {wrt = array<i64: 0>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %g : tensor<2x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @grad_all_reduce
+// CHECK: %[[S:.+]] = rlx.all_reduce %[[X:.+]] {axis = "i", kind = "sum"}
+// CHECK: %[[SEED:.+]] = rlx.add %{{.+}}, %{{.+}} : (tensor<4xf32>, tensor<1xf32>)
+// CHECK: %[[T:.+]] = rlx.mul %[[SEED]], %[[X]]
+// CHECK: %[[U:.+]] = rlx.mul %[[SEED]], %[[S]]
+// CHECK: %[[V:.+]] = rlx.all_reduce %[[T]] {axis = "i", kind = "sum"}
+// CHECK: rlx.add %[[U]], %[[V]]
+func.func private @psum_times_x(%x: tensor<4xf32>) -> tensor<f32> {
+  %s = rlx.all_reduce %x {axis = "i", kind = "sum"} : tensor<4xf32>
+  %m = rlx.mul %s, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %r = rlx.sum %m {axes = array<i64: 0>} : (tensor<4xf32>) -> tensor<f32>
+  return %r : tensor<f32>
+}
+func.func @grad_all_reduce(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %g = rlx.grad @psum_times_x(%x) {wrt = array<i64: 0>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %g : tensor<4xf32>
+}
