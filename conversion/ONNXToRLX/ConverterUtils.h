@@ -57,6 +57,7 @@ constexpr int64_t kMaxComputedConstant = int64_t(1) << 24;
 void addElementwiseOps(llvm::StringMap<OpConverter> &table);
 void addShapeOps(llvm::StringMap<OpConverter> &table);
 void addNNOps(llvm::StringMap<OpConverter> &table);
+void addControlFlowOps(llvm::StringMap<OpConverter> &table);
 
 } // namespace mlir::rlx::onnx_import
 

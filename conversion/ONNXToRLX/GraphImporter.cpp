@@ -178,7 +178,8 @@ SmallVector<int64_t> toInts(DenseElementsAttr value) {
 OpBuilder &NodeContext::builder() { return importer.builder; }
 
 InFlightDiagnostic NodeContext::error() {
-  InFlightDiagnostic diag = emitError(loc) << "node " << index << " ";
+  InFlightDiagnostic diag = emitError(loc)
+                            << importer.errorPrefix << "node " << index << " ";
   if (!node.name().empty())
     diag << "'" << node.name() << "' ";
   diag << "(" << node.op_type() << "): ";
@@ -313,6 +314,19 @@ GraphImporter::lookupConstant(StringRef name, NodeContext *ctx) {
   auto known = constants.find(name);
   if (known != constants.end())
     return known->second;
+  if (!scopes.empty()) {
+    // Inside a subgraph: its own values first, then what the enclosing
+    // graphs know.
+    if (values.count(name))
+      return std::nullopt;
+    for (const std::unique_ptr<Scope> &scope : llvm::reverse(scopes)) {
+      auto outer = scope->constants.find(name);
+      if (outer != scope->constants.end())
+        return outer->second;
+      if (scope->values.count(name))
+        return std::nullopt;
+    }
+  }
   auto init = initializers.find(name);
   if (init == initializers.end())
     return std::nullopt;
@@ -324,7 +338,10 @@ GraphImporter::lookupConstant(StringRef name, NodeContext *ctx) {
       ctx->error() << "initializer '" << name << "' " << error;
     return std::nullopt;
   }
-  constants[name] = *value;
+  // Inside a subgraph the weight stays the enclosing graph's (captured
+  // when read as data), so its value is not cached as the subgraph's.
+  if (scopes.empty())
+    constants[name] = *value;
   return value;
 }
 
@@ -332,6 +349,15 @@ FailureOr<Value> GraphImporter::lookup(StringRef name, NodeContext &ctx) {
   auto found = values.find(name);
   if (found != values.end())
     return found->second;
+  if (!scopes.empty()) {
+    // Inside a subgraph: a value it knows, else one from outside.
+    auto known = constants.find(name);
+    if (known == constants.end())
+      return capture(name, ctx);
+    Value value = materialize(known->second, ctx.loc);
+    values[name] = value;
+    return value;
+  }
   auto init = initializers.find(name);
   if (init != initializers.end()) {
     // An initializer read as data: a param bound by its ONNX name.
@@ -361,7 +387,80 @@ FailureOr<Value> GraphImporter::lookup(StringRef name, NodeContext &ctx) {
                         "or an initializer";
 }
 
+void GraphImporter::swapState(Scope &scope) {
+  std::swap(values, scope.values);
+  std::swap(constants, scope.constants);
+  std::swap(symbolicShapes, scope.symbolicShapes);
+}
+
+void GraphImporter::enterSubgraph(Block *body, const Twine &prefix) {
+  auto scope = std::make_unique<Scope>();
+  scope->insertPoint = builder.saveInsertionPoint();
+  scope->errorPrefix = errorPrefix;
+  scope->body = body;
+  swapState(*scope);
+  errorPrefix = prefix.str();
+  builder.setInsertionPointToEnd(body);
+  scopes.push_back(std::move(scope));
+}
+
+SmallVector<Value> GraphImporter::exitSubgraph() {
+  std::unique_ptr<Scope> scope = scopes.pop_back_val();
+  swapState(*scope);
+  errorPrefix = scope->errorPrefix;
+  builder.restoreInsertionPoint(scope->insertPoint);
+  return std::move(scope->captures);
+}
+
+FailureOr<Value> GraphImporter::capture(StringRef name, NodeContext &ctx) {
+  // Known at import in an enclosing graph and not a weight: a constant
+  // here too, so that shape arithmetic inside folds.
+  if (!initializers.count(name))
+    if (std::optional<DenseElementsAttr> known = lookupConstant(name, &ctx)) {
+      Value value = materialize(*known, ctx.loc);
+      values[name] = value;
+      return value;
+    }
+  // Looked up as the enclosing graph's own nodes would (making its param,
+  // or capturing it in turn from further out), before the control-flow op
+  // being built there.
+  std::unique_ptr<Scope> scope = scopes.pop_back_val();
+  swapState(*scope);
+  OpBuilder::InsertPoint inner = builder.saveInsertionPoint();
+  builder.restoreInsertionPoint(scope->insertPoint);
+  FailureOr<Value> outer = lookup(name, ctx);
+  scope->insertPoint = builder.saveInsertionPoint();
+  builder.restoreInsertionPoint(inner);
+  swapState(*scope);
+  scopes.push_back(std::move(scope));
+  if (failed(outer))
+    return failure();
+  Scope &current = *scopes.back();
+  BlockArgument arg = current.body->insertArgument(current.captures.size(),
+                                                   outer->getType(), ctx.loc);
+  current.captures.push_back(*outer);
+  dimSymbols[arg] = SmallVector<int64_t>(symbolsOf(*outer));
+  values[name] = arg;
+  return Value(arg);
+}
+
 namespace {
+
+/// Every name read by `graph`'s nodes and those of its subgraphs.
+void collectUsedNames(const onnx::GraphProto &graph, llvm::StringSet<> &used) {
+  for (const onnx::NodeProto &node : graph.node()) {
+    for (const std::string &input : node.input())
+      used.insert(input);
+    for (const onnx::AttributeProto &attr : node.attribute()) {
+      if (attr.has_g())
+        collectUsedNames(attr.g(), used);
+      for (const onnx::GraphProto &g : attr.graphs())
+        collectUsedNames(g, used);
+    }
+  }
+  for (const onnx::ValueInfoProto &output : graph.output())
+    used.insert(output.name());
+}
 
 /// The type of a graph input or output, or the reason it has none.
 FailureOr<RankedTensorType> valueType(MLIRContext *context,
@@ -392,19 +491,52 @@ FailureOr<RankedTensorType> valueType(MLIRContext *context,
 
 } // namespace
 
+LogicalResult GraphImporter::importNodes(const onnx::GraphProto &graph,
+                                         Block *block) {
+  Location loc = fileLoc();
+  const llvm::StringMap<OpConverter> &converters = opConverters();
+  for (auto [index, node] : llvm::enumerate(graph.node())) {
+    std::string label = node.name().empty()
+                            ? node.op_type() + "_" + std::to_string(index)
+                            : node.name();
+    Location nodeLoc = NameLoc::get(builder.getStringAttr(label), loc);
+    NodeContext ctx(*this, node, index, nodeLoc);
+    if (!node.domain().empty() && node.domain() != "ai.onnx")
+      return ctx.error() << "op domain '" << node.domain()
+                         << "' is not supported (only the default ONNX domain)";
+    auto converter = converters.find(node.op_type());
+    if (converter == converters.end())
+      return ctx.error() << "op '" << node.op_type() << "' (opset "
+                         << kONNXImportOpset
+                         << ") is not supported by the ONNX importer";
+    Operation *before = block->empty() ? nullptr : &block->back();
+    FailureOr<bool> symbolic = convertSymbolicShapeOp(ctx);
+    if (failed(symbolic) || (!*symbolic && failed(converter->second(ctx))))
+      return failure();
+    // Ops whose result type the converter chose (reshape, cast, ...) are
+    // verified here, so that an error names the node.
+    for (Operation &op : llvm::make_range(
+             before ? std::next(before->getIterator()) : block->begin(),
+             block->end())) {
+      if (failed(verify(&op)))
+        return ctx.error() << "the rlx ops built for it are invalid (see the "
+                              "error above)";
+      assignSymbols(&op);
+    }
+  }
+  return success();
+}
+
 LogicalResult GraphImporter::importGraph(const onnx::GraphProto &graph,
                                          ModuleOp module) {
   MLIRContext *context = builder.getContext();
   Location loc = fileLoc();
+  this->module = module;
   if (graph.sparse_initializer_size() > 0)
     return emitError(loc) << "sparse initializers are not supported";
   for (const onnx::TensorProto &tensor : graph.initializer())
     initializers[tensor.name()] = &tensor;
-  for (const onnx::NodeProto &node : graph.node())
-    for (const std::string &input : node.input())
-      usedNames.insert(input);
-  for (const onnx::ValueInfoProto &output : graph.output())
-    usedNames.insert(output.name());
+  collectUsedNames(graph, usedNames);
 
   // Graph inputs that are also initializers (old exporters list every
   // weight as an input) are params, not arguments.
@@ -439,43 +571,8 @@ LogicalResult GraphImporter::importGraph(const onnx::GraphProto &graph,
   }
   builder.setInsertionPointToEnd(entry);
 
-  const llvm::StringMap<OpConverter> &converters = opConverters();
-  for (auto [index, node] : llvm::enumerate(graph.node())) {
-    std::string label = node.name().empty()
-                            ? node.op_type() + "_" + std::to_string(index)
-                            : node.name();
-    Location nodeLoc = NameLoc::get(builder.getStringAttr(label), loc);
-    NodeContext ctx(*this, node, index, nodeLoc);
-    if (!node.domain().empty() && node.domain() != "ai.onnx")
-      return ctx.error() << "op domain '" << node.domain()
-                         << "' is not supported (only the default ONNX domain)";
-    auto converter = converters.find(node.op_type());
-    if (converter == converters.end()) {
-      if (node.op_type() == "Loop" || node.op_type() == "If" ||
-          node.op_type() == "Scan")
-        return ctx.error() << "op '" << node.op_type() << "' (opset "
-                           << kONNXImportOpset
-                           << ") is not supported yet: control flow is not "
-                              "imported";
-      return ctx.error() << "op '" << node.op_type() << "' (opset "
-                         << kONNXImportOpset
-                         << ") is not supported by the ONNX importer";
-    }
-    Operation *before = entry->empty() ? nullptr : &entry->back();
-    FailureOr<bool> symbolic = convertSymbolicShapeOp(ctx);
-    if (failed(symbolic) || (!*symbolic && failed(converter->second(ctx))))
-      return failure();
-    // Ops whose result type the converter chose (reshape, cast, ...) are
-    // verified here, so that an error names the node.
-    for (Operation &op : llvm::make_range(
-             before ? std::next(before->getIterator()) : entry->begin(),
-             entry->end())) {
-      if (failed(verify(&op)))
-        return ctx.error() << "the rlx ops built for it are invalid (see the "
-                              "error above)";
-      assignSymbols(&op);
-    }
-  }
+  if (failed(importNodes(graph, entry)))
+    return failure();
 
   SmallVector<Value> results;
   SmallVector<Type> resultTypes;

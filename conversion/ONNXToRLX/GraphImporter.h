@@ -28,6 +28,7 @@
 #include "onnx/onnx_pb.h"
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 namespace mlir::rlx::onnx_import {
@@ -197,8 +198,45 @@ public:
   /// A known value as an rlx.constant.
   Value materialize(DenseElementsAttr value, Location loc);
 
+  /// The module being built (the bodies of control flow go beside @main).
+  ModuleOp module;
+  /// Converts `graph`'s nodes in order into `block` (the builder's insertion
+  /// point), verifying the ops built for each node.
+  LogicalResult importNodes(const onnx::GraphProto &graph, Block *block);
+
+  /// Subgraphs (a Loop or Scan body, an If branch) are imported into a
+  /// function of their own (ControlFlowOps.cpp) between enterSubgraph and
+  /// exitSubgraph: while inside, `values`, `constants` and `symbolicShapes`
+  /// are the subgraph's, and a name the subgraph does not define is looked
+  /// up in the enclosing graphs. A value known at import there is
+  /// materialized inside (shape arithmetic keeps folding); any other (a
+  /// computed value, a weight) is captured: a leading argument of `body`,
+  /// which the control-flow op passes as one of its consts.
+  struct Scope {
+    /// The enclosing graph's state, swapped back on exit.
+    llvm::StringMap<Value> values;
+    llvm::StringMap<DenseElementsAttr> constants;
+    llvm::StringMap<SymbolicShape> symbolicShapes;
+    OpBuilder::InsertPoint insertPoint;
+    std::string errorPrefix;
+    /// The subgraph's block, and the enclosing values it reads, in the
+    /// order of its leading arguments.
+    Block *body = nullptr;
+    SmallVector<Value> captures;
+  };
+  void enterSubgraph(Block *body, const Twine &errorPrefix);
+  /// Leaves the innermost subgraph; returns the values it captured.
+  SmallVector<Value> exitSubgraph();
+  /// Prefixed to node errors inside a subgraph (`node 3 'loop' (Loop),
+  /// body: `), so an error names every enclosing node.
+  std::string errorPrefix;
+
 private:
   LogicalResult importGraph(const onnx::GraphProto &graph, ModuleOp module);
+  /// `name` from an enclosing graph of the current subgraph.
+  FailureOr<Value> capture(StringRef name, NodeContext &ctx);
+  void swapState(Scope &scope);
+  SmallVector<std::unique_ptr<Scope>> scopes;
   Location fileLoc();
 };
 

@@ -121,15 +121,33 @@ std::string inlineExternalData(onnx::GraphProto &graph,
   return "";
 }
 
+/// The subgraphs of `node` (Loop and Scan bodies, If branches).
+template <typename Fn> void forEachSubgraph(const onnx::NodeProto &node, Fn fn) {
+  for (const onnx::AttributeProto &attr : node.attribute()) {
+    if (attr.has_g())
+      fn(attr.g());
+    for (const onnx::GraphProto &g : attr.graphs())
+      fn(g);
+  }
+}
+
 /// libonnx 1.12's shape inference divides by the strides, dilations and
 /// kernel sizes of convolutions and pools (a zero stride is SIGFPE, found by
-/// fuzzing); they are checked positive before it runs.
+/// fuzzing); they are checked positive before it runs, in subgraphs too.
 std::string checkWindowAttributes(const onnx::GraphProto &graph) {
   static const char *const windowOps[] = {
       "Conv",        "ConvTranspose", "ConvInteger", "QLinearConv", "MaxPool",
       "AveragePool", "LpPool",        "MaxUnpool",   "MaxRoiPool"};
   for (int i = 0; i < graph.node_size(); ++i) {
     const onnx::NodeProto &node = graph.node(i);
+    std::string inner;
+    forEachSubgraph(node, [&](const onnx::GraphProto &g) {
+      if (inner.empty())
+        inner = checkWindowAttributes(g);
+    });
+    if (!inner.empty())
+      return "in a subgraph of node " + std::to_string(i) + " '" +
+             node.name() + "' (" + node.op_type() + "): " + inner;
     if (std::find(std::begin(windowOps), std::end(windowOps), node.op_type()) ==
         std::end(windowOps))
       continue;
@@ -148,10 +166,11 @@ std::string checkWindowAttributes(const onnx::GraphProto &graph) {
 }
 
 /// Every graph output is defined (a node's output, a graph input or an
-/// initializer): ONNX's checker lets an undefined one through and the
-/// version converter then dereferences null (found by test/fuzz).
-std::string checkOutputsDefined(const onnx::GraphProto &graph) {
-  std::set<std::string> defined;
+/// initializer; in a subgraph, also one of the enclosing graphs'): ONNX's
+/// checker lets an undefined one through and the version converter then
+/// dereferences null (found by test/fuzz).
+std::string checkOutputsDefined(const onnx::GraphProto &graph,
+                                std::set<std::string> defined) {
   for (const onnx::ValueInfoProto &input : graph.input())
     defined.insert(input.name());
   for (const onnx::TensorProto &init : graph.initializer())
@@ -161,6 +180,40 @@ std::string checkOutputsDefined(const onnx::GraphProto &graph) {
   for (const onnx::ValueInfoProto &output : graph.output())
     if (!defined.count(output.name()))
       return "graph output '" + output.name() + "' is not produced by any node";
+  for (const onnx::NodeProto &node : graph.node()) {
+    std::string inner;
+    forEachSubgraph(node, [&](const onnx::GraphProto &g) {
+      if (inner.empty())
+        inner = checkOutputsDefined(g, defined);
+    });
+    if (!inner.empty())
+      return "in a subgraph of node '" + node.name() + "' (" +
+             node.op_type() + "): " + inner;
+  }
+  return "";
+}
+
+std::string checkOutputsDefined(const onnx::GraphProto &graph) {
+  return checkOutputsDefined(graph, {});
+}
+
+/// Scan before opset 9 has a batch axis and sequence lengths, which the
+/// version converter of libonnx 1.12 drops without changing the graph's
+/// inputs (the converted model reads different shapes than the file's).
+std::string checkNoOldScan(const onnx::GraphProto &graph) {
+  for (const onnx::NodeProto &node : graph.node()) {
+    if (node.op_type() == "Scan")
+      return "node '" + node.name() +
+             "' (Scan): Scan of opset 8 (a batch axis and sequence lengths) "
+             "is not supported; re-export the model with opset 9 or newer";
+    std::string inner;
+    forEachSubgraph(node, [&](const onnx::GraphProto &g) {
+      if (inner.empty())
+        inner = checkNoOldScan(g);
+    });
+    if (!inner.empty())
+      return inner;
+  }
   return "";
 }
 
@@ -206,8 +259,13 @@ std::string loadModel(const std::string &path, int64_t opset,
       !error.empty())
     return "'" + path + "': " + error;
 
-  for (auto check : {checkWindowAttributes, checkOutputsDefined})
+  for (auto check : {checkWindowAttributes,
+                     static_cast<std::string (*)(const onnx::GraphProto &)>(
+                         checkOutputsDefined)})
     if (std::string error = check(model.graph()); !error.empty())
+      return "'" + path + "': " + error;
+  if (modelOpset < 9)
+    if (std::string error = checkNoOldScan(model.graph()); !error.empty())
       return "'" + path + "': " + error;
   try {
     onnx::checker::check_model(model);

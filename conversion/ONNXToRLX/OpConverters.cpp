@@ -19,6 +19,7 @@ const llvm::StringMap<OpConverter> &opConverters() {
     addElementwiseOps(t);
     addShapeOps(t);
     addNNOps(t);
+    addControlFlowOps(t);
     return t;
   }();
   return table;

@@ -148,22 +148,55 @@ def main():
     bad("bad attribute value",
         helper.make_model(conv, opset_imports=[helper.make_opsetid("", 17)]),
         "node 0 'c' (Conv)", "auto_pad", "BOGUS")
-    loop_body = helper.make_graph([], "body", [], [])
-    loop = helper.make_graph(
-        [helper.make_node("Identity", ["x"], ["y"], name="id"),
-         helper.make_node("If", ["cond"], ["z"], name="branch",
-                          then_branch=helper.make_graph(
-                              [helper.make_node("Identity", ["x"], ["t"])], "t", [],
-                              [helper.make_tensor_value_info("t", TensorProto.FLOAT, [2])]),
-                          else_branch=helper.make_graph(
-                              [helper.make_node("Identity", ["x"], ["e"])], "e", [],
-                              [helper.make_tensor_value_info("e", TensorProto.FLOAT, [2])]))],
-        "ctrl", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2]),
-                 helper.make_tensor_value_info("cond", TensorProto.BOOL, [])],
-        [helper.make_tensor_value_info("z", TensorProto.FLOAT, [2])])
-    del loop_body
-    bad("control flow", helper.make_model(loop, opset_imports=[helper.make_opsetid("", 17)]),
-        "node 1 'branch' (If)", "control flow")
+    # Control flow the importer refuses: each error names the node.
+    def ctrl_model(nodes, inputs, outputs):
+        return helper.make_model(
+            helper.make_graph(nodes, "ctrl", inputs, outputs),
+            opset_imports=[helper.make_opsetid("", 17)])
+
+    def vi(name, elem=TensorProto.FLOAT, shape=None):
+        return helper.make_tensor_value_info(name, elem, shape)
+
+    branches = dict(
+        then_branch=helper.make_graph(
+            [helper.make_node("Identity", ["x"], ["t"])], "t", [], [vi("t")]),
+        else_branch=helper.make_graph(
+            [helper.make_node("Concat", ["x", "x"], ["e"], axis=0)], "e", [],
+            [vi("e")]))
+    bad("If branches of different types", ctrl_model(
+        [helper.make_node("If", ["cond"], ["z"], name="branch", **branches)],
+        [vi("x", shape=[2]), vi("cond", TensorProto.BOOL, [])], [vi("z", shape=[None])]),
+        "node 0 'branch' (If)", "then_branch", "else_branch")
+    # A `while` loop (the condition computed in the body) with a scan output:
+    # its length is unknown until the loop ends.
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["s"], ["s2"]),
+         helper.make_node("Identity", ["s"], ["y"])],
+        "body", [vi("i", TensorProto.INT64, []), vi("cin", TensorProto.BOOL, []),
+                 vi("s")], [vi("cin", TensorProto.BOOL, []), vi("s2"), vi("y")])
+    bad("Loop with scan outputs and a computed condition", ctrl_model(
+        [helper.make_node("Loop", ["", "cond", "x"], ["z", "ys"], name="loop",
+                          body=body)],
+        [vi("x", shape=[2]), vi("cond", TensorProto.BOOL, [])],
+        [vi("z", shape=[2]), vi("ys", shape=[None, 2])]),
+        "node 0 'loop' (Loop)", "scan outputs")
+    body = helper.make_graph(
+        [helper.make_node("NonZero", ["s"], ["nz"], name="inner"),
+         helper.make_node("Identity", ["s"], ["s2"])],
+        "body", [vi("i", TensorProto.INT64, []), vi("cin", TensorProto.BOOL, []),
+                 vi("s")], [vi("cin", TensorProto.BOOL, []), vi("s2")])
+    bad("an unsupported op in a Loop body", ctrl_model(
+        [helper.make_node("Loop", ["m", "", "x"], ["z"], name="loop", body=body)],
+        [vi("x", shape=[2]), vi("m", TensorProto.INT64, [])], [vi("z", shape=[None])]),
+        "node 0 'loop' (Loop), body: node 0 'inner' (NonZero)", "not supported")
+    body = helper.make_graph(
+        [helper.make_node("Concat", ["s", "s"], ["s2"], axis=0)],
+        "body", [vi("i", TensorProto.INT64, []), vi("cin", TensorProto.BOOL, []),
+                 vi("s")], [vi("cin", TensorProto.BOOL, []), vi("s2")])
+    bad("a Loop body changing a carried value's shape", ctrl_model(
+        [helper.make_node("Loop", ["m", "", "x"], ["z"], name="grow", body=body)],
+        [vi("x", shape=[2]), vi("m", TensorProto.INT64, [])], [vi("z", shape=[None])]),
+        "node 0 'grow' (Loop)", "body", "must keep its type")
 
     print(f"{len(failures)} failures")
     return 1 if failures else 0

@@ -451,6 +451,160 @@ case("Range", None, {"x": fixed(f32(5))},
      inits={"s": np.array(0.5, np.float32), "l": np.array(3.0, np.float32),
             "d": np.array(0.5, np.float32)})
 
+# Control flow: If, Loop and Scan with subgraphs reading outer values.
+def vi(name, elem=TensorProto.FLOAT, shape=None):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+def subgraph(name, nodes, inputs, outputs):
+    """A body: nodes as (op, ins, outs, attrs) tuples; inputs and outputs as
+    (name, onnx type) pairs, their shapes left unknown as PyTorch leaves
+    them."""
+    return helper.make_graph(
+        [helper.make_node(op, ins, outs, name=f"{name}{i}", **attrs)
+         for i, (op, ins, outs, attrs) in enumerate(nodes)], name,
+        [vi(n, t) for n, t in inputs], [vi(n, t) for n, t in outputs])
+
+
+F, I64, BOOL = TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL
+THEN = subgraph("then", [("Mul", ["x", "w"], ["t"], {})], [], [("t", F)])
+ELSE = subgraph("else", [("Sub", ["x", "one"], ["e"], {})], [], [("e", F)])
+for label, sign in [("True", 1.0), ("False", -1.0)]:
+    # cond = sum(x) > 0: then x * w (a captured weight), else x - 1 (a
+    # constant of the main graph).
+    case("If" + label, None, {"x": batched(3, fn=lambda *s: sign * f32(*s, lo=0.1))},
+         lambda x, w, one: x * w if x.sum() > 0 else x - one,
+         nodes=[("ReduceSum", ["x"], {"keepdims": 0}, ["sum"]),
+                ("Greater", ["sum", "zero"], {}, ["cond"]),
+                ("If", ["cond"], {"then_branch": THEN, "else_branch": ELSE})],
+         inits={"w": f32(3), "one": np.array(1.0, np.float32),
+                "zero": np.array(0.0, np.float32)}, dynamic=True)
+
+
+def loop_for_ref(x, w):
+    s, ys = np.zeros_like(x), []
+    for i in range(4):
+        s = s * np.float32(0.5) + x * w + np.float32(i)
+        ys.append(s)
+    return s, np.stack(ys)
+
+
+# PyTorch's `for` loop: a constant trip count, the condition passed through;
+# the body reads x (an input) and w (a weight) from outside.
+LOOP_FOR = subgraph("for", [
+    ("Mul", ["s", "half"], ["sh"], {}), ("Mul", ["x", "w"], ["xw"], {}),
+    ("Add", ["sh", "xw"], ["u"], {}), ("Cast", ["i"], ["fi"], {"to": F}),
+    ("Add", ["u", "fi"], ["s2"], {}), ("Identity", ["cin"], ["cout"], {}),
+    ("Identity", ["s2"], ["y"], {})],
+    [("i", I64), ("cin", BOOL), ("s", F)], [("cout", BOOL), ("s2", F), ("y", F)])
+case("LoopFor", None, {"x": batched(3)}, loop_for_ref,
+     nodes=[("Mul", ["x", "zero"], {}, ["s0"]),
+            ("Loop", ["m", "t", "s0"], {"body": LOOP_FOR}, ["y0", "y1"])],
+     inits={"w": f32(3), "m": np.array(4, np.int64), "t": np.array(True),
+            "zero": np.array(0.0, np.float32), "half": np.array(0.5, np.float32)},
+     dynamic=True)
+
+
+def loop_while_ref(x):
+    s, i = x, 0
+    while True:
+        s = s * np.float32(2)
+        i += 1
+        if not s.sum() < 100:
+            break
+    return s, np.array(i, np.int64)
+
+
+# A `while` loop: the condition computed in the body, no trip count
+# (PyTorch writes INT64_MAX; here it is left out); the step count is carried.
+LOOP_WHILE = subgraph("while", [
+    ("Mul", ["s", "two"], ["s2"], {}), ("ReduceSum", ["s2"], ["sum"], {"keepdims": 0}),
+    ("Less", ["sum", "limit"], ["cout"], {}), ("Add", ["n", "ione"], ["n2"], {})],
+    [("i", I64), ("cin", BOOL), ("s", F), ("n", I64)],
+    [("cout", BOOL), ("s2", F), ("n2", I64)])
+case("LoopWhile", None, {"x": fixed(f32(5, lo=0.5, hi=1.0))}, loop_while_ref,
+     nodes=[("Loop", ["", "t", "x", "izero"], {"body": LOOP_WHILE}, ["y0", "y1"])],
+     inits={"t": np.array(True), "two": np.array(2.0, np.float32),
+            "limit": np.array(100.0, np.float32), "izero": np.array(0, np.int64),
+            "ione": np.array(1, np.int64)})
+
+
+def loop_count_ref(x, m):
+    s = x
+    for i in range(int(m)):
+        s = s + np.float32(i)
+    return s
+
+
+# A trip count known only at run time (an input): an rlx.while on i < M.
+LOOP_COUNT = subgraph("count", [
+    ("Cast", ["i"], ["fi"], {"to": F}), ("Add", ["s", "fi"], ["s2"], {}),
+    ("Identity", ["cin"], ["cout"], {})],
+    [("i", I64), ("cin", BOOL), ("s", F)], [("cout", BOOL), ("s2", F)])
+case("LoopTripCountInput", None,
+     {"x": batched(3), "m": fixed(np.array(5, np.int64))}, loop_count_ref,
+     nodes=[("Loop", ["m", "", "x"], {"body": LOOP_COUNT})], dynamic=False)
+
+
+def loop_nested_ref(x, w):
+    s = x
+    for i in range(3):
+        s = s * w if i % 2 == 0 else s + w
+    return s
+
+
+# A Loop whose body holds an If reading w from the main graph (captured
+# through two levels) and the loop's own iteration number.
+NESTED_THEN = subgraph("nt", [("Mul", ["s", "w"], ["a"], {})], [], [("a", F)])
+NESTED_ELSE = subgraph("ne", [("Add", ["s", "w"], ["b"], {})], [], [("b", F)])
+LOOP_NESTED = subgraph("nested", [
+    ("Div", ["i", "itwo"], ["h"], {}), ("Mul", ["h", "itwo"], ["h2"], {}),
+    ("Equal", ["h2", "i"], ["even"], {}),
+    ("If", ["even"], ["s2"], {"then_branch": NESTED_THEN, "else_branch": NESTED_ELSE}),
+    ("Identity", ["cin"], ["cout"], {})],
+    [("i", I64), ("cin", BOOL), ("s", F)], [("cout", BOOL), ("s2", F)])
+case("LoopNestedIf", None, {"x": batched(3)}, loop_nested_ref,
+     nodes=[("Loop", ["m", "", "x"], {"body": LOOP_NESTED})],
+     inits={"w": f32(3), "m": np.array(3, np.int64), "itwo": np.array(2, np.int64)},
+     dynamic=True)
+
+
+def scan_ref(s0, xs, w):
+    # xs [N, T, 3] scanned along axis 1 backwards; outputs stacked forwards
+    # (ONNX: iteration k at position k) along axis 1.
+    s, ys = s0, []
+    for t in reversed(range(xs.shape[1])):
+        s = s + xs[:, t] * w
+        ys.append(s * np.float32(2))
+    return s, np.stack(ys, axis=1)
+
+
+SCAN_BODY = subgraph("scan", [
+    ("Mul", ["xt", "w"], ["xw"], {}), ("Add", ["s", "xw"], ["s2"], {}),
+    ("Mul", ["s2", "two"], ["y"], {})],
+    [("s", F), ("xt", F)], [("s2", F), ("y", F)])
+case("ScanReverse", None, {"s0": batched(3), "xs": batched(4, 3)}, scan_ref,
+     nodes=[("Scan", ["s0", "xs"], {"body": SCAN_BODY, "num_scan_inputs": 1,
+                                    "scan_input_axes": [1],
+                                    "scan_input_directions": [1],
+                                    "scan_output_axes": [1]}, ["y0", "y1"])],
+     inits={"w": f32(3), "two": np.array(2.0, np.float32)}, dynamic=True)
+
+
+CUMSUM_BODY = subgraph("cumsum", [("Add", ["acc", "x"], ["acc2"], {}),
+                                  ("Identity", ["acc2"], ["y"], {})],
+                       [("acc", F), ("x", F)], [("acc2", F), ("y", F)])
+case("ScanCumsum", None, {"xs": fixed(f32(6, 2))},
+     lambda xs: (xs.sum(axis=0), np.cumsum(xs, axis=0)),
+     nodes=[("Slice", ["xs", "z0", "z1", "z2"], {}, ["row"]),
+            ("Mul", ["row", "fzero"], {}, ["init"]),
+            ("Reshape", ["init", "shape"], {}, ["init2"]),
+            ("Scan", ["init2", "xs"], {"body": CUMSUM_BODY, "num_scan_inputs": 1},
+             ["y0", "y1"])],
+     inits={"z0": np.array([0], np.int64), "z1": np.array([1], np.int64),
+            "z2": np.array([0], np.int64), "fzero": np.array(0.0, np.float32),
+            "shape": np.array([2], np.int64)})
+
 # Old opsets, converted by ONNX's version converter.
 case("GemmOpset9", "Gemm", {"a": fixed(f32(2, 6))}, lambda a, w, c: a @ w + c,
      inits={"w": W, "c": f32(5)}, opset=9)
