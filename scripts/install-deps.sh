@@ -18,6 +18,11 @@ packages=(
   # inference and version converter; its tests build models with python3-onnx
   # and export them with PyTorch
   libonnx-dev libprotobuf-dev python3-onnx python3-torch python3-numpy
+  # data-parallel training: MPI (runtime/mpi builds librlx-mpi.so against
+  # it; the runtime dlopens it, so it is optional at run time)
+  openmpi-bin libopenmpi-dev
+  # the venv of tests that need packages Debian lacks (ml_dtypes)
+  python3-venv
   # GPU targets: Vulkan runs for real on Mesa's lavapipe (a CPU Vulkan
   # device); ROCm device libraries give the bitcode hsaco links against.
   # CUDA comes from /usr/local/cuda (ptxas validates the PTX).
@@ -39,10 +44,20 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+# Tests that compare against PyPI packages Debian does not ship run in a
+# venv over Debian's python (numpy, torch): ml_dtypes, the reference of the
+# narrow float casts (test numerics.narrow-floats).
+cd "$(dirname "$0")/.."
+venv=build/test-venv
+if ! "$venv/bin/python" -c "import ml_dtypes" 2>/dev/null; then
+  echo "rlx: installing ml_dtypes into $venv"
+  /usr/bin/python3 -m venv --system-site-packages "$venv"
+  "$venv/bin/pip" install -q ml_dtypes
+fi
+
 # The digits data set of examples/train_digits (1797 8x8 images): shipped in
 # Debian's python3-sklearn, taken out of the .deb without installing it.
 digits=data/digits.csv.gz
-cd "$(dirname "$0")/.."
 if [ ! -f "$digits" ]; then
   echo "rlx: fetching $digits from python3-sklearn"
   tmp=$(mktemp -d)

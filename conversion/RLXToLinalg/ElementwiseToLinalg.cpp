@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "conversion/RLXToLinalg/LinalgBuilders.h"
+#include "conversion/RLXToLinalg/NarrowFloats.h"
 #include "conversion/RLXToLinalg/RLXToLinalg.h"
 #include "dialects/RLX/IR/RLXDialect.h"
 
@@ -142,10 +143,18 @@ Value compare(OpBuilder &b, Location loc, Value lhs, Value rhs,
   return arith::CmpIOp::create(b, loc, pred, lhs, rhs);
 }
 
-Value convert(OpBuilder &b, Location loc, Value x, Type to) {
+/// `x` converted to `to`; `saturate` clamps what overflows a narrow float.
+Value convert(OpBuilder &b, Location loc, Value x, Type to, bool saturate) {
   Type from = x.getType();
   if (from == to)
     return x;
+  // f8/f6/f4 have no arithmetic on any backend: rounding and decoding are
+  // integer code (NarrowFloats.cpp).
+  if (auto toFloat = dyn_cast<FloatType>(to);
+      toFloat && narrowFloatFormat(toFloat))
+    return convertToNarrowFloat(b, loc, x, toFloat, saturate);
+  if (narrowFloatFormat(from))
+    return convert(b, loc, narrowFloatToF32(b, loc, x), to, saturate);
   auto fromFloat = dyn_cast<FloatType>(from);
   auto toFloat = dyn_cast<FloatType>(to);
   if (fromFloat && toFloat) {
@@ -254,7 +263,18 @@ void mlir::rlx::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns)
                 [](OpBuilder &b, Location l, Args a, SelectOp) -> Value {
                   return arith::SelectOp::create(b, l, a[0], a[1], a[2]);
                 });
+  add<BitcastOp>(patterns,
+                 [](OpBuilder &b, Location l, Args a, BitcastOp op) -> Value {
+                   return arith::BitcastOp::create(
+                       b, l, op.getType().getElementType(), a[0]);
+                 });
+  add<FakeQuantOp>(patterns,
+                   [](OpBuilder &b, Location l, Args a, FakeQuantOp op) {
+                     return roundToFormat(b, l, a[0], *op.getFormat(),
+                                          op.getSaturate());
+                   });
   add<CastOp>(patterns, [](OpBuilder &b, Location l, Args a, CastOp op) {
-    return convert(b, l, a[0], op.getType().getElementType());
+    return convert(b, l, a[0], op.getType().getElementType(),
+                   op.getSaturate());
   });
 }

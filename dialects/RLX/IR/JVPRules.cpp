@@ -145,6 +145,13 @@ LogicalResult ConstantOp::buildJVP(OpBuilder &, ArrayRef<Value>,
   return success();
 }
 
+LogicalResult BitcastOp::buildJVP(OpBuilder &, ArrayRef<Value>,
+                                  SmallVectorImpl<Value> &out,
+                                  SymbolTableCollection &) {
+  out.push_back(Value());
+  return success();
+}
+
 LogicalResult StopGradientOp::buildJVP(OpBuilder &, ArrayRef<Value>,
                                        SmallVectorImpl<Value> &out,
                                        SymbolTableCollection &) {

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
 
+#include "dialects/RLX/IR/FloatFormats.h"
 #include "dialects/RLX/IR/MarkerUtils.h"
 #include "dialects/RLX/IR/RLXTraits.h"
 

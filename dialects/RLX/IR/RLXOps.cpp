@@ -164,6 +164,31 @@ LogicalResult CastOp::verify() {
     return emitOpError("expects the result shape to equal the operand shape ")
            << formatShape(getX().getType().getShape()) << ", got "
            << formatShape(getType().getShape());
+  for (Type element : {getX().getType().getElementType(),
+                       getType().getElementType()}) {
+    auto floatType = dyn_cast<FloatType>(element);
+    if (floatType && floatType.getWidth() < 16 && !narrowFloatFormat(floatType))
+      return emitOpError("does not convert ") << element
+             << " (narrow floats: f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ, "
+                "f8E4M3B11FNUZ, f8E4M3, f8E3M4, f6E3M2FN, f6E2M3FN, f4E2M1FN)";
+  }
+  if (getSaturate() && !narrowFloatFormat(getType().getElementType()))
+    return emitOpError("expects a narrow float result with 'saturate', got ")
+           << getType().getElementType();
+  return success();
+}
+
+LogicalResult BitcastOp::verify() {
+  if (getX().getType().getShape() != getType().getShape())
+    return emitOpError("expects the result shape to equal the operand shape ")
+           << formatShape(getX().getType().getShape()) << ", got "
+           << formatShape(getType().getShape());
+  Type from = getX().getType().getElementType();
+  Type to = getType().getElementType();
+  if (!from.isIntOrFloat() || !to.isIntOrFloat() ||
+      from.getIntOrFloatBitWidth() != to.getIntOrFloatBitWidth())
+    return emitOpError("expects element types of one bit width, got ")
+           << from << " and " << to;
   return success();
 }
 

@@ -28,8 +28,11 @@ include "dialects/RLX/IR/RLXInterfaces.td"
 // Type constraints and traits
 //===----------------------------------------------------------------------===//
 
-def RLX_FloatTensor : RankedTensorOf<[AnyFloat]>;
-def RLX_NumericTensor : RankedTensorOf<[AnyFloat, AnySignlessInteger]>;
+/// The float types ops compute in. The narrower ones (f8, f6, f4) are
+/// storage formats: rlx.cast converts to and from them, shape ops move them.
+def RLX_ComputeFloat : AnyTypeOf<[F16, BF16, F32, F64]>;
+def RLX_FloatTensor : RankedTensorOf<[RLX_ComputeFloat]>;
+def RLX_NumericTensor : RankedTensorOf<[RLX_ComputeFloat, AnySignlessInteger]>;
 def RLX_BoolTensor : RankedTensorOf<[I1]>;
 def RLX_IndexTensor : RankedTensorOf<[I32, I64]>;
 
@@ -261,20 +264,49 @@ def RLX_SelectOp : RLX_DiffOp<"select",
 def RLX_CastOp : RLX_DiffOp<"cast", [Pure]> {
   let summary = "elementwise element type conversion";
   let description = [{
-    Converts each element: float to float rounds to nearest, float to integer
-    truncates toward zero, integer to float rounds, i1 is 0 or 1.
+    Converts each element: float to float rounds to nearest (ties to even),
+    float to integer truncates toward zero, integer to float rounds, i1 is 0
+    or 1.
+
+    The narrow float types (`f8E4M3FN`, `f8E5M2`, `f8E4M3FNUZ`, `f8E5M2FNUZ`,
+    `f8E4M3B11FNUZ`, `f8E4M3`, `f8E3M4`, `f6E3M2FN`, `f6E2M3FN`,
+    `f4E2M1FN`) are storage formats, one element per byte: casts to them
+    round once from the source, bit-exact with the `ml_dtypes` package.
+    Values beyond the largest finite one become inf where the format has it,
+    else NaN, and ±max in formats with neither; `saturate` makes them ±max
+    in every format (NaN stays NaN).
 
     Example:
 
     ```mlir
     %r = rlx.cast %x : tensor<?x4xf32> -> tensor<?x4xf64>
+    %q = rlx.cast %x {saturate} : tensor<?x4xf32> -> tensor<?x4xf8E4M3FN>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$x, UnitAttr:$saturate);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def RLX_BitcastOp : RLX_DiffOp<"bitcast", [Pure]> {
+  let summary = "elementwise reinterpretation of bits (lax.bitcast_convert_type)";
+  let description = [{
+    Each element's bits read as the result's element type, of the same bit
+    width: how the codes of a narrow float are read and written as integers.
+    No derivative flows through it.
+
+    Example:
+
+    ```mlir
+    %b = rlx.bitcast %q : tensor<?x4xf8E4M3FN> -> tensor<?x4xi8>
     ```
   }];
   let arguments = (ins AnyRankedTensor:$x);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
   let hasVerifier = 1;
-  let hasFolder = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -592,6 +624,7 @@ def RLX_GatherOp : RLX_DiffOp<"gather", [Pure, InferTypeOpAdaptor]> {
 include "dialects/RLX/IR/RLXMarkers.td"
 include "dialects/RLX/IR/RLXControlFlow.td"
 include "dialects/RLX/IR/RLXRandomOps.td"
+include "dialects/RLX/IR/RLXQuantOps.td"
 include "dialects/RLX/IR/RLXCollectiveOps.td"
 
 #endif // RLX_DIALECT_RLXOPS_TD

@@ -233,6 +233,12 @@ LogicalResult CastOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
   return success();
 }
 
+LogicalResult BitcastOp::buildVJP(OpBuilder &, ArrayRef<Value>,
+                                  SmallVectorImpl<Value> &out,
+                                  SymbolTableCollection &) {
+  return noAdjoints(*this, out);
+}
+
 LogicalResult StopGradientOp::buildVJP(OpBuilder &, ArrayRef<Value>,
                                        SmallVectorImpl<Value> &out,
                                        SymbolTableCollection &) {

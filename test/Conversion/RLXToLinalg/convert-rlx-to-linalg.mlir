@@ -467,3 +467,27 @@ func.func @matmul_two_batch_dims(%q: tensor<?x12x8x4xf32>, %k: tensor<?x12x4x8xf
   %0 = rlx.matmul %q, %k : (tensor<?x12x8x4xf32>, tensor<?x12x4x8xf32>) -> tensor<?x12x8x8xf32>
   return %0 : tensor<?x12x8x8xf32>
 }
+
+// -----
+
+// Narrow floats: rounding is integer code around one math.roundeven, the
+// code bitcast to the narrow type; decoding scales the integer significand.
+// CHECK-LABEL: func @narrow_float_casts
+// CHECK:         linalg.generic
+// CHECK:           math.roundeven %{{.*}} : f32
+// CHECK:           arith.trunci %{{.*}} : i32 to i8
+// CHECK:           arith.bitcast %{{.*}} : i8 to f8E4M3FN
+// CHECK:         linalg.generic
+// CHECK:           arith.bitcast %{{.*}} : f8E4M3FN to i8
+// CHECK:           arith.extui %{{.*}} : i8 to i32
+// CHECK:           arith.uitofp
+// CHECK:         linalg.generic
+// CHECK:           math.roundeven %{{.*}} : f32
+// CHECK-NOT:       arith.trunci
+// CHECK:           linalg.yield %{{.*}} : f32
+func.func @narrow_float_casts(%x: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %q = rlx.cast %x : tensor<?xf32> -> tensor<?xf8E4M3FN>
+  %d = rlx.cast %q : tensor<?xf8E4M3FN> -> tensor<?xf32>
+  %f = rlx.fake_quant %x {exponent_bits = 2, mantissa_bits = 1, exponent_bias = 1, specials = "finite"} : tensor<?xf32>
+  return %d, %f : tensor<?xf32>, tensor<?xf32>
+}

@@ -324,6 +324,32 @@ func.func @{N}(%x: tensor<{B}x6x{F}>, %c: tensor<{B}x3xi1>) -> (tensor<{B}x6xi1>
           return {ref::cast(in[0], RLX_DTYPE_I1), ref::cast(in[1], c.F)};
         },
         Tol::Exact);
+
+  // Narrow floats, end to end in every variant: a round trip through
+  // f8E5M2 (values beyond 57344 become inf) and fake_quant to e4m3fn
+  // saturating. numerics.narrow-floats checks every code against ml_dtypes.
+  b.add("cast_narrow_float", R"(
+func.func @{N}(%x: tensor<{B}x5x{F}>) -> (tensor<{B}x5x{F}>, tensor<{B}x5x{F}>) {
+  %q = rlx.cast %x : tensor<{B}x5x{F}> -> tensor<{B}x5xf8E5M2>
+  %r = rlx.cast %q : tensor<{B}x5xf8E5M2> -> tensor<{B}x5x{F}>
+  %f = rlx.fake_quant %x {exponent_bits = 4, mantissa_bits = 3, exponent_bias = 7, specials = "fn", saturate} : tensor<{B}x5x{F}>
+  return %r, %f : tensor<{B}x5x{F}>, tensor<{B}x5x{F}>
+}
+)",
+        {{"x", El::F, {kB, 5},
+          cycle({0.3, -1.0e-5, 70000, -61440, 61439, 500, -449, 0.0625,
+                 3.0e-3, -2.5, 1.125, 7.0e-6, -0.0})}},
+        [](const In &in, const Ctx &c) -> Outs {
+          return {ref::unary(c.F, in[0],
+                             [](double v) {
+                               return ref::roundToFormat(v, 2, -14, 57344,
+                                                         false, true);
+                             }),
+                  ref::unary(c.F, in[0], [](double v) {
+                    return ref::roundToFormat(v, 3, -6, 448, true, false);
+                  })};
+        },
+        Tol::Exact);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1342,7 +1368,9 @@ bool Case::needsF64Transcendentals() const {
   for (const char *op :
        {"rlx.exp ", "rlx.log ", "rlx.tanh ", "rlx.pow ", "rlx.erf ",
         "rlx.gelu ", "rlx.sigmoid ", "rlx.softmax ", "rlx.log_softmax ",
-        "rlx.random_normal ", "rlx.random_truncated_normal "})
+        "rlx.random_normal ", "rlx.random_truncated_normal ",
+        // rounding to a narrow float is a roundeven
+        "rlx.fake_quant ", "xf8E"})
     if (mlir.find(op) != std::string::npos)
       return true;
   return false;

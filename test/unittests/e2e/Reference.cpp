@@ -367,4 +367,20 @@ Arr cast(const Arr &x, rlx_dtype_t to) {
   return unary(to, x, [&](double v) { return roundTo(to, v); });
 }
 
+double roundToFormat(double x, int mantissaBits, int minExponent,
+                     double maxFinite, bool saturate, bool infinity) {
+  if (std::isnan(x) || x == 0)
+    return x;
+  int exponent;
+  std::frexp(x, &exponent); // |x| = f * 2^exponent, f in [0.5, 1)
+  int ulpExponent = std::max(exponent - 1, minExponent) - mantissaBits;
+  double rounded =
+      std::ldexp(std::nearbyint(std::ldexp(x, -ulpExponent)), ulpExponent);
+  if (std::fabs(rounded) <= maxFinite)
+    return rounded;
+  if (saturate)
+    return std::copysign(maxFinite, x);
+  return infinity ? std::copysign(INFINITY, x) : NAN;
+}
+
 } // namespace rlx::e2e::ref

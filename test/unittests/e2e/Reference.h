@@ -75,6 +75,12 @@ Arr concat(const std::vector<const Arr *> &xs, int64_t axis);
 Arr gather(const Arr &x, const Arr &indices, int64_t axis);
 /// Elementwise conversion (rounding to f32, truncation, != 0 for i1).
 Arr cast(const Arr &x, rlx_dtype_t to);
+/// `x` rounded to the binary float format with `mantissaBits` and normal
+/// exponents from `minExponent` up, ties to even; beyond `maxFinite` it is
+/// ±max (`saturate`), else ±inf or NaN as `infinity` says. By frexp and
+/// nearbyint, independently of the compiler's bit manipulation.
+double roundToFormat(double x, int mantissaBits, int minExponent,
+                     double maxFinite, bool saturate, bool infinity);
 
 } // namespace rlx::e2e::ref
 

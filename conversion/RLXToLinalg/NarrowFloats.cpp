@@ -1,0 +1,271 @@
+//===- NarrowFloats.cpp - Rounding to and decoding narrow floats ----------===//
+///
+/// \file
+/// Rounding scales |x| so that one unit in the last place of the target
+/// format is 1, rounds to an integer with `math.roundeven` and scales back:
+/// both scalings are by powers of two, so they are exact and the only
+/// rounding is the roundeven (the same single rounding as ml_dtypes). The
+/// powers of two are built from their exponent bits. Encoding then reads the
+/// exponent and the top mantissa bits of the rounded value.
+///
+//===----------------------------------------------------------------------===//
+
+#include "conversion/RLXToLinalg/NarrowFloats.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+using Specials = FloatFormat::Specials;
+
+namespace {
+
+/// Scalar arith over one float type F (f32 or f64) and the integer type of
+/// its bits.
+struct Bits {
+  OpBuilder &b;
+  Location loc;
+  FloatType floatType;
+  IntegerType intType;
+  int mantissaBits; // of F
+  int bias;         // of F
+
+  Bits(OpBuilder &b, Location loc, FloatType type)
+      : b(b), loc(loc), floatType(type),
+        intType(b.getIntegerType(type.getWidth())),
+        mantissaBits(type.getFPMantissaWidth() - 1),
+        bias(type.isF64() ? 1023 : 127) {}
+
+  Value i(int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(intType, v));
+  }
+  Value f(double v) {
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(floatType, v));
+  }
+  Value toInt(Value x) {
+    return arith::BitcastOp::create(b, loc, intType, x);
+  }
+  Value toFloat(Value x) {
+    return arith::BitcastOp::create(b, loc, floatType, x);
+  }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value andI(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value orI(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
+  Value shl(Value x, int64_t n) { return arith::ShLIOp::create(b, loc, x, i(n)); }
+  Value shr(Value x, int64_t n) {
+    return arith::ShRUIOp::create(b, loc, x, i(n));
+  }
+  Value mulF(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
+  Value select(Value c, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  Value cmpI(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  Value cmpF(arith::CmpFPredicate p, Value x, Value y) {
+    return arith::CmpFOp::create(b, loc, p, x, y);
+  }
+  /// 2^k for an integer k (of intType) in F's normal range.
+  Value pow2(Value k) {
+    return toFloat(shl(add(k, i(bias)), mantissaBits));
+  }
+  /// The unbiased exponent of a positive normal F given as bits.
+  Value exponentOf(Value absBits) {
+    return sub(shr(absBits, mantissaBits), i(bias));
+  }
+};
+
+/// |x| rounded to `format` (before any overflow handling), the sign bit of
+/// x (0 or 1) and whether x is NaN or beyond the largest finite value.
+struct Rounded {
+  Value magnitude, sign, isNaN, overflows;
+};
+
+Rounded roundMagnitude(Bits &k, Value x, const FloatFormat &format) {
+  int width = k.floatType.getWidth();
+  Value bits = k.toInt(x);
+  Value absBits = k.andI(bits, k.i((int64_t(1) << (width - 1)) - 1));
+  Value ax = k.toFloat(absBits);
+  // The exponent whose ulp the format has at |x|: subnormals share emin's.
+  Value exponent = arith::MaxSIOp::create(k.b, k.loc, k.exponentOf(absBits),
+                                          k.i(format.minNormalExponent()));
+  Value m = k.i(format.mantissaBits);
+  Value scaled = k.mulF(ax, k.pow2(k.sub(m, exponent)));
+  Value rounded = math::RoundEvenOp::create(k.b, k.loc, scaled);
+  Value magnitude = k.mulF(rounded, k.pow2(k.sub(exponent, m)));
+  Value isNaN = k.cmpF(arith::CmpFPredicate::UNO, x, x);
+  Value overflows =
+      arith::OrIOp::create(
+          k.b, k.loc,
+          k.cmpF(arith::CmpFPredicate::OGT, magnitude, k.f(format.maxFinite())),
+          k.cmpF(arith::CmpFPredicate::OEQ, ax, k.f(INFINITY)));
+  return {magnitude, k.shr(bits, width - 1), isNaN, overflows};
+}
+
+/// Whether values beyond the largest finite one become ±max.
+bool saturates(const FloatFormat &format, bool saturate) {
+  return saturate || format.specials == Specials::FiniteOnly;
+}
+
+/// `x` (any int or float) as an f32 or f64 that holds it exactly where it
+/// can: the source of the rounding.
+Value widenForRounding(OpBuilder &b, Location loc, Value x) {
+  Type type = x.getType();
+  if (type.isF32() || type.isF64())
+    return x;
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    if (narrowFloatFormat(floatType))
+      return narrowFloatToF32(b, loc, x);
+    return arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+  }
+  // Integers: f64 holds every i32 exactly; an i64 beyond 2^53 overflows
+  // every narrow format anyway.
+  if (type.isInteger(1))
+    return arith::UIToFPOp::create(b, loc, b.getF64Type(), x);
+  return arith::SIToFPOp::create(b, loc, b.getF64Type(), x);
+}
+
+} // namespace
+
+Value mlir::rlx::roundToFormat(OpBuilder &b, Location loc, Value x,
+                               const FloatFormat &format, bool saturate) {
+  Bits k(b, loc, cast<FloatType>(x.getType()));
+  Rounded r = roundMagnitude(k, x, format);
+  Value beyond = saturates(format, saturate) ? k.f(format.maxFinite())
+                 : format.specials == Specials::IEEE ? k.f(INFINITY)
+                                                     : k.f(NAN);
+  Value magnitude = k.select(r.overflows, beyond, r.magnitude);
+  // Put x's sign back (NaN keeps its own bits); FNUZ has no -0.
+  Value signed_ = k.toFloat(k.orI(k.toInt(magnitude),
+                                  k.shl(r.sign, k.floatType.getWidth() - 1)));
+  if (format.specials == Specials::NaNAsNegativeZero)
+    signed_ = k.select(k.cmpF(arith::CmpFPredicate::OEQ, magnitude, k.f(0)),
+                       magnitude, signed_);
+  return k.select(r.isNaN, x, signed_);
+}
+
+Value mlir::rlx::convertToNarrowFloat(OpBuilder &b, Location loc, Value x,
+                                      FloatType to, bool saturate) {
+  FloatFormat format = *narrowFloatFormat(to);
+  Value wide = widenForRounding(b, loc, x);
+  Bits k(b, loc, cast<FloatType>(wide.getType()));
+  Rounded r = roundMagnitude(k, wide, format);
+  unsigned m = format.mantissaBits;
+  int typeMantissa = k.mantissaBits;
+
+  // The magnitude code of the rounded value: a normal reads its exponent
+  // and top mantissa bits, a subnormal is its count of smallest ulps.
+  Value rBits = k.toInt(r.magnitude);
+  Value exponent = k.exponentOf(rBits);
+  Value isNormal = k.cmpI(arith::CmpIPredicate::sge, exponent,
+                          k.i(format.minNormalExponent()));
+  Value normalCode = k.orI(
+      k.shl(k.add(exponent, k.i(format.bias)), m),
+      k.andI(k.shr(rBits, typeMantissa - m), k.i((int64_t(1) << m) - 1)));
+  Value ulps = k.mulF(r.magnitude, k.pow2(k.i(m - format.minNormalExponent())));
+  Value subnormalCode = arith::FPToUIOp::create(b, loc, k.intType, ulps);
+  Value code = k.select(isNormal, normalCode, subnormalCode);
+
+  int64_t allOnesExponent = (int64_t(1) << format.exponentBits) - 1;
+  int64_t signBit = int64_t(1) << (format.width() - 1);
+  int64_t beyond = saturates(format, saturate) ? format.maxCode()
+                   : format.specials == Specials::IEEE
+                       ? allOnesExponent << m
+                   : format.specials == Specials::NaNOnly
+                       ? (allOnesExponent << m) | ((int64_t(1) << m) - 1)
+                       : signBit; // FNUZ's NaN
+  code = k.select(r.overflows, k.i(beyond), code);
+  Value signBits = k.shl(r.sign, format.width() - 1);
+  Value result = k.orI(code, signBits);
+
+  switch (format.specials) {
+  case Specials::IEEE:
+    // A quiet NaN keeps x's sign.
+    result = k.select(
+        r.isNaN,
+        k.orI(k.i((allOnesExponent << m) | (int64_t(1) << (m - 1))), signBits),
+        result);
+    break;
+  case Specials::NaNOnly:
+    result = k.select(r.isNaN, k.orI(k.i(signBit - 1), signBits), result);
+    break;
+  case Specials::NaNAsNegativeZero: {
+    // No -0: zero and NaN both come out unsigned-looking, NaN as 0x80.
+    Value isZero = k.cmpI(arith::CmpIPredicate::eq, code, k.i(0));
+    Value zeroOrNaN = k.select(r.isNaN, k.i(signBit), k.i(0));
+    Value special = arith::OrIOp::create(b, loc, isZero, r.isNaN);
+    result = k.select(special, zeroOrNaN, result);
+    break;
+  }
+  case Specials::FiniteOnly:
+    // No code means NaN; ml_dtypes gives zero with the sign bit of x flipped
+    // (the sign of the default NaN is clear, so NaN becomes -0), and so do
+    // we, to stay bit-exact with it.
+    result = k.select(r.isNaN, k.shl(k.sub(k.i(1), r.sign),
+                                     format.width() - 1),
+                      result);
+    break;
+  }
+  Value narrowBits = arith::TruncIOp::create(
+      b, loc, b.getIntegerType(format.width()), result);
+  return arith::BitcastOp::create(b, loc, to, narrowBits);
+}
+
+Value mlir::rlx::narrowFloatToF32(OpBuilder &b, Location loc, Value x) {
+  auto type = cast<FloatType>(x.getType());
+  FloatFormat format = *narrowFloatFormat(type);
+  Bits k(b, loc, b.getF32Type());
+  Value narrowBits =
+      arith::BitcastOp::create(b, loc, b.getIntegerType(format.width()), x);
+  Value code = arith::ExtUIOp::create(b, loc, k.intType, narrowBits);
+  unsigned m = format.mantissaBits;
+  int64_t allOnesExponent = (int64_t(1) << format.exponentBits) - 1;
+  Value sign = k.shr(code, format.width() - 1);
+  Value magnitudeCode = k.andI(code, k.i((int64_t(1) << (format.width() - 1)) - 1));
+  Value exponentField = k.shr(magnitudeCode, m);
+  Value mantissa = k.andI(code, k.i((int64_t(1) << m) - 1));
+  // (mantissa + implicit one) * 2^(exponent - bias - m); subnormals have no
+  // implicit one and emin's exponent.
+  Value isSubnormal = k.cmpI(arith::CmpIPredicate::eq, exponentField, k.i(0));
+  Value significand = k.select(isSubnormal, mantissa,
+                               k.orI(mantissa, k.i(int64_t(1) << m)));
+  Value exponent = arith::MaxSIOp::create(b, loc, exponentField, k.i(1));
+  Value scale = k.pow2(k.sub(exponent, k.i(format.bias + m)));
+  Value magnitude = k.mulF(
+      arith::UIToFPOp::create(b, loc, k.floatType, significand), scale);
+
+  Value quietNaN = k.i(0x7fc00000);
+  Value magnitudeBits = k.toInt(magnitude);
+  switch (format.specials) {
+  case Specials::IEEE: {
+    Value top = k.cmpI(arith::CmpIPredicate::eq, exponentField,
+                       k.i(allOnesExponent));
+    Value isInf = k.cmpI(arith::CmpIPredicate::eq, mantissa, k.i(0));
+    Value special = k.select(isInf, k.i(0x7f800000), quietNaN);
+    magnitudeBits = k.select(top, special, magnitudeBits);
+    break;
+  }
+  case Specials::NaNOnly:
+    magnitudeBits = k.select(
+        k.cmpI(arith::CmpIPredicate::eq, magnitudeCode,
+               k.i((int64_t(1) << (format.width() - 1)) - 1)),
+        quietNaN, magnitudeBits);
+    break;
+  case Specials::NaNAsNegativeZero:
+    // The code of -0 is NaN; with its sign bit set it decodes as -NaN.
+    magnitudeBits = k.select(
+        k.cmpI(arith::CmpIPredicate::eq, code,
+               k.i(int64_t(1) << (format.width() - 1))),
+        quietNaN, magnitudeBits);
+    break;
+  case Specials::FiniteOnly:
+    break;
+  }
+  return k.toFloat(k.orI(magnitudeBits, k.shl(sign, 31)));
+}

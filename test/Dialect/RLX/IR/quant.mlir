@@ -1,0 +1,33 @@
+// RUN: rlx-opt %s | rlx-opt | FileCheck %s
+// RUN: rlx-opt %s --mlir-print-op-generic | rlx-opt | FileCheck %s
+
+// CHECK-LABEL: func @narrow_casts
+func.func @narrow_casts(%x: tensor<?x4xf32>, %h: tensor<4xbf16>) {
+  // CHECK: rlx.cast %{{.*}} : tensor<?x4xf32> -> tensor<?x4xf8E4M3FN>
+  %0 = rlx.cast %x : tensor<?x4xf32> -> tensor<?x4xf8E4M3FN>
+  // CHECK: rlx.cast %{{.*}} {saturate} : tensor<?x4xf32> -> tensor<?x4xf8E5M2>
+  %1 = rlx.cast %x {saturate} : tensor<?x4xf32> -> tensor<?x4xf8E5M2>
+  // CHECK: rlx.cast %{{.*}} : tensor<?x4xf8E5M2> -> tensor<?x4xf4E2M1FN>
+  %2 = rlx.cast %1 : tensor<?x4xf8E5M2> -> tensor<?x4xf4E2M1FN>
+  // CHECK: rlx.cast %{{.*}} : tensor<4xbf16> -> tensor<4xf6E3M2FN>
+  %3 = rlx.cast %h : tensor<4xbf16> -> tensor<4xf6E3M2FN>
+  // Shape ops move narrow floats.
+  // CHECK: rlx.transpose %{{.*}} {permutation = array<i64: 1, 0>} : (tensor<?x4xf8E4M3FN>) -> tensor<4x?xf8E4M3FN>
+  %4 = rlx.transpose %0 {permutation = array<i64: 1, 0>} : (tensor<?x4xf8E4M3FN>) -> tensor<4x?xf8E4M3FN>
+  // CHECK: rlx.bitcast %{{.*}} : tensor<?x4xf8E4M3FN> -> tensor<?x4xi8>
+  %5 = rlx.bitcast %0 : tensor<?x4xf8E4M3FN> -> tensor<?x4xi8>
+  // CHECK: rlx.bitcast %{{.*}} : tensor<4xf6E3M2FN> -> tensor<4xi6>
+  %6 = rlx.bitcast %3 : tensor<4xf6E3M2FN> -> tensor<4xi6>
+  return
+}
+
+// CHECK-LABEL: func @fake_quant
+func.func @fake_quant(%x: tensor<?x4xf32>, %y: tensor<3xf64>) {
+  // CHECK: rlx.fake_quant %{{.*}} {exponent_bias = 7 : i64, exponent_bits = 4 : i64, mantissa_bits = 3 : i64, specials = "fn"} : tensor<?x4xf32>
+  %0 = rlx.fake_quant %x {exponent_bits = 4, mantissa_bits = 3, exponent_bias = 7, specials = "fn"} : tensor<?x4xf32>
+  // CHECK: rlx.fake_quant %{{.*}} {exponent_bias = 15 : i64, exponent_bits = 5 : i64, mantissa_bits = 2 : i64, saturate} : tensor<?x4xf32>
+  %1 = rlx.fake_quant %x {exponent_bits = 5, mantissa_bits = 2, exponent_bias = 15, saturate} : tensor<?x4xf32>
+  // CHECK: rlx.fake_quant %{{.*}} {exponent_bias = 127 : i64, exponent_bits = 8 : i64, mantissa_bits = 7 : i64} : tensor<3xf64>
+  %2 = rlx.fake_quant %y {exponent_bits = 8, mantissa_bits = 7, exponent_bias = 127} : tensor<3xf64>
+  return
+}
