@@ -132,6 +132,7 @@ static void buildCPUCodegen(OpPassManager &pm,
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createRLXDefineCollectiveHooks());
   pm.addPass(createRLXCheckedAllocations());
   pm.addPass(createRLXEmitArtifactABI());
 }
@@ -357,6 +358,14 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
     // Checks on the rlx ops themselves, so each names its op.
     if (options.debugChecks)
       pm.addPass(createRLXInsertDebugChecks());
+    // Collectives become calls of the runtime on their buffers (CPU; other
+    // targets refuse them, naming the op).
+    {
+      RLXLowerCollectivesOptions collectives;
+      collectives.target =
+          isGPUTarget(options.target) ? std::string(options.target) : "cpu";
+      pm.addPass(createRLXLowerCollectives(collectives));
+    }
     pm.addPass(createConvertRLXToLinalg());
     // No CSE from here on: it would merge what remat recomputes on purpose.
     pm.addPass(createCanonicalizerPass());

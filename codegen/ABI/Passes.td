@@ -173,4 +173,42 @@ def RLXEmitArtifactABI : Pass<"rlx-emit-artifact-abi", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
+def RLXLowerCollectives : Pass<"rlx-lower-collectives", "mlir::ModuleOp"> {
+  let summary = "Turns rlx collectives into calls of the runtime's collective hook";
+  let description = [{
+    Each `rlx.all_reduce`, `all_gather`, `reduce_scatter`, `broadcast` and
+    `axis_index` becomes a call of the private `rlx_collective_<type>(kind,
+    dtype, in, out, count, arg)` on 1-D views of the operand's buffer
+    (`bufferization.to_buffer`) and a fresh result buffer (`memref.alloc`,
+    read back with `bufferization.to_tensor restrict writable`); codes and
+    arguments as `rlx_artifact_collective_hook_t` in rlx/abi.h. Gathers and
+    scatters along a dim other than 0 are transposed around the call.
+    `rlx-define-collective-hooks` defines the callees. Targets other than
+    `cpu` refuse collectives with an error naming the op.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "the target the code is compiled for">
+  ];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def RLXDefineCollectiveHooks
+    : Pass<"rlx-define-collective-hooks", "mlir::ModuleOp"> {
+  let summary = "Defines the collective calls over the runtime's hook";
+  let description = [{
+    On LLVM dialect: defines each declared `rlx_collective_<type>` (what
+    `rlx-lower-collectives` calls, its memrefs expanded to descriptor
+    fields) to call through the exported pointer
+    `rlx_artifact_collective_hook`, which the runtime sets at load, with
+    the buffers' element addresses. A module without collectives gets
+    nothing. With no hook set the artifact aborts: only an rlx runtime may
+    call it.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 #endif // RLX_CODEGEN_ABI_PASSES_TD

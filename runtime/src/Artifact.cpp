@@ -9,6 +9,7 @@
 
 #include "Artifact.h"
 #include "ArtifactIntegrity.h"
+#include "Communicator.h"
 #include "CpuFeatures.h"
 #include "DType.h"
 #include "DeviceCall.h"
@@ -229,6 +230,9 @@ std::unique_ptr<rlx_artifact_s> loadArtifact(const std::string &path) {
   if (auto checkFailed = static_cast<rlx_artifact_error_hook_t *>(
           dlsym(artifact->library, RLX_ARTIFACT_ERROR_HOOK_SYMBOL)))
     *checkFailed = rlxrt::checkFailedHook;
+  if (auto collective = static_cast<rlx_artifact_collective_hook_t *>(
+          dlsym(artifact->library, RLX_ARTIFACT_COLLECTIVE_HOOK_SYMBOL)))
+    *collective = rlxrt::collectiveHook;
   // dlsym searches the artifact's dependencies too: a manifest naming
   // `free` would otherwise get the C library's. An entry symbol must be
   // defined in the artifact itself.

@@ -12,6 +12,7 @@
 #include "Call.h"
 #include "Addresses.h"
 #include "CallLog.h"
+#include "Communicator.h"
 #include "DType.h"
 #include "Descriptors.h"
 #include "GuardedCall.h"
@@ -159,12 +160,18 @@ std::unique_ptr<rlx_tensor_list_s> callOnHost(rlx_session_s &session,
     __atomic_store_n(numThreads, rlxrt::currentThreadCount(), __ATOMIC_RELAXED);
   int32_t code = 0;
   rlxrt::CallFailure failure;
-  bool completed =
-      rlxrt::guardedCall(entry.function, block.args(), code, failure);
+  bool completed;
+  {
+    rlxrt::ActiveCommunicator replicas(session.communicator.load());
+    completed = rlxrt::guardedCall(entry.function, block.args(), code, failure);
+  }
 
   OutputBlocks blocks;
   for (size_t i = 0; i < entry.outputs.size(); ++i)
     blocks.add(toPointer(block.outputAllocated(i)));
+  // A hook that failed with a status of its own (a collective).
+  if (!completed && failure.code != RLX_STATUS_OK)
+    fail(failure.code, "entry point '" + entry.name + "': " + failure.message);
   if (!completed && !failure.message.empty())
     fail(RLX_STATUS_INVALID_ARGUMENT,
          "entry point '" + entry.name + "': " + failure.message);

@@ -14,6 +14,7 @@
 #include "Artifact.h"
 #include "DeviceProgram.h"
 #include "Tensor.h"
+#include "rlx/communicator.h"
 
 #include <atomic>
 #include <mutex>
@@ -28,6 +29,7 @@ struct rlx_session_s {
   rlx_session_s(const rlx_session_s &) = delete;
   rlx_session_s &operator=(const rlx_session_s &) = delete;
   ~rlx_session_s() {
+    rlx_communicator_release(communicator.load());
     weights.clear();
     deviceWeights.clear();
     program.reset();
@@ -59,6 +61,9 @@ struct rlx_session_s {
   /// concurrent first calls run it once.
   std::mutex prepareMutex;
   std::unordered_map<std::string, Prepared> prepared;
+  /// The replicas the artifact's collectives span (rlx/communicator.h);
+  /// null: none, and a collective fails.
+  std::atomic<rlx_communicator_t *> communicator{nullptr};
 };
 
 #endif // RLX_RUNTIME_SRC_SESSION_H

@@ -99,6 +99,8 @@ const char *rlx_status_code_string(rlx_status_code_t code) {
     return "OUT_OF_RANGE";
   case RLX_STATUS_RESOURCE_EXHAUSTED:
     return "RESOURCE_EXHAUSTED";
+  case RLX_STATUS_UNAVAILABLE:
+    return "UNAVAILABLE";
   }
   return "UNKNOWN";
 }

@@ -3,7 +3,7 @@
 /// \file
 /// `rlx-run model.so --fn NAME --weights W.safetensors --input [NAME=]X.npy
 /// [--output Y.npy | --outputs Y.safetensors] [--benchmark N] [--threads N]
-/// [--device cpu|vulkan|cuda|hip] [--info]
+/// [--device cpu|vulkan|cuda|hip] [--info] [--replicas single|mpi]
 /// [--check-grads [--eps E] [--rtol R] [--atol A] [--seed S] [--directions N]]`.
 /// Only flag parsing, printing and calls into the runtime live here. Every
 /// failure is one line `rlx-run: error: ...` on stderr and exit code 1; bad
@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "rlx/check_grads.hpp"
+#include "rlx/communicator.hpp"
 #include "rlx/runtime.hpp"
 
 #include <CLI/CLI.hpp>
@@ -43,6 +44,7 @@ struct Options {
   std::optional<double> eps, rtol, atol;
   uint64_t seed = 0;
   unsigned directions = 1;
+  std::string replicas;
 };
 
 /// A failure to report as `rlx-run: error: ...`, exit code 1.
@@ -315,6 +317,17 @@ void run(const Options &options) {
   rlx::runtime::Session session(artifact, device);
   for (const std::string &file : options.weights)
     session.bind_safetensors(file, options.allowUnusedWeights);
+  rlx::runtime::Communicator replicas;
+  if (!options.replicas.empty()) {
+    replicas = options.replicas == "mpi" ? rlx::runtime::Communicator::mpi()
+                                         : rlx::runtime::Communicator::single();
+    rlx::runtime::set_communicator(session, replicas);
+  }
+  // Under mpirun every replica computes; replica 0 alone prints and writes.
+  if (replicas && replicas.rank() != 0) {
+    session.call(name, readInputs(entry, options.inputs));
+    return;
+  }
   std::vector<rlx::runtime::HostTensor> inputs =
       readInputs(entry, options.inputs);
 
@@ -376,6 +389,10 @@ int main(int argc, char **argv) {
                  "Run on this device: cpu, vulkan, cuda or hip (default: the "
                  "one the artifact was compiled for, which any other must "
                  "be)");
+  app.add_option("--replicas", options.replicas,
+                 "Run the artifact's collectives over one replica (single) "
+                 "or every process of mpirun (mpi)")
+      ->check(CLI::IsMember({"single", "mpi"}));
   app.add_flag("--info", options.info,
                "Print the artifact's manifest and the device it runs on, and "
                "exit");

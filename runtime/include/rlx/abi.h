@@ -72,6 +72,10 @@ extern "C" {
 #define RLX_ARTIFACT_DEVICE_LAUNCH_HOOK_SYMBOL "rlx_artifact_device_launch_hook"
 #define RLX_ARTIFACT_DEVICE_DOWNLOAD_HOOK_SYMBOL                               \
   "rlx_artifact_device_download_hook"
+/** `rlx_artifact_collective_hook_t` slot: artifacts with collectives
+    (rlx.all_reduce, ...) call it for each one. Optional: an artifact
+    without collectives has none. */
+#define RLX_ARTIFACT_COLLECTIVE_HOOK_SYMBOL "rlx_artifact_collective_hook"
 
 /* The exported symbols by which artifacts have them, as X-macro lists
    (X(name) per symbol) so that tools and tests can walk every name. Entry
@@ -133,6 +137,29 @@ typedef void (*rlx_artifact_device_launch_hook_t)(
 typedef void (*rlx_artifact_device_download_hook_t)(void *host_dst,
                                                     const void *device_src,
                                                     int64_t bytes);
+
+/** What the collective hook is asked to do. */
+typedef enum rlx_collective_kind_e {
+  RLX_COLLECTIVE_ALL_REDUCE_SUM = 0,
+  RLX_COLLECTIVE_ALL_REDUCE_MEAN = 1,
+  RLX_COLLECTIVE_ALL_REDUCE_MAX = 2,
+  RLX_COLLECTIVE_ALL_REDUCE_MIN = 3,
+  RLX_COLLECTIVE_ALL_GATHER = 4,     /**< `arg`: the op's axis_size */
+  RLX_COLLECTIVE_REDUCE_SCATTER = 5, /**< sum; `arg`: the op's axis_size */
+  RLX_COLLECTIVE_BROADCAST = 6,      /**< `arg`: the root replica */
+  RLX_COLLECTIVE_AXIS_INDEX = 7      /**< writes one i32 to `out` */
+} rlx_collective_kind_t;
+
+/** One collective over the replicas of the session's communicator, on
+    host memory. `dtype` is an rlx_dtype_t value (runtime.h). `count`: the
+    elements of `in` for all-reduce and broadcast (`out` has as many), of
+    one replica's block for all-gather (`in`; `out` holds axis_size blocks)
+    and reduce-scatter (`out`; `in` holds axis_size blocks). Blocks are
+    contiguous: the compiler moves the gathered or scattered dim in front
+    first. Returns only on success; a failure unwinds to the call. */
+typedef void (*rlx_artifact_collective_hook_t)(int32_t kind, int32_t dtype,
+                                               const void *in, void *out,
+                                               int64_t count, int64_t arg);
 
 /** The kind word of a kernel argument of the launch hook. */
 typedef enum rlx_kernel_arg_kind_e {

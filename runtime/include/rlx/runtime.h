@@ -59,7 +59,10 @@ typedef enum rlx_status_code_e {
   /** An index past the end. */
   RLX_STATUS_OUT_OF_RANGE = 7,
   /** Out of memory or address space. */
-  RLX_STATUS_RESOURCE_EXHAUSTED = 8
+  RLX_STATUS_RESOURCE_EXHAUSTED = 8,
+  /** Another replica did not take part in a collective in time: it died,
+      hangs, or issued a different collective (rlx/communicator.h). */
+  RLX_STATUS_UNAVAILABLE = 9
 } rlx_status_code_t;
 
 /** An error. NULL is success. Owned by whoever received it. */
