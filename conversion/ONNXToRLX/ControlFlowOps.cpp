@@ -112,10 +112,6 @@ public:
       return failure();
     SmallVector<Value> outputs;
     for (const onnx::ValueInfoProto &output : graph.output()) {
-      if (importer.symbolicShapes.count(output.name()))
-        return error() << "output '" << output.name()
-                       << "' is a shape computed from dynamic dims; returning "
-                          "one from a subgraph is not supported";
       std::string inner = std::move(importer.errorPrefix);
       importer.errorPrefix = outerPrefix;
       FailureOr<Value> value = importer.lookup(output.name(), ctx);

@@ -349,7 +349,7 @@ FailureOr<Value> GraphImporter::lookup(StringRef name, NodeContext &ctx) {
   auto found = values.find(name);
   if (found != values.end())
     return found->second;
-  if (!scopes.empty()) {
+  if (!scopes.empty() && !symbolicShapes.count(name)) {
     // Inside a subgraph: a value it knows, else one from outside.
     auto known = constants.find(name);
     if (known == constants.end())
@@ -378,10 +378,15 @@ FailureOr<Value> GraphImporter::lookup(StringRef name, NodeContext &ctx) {
     values[name] = value;
     return value;
   }
-  if (symbolicShapes.count(name))
-    return ctx.error() << "input '" << name
-                       << "' is a shape computed from dynamic dims; it can "
-                          "only feed shape arithmetic and Reshape";
+  auto symbolic = symbolicShapes.find(name);
+  if (symbolic != symbolicShapes.end()) {
+    // A shape read as data: computed at run time, once.
+    FailureOr<Value> value = materializeSymbolicShape(ctx, symbolic->second);
+    if (failed(value))
+      return failure();
+    values[name] = *value;
+    return value;
+  }
   return ctx.error() << "input '" << name
                      << "' is not produced by an earlier node, a graph input "
                         "or an initializer";

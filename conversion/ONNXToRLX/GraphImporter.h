@@ -118,9 +118,10 @@ const llvm::StringMap<OpConverter> &opConverters();
 
 /// A rank-0 or rank-1 integer tensor computed from shapes at import time
 /// whose elements are not all known: an element is a number, a dynamic dim
-/// of a value (`Shape` of a `?` dim), or unknown (arithmetic on one). Such
-/// a tensor only feeds shape arithmetic and `Reshape`, where dynamic
-/// elements become dynamic dims (ShapeArithmetic.cpp).
+/// of a value (`Shape` of a `?` dim), or unknown (arithmetic on one). Shape
+/// arithmetic, `Reshape`, `Expand` and `ConstantOfShape` read it at import
+/// (dynamic elements become dynamic dims); any other op reads it as a
+/// tensor computed at run time (materializeSymbolicShape).
 struct SymbolicShape {
   struct Element {
     int64_t value = ShapedType::kDynamic;
@@ -144,6 +145,11 @@ std::optional<SymbolicShape> symbolicInput(NodeContext &ctx, unsigned i);
 /// dynamic dim, arithmetic on one, a Reshape to one); returns false when
 /// the node is not such a computation and its op's converter should run.
 FailureOr<bool> convertSymbolicShapeOp(NodeContext &ctx);
+
+/// A symbolic shape as a tensor computed at run time (a shape read as
+/// data: `x.size(0)` in arithmetic on floats), or an error naming the node.
+FailureOr<Value> materializeSymbolicShape(NodeContext &ctx,
+                                          const SymbolicShape &shape);
 
 /// The result shape of ONNX Reshape of `in` to `spec` (0: copy, -1: the
 /// rest, kDynamic: a dynamic dim), or an error. `equalTo[i]`, when given

@@ -9,6 +9,8 @@
 /// shape ops here, so the Reshape it ends in still gets a type: a dim taken
 /// from the reshaped value's own dim in the same place is a copy, any other
 /// dynamic element a dynamic dim that rlx.reshape sizes at run time.
+/// ConstantOfShape and Expand to such a shape broadcast against tensors
+/// that have the dims it names (broadcastToSymbolic).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -159,8 +161,7 @@ FailureOr<bool> convertKeep(NodeContext &ctx) {
       return failure();
     Type type = elementTypeOf(ctx.builder().getContext(), *to);
     if (!type || !isa<IntegerType>(type) || type.isInteger(1))
-      return ctx.error() << "a shape with dynamic dims cast to a non-integer "
-                            "type is not supported";
+      return false; // Read as data: Cast's converter, on the tensor.
     in->elementType = type;
   }
   setShapeOutput(ctx, *in);
@@ -287,7 +288,205 @@ FailureOr<bool> convertReshape(NodeContext &ctx) {
   return true;
 }
 
+Value castTo(NodeContext &ctx, Value x, Type elementType) {
+  return CastOp::create(ctx.builder(), ctx.loc, typeOf(x).clone(elementType),
+                        x);
+}
+
+/// A 1-D f32 tensor with as many elements as `source` has along `dim`:
+/// `source` sliced to one element along its other dims, made finite and
+/// summed over them (whatever their sizes, even dynamic ones).
+FailureOr<Value> dimCarrier(NodeContext &ctx, Value source, int64_t dim) {
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  int64_t sourceRank = sourceType.getRank();
+  SmallVector<int64_t> start(sourceRank, 0), limit, strides(sourceRank, 1),
+      others;
+  for (int64_t i = 0; i < sourceRank; ++i) {
+    limit.push_back(i == dim ? -1 : 1);
+    if (i != dim)
+      others.push_back(i);
+  }
+  FailureOr<Value> sliced = ctx.create<SliceOp>(source, start, limit, strides);
+  if (failed(sliced))
+    return failure();
+  // Finite values (x == x as 0 or 1): a count made from them must not
+  // see a NaN or an infinity of the data.
+  Value carrier = *sliced;
+  if (!isa<FloatType>(sourceType.getElementType()))
+    carrier = castTo(ctx, carrier, ctx.builder().getF32Type());
+  FailureOr<Value> finite = ctx.create<CompareOp>("eq", carrier, carrier);
+  if (failed(finite))
+    return failure();
+  carrier = castTo(ctx, *finite, ctx.builder().getF32Type());
+  if (others.empty())
+    return carrier;
+  return ctx.create<SumOp>(carrier, others, false);
+}
+
+/// `x` broadcast (NumPy's rule, as ONNX's Expand) against a symbolic
+/// shape. rlx ops take no run-time sizes, so each dynamic element, the dim
+/// `d` of some value `v`, is brought in as a tensor that has it: `v` sliced
+/// to one element along its other dims, summed over them (a 1-D tensor of
+/// `v.dim(d)` elements, whatever the other dims are) and reshaped to that
+/// element's place; `select(true, x, carrier)` then broadcasts `x` to it.
+/// Known elements other than 1 come in as one constant of those dims.
+FailureOr<Value> broadcastToSymbolic(NodeContext &ctx, Value x,
+                                     const SymbolicShape &shape) {
+  OpBuilder &b = ctx.builder();
+  auto xType = cast<RankedTensorType>(x.getType());
+  Type elementType = xType.getElementType();
+  int64_t rank = std::max<int64_t>(xType.getRank(), shape.elements.size());
+  int64_t offset = rank - shape.elements.size();
+  Value always = scalar(ctx, b.getI1Type(), 1);
+  auto broadcastWith = [&](Value acc, Value carrier) -> FailureOr<Value> {
+    return ctx.create<SelectOp>(always, acc, carrier);
+  };
+  SmallVector<int64_t> known(rank, 1);
+  bool anyKnown = false;
+  for (auto [k, e] : llvm::enumerate(shape.elements)) {
+    if (e.known()) {
+      if (e.value < 0)
+        return ctx.error() << "shape element " << k << " is negative ("
+                           << e.value << ")";
+      known[offset + k] = e.value;
+      anyKnown |= e.value != 1;
+      continue;
+    }
+    if (!e.source)
+      return ctx.error() << "shape element " << k
+                         << " is computed at run time from arithmetic on "
+                            "dynamic dims; only dims taken from a value "
+                            "(Shape, Gather, Concat) are supported";
+  }
+  Value acc = x;
+  if (anyKnown) {
+    if (!checkedProduct(known) || *checkedProduct(known) > kMaxComputedConstant)
+      return ctx.error() << "the shape's known dims have too many elements";
+    auto type = RankedTensorType::get(known, elementType);
+    Attribute zero = isa<FloatType>(elementType)
+                         ? Attribute(FloatAttr::get(elementType, 0.0))
+                         : Attribute(IntegerAttr::get(elementType, 0));
+    FailureOr<Value> y = broadcastWith(
+        acc, ctx.importer.materialize(DenseElementsAttr::get(type, zero),
+                                      ctx.loc));
+    if (failed(y))
+      return failure();
+    acc = *y;
+  }
+  for (auto [k, e] : llvm::enumerate(shape.elements)) {
+    if (e.known())
+      continue;
+    FailureOr<Value> dims = dimCarrier(ctx, e.source, e.dim);
+    if (failed(dims))
+      return failure();
+    Value carrier = *dims;
+    SmallVector<int64_t> place(rank, 1);
+    place[offset + k] = ShapedType::kDynamic;
+    carrier = reshape(ctx, carrier, place);
+    if (typeOf(carrier).getElementType() != elementType)
+      carrier = castTo(ctx, carrier, elementType);
+    // The carrier's dim is the source's: same symbol.
+    SmallVector<int64_t> symbols(rank, 0);
+    symbols[offset + k] = e.symbol;
+    ctx.importer.dimSymbols[carrier] = symbols;
+    FailureOr<Value> y = broadcastWith(acc, carrier);
+    if (failed(y))
+      return failure();
+    acc = *y;
+  }
+  return acc;
+}
+
+/// ConstantOfShape of a symbolic shape: its value broadcast to it.
+FailureOr<bool> convertConstantOfShape(NodeContext &ctx) {
+  std::optional<SymbolicShape> shape = symbolicInput(ctx, 0);
+  if (!shape || shape->scalar)
+    return ctx.error() << "input 0 (shape) must be a 1-D shape";
+  if (failed(ctx.checkKnownAttributes({"value"})))
+    return failure();
+  MLIRContext *context = ctx.builder().getContext();
+  DenseElementsAttr fill = DenseElementsAttr::get(
+      RankedTensorType::get({}, Float32Type::get(context)),
+      ArrayRef<Attribute>(FloatAttr::get(Float32Type::get(context), 0.0)));
+  if (const onnx::AttributeProto *value = ctx.attribute("value")) {
+    std::string error;
+    std::optional<DenseElementsAttr> v =
+        decodeTensor(context, value->t(), error);
+    if (!v)
+      return ctx.error() << "attribute 'value' " << error;
+    if (v->getNumElements() != 1)
+      return ctx.unsupportedAttribute("value", "must hold one element");
+    fill = v->reshape(RankedTensorType::get({}, v->getElementType()));
+  }
+  FailureOr<Value> y = broadcastToSymbolic(
+      ctx, ctx.importer.materialize(fill, ctx.loc), *shape);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return true;
+}
+
+/// Expand to a symbolic shape.
+FailureOr<bool> convertExpand(NodeContext &ctx) {
+  std::optional<SymbolicShape> shape = symbolicInput(ctx, 1);
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(x))
+    return failure();
+  if (!shape || shape->scalar)
+    return ctx.error() << "input 1 (shape) must be a 1-D shape";
+  FailureOr<Value> y = broadcastToSymbolic(ctx, *x, *shape);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return true;
+}
+
 } // namespace
+
+FailureOr<Value> materializeSymbolicShape(NodeContext &ctx,
+                                          const SymbolicShape &shape) {
+  OpBuilder &b = ctx.builder();
+  Type f32 = b.getF32Type();
+  SmallVector<Value> parts;
+  for (auto [k, e] : llvm::enumerate(shape.elements)) {
+    Value part;
+    if (e.known()) {
+      part = scalar(ctx, shape.elementType, static_cast<double>(e.value));
+    } else if (e.source) {
+      // The dim's size, counted: ones along it, summed (exact in f32 up
+      // to 2^24 elements).
+      FailureOr<Value> carrier = dimCarrier(ctx, e.source, e.dim);
+      if (failed(carrier))
+        return failure();
+      // carrier * 0 + 1 (finite): ones that read the carrier, so the
+      // sum's loop keeps its bound (a select ignoring it lost the dim's
+      // size in the CPU lowering: the sum came out 1).
+      FailureOr<Value> zeros =
+          ctx.create<MulOp>(*carrier, scalar(ctx, f32, 0.0));
+      if (failed(zeros))
+        return failure();
+      FailureOr<Value> ones = ctx.create<AddOp>(*zeros, scalar(ctx, f32, 1.0));
+      if (failed(ones))
+        return failure();
+      FailureOr<Value> count =
+          ctx.create<SumOp>(*ones, ArrayRef<int64_t>{0}, false);
+      if (failed(count))
+        return failure();
+      part = castTo(ctx, *count, shape.elementType);
+    } else {
+      return ctx.error() << "element " << k
+                         << " of a shape read as data is computed from "
+                            "dynamic dims by arithmetic the importer does "
+                            "not evaluate at run time";
+    }
+    parts.push_back(shape.scalar ? part : reshape(ctx, part, {1}));
+  }
+  if (shape.scalar)
+    return parts[0];
+  if (parts.size() == 1)
+    return parts[0];
+  return ctx.create<ConcatOp>(ValueRange(parts), uint64_t(0));
+}
 
 FailureOr<bool> convertSymbolicShapeOp(NodeContext &ctx) {
   StringRef op = ctx.opType();
@@ -295,6 +494,11 @@ FailureOr<bool> convertSymbolicShapeOp(NodeContext &ctx) {
     return convertShape(ctx);
   if (op == "Reshape")
     return isSymbolic(ctx, 1) ? convertReshape(ctx) : FailureOr<bool>(false);
+  if (op == "ConstantOfShape")
+    return isSymbolic(ctx, 0) ? convertConstantOfShape(ctx)
+                              : FailureOr<bool>(false);
+  if (op == "Expand")
+    return isSymbolic(ctx, 1) ? convertExpand(ctx) : FailureOr<bool>(false);
   bool symbolic = false;
   for (unsigned i = 0; i < ctx.numInputs(); ++i)
     symbolic |= isSymbolic(ctx, i);

@@ -198,6 +198,18 @@ def main():
         [vi("x", shape=[2]), vi("m", TensorProto.INT64, [])], [vi("z", shape=[None])]),
         "node 0 'grow' (Loop)", "body", "must keep its type")
 
+    # A run-time shape the importer cannot size: twice the dynamic batch.
+    doubled = helper.make_graph(
+        [helper.make_node("Shape", ["x"], ["s"]),
+         helper.make_node("Mul", ["s", "two"], ["s2"]),
+         helper.make_node("ConstantOfShape", ["s2"], ["y"], name="fill")],
+        "doubled", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None])],
+        [numpy_helper.from_array(np.array([2], np.int64), "two")])
+    bad("ConstantOfShape of arithmetic on a dynamic dim",
+        helper.make_model(doubled, opset_imports=[helper.make_opsetid("", 17)]),
+        "node 2 'fill' (ConstantOfShape)", "arithmetic")
+
     print(f"{len(failures)} failures")
     return 1 if failures else 0
 

@@ -287,6 +287,46 @@ case("ShapeArithmeticDynamic", None, {"x": batched(3, 4)},
             "one": np.array([1], np.int64), "three": np.array([3], np.int64),
             "twelve": np.array([12], np.int64)},
      dynamic=True)
+# Shapes computed at run time from a dynamic batch: ConstantOfShape and
+# Expand to them (PyTorch's zeros_like, expand), and a dim read as data.
+case("ConstantOfShapeDynamic", None, {"x": batched(3)},
+     lambda x: np.full(x.shape, 2.5, np.float32),
+     nodes=[("Shape", ["x"], {}, ["shape"]),
+            ("ConstantOfShape", ["shape"], {"value": numpy_helper.from_array(
+                np.array([2.5], np.float32))})],
+     dynamic=True)
+case("ConstantOfShapeDynamicInt", None, {"x": batched(3)},
+     lambda x: np.zeros((x.shape[0], 2, 3), np.int64),
+     nodes=[("Shape", ["x"], {}, ["shape"]),
+            ("Gather", ["shape", "zero"], {"axis": 0}, ["n"]),
+            ("Unsqueeze", ["n", "axes0"], {}, ["n1"]),
+            ("Concat", ["n1", "two_three"], {"axis": 0}, ["s"]),
+            ("ConstantOfShape", ["s"], {"value": numpy_helper.from_array(
+                np.array([0], np.int64))})],
+     inits={"zero": np.array(0, np.int64), "axes0": np.array([0], np.int64),
+            "two_three": np.array([2, 3], np.int64)}, dynamic=True)
+case("ExpandDynamic", None, {"x": batched(1, 3)},
+     lambda x, b: np.broadcast_to(b, (x.shape[0], 4, 3)),
+     nodes=[("Shape", ["x"], {}, ["shape"]),
+            ("Gather", ["shape", "zero"], {"axis": 0}, ["n"]),
+            ("Unsqueeze", ["n", "axes0"], {}, ["n1"]),
+            ("Concat", ["n1", "four_one"], {"axis": 0}, ["s"]),
+            ("Expand", ["b", "s"], {})],
+     inits={"b": f32(3), "zero": np.array(0, np.int64),
+            "axes0": np.array([0], np.int64),
+            "four_one": np.array([4, 1], np.int64)}, dynamic=True)
+case("ShapeAsData", None, {"x": batched(3)},
+     lambda x: x / np.float32(x.shape[0]) + np.float32(3),
+     nodes=[("Shape", ["x"], {}, ["shape"]),
+            ("Gather", ["shape", "zero"], {"axis": 0}, ["n"]),
+            ("Cast", ["n"], {"to": TensorProto.FLOAT}, ["nf"]),
+            ("Div", ["x", "nf"], {}, ["q"]),
+            ("Shape", ["x"], {}, ["shape2"]),
+            ("Cast", ["shape2"], {"to": TensorProto.FLOAT}, ["sf"]),
+            ("Gather", ["sf", "one"], {"axis": 0}, ["three"]),
+            ("Add", ["q", "three"], {})],
+     inits={"zero": np.array(0, np.int64), "one": np.array(1, np.int64)},
+     dynamic=True)
 case("ViewBatchMinusOne", None, {"x": batched(2, 3)},
      lambda x: x.reshape(x.shape[0], -1),
      nodes=[("Shape", ["x"], {}, ["shape"]),

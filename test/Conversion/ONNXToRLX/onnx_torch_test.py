@@ -3,7 +3,8 @@
 an MLP, a CNN with batch norm and pooling, and a small transformer encoder
 block (LayerNorm, attention with Softmax, GELU through Erf, reshapes
 computed from the input's shape), a causal GPT block (embeddings, a masked
-attention), an upsampler (Resize nearest and bilinear), all with a dynamic
+attention), an upsampler (Resize nearest and bilinear), a scripted model
+with a for loop, a while loop and an if (Loop, If), all with a dynamic
 batch, each compiled by
 `rlxc model.onnx`, run by rlx-run with the weights rlxc wrote and compared
 with PyTorch's own output (relative 1e-4); and a classifier with a
@@ -176,8 +177,36 @@ class GPTBlock(nn.Module):
         return self.head(x + self.proj(y))
 
 
+class Looped(nn.Module):
+    """Control flow TorchScript keeps: a `for` over a size known at export
+    (an ONNX Loop with a constant trip count), a `while` whose condition
+    reads the dynamic batch (a Loop with a computed condition and a shape
+    read as data), an `if` (If), and zeros_like of a dynamic batch
+    (ConstantOfShape of a run-time shape). Exported scripted."""
+    scripted = True
+
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.Linear(6, 6)
+        self.head = nn.Linear(6, 3)
+
+    def forward(self, x):
+        h = torch.zeros_like(x[:, 0])
+        for t in range(x.size(1)):
+            h = torch.tanh(self.cell(x[:, t]) + h)
+        while bool(h.abs().sum() < 50.0 * h.size(0)):
+            h = h * 1.5
+        if bool(h.mean() > 0):
+            y = self.head(h)
+        else:
+            y = self.head(-h)
+        return y
+
+
 def export(model, example, path, dynamic):
     model.eval()
+    if getattr(model, "scripted", False):
+        model = torch.jit.script(model)
     kwargs = {}
     if dynamic:
         kwargs["dynamic_axes"] = {"input": {0: "batch"}, "logits": {0: "batch"}}
@@ -204,7 +233,8 @@ def main():
              ("cnn", CNN(), lambda b: torch.randn(b, 3, 16, 16), True),
              ("encoder", Encoder(), lambda b: torch.randn(b, 6, 16), True),
              ("gpt", GPTBlock(), lambda b: torch.randint(0, 50, (b, 8)), True),
-             ("upsample", Upsampler(), lambda b: torch.randn(b, 2, 4, 3), True)]
+             ("upsample", Upsampler(), lambda b: torch.randn(b, 2, 4, 3), True),
+             ("looped", Looped(), lambda b: torch.randn(b, 5, 6), True)]
     failures = 0
     for name, model, make, dynamic in cases:
         randomize_batch_norms(model)
