@@ -461,6 +461,98 @@ Tensor one_hot(const Tensor &labels, int64_t classes, DType dtype,
   return cast(hot, dtype, loc);
 }
 
+// Quantization.
+namespace {
+const char *specialsName(FloatFormat::Specials specials) {
+  switch (specials) {
+  case FloatFormat::Specials::ieee:
+    return "ieee";
+  case FloatFormat::Specials::fn:
+    return "fn";
+  case FloatFormat::Specials::fnuz:
+    return "fnuz";
+  case FloatFormat::Specials::finite:
+    return "finite";
+  }
+  return "ieee";
+}
+} // namespace
+
+std::string FloatFormat::str() const {
+  return "e" + std::to_string(exponent_bits) + "m" +
+         std::to_string(mantissa_bits) + " bias " + std::to_string(bias) +
+         " " + specialsName(specials) + (saturate ? " saturating" : "");
+}
+
+double FloatFormat::max_finite() const {
+  // The dialect's arithmetic; its bit tricks need the verifier's ranges.
+  if (exponent_bits < 1 || exponent_bits > 11 || mantissa_bits < 1 ||
+      mantissa_bits > 52)
+    throw Error("rlx::FloatFormat::max_finite: expects 1 to 11 exponent bits "
+                "and 1 to 52 mantissa bits, got " +
+                str());
+  mlir::rlx::FloatFormat f{static_cast<unsigned>(exponent_bits),
+                           static_cast<unsigned>(mantissa_bits),
+                           static_cast<int>(bias),
+                           mlir::rlx::FloatFormat::Specials::IEEE};
+  switch (specials) {
+  case Specials::ieee:
+    break;
+  case Specials::fn:
+    f.specials = mlir::rlx::FloatFormat::Specials::NaNOnly;
+    break;
+  case Specials::fnuz:
+    f.specials = mlir::rlx::FloatFormat::Specials::NaNAsNegativeZero;
+    break;
+  case Specials::finite:
+    f.specials = mlir::rlx::FloatFormat::Specials::FiniteOnly;
+    break;
+  }
+  return f.maxFinite();
+}
+
+namespace formats {
+using S = FloatFormat::Specials;
+FloatFormat f8e4m3fn(bool saturate) { return {4, 3, 7, S::fn, saturate}; }
+FloatFormat f8e4m3(bool saturate) { return {4, 3, 7, S::ieee, saturate}; }
+FloatFormat f8e4m3fnuz(bool saturate) { return {4, 3, 8, S::fnuz, saturate}; }
+FloatFormat f8e5m2(bool saturate) { return {5, 2, 15, S::ieee, saturate}; }
+FloatFormat f8e5m2fnuz(bool saturate) { return {5, 2, 16, S::fnuz, saturate}; }
+FloatFormat f6e3m2fn() { return {3, 2, 3, S::finite, false}; }
+FloatFormat f6e2m3fn() { return {2, 3, 1, S::finite, false}; }
+FloatFormat f4e2m1fn() { return {2, 1, 1, S::finite, false}; }
+
+FloatFormat named(const std::string &name) {
+  static const std::pair<const char *, FloatFormat (*)()> known[] = {
+      {"f8e4m3fn", [] { return f8e4m3fn(); }},
+      {"f8e4m3", [] { return f8e4m3(); }},
+      {"f8e4m3fnuz", [] { return f8e4m3fnuz(); }},
+      {"f8e5m2", [] { return f8e5m2(); }},
+      {"f8e5m2fnuz", [] { return f8e5m2fnuz(); }},
+      {"f6e3m2fn", f6e3m2fn},
+      {"f6e2m3fn", f6e2m3fn},
+      {"f4e2m1fn", f4e2m1fn}};
+  std::string names;
+  for (const auto &[n, make] : known) {
+    if (name == n)
+      return make();
+    names += std::string(names.empty() ? "" : ", ") + n;
+  }
+  throw Error("rlx::formats::named: unknown float format '" + name +
+              "' (known: " + names + ")");
+}
+} // namespace formats
+
+Tensor fake_quant(const Tensor &x, const FloatFormat &format, SourceLoc loc) {
+  Scope &s = commonScope("fake_quant", {x}, loc);
+  mlir::Builder b = attrs();
+  return build<FakeQuantOp>(
+      s, "fake_quant", loc, valueIn(s, x), i64Attr(format.exponent_bits),
+      i64Attr(format.mantissa_bits), i64Attr(format.bias),
+      b.getStringAttr(specialsName(format.specials)),
+      format.saturate ? b.getUnitAttr() : mlir::UnitAttr());
+}
+
 //===----------------------------------------------------------------------===//
 // Tensor methods
 //===----------------------------------------------------------------------===//

@@ -147,6 +147,58 @@ Tensor pad(const Tensor &x, const Axes &low, const Axes &high, double value = 0,
 Tensor one_hot(const Tensor &labels, int64_t classes, DType dtype = DType::f32,
                RLX_LOC);
 
+// Quantization.
+/// A binary floating-point format fake_quant rounds to (the dialect's
+/// `rlx.fake_quant` attributes): 1 sign bit, `exponent_bits`,
+/// `mantissa_bits`, values (-1)^s 2^(e - bias) 1.m, subnormals included.
+struct FloatFormat {
+  /// Which codes are not finite numbers, as MLIR's float types say it.
+  enum class Specials {
+    /// The top exponent holds inf and NaN (f8E5M2).
+    ieee,
+    /// No inf; the all-ones magnitude is NaN (f8E4M3FN).
+    fn,
+    /// No inf and no -0; the code of -0 is NaN (f8E4M3FNUZ).
+    fnuz,
+    /// Every code is a finite number (f6E3M2FN, f4E2M1FN).
+    finite,
+  };
+  int64_t exponent_bits = 0;
+  int64_t mantissa_bits = 0;
+  int64_t bias = 0;
+  Specials specials = Specials::ieee;
+  /// Values beyond the largest finite one become +-max instead of inf
+  /// (ieee) or NaN (fn, fnuz); `finite` formats always saturate.
+  bool saturate = false;
+
+  /// `e4m3 bias 7 fn`, as errors name a format.
+  std::string str() const;
+  /// The largest finite value.
+  double max_finite() const;
+};
+
+/// The formats of MLIR's narrow float types (and ml_dtypes').
+namespace formats {
+FloatFormat f8e4m3fn(bool saturate = false);
+FloatFormat f8e4m3(bool saturate = false);
+FloatFormat f8e4m3fnuz(bool saturate = false);
+FloatFormat f8e5m2(bool saturate = false);
+FloatFormat f8e5m2fnuz(bool saturate = false);
+FloatFormat f6e3m2fn();
+FloatFormat f6e2m3fn();
+FloatFormat f4e2m1fn();
+/// By the names above (`"f8e4m3fn"`, ...), as command lines give them;
+/// throws naming the known ones for another.
+FloatFormat named(const std::string &name);
+} // namespace formats
+
+/// Each element of `x` (f32 or f64) rounded to the nearest value of
+/// `format`, ties to even, kept in x's dtype: quantization-aware training's
+/// forward pass. Its derivative is the straight-through estimator (the
+/// cotangent passes unchanged). The op's verifier rejects a format whose
+/// values are not normal numbers of x's dtype.
+Tensor fake_quant(const Tensor &x, const FloatFormat &format, RLX_LOC);
+
 #undef RLX_LOC
 } // namespace rlx
 
