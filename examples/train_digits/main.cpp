@@ -7,13 +7,17 @@
 /// warmup then cosine, gradient clipping), draws the loss curve as SVG, and
 /// writes what an inference deployment needs: the weights by name, the
 /// inference model as MLIR for rlxc, and the test set as .npy files for
-/// rlx-run.
+/// rlx-run. With `--data-parallel`, under `mpirun -np N`, each process is
+/// a replica that trains on its share (`--batch` rows) of every global
+/// batch of N x batch rows, gradients averaged inside the compiled step;
+/// replica 0 alone prints and writes.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "rlx/frontend.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -132,6 +136,8 @@ void progress(int epoch, int epochs, double loss) {
 int main(int argc, char **argv) {
   std::string data = RLX_DIGITS_DEFAULT, out = ".", device = "cpu";
   int epochs = 30;
+  int batch = 32;
+  bool dataParallel = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--data" && i + 1 < argc)
@@ -142,11 +148,20 @@ int main(int argc, char **argv) {
       out = argv[++i];
     else if (arg == "--device" && i + 1 < argc)
       device = argv[++i];
+    else if (arg == "--batch" && i + 1 < argc)
+      batch = std::stoi(argv[++i]);
+    else if (arg == "--data-parallel")
+      dataParallel = true;
     else {
       std::cerr << "usage: train_digits [--data digits.csv.gz] [--epochs N] "
-                   "[--out DIR] [--device cpu|vulkan|cuda|rocm]\n";
+                   "[--out DIR] [--device cpu|vulkan|cuda|rocm] [--batch N] "
+                   "[--data-parallel (under mpirun)]\n";
       return 2;
     }
+  }
+  if (batch < 1) {
+    std::cerr << "train_digits: --batch must be positive\n";
+    return 2;
   }
   try {
     std::filesystem::create_directories(out);
@@ -174,18 +189,41 @@ int main(int argc, char **argv) {
       return {z.named("logits"), rlx::accuracy(z, labels).named("accuracy")};
     });
 
-    const int batch = 32;
-    int64_t stepsPerEpoch = (train.rows() + batch - 1) / batch;
-    rlx::TrainStep step = rlx::make_train_step(
-        loss,
-        rlx::optim::chain(rlx::optim::clip_by_global_norm(5.0),
-                          rlx::Optimizer::adam()),
-        rlx::Schedule::warmup(
-            stepsPerEpoch,
-            rlx::Schedule::cosine(0.01, epochs * stepsPerEpoch, 1e-4)));
+    // Data parallel: the replicas are mpirun's processes (one without
+    // mpirun); each step's global batch is replicas x batch rows, and a
+    // last incomplete one is dropped so that every share is full.
+    std::shared_ptr<rlx::runtime::Communicator> replicas;
+    if (dataParallel)
+      replicas = std::make_shared<rlx::runtime::Communicator>(
+          std::getenv("OMPI_COMM_WORLD_SIZE")
+              ? rlx::runtime::Communicator::mpi()
+              : rlx::runtime::Communicator::single());
+    const int rank = replicas ? replicas->rank() : 0;
+    const size_t globalBatch = size_t(batch) * (replicas ? replicas->size() : 1);
+    int64_t stepsPerEpoch =
+        dataParallel ? int64_t(train.rows() / globalBatch)
+                     : int64_t((train.rows() + batch - 1) / batch);
+    if (stepsPerEpoch < 1)
+      throw rlx::Error("a global batch of " + std::to_string(globalBatch) +
+                       " rows is more than the " +
+                       std::to_string(train.rows()) + " training images");
+    auto optimizer = rlx::optim::chain(rlx::optim::clip_by_global_norm(5.0),
+                                       rlx::Optimizer::adam());
+    auto schedule = rlx::Schedule::warmup(
+        stepsPerEpoch,
+        rlx::Schedule::cosine(0.01, epochs * stepsPerEpoch, 1e-4));
+    rlx::DataParallel parallel;
+    parallel.communicator = replicas;
+    rlx::TrainStep step =
+        dataParallel
+            ? rlx::make_train_step(loss, optimizer, schedule, parallel)
+            : rlx::make_train_step(loss, optimizer, schedule);
     // On a GPU the weights and Adam's state stay on the device between
     // steps; only the batches move.
     step.jit(rlx::Device{device}).init_randn(/*seed=*/0, /*stddev=*/0.1);
+    if (rank == 0 && replicas)
+      std::printf("data parallel: %d replicas (%s), %d rows each per step\n",
+                  replicas->size(), replicas->description().c_str(), batch);
 
     Rng shuffler{7};
     std::vector<size_t> rows(train.rows());
@@ -195,19 +233,30 @@ int main(int argc, char **argv) {
     for (int epoch = 1; epoch <= epochs; ++epoch) {
       shuffler.shuffle(rows);
       double total = 0;
-      for (size_t begin = 0; begin < rows.size(); begin += batch) {
+      size_t seen = 0;
+      for (int64_t t = 0; t < stepsPerEpoch; ++t) {
+        // This replica's share of the global batch (all of it alone).
+        size_t begin = dataParallel ? t * globalBatch + rank * batch
+                                    : size_t(t) * batch;
         size_t end = std::min(rows.size(), begin + batch);
         Dataset b = subset(train, {rows.begin() + begin, rows.begin() + end});
         int64_t n = static_cast<int64_t>(b.rows());
-        total += n * step.step({{"x", rlx::Array::from(b.x, {n, 64})},
-                                {"labels", rlx::Array::from(b.labels, {n})}});
+        // Data parallel: the step's loss is already the replicas' mean.
+        size_t counted = dataParallel ? globalBatch : size_t(n);
+        total += counted *
+                 step.step({{"x", rlx::Array::from(b.x, {n, 64})},
+                            {"labels", rlx::Array::from(b.labels, {n})}});
+        seen += counted;
       }
-      curve.push_back(total / rows.size());
-      progress(epoch, epochs, curve.back());
+      curve.push_back(total / seen);
+      if (rank == 0)
+        progress(epoch, epochs, curve.back());
     }
 
+    step.save_params(out + "/digits.safetensors"); // replica 0 only
+    if (rank != 0)
+      return 0;
     writeSvg(out + "/loss.svg", curve);
-    step.save_params(out + "/digits.safetensors");
     predict.export_mlir(out + "/predict.mlir");
     int64_t n = static_cast<int64_t>(test.rows());
     rlx::Array testX = rlx::Array::from(test.x, {n, 64});

@@ -273,10 +273,29 @@ Compiled::variant_for(const std::map<std::string, Array> &inputs) const {
     auto session = std::make_shared<runtime::Session>(*artifact);
     for (const auto &[name, value] : bound_)
       session->bind_tensor(name, value.runtime());
+    if (communicator_)
+      runtime::set_communicator(*session, *communicator_);
     variant = std::make_shared<Variant>(Variant{special, artifact, session});
   }
   lastSignature_ = signature;
   return *variant;
+}
+
+Compiled &
+Compiled::with_communicator(const runtime::Communicator &communicator) {
+  communicator_ =
+      std::make_shared<runtime::Communicator>(communicator.share());
+  try {
+    if (session_)
+      runtime::set_communicator(*session_, *communicator_);
+    for (auto &[signature, variant] : variants_)
+      if (variant->session != session_)
+        runtime::set_communicator(*variant->session, *communicator_);
+  } catch (const runtime::RuntimeError &e) {
+    throw Error("rlx::Compiled::with_communicator: '" + func_.name() +
+                "': " + e.what());
+  }
+  return *this;
 }
 
 Compiled &Compiled::init_params(

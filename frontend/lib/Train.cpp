@@ -9,11 +9,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "rlx/frontend/Train.h"
+#include "rlx/frontend/Collectives.h"
 #include "rlx/frontend/Ops.h"
 #include "rlx/frontend/Random.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <set>
 
 namespace rlx {
@@ -78,11 +81,71 @@ trainedParams(const Func &loss, const TrainOptions &options, SourceLoc loc) {
   return trained;
 }
 
-TrainStep make_train_step(const Func &loss,
-                          const optim::GradientTransformation &optimizer,
-                          const Schedule &schedule, const TrainOptions &options,
-                          SourceLoc loc) {
+/// Bytes per element of a gradient's dtype.
+static int64_t elementBytes(DType dtype) {
+  return static_cast<int64_t>(
+      rlx_dtype_size(static_cast<rlx_dtype_t>(dtype)));
+}
+
+/// The gradients averaged over the replicas: flattened, concatenated into
+/// buckets of at most `bucket_bytes` (one dtype each, in param order), one
+/// pmean per bucket, then sliced and reshaped back. The concatenation costs
+/// one copy of the gradients; a collective per tensor would cost a latency
+/// per tensor instead, which dominates for the many small ones (biases).
+static optim::Tree averageOverReplicas(const optim::Tree &grads,
+                                       const std::vector<detail::Arg> &order,
+                                       const DataParallel &parallel,
+                                       SourceLoc loc) {
+  optim::Tree averaged;
+  std::vector<std::string> bucket;
+  int64_t bytes = 0;
+  auto flush = [&] {
+    if (bucket.size() == 1) {
+      averaged[bucket[0]] = pmean(grads.at(bucket[0]), parallel.axis, loc);
+    } else if (!bucket.empty()) {
+      std::vector<Tensor> flat;
+      for (const std::string &name : bucket) {
+        const Tensor &g = grads.at(name);
+        flat.push_back(reshape(g, {dyn}, loc));
+      }
+      Tensor mean = pmean(concat(flat, 0, loc), parallel.axis, loc);
+      int64_t at = 0;
+      for (size_t i = 0; i < bucket.size(); ++i) {
+        int64_t n = flat[i].dim(0);
+        averaged[bucket[i]] = reshape(slice(mean, {{at, at + n}}, loc),
+                                      grads.at(bucket[i]).shape(), loc);
+        at += n;
+      }
+    }
+    bucket.clear();
+    bytes = 0;
+  };
+  for (const detail::Arg &p : order) {
+    const Tensor &g = grads.at(p.name);
+    int64_t count = 1;
+    for (int64_t d : g.shape())
+      count *= d;
+    int64_t size = count * elementBytes(g.dtype());
+    if (!bucket.empty() &&
+        (g.dtype() != grads.at(bucket[0]).dtype() ||
+         bytes + size > parallel.bucket_bytes))
+      flush();
+    bucket.push_back(p.name);
+    bytes += size;
+  }
+  flush();
+  return averaged;
+}
+
+static TrainStep traceTrainStep(const Func &loss,
+                                const optim::GradientTransformation &optimizer,
+                                const Schedule &schedule,
+                                const TrainOptions &options,
+                                const std::optional<DataParallel> &parallel,
+                                SourceLoc loc) {
   std::string who = "rlx::make_train_step: ";
+  if (parallel && parallel->axis.empty())
+    throw Error(who + "DataParallel::axis is empty" + loc.suffix());
   if (loss.params().empty())
     throw Error(who + "'" + loss.name() + "' has no params to train" +
                 loc.suffix());
@@ -148,9 +211,19 @@ TrainStep make_train_step(const Func &loss,
     ctx.params[p.name] = s.param(p.name, p.type.shape, p.type.dtype, loc);
     grads[p.name] = results[values + i];
   }
+  Tensor lossValue = results[0];
+  if (parallel) {
+    for (const detail::Arg &p : trained)
+      if (!p.type.is_static())
+        throw Error(who + "data parallel training needs static param "
+                          "shapes; '" + p.name + "' is " + p.type.str() +
+                    loc.suffix());
+    grads = averageOverReplicas(grads, trained, *parallel, loc);
+    lossValue = pmean(lossValue, parallel->axis, loc);
+  }
   optim::Tree updates = optimizer.update(grads, state, ctx);
 
-  std::vector<Tensor> outputs{results[0].named("loss")};
+  std::vector<Tensor> outputs{lossValue.named("loss")};
   for (size_t i = 1; i < values; ++i)
     outputs.push_back(results[i].named("aux." + loss.outputs()[i].name));
   for (const detail::Arg &p : trained) {
@@ -187,19 +260,35 @@ TrainStep make_train_step(const Func &loss,
   // specialized loss (the state and the scalars have static shapes).
   if (loss.def().specialize) {
     std::shared_ptr<const detail::FuncDef> lossDef = loss.shared();
-    def->specialize = [lossDef, optimizer, schedule, options,
+    def->specialize = [lossDef, optimizer, schedule, options, parallel,
                        loc](const detail::InputShapes &shapes) {
       detail::InputShapes mine;
       for (const detail::Arg &in : lossDef->inputs)
         if (auto it = shapes.find(in.name); it != shapes.end())
           mine[in.name] = it->second;
       Func special(lossDef->specialize(mine));
-      return make_train_step(special, optimizer, schedule, options, loc)
+      return traceTrainStep(special, optimizer, schedule, options, parallel,
+                            loc)
           .func()
           .shared();
     };
   }
-  return TrainStep(loss, Func(def), trainedNames, specs, schedule);
+  return TrainStep(loss, Func(def), trainedNames, specs, schedule, parallel);
+}
+
+TrainStep make_train_step(const Func &loss,
+                          const optim::GradientTransformation &optimizer,
+                          const Schedule &schedule, const TrainOptions &options,
+                          SourceLoc loc) {
+  return traceTrainStep(loss, optimizer, schedule, options, std::nullopt, loc);
+}
+
+TrainStep make_train_step(const Func &loss,
+                          const optim::GradientTransformation &optimizer,
+                          const Schedule &schedule,
+                          const DataParallel &parallel,
+                          const TrainOptions &options, SourceLoc loc) {
+  return traceTrainStep(loss, optimizer, schedule, options, parallel, loc);
 }
 
 //===----------------------------------------------------------------------===//
@@ -207,10 +296,49 @@ TrainStep make_train_step(const Func &loss,
 //===----------------------------------------------------------------------===//
 
 TrainStep::TrainStep(Func loss, Func step, std::vector<std::string> trained,
-                     std::vector<optim::StateSpec> state, Schedule schedule)
+                     std::vector<optim::StateSpec> state, Schedule schedule,
+                     std::optional<DataParallel> parallel)
     : loss_(std::move(loss)), step_(std::move(step)),
       trained_(std::move(trained)), stateSpecs(std::move(state)),
-      schedule_(std::move(schedule)) {}
+      schedule_(std::move(schedule)), parallel_(std::move(parallel)) {}
+
+/// The replicas of DataParallel{} without a communicator: MPI's world when
+/// mpirun started this process, else one.
+static runtime::Communicator defaultReplicas() {
+  for (const char *var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+    if (const char *size = std::getenv(var); size && std::atoi(size) > 1)
+      return runtime::Communicator::mpi();
+  return runtime::Communicator::single();
+}
+
+int TrainStep::replica() const {
+  return communicator_ ? communicator_->rank() : 0;
+}
+
+int TrainStep::replicas() const {
+  return communicator_ ? communicator_->size() : 1;
+}
+
+void TrainStep::syncParams() {
+  if (!communicator_ || synced_)
+    return;
+  try {
+    for (const detail::Arg &p : loss_.params()) {
+      // A copy: the bound tensor may be a read-only file mapping.
+      Array value = compiled_->param(p.name);
+      const runtime::HostTensor &bound = value.host();
+      runtime::HostTensor copy =
+          runtime::HostTensor::allocate(bound.dtype(), bound.dims());
+      std::memcpy(copy.data(), bound.data(), bound.byte_size());
+      communicator_->broadcast(copy, 0, "param '" + p.name + "'");
+      compiled_->with_param(p.name, Array(std::move(copy)));
+    }
+  } catch (const runtime::RuntimeError &e) {
+    throw Error("rlx::TrainStep: broadcasting the initial params of '" +
+                loss_.name() + "' from replica 0: " + e.what());
+  }
+  synced_ = true;
+}
 
 std::vector<std::string> TrainStep::state_names() const {
   std::vector<std::string> names;
@@ -221,6 +349,17 @@ std::vector<std::string> TrainStep::state_names() const {
 
 TrainStep &TrainStep::jit(const Device &device, const JitOptions &options) {
   compiled_ = std::make_unique<Compiled>(step_.jit(device, options));
+  if (parallel_) {
+    try {
+      communicator_ = std::make_shared<runtime::Communicator>(
+          parallel_->communicator ? parallel_->communicator->share()
+                                  : defaultReplicas());
+    } catch (const runtime::RuntimeError &e) {
+      throw Error("rlx::TrainStep::jit: '" + step_.name() + "': " + e.what());
+    }
+    compiled_->with_communicator(*communicator_);
+  }
+  synced_ = false;
   state.clear();
   for (const optim::StateSpec &spec : stateSpecs) {
     int64_t count = 1;
@@ -243,12 +382,14 @@ static void requireCompiled(const std::unique_ptr<Compiled> &c) {
 TrainStep &TrainStep::with_param(const std::string &name, const Array &value) {
   requireCompiled(compiled_);
   compiled_->with_param(name, value);
+  synced_ = false; // broadcast again before the next step
   return *this;
 }
 
 TrainStep &TrainStep::init_randn(uint64_t seed, double stddev) {
   requireCompiled(compiled_);
   compiled_->init_randn(seed, stddev);
+  synced_ = false; // broadcast again before the next step
   return *this;
 }
 
@@ -256,6 +397,7 @@ TrainStep &TrainStep::init_params(
     const std::function<Array(const std::string &, const Shape &)> &init) {
   requireCompiled(compiled_);
   compiled_->init_params(init);
+  synced_ = false; // broadcast again before the next step
   return *this;
 }
 
@@ -266,6 +408,7 @@ double TrainStep::step(const std::map<std::string, Array> &inputs) {
     if (inputs.count(reserved))
       throw Error(std::string("rlx::TrainStep::step: input '") + reserved +
                   "' is set by the train step itself");
+  syncParams();
   int64_t next = stepCount + 1;
   all["lr"] = Array::scalar(schedule_.at(next));
   all["step"] = Array::scalar(static_cast<double>(next));
@@ -310,6 +453,8 @@ Array TrainStep::param(const std::string &name) const {
 
 void TrainStep::save_params(const std::string &path) const {
   requireCompiled(compiled_);
+  if (replica() != 0)
+    return; // replica 0 writes for all: they hold the same params
   runtime::TensorList list;
   for (const detail::Arg &p : loss_.params())
     list.append(p.name, compiled_->param(p.name).host());
@@ -318,6 +463,8 @@ void TrainStep::save_params(const std::string &path) const {
 
 void TrainStep::save(const std::string &path) const {
   requireCompiled(compiled_);
+  if (replica() != 0)
+    return; // replica 0 writes for all: they hold the same params
   runtime::TensorList list;
   for (const detail::Arg &p : loss_.params())
     list.append(p.name, compiled_->param(p.name).host());
@@ -367,6 +514,7 @@ void TrainStep::load(const std::string &path) {
       else
         compiled_->with_param(name, value);
     }
+    synced_ = false;
   } catch (const runtime::RuntimeError &e) {
     throw Error("rlx::TrainStep::load: " + std::string(e.what()));
   }

@@ -9,6 +9,7 @@
 #ifndef RLX_FRONTEND_H
 #define RLX_FRONTEND_H
 
+#include "rlx/frontend/Collectives.h"
 #include "rlx/frontend/ControlFlow.h"
 #include "rlx/frontend/Func.h"
 #include "rlx/frontend/Jit.h"

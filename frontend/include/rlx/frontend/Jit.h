@@ -11,6 +11,7 @@
 #define RLX_FRONTEND_JIT_H
 
 #include "rlx/frontend/Func.h"
+#include "rlx/communicator.hpp"
 #include "rlx/runtime.hpp"
 
 #include <cstring>
@@ -134,6 +135,10 @@ public:
   Compiled &load_params(const std::string &path);
   /// The bound value of a param.
   Array param(const std::string &name) const;
+  /// Runs the function's collectives (psum, ...; Collectives.h) over
+  /// `communicator`'s replicas, on this and every later specialization.
+  /// Every replica must call it (it checks they run the same artifact).
+  Compiled &with_communicator(const runtime::Communicator &communicator);
   std::vector<std::string> param_names() const { return func_.param_names(); }
   const Func &func() const { return func_; }
   /// The compiled shared library (with dynamic dims; empty when
@@ -158,6 +163,8 @@ private:
   JitOptions options_;
   /// Bound params, rebound on each new specialization's session.
   std::map<std::string, Array> bound_;
+  /// Set on each new specialization's session too (null: none).
+  std::shared_ptr<runtime::Communicator> communicator_;
   /// By input signature (`x: f32[4,3], ...`).
   mutable std::map<std::string, std::shared_ptr<Variant>> variants_;
   mutable std::string lastSignature_;

@@ -41,13 +41,35 @@ struct Schedule {
   static Schedule warmup(int64_t warmup_steps, Schedule then);
 };
 
+/// Data-parallel training: make_train_step with it traces a step whose
+/// gradients are averaged over the replicas of `axis` before the optimizer
+/// (pmean, inside the compiled step), so every replica applies the same
+/// update and holds the same weights; each replica feeds its own shard of
+/// the batch. The reported loss is the mean over replicas. At its first
+/// step a TrainStep broadcasts replica 0's params to the others (after
+/// checking that every replica has the same params with the same shapes);
+/// save() and save_params() write on replica 0 only. The step runs on 1 or
+/// N replicas unchanged.
+struct DataParallel {
+  /// The replica axis the collectives name.
+  std::string axis = "replicas";
+  /// Gradients are flattened and concatenated into buckets of at most this
+  /// many bytes (one per dtype at least), one all-reduce each, instead of
+  /// one per tensor: fewer, larger messages. 0: one bucket per gradient.
+  int64_t bucket_bytes = 32 << 20;
+  /// The replicas. Null: the MPI world when the process runs under mpirun
+  /// (OMPI_COMM_WORLD_SIZE or PMI_SIZE set), else a single replica.
+  std::shared_ptr<runtime::Communicator> communicator;
+};
+
 /// A compiled training step and its state.
 class TrainStep {
 public:
   /// Made by make_train_step: `trained` names the params the step updates,
   /// `state` the optimizer state it keeps.
   TrainStep(Func loss, Func step, std::vector<std::string> trained,
-            std::vector<optim::StateSpec> state, Schedule schedule);
+            std::vector<optim::StateSpec> state, Schedule schedule,
+            std::optional<DataParallel> parallel = std::nullopt);
 
   /// The traced step (export_mlir gives what rlxc compiles).
   const Func &func() const { return step_; }
@@ -86,8 +108,15 @@ public:
   /// Seeds the PRNG key a step threads (see make_train_step) as
   /// `random::key(seed)` would; the default is key(0). After jit.
   TrainStep &seed(uint64_t seed);
+  /// Data parallel: this replica's index and the number of replicas (0 and
+  /// 1 otherwise). After jit.
+  int replica() const;
+  int replicas() const;
 
 private:
+  /// Data parallel: replica 0's params to every replica, once.
+  void syncParams();
+
   Func loss_, step_;
   std::vector<std::string> trained_;
   /// State inputs in the step's input order.
@@ -97,6 +126,11 @@ private:
   std::map<std::string, Array> state;
   int64_t stepCount = 0;
   Outputs last_;
+  std::optional<DataParallel> parallel_;
+  /// Data parallel: the replicas (set by jit) and whether the params were
+  /// broadcast since they were last bound.
+  std::shared_ptr<runtime::Communicator> communicator_;
+  bool synced_ = false;
 };
 
 /// What make_train_step trains.
@@ -115,6 +149,13 @@ struct TrainOptions {
 TrainStep make_train_step(const Func &loss,
                           const optim::GradientTransformation &optimizer,
                           const Schedule &schedule,
+                          const TrainOptions &options = {},
+                          SourceLoc loc = SourceLoc::current());
+/// The data-parallel step (see DataParallel).
+TrainStep make_train_step(const Func &loss,
+                          const optim::GradientTransformation &optimizer,
+                          const Schedule &schedule,
+                          const DataParallel &parallel,
                           const TrainOptions &options = {},
                           SourceLoc loc = SourceLoc::current());
 
