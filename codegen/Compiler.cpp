@@ -338,6 +338,8 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
     // An imported NCHW model's layout changes around each convolution
     // cancel once the elementwise ops between them no longer read them.
     pm.addPass(createRLXSinkTransposes());
+    // After autodiff, so backward products of 16-bit values widen too.
+    pm.addPass(createRLXAccumulateInF32());
     pm.addPass(createSymbolDCEPass());
     break;
   case Phase::Lower:

@@ -101,6 +101,17 @@ def RLXSinkTransposes : Pass<"rlx-sink-transposes", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::rlx::RLXDialect"];
 }
 
+def RLXAccumulateInF32 : Pass<"rlx-accumulate-in-f32", "mlir::ModuleOp"> {
+  let summary = "Runs 16-bit matmuls, convs, sums and softmaxes in f32";
+  let description = [{
+    matmul, conv2d, avg_pool2d, sum, mean, softmax and log_softmax over bf16
+    or f16 operands become the same op in f32 between casts: operands widen
+    exactly, terms accumulate in f32, the result rounds once to the 16-bit
+    type (XLA's choice; a bf16 accumulator keeps 8 bits).
+  }];
+  let dependentDialects = ["mlir::rlx::RLXDialect"];
+}
+
 def RLXScanResiduals : Pass<"rlx-scan-residuals", "mlir::ModuleOp"> {
   let summary = "Stores per-step residuals for scan's reverse mode";
   let description = [{

@@ -6,6 +6,7 @@
 #include "Reference.h"
 
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <stdexcept>
@@ -298,7 +299,8 @@ func.func @{N}(%x: tensor<{B}x6x{F}>) -> tensor<{B}x6xi32> {
         [](const In &in, const Ctx &) -> Outs {
           return {ref::cast(in[0], RLX_DTYPE_I32)};
         },
-        Tol::Exact);
+        // 123456.5 is inf in f16, which no integer holds.
+        Tol::Exact, kAllVariants & ~kF16);
 
   b.add("cast_from_i32", R"(
 func.func @{N}(%x: tensor<{B}x4xi32>) -> tensor<{B}x4x{F}> {
@@ -325,6 +327,30 @@ func.func @{N}(%x: tensor<{B}x6x{F}>, %c: tensor<{B}x3xi1>) -> (tensor<{B}x6xi1>
         },
         Tol::Exact);
 
+  // Bits reinterpreted both ways: i32 codes of floats in [1, 2) read as
+  // f32, doubled (the exponent field plus one), read back as i32.
+  b.add("bitcast", R"(
+func.func @{N}(%x: tensor<{B}x4xi32>) -> (tensor<{B}x4xf32>, tensor<{B}x4xi32>) {
+  %f = rlx.bitcast %x : tensor<{B}x4xi32> -> tensor<{B}x4xf32>
+  %d = rlx.add %f, %f : (tensor<{B}x4xf32>, tensor<{B}x4xf32>) -> tensor<{B}x4xf32>
+  %b = rlx.bitcast %d : tensor<{B}x4xf32> -> tensor<{B}x4xi32>
+  return %f, %b : tensor<{B}x4xf32>, tensor<{B}x4xi32>
+}
+)",
+        {{"x", El::I32, {kB, 4}, ints(0x3f800000, 0x3fffffff)}},
+        [](const In &in, const Ctx &) -> Outs {
+          Arr asFloat = ref::unary(RLX_DTYPE_F32, in[0], [](double v) {
+            int32_t bits = static_cast<int32_t>(v);
+            float f;
+            std::memcpy(&f, &bits, sizeof(f));
+            return static_cast<double>(f);
+          });
+          Arr doubled = ref::unary(RLX_DTYPE_I32, in[0],
+                                   [](double v) { return v + 0x800000; });
+          return {asFloat, doubled};
+        },
+        Tol::Exact, kWideFloatVariants);
+
   // Narrow floats, end to end in every variant: a round trip through
   // f8E5M2 (values beyond 57344 become inf) and fake_quant to e4m3fn
   // saturating. numerics.narrow-floats checks every code against ml_dtypes.
@@ -349,7 +375,7 @@ func.func @{N}(%x: tensor<{B}x5x{F}>) -> (tensor<{B}x5x{F}>, tensor<{B}x5x{F}>) 
                     return ref::roundToFormat(v, 3, -6, 448, true, false);
                   })};
         },
-        Tol::Exact);
+        Tol::Exact, kWideFloatVariants);
 }
 
 //===----------------------------------------------------------------------===//

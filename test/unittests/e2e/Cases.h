@@ -47,9 +47,15 @@ enum VariantMask : unsigned {
   kDynamic = 8,
   /// Every non-unit dim dynamic (Variant::allDims).
   kAllDynamic = 16,
-  kAllVariants = kF32 | kF64 | kStatic | kDynamic | kAllDynamic,
+  /// The 16-bit float variants ({F} bf16 or f16, {O} f32).
+  kBF16 = 32,
+  kF16 = 64,
+  kAllVariants =
+      kF32 | kF64 | kBF16 | kF16 | kStatic | kDynamic | kAllDynamic,
   /// Cases without floats: one float variant is enough.
   kIntVariants = kF32 | kStatic | kDynamic | kAllDynamic,
+  /// Ops defined on f32 and f64 only (random samplers, fake_quant).
+  kWideFloatVariants = kAllVariants & ~(kBF16 | kF16),
 };
 
 struct Case {
@@ -64,7 +70,11 @@ struct Case {
   std::vector<std::string> outputNames;
 
   bool runsIn(const Variant &v) const {
-    return (variants & (v.f64 ? kF64 : kF32)) &&
+    unsigned floatBit = v.f64                                ? kF64
+                        : v.narrowFloat == RLX_DTYPE_BF16 ? kBF16
+                        : v.narrowFloat == RLX_DTYPE_F16  ? kF16
+                                                          : kF32;
+    return (variants & floatBit) &&
            (variants &
             (v.allDims ? kAllDynamic : v.dynamic ? kDynamic : kStatic)) &&
            !(v.target == "vulkan" && v.f64 && needsF64Transcendentals());

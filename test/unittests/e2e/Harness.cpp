@@ -67,10 +67,32 @@ bool is_float(rlx_dtype_t dtype) {
          dtype == RLX_DTYPE_F32 || dtype == RLX_DTYPE_F64;
 }
 
+namespace {
+/// `value` rounded to `mantissaBits` bits after the point with normal
+/// exponents down to `minExponent` (subnormals below), ties to even, and
+/// to inf beyond `maxFinite`: bf16 and f16, independently of any library.
+double roundToBinary(double value, int mantissaBits, int minExponent,
+                     double maxFinite) {
+  if (std::isnan(value) || std::isinf(value) || value == 0)
+    return value;
+  int exponent;
+  std::frexp(value, &exponent);
+  int ulpExponent = std::max(exponent - 1, minExponent) - mantissaBits;
+  double rounded =
+      std::ldexp(std::nearbyint(std::ldexp(value, -ulpExponent)), ulpExponent);
+  return std::fabs(rounded) > maxFinite ? std::copysign(INFINITY, value)
+                                        : rounded;
+}
+} // namespace
+
 double roundTo(rlx_dtype_t dtype, double value) {
   switch (dtype) {
   case RLX_DTYPE_F32:
     return static_cast<double>(static_cast<float>(value));
+  case RLX_DTYPE_BF16:
+    return roundToBinary(value, 7, -126, 0x1.FEp127);
+  case RLX_DTYPE_F16:
+    return roundToBinary(value, 10, -14, 65504);
   case RLX_DTYPE_F64:
     return value;
   case RLX_DTYPE_I1:
@@ -84,6 +106,25 @@ double roundTo(rlx_dtype_t dtype, double value) {
   }
 }
 
+namespace {
+/// The f16 code of a value f16 holds exactly.
+uint16_t halfBits(double x) {
+  uint16_t sign = std::signbit(x) ? 0x8000 : 0;
+  double a = std::fabs(x);
+  if (std::isnan(x))
+    return 0x7e00;
+  if (std::isinf(a))
+    return sign | 0x7c00;
+  if (a < 0x1p-14) // subnormal: a count of 2^-24
+    return sign | static_cast<uint16_t>(a * 0x1p24);
+  int exponent;
+  double fraction = std::frexp(a, &exponent); // a = fraction * 2^exponent
+  uint16_t mantissa =
+      static_cast<uint16_t>((fraction * 2 - 1) * 1024); // exact for f16
+  return sign | static_cast<uint16_t>((exponent - 1 + 15) << 10) | mantissa;
+}
+} // namespace
+
 rlx::runtime::HostTensor toTensor(const Arr &a) {
   rlx::runtime::HostTensor t =
       rlx::runtime::HostTensor::allocate(a.dtype, a.shape);
@@ -95,6 +136,17 @@ rlx::runtime::HostTensor toTensor(const Arr &a) {
       break;
     case RLX_DTYPE_F64:
       t.data<double>()[i] = x;
+      break;
+    case RLX_DTYPE_BF16: {
+      // x is a bf16 value (roundTo): its f32 bits' top half.
+      float f = static_cast<float>(x);
+      uint32_t bits;
+      std::memcpy(&bits, &f, sizeof(bits));
+      t.data<uint16_t>()[i] = static_cast<uint16_t>(bits >> 16);
+      break;
+    }
+    case RLX_DTYPE_F16:
+      t.data<uint16_t>()[i] = halfBits(x);
       break;
     case RLX_DTYPE_I1:
       t.data<uint8_t>()[i] = x != 0 ? 1 : 0;
@@ -128,7 +180,11 @@ std::string Variant::name() const {
     prefix = target;
     prefix[0] = static_cast<char>(std::toupper(prefix[0]));
   }
-  return prefix + (f64 ? "F64" : "F32") +
+  return prefix +
+         (f64 ? "F64"
+          : narrowFloat == RLX_DTYPE_BF16 ? "BF16"
+          : narrowFloat == RLX_DTYPE_F16  ? "F16"
+                                          : "F32") +
          (allDims ? "AllDynamic" : dynamic ? "Dynamic" : "Static");
 }
 
@@ -535,7 +591,16 @@ std::string indexString(const std::vector<int64_t> &shape, int64_t flat) {
   double rtol = 0, atol = 0;
   bool f32 = expected.dtype != RLX_DTYPE_F64;
   if (!exact) {
-    if (f32) {
+    if (expected.dtype == RLX_DTYPE_BF16 || expected.dtype == RLX_DTYPE_F16) {
+      // The 16-bit error model: u is the unit roundoff (2^-8 for bf16,
+      // 2^-11 for f16). One rounded result is within u of the reference
+      // computed from the same (rounded) inputs; an op rounds its inputs'
+      // errors through once more and the cases' reductions add a few dozen
+      // O(1) terms, so 8u relative (16u for transcendental ops) with an
+      // equal floor for results near 0.
+      double u = expected.dtype == RLX_DTYPE_BF16 ? 0x1p-8 : 0x1p-11;
+      rtol = atol = (tol == Tol::Trans ? 16 : 8) * u;
+    } else if (f32) {
       rtol = 1e-4;
       atol = 1e-5;
     } else {

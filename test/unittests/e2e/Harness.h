@@ -41,8 +41,8 @@ std::string shapeString(const std::vector<int64_t> &shape);
 /// `f32`, `f64`, `i1`, `i32`, `i64`: the MLIR element type.
 const char *mlirTypeName(rlx_dtype_t dtype);
 bool is_float(rlx_dtype_t dtype);
-/// `value` rounded to what `dtype` holds (f32 rounding, integer
-/// truncation toward zero, i1 as value != 0).
+/// `value` rounded to what `dtype` holds (f32, bf16 and f16 round to
+/// nearest even, integers truncate toward zero, i1 is value != 0).
 double roundTo(rlx_dtype_t dtype, double value);
 
 /// A row-major contiguous tensor holding `a`.
@@ -59,11 +59,15 @@ struct Variant {
   /// their broadcasting meaning) and those of constants: what a model with
   /// a dynamic batch and sequence length compiles to (F64AllDynamic).
   bool allDims = false;
+  /// When not f64: the variant's float, f32 or a 16-bit one (bf16, f16),
+  /// whose other float is f32 and whose outputs are compared with the
+  /// error model of its unit roundoff (see `matches`).
+  rlx_dtype_t narrowFloat = RLX_DTYPE_F32;
   /// F32Static, ...; prefixed with the target when not cpu (VulkanF32Static).
   std::string name() const;
-  rlx_dtype_t floatType() const { return f64 ? RLX_DTYPE_F64 : RLX_DTYPE_F32; }
+  rlx_dtype_t floatType() const { return f64 ? RLX_DTYPE_F64 : narrowFloat; }
   rlx_dtype_t otherFloatType() const {
-    return f64 ? RLX_DTYPE_F32 : RLX_DTYPE_F64;
+    return f64 || narrowFloat != RLX_DTYPE_F32 ? RLX_DTYPE_F32 : RLX_DTYPE_F64;
   }
   /// The batch of a static module.
   static constexpr int64_t kStaticBatch = 2;

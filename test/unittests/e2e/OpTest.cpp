@@ -154,8 +154,9 @@ TEST_P(OpTest, Run) {
 }
 
 std::vector<Param> paramsFor(bool f64, bool dynamic,
-                             const char *target = "cpu", bool allDims = false) {
-  Variant v{f64, dynamic, target, allDims};
+                             const char *target = "cpu", bool allDims = false,
+                             rlx_dtype_t narrowFloat = RLX_DTYPE_F32) {
+  Variant v{f64, dynamic, target, allDims, narrowFloat};
   std::vector<Param> params;
   for (const Case &c : allCases())
     if (c.runsIn(v))
@@ -175,6 +176,25 @@ INSTANTIATE_TEST_SUITE_P(F64Static, OpTest,
                          ::testing::ValuesIn(paramsFor(true, false)), caseName);
 INSTANTIATE_TEST_SUITE_P(F64Dynamic, OpTest,
                          ::testing::ValuesIn(paramsFor(true, true)), caseName);
+// bf16 and f16 as compute types: every float case with {F} 16-bit, its
+// other float f32, against the double references under the 16-bit error
+// model (matches()).
+INSTANTIATE_TEST_SUITE_P(BF16Static, OpTest,
+                         ::testing::ValuesIn(paramsFor(false, false, "cpu",
+                                                       false, RLX_DTYPE_BF16)),
+                         caseName);
+INSTANTIATE_TEST_SUITE_P(BF16Dynamic, OpTest,
+                         ::testing::ValuesIn(paramsFor(false, true, "cpu",
+                                                       false, RLX_DTYPE_BF16)),
+                         caseName);
+INSTANTIATE_TEST_SUITE_P(F16Static, OpTest,
+                         ::testing::ValuesIn(paramsFor(false, false, "cpu",
+                                                       false, RLX_DTYPE_F16)),
+                         caseName);
+INSTANTIATE_TEST_SUITE_P(F16Dynamic, OpTest,
+                         ::testing::ValuesIn(paramsFor(false, true, "cpu",
+                                                       false, RLX_DTYPE_F16)),
+                         caseName);
 // Every non-unit dim dynamic ([?,?,3] reductions, keepdims, reshapes with
 // several dynamic dims): what a dynamic batch and sequence length give.
 INSTANTIATE_TEST_SUITE_P(F32AllDynamic, OpTest,
