@@ -58,6 +58,7 @@ void addElementwiseOps(llvm::StringMap<OpConverter> &table);
 void addShapeOps(llvm::StringMap<OpConverter> &table);
 void addNNOps(llvm::StringMap<OpConverter> &table);
 void addControlFlowOps(llvm::StringMap<OpConverter> &table);
+void addComposedOps(llvm::StringMap<OpConverter> &table);
 
 } // namespace mlir::rlx::onnx_import
 

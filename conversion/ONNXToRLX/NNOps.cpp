@@ -407,7 +407,48 @@ template <typename OpTy> LogicalResult convertSoftmax(NodeContext &ctx) {
   return success();
 }
 
-enum class Reduction { Sum, Mean, Max, Min, L2, SumSquare };
+enum class Reduction { Sum, Mean, Max, Min, L2, SumSquare, Prod };
+
+/// The product of `x` along `axis` (static), kept as a dim of 1: rlx has no
+/// product reduction, so the halves are multiplied until one element is
+/// left (an odd element out joins the next round), ceil(log2(n)) rounds of
+/// elementwise products, exact for integers.
+FailureOr<Value> productAlong(NodeContext &ctx, Value x, int64_t axis) {
+  auto type = typeOf(x);
+  int64_t n = type.getDimSize(axis);
+  if (ShapedType::isDynamic(n))
+    return ctx.error() << "ReduceProd over a dynamic dim (" << axis
+                       << ") is not supported";
+  if (n == 0)
+    return ctx.error() << "ReduceProd over an empty dim (" << axis
+                       << ") is not supported";
+  int64_t rank = type.getRank();
+  auto sliceOf = [&](Value v, int64_t from, int64_t to) {
+    SmallVector<int64_t> start(rank, 0), limit(rank, -1), strides(rank, 1);
+    start[axis] = from;
+    limit[axis] = to;
+    return ctx.create<SliceOp>(v, start, limit, strides);
+  };
+  while (n > 1) {
+    int64_t half = n / 2;
+    FailureOr<Value> lo = sliceOf(x, 0, half), hi = sliceOf(x, half, 2 * half);
+    if (failed(lo) || failed(hi))
+      return failure();
+    FailureOr<Value> product = ctx.create<MulOp>(*lo, *hi);
+    if (failed(product))
+      return failure();
+    if (n % 2) {
+      FailureOr<Value> last = sliceOf(x, n - 1, n);
+      if (failed(last) ||
+          failed(product = ctx.create<ConcatOp>(
+                     ValueRange{*product, *last}, static_cast<uint64_t>(axis))))
+        return failure();
+    }
+    x = *product;
+    n = half + n % 2;
+  }
+  return x;
+}
 
 LogicalResult convertReduce(NodeContext &ctx, Reduction kind) {
   FailureOr<int64_t> keepdims = ctx.getInt("keepdims", 1),
@@ -448,6 +489,21 @@ LogicalResult convertReduce(NodeContext &ctx, Reduction kind) {
   }
   bool keep = *keepdims != 0;
   FailureOr<Value> y = failure();
+  if (kind == Reduction::Prod) {
+    for (int64_t axis : axes) {
+      FailureOr<Value> product = productAlong(ctx, in, axis);
+      if (failed(product))
+        return failure();
+      in = *product;
+    }
+    // Each reduced dim is 1 now.
+    SmallVector<int64_t> shape;
+    for (auto [d, size] : llvm::enumerate(typeOf(in).getShape()))
+      if (keep || !llvm::is_contained(axes, static_cast<int64_t>(d)))
+        shape.push_back(size);
+    ctx.setOutput(0, reshape(ctx, in, shape));
+    return success();
+  }
   switch (kind) {
   case Reduction::Mean:
     y = ctx.create<MeanOp>(in, axes, keep);
@@ -1564,6 +1620,9 @@ void addNNOps(llvm::StringMap<OpConverter> &t) {
   };
   t["ReduceMin"] = [](NodeContext &c) {
     return convertReduce(c, Reduction::Min);
+  };
+  t["ReduceProd"] = [](NodeContext &c) {
+    return convertReduce(c, Reduction::Prod);
   };
   t["ReduceL2"] = [](NodeContext &c) {
     return convertReduce(c, Reduction::L2);

@@ -20,6 +20,7 @@ const llvm::StringMap<OpConverter> &opConverters() {
     addShapeOps(t);
     addNNOps(t);
     addControlFlowOps(t);
+    addComposedOps(t);
     return t;
   }();
   return table;

@@ -124,8 +124,8 @@ def main():
 
     bad("unknown op", linear_model(nodes=[
         helper.make_node("MatMul", ["x", "w"], ["h"], name="mm"),
-        helper.make_node("Ceil", ["h"], ["y"], name="ceil")]),
-        "node 1 'ceil' (Ceil)", "op 'Ceil'", "not supported")
+        helper.make_node("Det", ["h"], ["y"], name="det")]),
+        "node 1 'det' (Det)", "op 'Det'", "not supported")
     bad("missing initializer", linear_model(inits=[numpy_helper.from_array(W, "w")]),
         "bias", "'b'")
     wrong_size = numpy_helper.from_array(W, "w")

@@ -22,6 +22,7 @@ ONNX_TYPES = {np.dtype(np.float32): TensorProto.FLOAT,
               np.dtype(np.float64): TensorProto.DOUBLE,
               np.dtype(np.int64): TensorProto.INT64,
               np.dtype(np.int32): TensorProto.INT32,
+              np.dtype(np.int8): TensorProto.INT8,
               np.dtype(np.bool_): TensorProto.BOOL}
 
 
@@ -33,13 +34,14 @@ CASES = []
 
 
 def case(name, op, inputs, ref, attrs=None, inits=None, dynamic=False,
-         outputs=1, opset=17, nodes=None, rtol=1e-4, atol=1e-5):
+         outputs=1, opset=17, nodes=None, rtol=1e-4, atol=1e-5, f64=False):
     """inputs: name -> function(batch) -> array (graph inputs); inits:
-    name -> array (initializers); ref(**all arrays) -> array or tuple."""
+    name -> array (initializers); ref(**all arrays) -> array or tuple
+    (f64 results stand for f32 outputs unless f64)."""
     CASES.append(dict(name=name, op=op, inputs=inputs, ref=ref,
                       attrs=attrs or {}, inits=inits or {}, dynamic=dynamic,
                       outputs=outputs, opset=opset, nodes=nodes, rtol=rtol,
-                      atol=atol))
+                      atol=atol, f64=f64))
 
 
 def fixed(a):
@@ -491,6 +493,60 @@ case("Range", None, {"x": fixed(f32(5))},
      inits={"s": np.array(0.5, np.float32), "l": np.array(3.0, np.float32),
             "d": np.array(0.5, np.float32)})
 
+# Rounding composed from rlx ops: exact (rtol = atol = 0), at halves, near
+# them (0.49999997 + 0.5 rounds to 1 in f32), beyond 2^23 / 2^52 where
+# floats are integers, and at random values with a dynamic batch.
+ROUNDING = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 4.5, -4.5, 0.49999997,
+                     -0.49999997, 3.7, -3.7, 1e10, -1e10, 8388609.0,
+                     1234567.5, -0.0, 7.0, -7.0, 1e-30], np.float32)
+ROUNDING64 = np.array([2.5, -3.5, 0.49999999999999994, 4503599627370497.0,
+                       -4503599627370497.0, 2251799813685248.5, 1e300, -1.25],
+                      np.float64)
+for op, fn in [("Floor", np.floor), ("Ceil", np.ceil), ("Round", np.round)]:
+    ref = (lambda fn: lambda x: fn(x))(fn)
+    case(op, op, {"x": fixed(ROUNDING)}, ref, rtol=0, atol=0)
+    case(op + "F64", op, {"x": fixed(ROUNDING64)}, ref, rtol=0, atol=0, f64=True)
+    case(op + "Random", op, {"x": batched(7, fn=lambda *s: f32(*s, lo=-50, hi=50))},
+         ref, rtol=0, atol=0, dynamic=True)
+
+
+def py_mod(a, b):
+    return np.mod(a, b)  # the sign of the divisor
+
+
+MOD_A = np.array([7, -7, 7, -7, 0, 5, -5, 123456789, -2**31 + 1], np.int32)
+MOD_B = np.array([3, 3, -3, -3, 4, 5, -5, -1000, 7], np.int32)
+case("ModInt", "Mod", {"a": fixed(MOD_A), "b": fixed(MOD_B)}, py_mod)
+case("ModIntFmod", "Mod", {"a": fixed(MOD_A), "b": fixed(MOD_B)},
+     lambda a, b: np.fmod(a, b),
+     attrs={"fmod": 1})
+case("ModInt64Broadcast", "Mod",
+     {"a": fixed(np.arange(-12, 12, dtype=np.int64).reshape(4, 6))},
+     lambda a, b: np.mod(a, b), inits={"b": np.array([5, -5, 3, -3, 7, 1], np.int64)})
+case("ReduceProd", "ReduceProd", {"x": fixed(f32(3, 7, 5, lo=0.5, hi=1.5))},
+     lambda x: np.prod(x.astype(np.float64), axis=(1, 2), keepdims=True),
+     attrs={"axes": [1, -1]}, opset=13)
+case("ReduceProdAll", "ReduceProd", {"x": fixed(f32(3, 5, lo=0.5, hi=1.5))},
+     lambda x: np.prod(x.astype(np.float64)), attrs={"keepdims": 0}, opset=13)
+case("ReduceProdInt", "ReduceProd",
+     {"x": fixed(np.arange(1, 34, dtype=np.int64).reshape(3, 11) % 5 + 1)},
+     lambda x: np.prod(x, axis=1), attrs={"axes": [1], "keepdims": 0}, opset=13)
+case("ReduceProdDynamicBatch", "ReduceProd",
+     {"x": batched(9, fn=lambda *s: f32(*s, lo=0.5, hi=1.5))},
+     lambda x: np.prod(x.astype(np.float64), axis=1, keepdims=True),
+     attrs={"axes": [1]}, opset=13, dynamic=True)
+SPECIAL = np.array([1.0, np.nan, np.inf, -np.inf, -0.0, 3.4e38, -1.0], np.float32)
+case("IsNaN", "IsNaN", {"x": fixed(SPECIAL)}, lambda x: np.isnan(x))
+case("IsInf", "IsInf", {"x": fixed(SPECIAL)}, lambda x: np.isinf(x))
+case("IsInfNegative", "IsInf", {"x": fixed(SPECIAL)},
+     lambda x: np.isneginf(x), attrs={"detect_positive": 0})
+case("IsInfNeither", "IsInf", {"x": fixed(SPECIAL)},
+     lambda x: np.zeros(x.shape, bool),
+     attrs={"detect_positive": 0, "detect_negative": 0})
+case("Shrink", "Shrink", {"x": batched(6)},
+     lambda x: np.where(x < -0.7, x + 0.25, np.where(x > 0.7, x - 0.25, 0)),
+     attrs={"lambd": 0.7, "bias": 0.25}, dynamic=True)
+
 # Control flow: If, Loop and Scan with subgraphs reading outer values.
 def vi(name, elem=TensorProto.FLOAT, shape=None):
     return helper.make_tensor_value_info(name, elem, shape)
@@ -670,7 +726,7 @@ def build(c, dynamic_batch):
     ref = call_ref(c, arrays)
     refs = [np.asarray(r) for r in (ref if isinstance(ref, tuple) else (ref,))]
     # References computed in f64 stand for f32 outputs (except Cast's).
-    refs = [r.astype(np.float32) if r.dtype == np.float64 and c["op"] != "Cast"
+    refs = [r.astype(np.float32) if r.dtype == np.float64 and c["op"] != "Cast" and not c["f64"]
             else r for r in refs]
     outputs = [f"y{i}" if len(refs) > 1 else "y" for i in range(len(refs))]
     if c["nodes"] is None:
@@ -726,7 +782,7 @@ def main():
             refs = ref if isinstance(ref, tuple) else (ref,)
             for name, r in zip(outputs, refs):
                 r = np.asarray(r)
-                if r.dtype == np.float64 and c["op"] != "Cast":
+                if r.dtype == np.float64 and c["op"] != "Cast" and not c["f64"]:
                     r = r.astype(np.float32)
                 msg = close(r, got[name], c["rtol"], c["atol"])
                 if msg:
