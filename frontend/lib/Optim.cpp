@@ -10,6 +10,7 @@
 #include "rlx/frontend/Ops.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace rlx {
 namespace optim {
@@ -265,7 +266,8 @@ GradientTransformation trace(double decay, bool nesterov) {
   return t;
 }
 
-GradientTransformation scale_by_adam(double beta1, double beta2, double eps) {
+GradientTransformation scale_by_adam(double beta1, double beta2, double eps,
+                                     bool nesterov) {
   GradientTransformation t;
   t.init = [](const std::vector<detail::Arg> &params) {
     return perParam({"m.", "v."}, params);
@@ -279,7 +281,10 @@ GradientTransformation scale_by_adam(double beta1, double beta2, double eps) {
       m = c(beta1) * m + c(1 - beta1) * g;
       v = c(beta2) * v + c(1 - beta2) * square(g);
       Tensor step = cast(ctx.step, g.dtype());
-      Tensor mHat = m / (c(1) - pow(c(beta1), step));
+      Tensor mHat = nesterov ? c(beta1) * m / (c(1) - pow(c(beta1), step + 1)) +
+                                   c(1 - beta1) * g /
+                                       (c(1) - pow(c(beta1), step))
+                             : m / (c(1) - pow(c(beta1), step));
       Tensor vHat = v / (c(1) - pow(c(beta2), step));
       out.emplace(name, mHat / (sqrt(vHat) + c(eps)));
     }
@@ -301,6 +306,98 @@ GradientTransformation scale_by_lion(double beta1, double beta2) {
       Tensor &m = state.at("m." + name);
       out.emplace(name, sign(c(beta1) * m + c(1 - beta1) * g));
       m = c(beta2) * m + c(1 - beta2) * g;
+    }
+    return out;
+  };
+  return t;
+}
+
+//===----------------------------------------------------------------------===//
+// Muon
+//===----------------------------------------------------------------------===//
+
+/// Throws unless `type` (of param `name`) is a matrix with static dims: the
+/// orientation and the width scale are decided while tracing.
+static void requireMatrix(const std::string &who, const std::string &name,
+                          const TensorType &type) {
+  if (type.rank() != 2 || type.shape[0] == dyn || type.shape[1] == dyn)
+    throw Error(who + ": '" + name + "' is " + type.str() +
+                ", expected a matrix with static dims (Optimizer::muon "
+                "gives other params to AdamW)");
+}
+
+/// Newton-Schulz orthogonalization of the matrix `x`: the wide orientation
+/// keeps X X^T the smaller Gram matrix, and f(X^T) = f(X)^T makes
+/// transposing exact.
+static Tensor orthogonalize(Scope &s, const Tensor &x, int64_t steps,
+                            const std::array<double, 3> &coeffs, double eps) {
+  DType dt = x.dtype();
+  auto c = [&](double v) { return s.scalar(v, dt); };
+  bool tall = x.dim(0) > x.dim(1);
+  Tensor X = tall ? transpose(x) : x;
+  X = X / (sqrt(sum(square(X))) + c(eps));
+  for (int64_t i = 0; i < steps; ++i) {
+    Tensor A = matmul(X, transpose(X));
+    Tensor B = c(coeffs[1]) * A + c(coeffs[2]) * matmul(A, A);
+    X = c(coeffs[0]) * X + matmul(B, X);
+  }
+  return tall ? transpose(X) : X;
+}
+
+GradientTransformation scale_by_muon(double beta, bool nesterov,
+                                     int64_t nsSteps,
+                                     std::array<double, 3> nsCoeffs,
+                                     double eps) {
+  const std::string who = "rlx::optim::scale_by_muon";
+  if (!(beta >= 0 && beta < 1))
+    throw Error(who + ": beta must be in [0, 1), got " + std::to_string(beta));
+  if (nsSteps < 0)
+    throw Error(who + ": ns_steps must not be negative");
+  GradientTransformation t;
+  t.init = [who](const std::vector<detail::Arg> &params) {
+    for (const detail::Arg &p : params)
+      requireMatrix(who, p.name, p.type);
+    return perParam({"mu."}, params);
+  };
+  t.update = [=](const Tree &updates, Tree &state, const StepContext &ctx) {
+    Tree out;
+    for (const auto &[name, g] : updates) {
+      requireMatrix(who, name, g.type());
+      DType dt = g.dtype();
+      auto c = [&](double v) { return ctx.scope.scalar(v, dt); };
+      Tensor &mu = state.at("mu." + name);
+      mu = c(beta) * mu + c(1 - beta) * g;
+      Tensor step = cast(ctx.step, dt);
+      // Bias correction at `power` steps: x / (1 - beta^power).
+      auto corrected = [&](const Tensor &x, const Tensor &power) {
+        return x / (c(1) - pow(c(beta), power));
+      };
+      Tensor muHat = nesterov ? c(beta) * corrected(mu, step + 1) +
+                                    c(1 - beta) * corrected(g, step)
+                              : corrected(mu, step);
+      out.emplace(name,
+                  orthogonalize(ctx.scope, muHat, nsSteps, nsCoeffs, eps));
+    }
+    return out;
+  };
+  return t;
+}
+
+GradientTransformation scale_by_shape() {
+  const std::string who = "rlx::optim::scale_by_shape";
+  GradientTransformation t;
+  t.init = [who](const std::vector<detail::Arg> &params) {
+    for (const detail::Arg &p : params)
+      requireMatrix(who, p.name, p.type);
+    return std::vector<StateSpec>{};
+  };
+  t.update = [who](const Tree &updates, Tree &, const StepContext &ctx) {
+    Tree out;
+    for (const auto &[name, u] : updates) {
+      requireMatrix(who, name, u.type());
+      double fanIn = double(u.dim(0)), fanOut = double(u.dim(1));
+      double factor = std::sqrt(std::max(1.0, fanOut / fanIn));
+      out.emplace(name, ctx.scope.scalar(factor, u.dtype()) * u);
     }
     return out;
   };
@@ -348,6 +445,51 @@ GradientTransformation Optimizer::lion(double beta1, double beta2,
   return chain(scale_by_lion(beta1, beta2),
                add_decayed_weights(weightDecay, std::move(decayMask)),
                scale_by_learning_rate());
+}
+
+/// `inner` on the params whose type satisfies `select` (Optax's partition
+/// by label, one label at a time); the others pass through.
+static GradientTransformation
+onParamsOfType(GradientTransformation inner,
+               std::function<bool(const TensorType &)> select) {
+  GradientTransformation t;
+  t.init = [inner, select](const std::vector<detail::Arg> &params) {
+    std::vector<detail::Arg> chosen;
+    for (const detail::Arg &p : params)
+      if (select(p.type))
+        chosen.push_back(p);
+    return inner.init ? inner.init(chosen) : std::vector<StateSpec>{};
+  };
+  t.update = [inner, select](const Tree &updates, Tree &state,
+                             const StepContext &ctx) {
+    std::vector<std::string> names;
+    for (const std::string &name : ctx.order)
+      if (select(ctx.params.at(name).type()))
+        names.push_back(name);
+    return masked(inner, ParamMask::only(names)).update(updates, state, ctx);
+  };
+  return t;
+}
+
+GradientTransformation Optimizer::muon(const MuonOptions &o) {
+  auto isMatrix = [](const TensorType &type) { return type.rank() == 2; };
+  std::vector<GradientTransformation> adam{
+      scale_by_adam(o.adam_beta1, o.adam_beta2, o.eps, o.nesterov),
+      add_decayed_weights(o.adam_weight_decay)};
+  if (o.adam_lr_scale != 1)
+    adam.push_back(scale(o.adam_lr_scale));
+  adam.push_back(scale_by_learning_rate());
+  return chain(
+      onParamsOfType(chain(scale_by_muon(o.beta, o.nesterov, o.ns_steps,
+                                         o.ns_coeffs, o.eps),
+                           scale_by_shape(),
+                           add_decayed_weights(o.weight_decay, o.decay_mask),
+                           scale_by_learning_rate()),
+                     isMatrix),
+      onParamsOfType(chain(std::move(adam)),
+                     [isMatrix](const TensorType &type) {
+                       return !isMatrix(type);
+                     }));
 }
 
 } // namespace rlx

@@ -5,7 +5,7 @@
 /// (the state it keeps per trained param) and an `update` (traced rlx ops
 /// from this step's updates, its state and the params to new updates and
 /// new state). `chain` composes them left to right; the train step adds the
-/// last updates to the params. SGD, Adam, AdamW and Lion are chains:
+/// last updates to the params. SGD, Adam, AdamW, Lion and Muon are chains:
 ///
 /// \code
 ///   using namespace rlx::optim;
@@ -24,6 +24,7 @@
 
 #include "rlx/frontend/Func.h"
 
+#include <array>
 #include <functional>
 #include <map>
 #include <string>
@@ -129,14 +130,56 @@ GradientTransformation add_decayed_weights(double weight_decay,
 /// new momentum, or u + decay * momentum with Nesterov.
 GradientTransformation trace(double decay, bool nesterov = false);
 /// Adam's direction m^ / (sqrt(v^) + eps), bias-corrected by `step`; state
-/// `m.<p>`, `v.<p>`.
+/// `m.<p>`, `v.<p>`. With `nesterov` (NAdam, as Optax's), m^ is
+/// beta1 m / (1 - beta1^(step+1)) + (1 - beta1) u / (1 - beta1^step).
 GradientTransformation scale_by_adam(double beta1 = 0.9, double beta2 = 0.999,
-                                     double eps = 1e-8);
+                                     double eps = 1e-8, bool nesterov = false);
 /// Lion's direction sign(beta1 m + (1 - beta1) u); state `m.<p>` =
 /// beta2 m + (1 - beta2) u.
 GradientTransformation scale_by_lion(double beta1 = 0.9, double beta2 = 0.99);
 
+/// Muon's direction for matrices (Keller Jordan's Muon, Optax's
+/// `contrib.scale_by_muon`): state `mu.<p>` = beta mu + (1 - beta) u; the
+/// bias-corrected momentum m^ (Nesterov: beta mu / (1 - beta^(step+1)) +
+/// (1 - beta) u / (1 - beta^step)) is orthogonalized by `ns_steps` quintic
+/// Newton-Schulz iterations X <- a X + (b A + c A A) X, A = X X^T, started
+/// from m^ / (|m^|_F + eps) and run on the wide orientation (a tall matrix
+/// is transposed, and the result back). The default coefficients maximize
+/// the slope at zero: 5 steps bring the singular values into roughly
+/// [0.5, 1.5], not to 1, which trains as well. Params of rank other
+/// than 2 are rejected by name: Optimizer::muon gives those to AdamW.
+GradientTransformation
+scale_by_muon(double beta = 0.95, bool nesterov = true, int64_t ns_steps = 5,
+              std::array<double, 3> ns_coeffs = {3.4445, -4.7750, 2.0315},
+              double eps = 1e-8);
+/// Muon's width scaling: each [fan_in, fan_out] matrix update (rlx weights
+/// are [in, out], Optax's default dimension numbers) times
+/// sqrt(max(1, fan_out / fan_in)), so the update's RMS per output follows
+/// the layer's shape. Matrices only.
+GradientTransformation scale_by_shape();
+
 } // namespace optim
+
+/// Optimizer::muon's settings; the defaults are Optax's `contrib.muon`.
+struct MuonOptions {
+  /// Momentum of the matrices' updates and Nesterov's look-ahead.
+  double beta = 0.95;
+  bool nesterov = true;
+  /// Newton-Schulz iterations and their quintic's coefficients (a, b, c).
+  int64_t ns_steps = 5;
+  std::array<double, 3> ns_coeffs = {3.4445, -4.7750, 2.0315};
+  /// Added to the Frobenius norm before dividing, and Adam's epsilon.
+  double eps = 1e-8;
+  /// Decoupled weight decay of the matrices in `decay_mask` (names
+  /// matrices only), times the rate.
+  double weight_decay = 0;
+  optim::ParamMask decay_mask;
+  /// The other params' AdamW (with Nesterov when `nesterov`, as Optax's).
+  double adam_beta1 = 0.9, adam_beta2 = 0.999, adam_weight_decay = 0;
+  /// The schedule's rate times this for the AdamW params (Optax's
+  /// `adam_learning_rate` as a ratio, since one Schedule sets the rate).
+  double adam_lr_scale = 1;
+};
 
 /// The usual optimizers as chains ending in scale_by_learning_rate (the
 /// rate comes from a Schedule). `decay_mask` selects the params that get
@@ -160,6 +203,10 @@ struct Optimizer {
                                             double beta2 = 0.99,
                                             double weight_decay = 0,
                                             optim::ParamMask decay_mask = {});
+  /// Muon on the rank-2 params (scale_by_muon, scale_by_shape, decoupled
+  /// weight decay, the rate); AdamW on the others (biases, norms' scales).
+  /// State `mu.<matrix>`, `m.<other>`, `v.<other>`.
+  static optim::GradientTransformation muon(const MuonOptions &options = {});
 };
 
 } // namespace rlx
