@@ -276,6 +276,99 @@ LogicalResult convertTranspose(NodeContext &ctx) {
   return success();
 }
 
+/// DepthToSpace (modes DCR and CRD) and SpaceToDepth on NCHW: a reshape to
+/// rank 6, a transpose and a reshape back. Channel and spatial dims must be
+/// static (the batch may be dynamic).
+LogicalResult convertDepthSpace(NodeContext &ctx, bool toSpace) {
+  if (failed(ctx.checkKnownAttributes(
+          toSpace ? ArrayRef<StringRef>{"blocksize", "mode"}
+                  : ArrayRef<StringRef>{"blocksize"})))
+    return failure();
+  FailureOr<int64_t> blocksize = ctx.getInt("blocksize", 0);
+  FailureOr<std::string> mode = ctx.getString("mode", "DCR");
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(blocksize) || failed(mode) || failed(x))
+    return failure();
+  if (*blocksize <= 0 || *blocksize > (int64_t(1) << 16))
+    return ctx.unsupportedAttribute("blocksize", "must be positive, got " +
+                                                     Twine(*blocksize));
+  if (*mode != "DCR" && *mode != "CRD")
+    return ctx.unsupportedAttribute("mode", "must be DCR or CRD, got '" +
+                                                *mode + "'");
+  ArrayRef<int64_t> shape = typeOf(*x).getShape();
+  if (shape.size() != 4 || llvm::any_of(shape.drop_front(), [](int64_t d) {
+        return ShapedType::isDynamic(d);
+      }))
+    return ctx.error() << "expects an NCHW input with static C, H and W, got "
+                       << typeOf(*x);
+  int64_t n = shape[0], c = shape[1], h = shape[2], w = shape[3];
+  int64_t bs = *blocksize, bb = bs * bs;
+  Ints split, perm, merged;
+  if (toSpace) {
+    if (c % bb != 0)
+      return ctx.error() << "channels " << c << " are not a multiple of "
+                         << "blocksize^2 = " << bb;
+    if (*mode == "DCR") {
+      split = {n, bs, bs, c / bb, h, w};
+      perm = {0, 3, 4, 1, 5, 2};
+    } else {
+      split = {n, c / bb, bs, bs, h, w};
+      perm = {0, 1, 4, 2, 5, 3};
+    }
+    merged = {n, c / bb, h * bs, w * bs};
+  } else {
+    if (h % bs != 0 || w % bs != 0)
+      return ctx.error() << "spatial dims " << h << "x" << w
+                         << " are not multiples of blocksize " << bs;
+    split = {n, c, h / bs, bs, w / bs, bs};
+    perm = {0, 3, 5, 1, 2, 4};
+    merged = {n, c * bb, h / bs, w / bs};
+  }
+  FailureOr<Value> moved = transpose(ctx, reshape(ctx, *x, split), perm);
+  if (failed(moved))
+    return failure();
+  ctx.setOutput(0, reshape(ctx, *moved, merged));
+  return success();
+}
+
+/// EyeLike: ones on diagonal k of a static 2-D shape, known at import.
+LogicalResult convertEyeLike(NodeContext &ctx) {
+  if (failed(ctx.checkKnownAttributes({"dtype", "k"})))
+    return failure();
+  FailureOr<int64_t> k = ctx.getInt("k", 0);
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(k) || failed(x))
+    return failure();
+  auto type = typeOf(*x);
+  if (type.getRank() != 2 || !type.hasStaticShape())
+    return ctx.error() << "expects a static 2-D input, got " << type;
+  Type elementType = type.getElementType();
+  if (const onnx::AttributeProto *dtype = ctx.attribute("dtype")) {
+    elementType = elementTypeOf(ctx.builder().getContext(), dtype->i());
+    if (!elementType)
+      return ctx.unsupportedAttribute("dtype", onnxTypeName(dtype->i()) +
+                                                   " is not supported");
+  }
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  if (!checkedProduct({rows, cols}) ||
+      *checkedProduct({rows, cols}) > kMaxComputedConstant)
+    return ctx.error() << "the output has too many elements";
+  SmallVector<Attribute> elements;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) {
+      double v = j - i == *k ? 1.0 : 0.0;
+      elements.push_back(
+          isa<FloatType>(elementType)
+              ? Attribute(FloatAttr::get(elementType, v))
+              : Attribute(IntegerAttr::get(elementType,
+                                           static_cast<int64_t>(v))));
+    }
+  ctx.setConstantOutput(
+      0, DenseElementsAttr::get(RankedTensorType::get({rows, cols}, elementType),
+                                elements));
+  return success();
+}
+
 /// Squeeze and Unsqueeze: reshapes, folded on known values.
 LogicalResult convertSqueezeLike(NodeContext &ctx, bool unsqueeze) {
   FailureOr<std::optional<Ints>> axes = axesOf(ctx, 1);
@@ -756,6 +849,11 @@ void addShapeOps(llvm::StringMap<OpConverter> &t) {
   t["Slice"] = convertSlice;
   t["Gather"] = convertGather;
   t["Expand"] = convertExpand;
+  t["DepthToSpace"] = [](NodeContext &c) { return convertDepthSpace(c, true); };
+  t["SpaceToDepth"] = [](NodeContext &c) {
+    return convertDepthSpace(c, false);
+  };
+  t["EyeLike"] = convertEyeLike;
   t["Split"] = convertSplit;
   t["Pad"] = convertPad;
 }

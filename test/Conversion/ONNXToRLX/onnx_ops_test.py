@@ -547,6 +547,26 @@ case("Shrink", "Shrink", {"x": batched(6)},
      lambda x: np.where(x < -0.7, x + 0.25, np.where(x > 0.7, x - 0.25, 0)),
      attrs={"lambd": 0.7, "bias": 0.25}, dynamic=True)
 
+def depth_to_space(x, bs, mode):
+    b, c, h, w = x.shape
+    if mode == "DCR":
+        t = x.reshape(b, bs, bs, c // bs**2, h, w).transpose(0, 3, 4, 1, 5, 2)
+    else:
+        t = x.reshape(b, c // bs**2, bs, bs, h, w).transpose(0, 1, 4, 2, 5, 3)
+    return t.reshape(b, c // bs**2, h * bs, w * bs)
+
+
+for mode in ["DCR", "CRD"]:
+    case("DepthToSpace" + mode, "DepthToSpace", {"x": batched(8, 2, 3)},
+         (lambda mode: lambda x: depth_to_space(x, 2, mode))(mode),
+         attrs={"blocksize": 2, "mode": mode}, dynamic=True)
+case("SpaceToDepth", "SpaceToDepth", {"x": batched(2, 4, 6)},
+     lambda x: x.reshape(x.shape[0], 2, 2, 2, 3, 2).transpose(0, 3, 5, 1, 2, 4)
+     .reshape(x.shape[0], 8, 2, 3), attrs={"blocksize": 2}, dynamic=True)
+case("EyeLike", "EyeLike", {"x": fixed(f32(3, 5))},
+     lambda x: np.eye(3, 5, k=-1, dtype=np.int64),
+     attrs={"k": -1, "dtype": TensorProto.INT64})
+
 # Control flow: If, Loop and Scan with subgraphs reading outer values.
 def vi(name, elem=TensorProto.FLOAT, shape=None):
     return helper.make_tensor_value_info(name, elem, shape)
