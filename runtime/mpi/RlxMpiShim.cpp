@@ -27,6 +27,11 @@ namespace {
 
 /// Whether `initialize` started MPI (and `finalize` should end it).
 bool startedMpi = false;
+/// Collectives abandoned by a timeout. MPI_Finalize would wait for them
+/// forever if a peer died: `finalize` gives them a moment to finish (a late
+/// peer), and otherwise leaves MPI unfinalized (mpirun then reports that the
+/// process exited without finalizing and ends the job).
+std::vector<MPI_Request> abandoned;
 char libraryVersion[MPI_MAX_LIBRARY_VERSION_STRING] = "";
 
 /// rlx_dtype_t values (rlx/runtime.h), spelled here so that the shim needs
@@ -107,12 +112,14 @@ int wait(MPI_Request *request, double timeout, const char *what, char *error,
     double waited = std::chrono::duration<double>(
                         std::chrono::steady_clock::now() - start)
                         .count();
-    if (timeout > 0 && waited > timeout)
+    if (timeout > 0 && waited > timeout) {
+      abandoned.push_back(*request);
       return report(error, size, 2,
                     "%s timed out after %g s waiting for the other "
                     "replicas (one died, hangs, or issued a different "
                     "collective)",
                     what, timeout);
+    }
     std::this_thread::sleep_for(std::chrono::microseconds(50));
   }
 }
@@ -151,10 +158,22 @@ int initialize(int32_t *rank, int32_t *size, const char **library,
 }
 
 void finalize() {
-  if (startedMpi) {
-    startedMpi = false;
-    MPI_Finalize();
+  if (!startedMpi)
+    return;
+  startedMpi = false;
+  auto start = std::chrono::steady_clock::now();
+  while (!abandoned.empty()) {
+    int done = 0;
+    if (MPI_Testall(static_cast<int>(abandoned.size()), abandoned.data(),
+                    &done, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+      return;
+    if (done)
+      break;
+    if (std::chrono::steady_clock::now() - start > std::chrono::seconds(5))
+      return; // a peer is gone: finalizing would hang
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
+  MPI_Finalize();
 }
 
 int allReduce(const void *in, void *out, int64_t count, int32_t dtype,

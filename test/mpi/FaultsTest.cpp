@@ -8,6 +8,8 @@
 /// - a param of different shapes on the replicas (the initial broadcast);
 /// - a replica that stops taking part: the other's collective times out
 ///   (UNAVAILABLE) within its timeout, and the communicator stays broken.
+/// With the argument `die`, replica 1 exits in the middle of 100 steps
+/// instead (dead_replica.sh checks how the job ends).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -41,9 +43,42 @@ Func summed(int64_t n) {
   });
 }
 
+/// `die` mode: replica 1 exits in the middle of the steps; replica 0's
+/// next collective must fail with a status within the timeout.
+int dieMidway() {
+  runtime::Communicator comm = runtime::Communicator::mpi(3);
+  rank = comm.rank();
+  Func f("steps", [](Scope &s) {
+    return psum(s.input("x", {1000}), "replicas");
+  });
+  Compiled c = f.jit(Device::cpu());
+  c.with_communicator(comm);
+  Array x = Array::zeros({1000});
+  for (int i = 0; i < 100; ++i) {
+    if (rank == 1 && i == 50) {
+      std::fprintf(stderr, "rank 1: exiting at step 50\n");
+      std::fflush(stderr);
+      std::_Exit(3);
+    }
+    auto start = std::chrono::steady_clock::now();
+    std::string error = errorOf([&] { c.run({{"x", x}}); });
+    if (!error.empty()) {
+      double waited = std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - start)
+                          .count();
+      std::fprintf(stderr, "rank %d: step %d failed after %.2f s: %s\n",
+                   rank, i, waited, error.c_str());
+      return 1;
+    }
+  }
+  return 0;
+}
+
 } // namespace
 
-int main() {
+int main(int argc, char **argv) {
+  if (argc > 1 && std::string(argv[1]) == "die")
+    return dieMidway();
   try {
     runtime::Communicator comm = runtime::Communicator::mpi(3);
     rank = comm.rank();
@@ -92,7 +127,7 @@ int main() {
       expect(contains(error, "broken by an earlier failure"),
              "broken communicator: got '" + error + "'");
     } else {
-      std::this_thread::sleep_for(std::chrono::seconds(5));
+      std::this_thread::sleep_for(std::chrono::seconds(4));
     }
     // Replica 1 joins the abandoned collective late.
     if (rank == 1)
