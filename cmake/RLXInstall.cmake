@@ -42,6 +42,11 @@ install(TARGETS rlxrt rlx-abi rlxcheckgrads EXPORT rlxRuntimeTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime
     NAMELINK_COMPONENT dev
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev)
+# The MPI shim lies beside librlxrt, where the runtime looks for it.
+if(TARGET rlx-mpi)
+  install(TARGETS rlx-mpi
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime)
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/rlx
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT dev
   FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp")
