@@ -42,6 +42,14 @@ std::string mlir::rlx::dtypeName(Type t) {
     return "i32";
   if (t.isSignlessInteger(64))
     return "i64";
+  // The narrow floats the runtime has dtypes for: MLIR's spelling.
+  if (isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+          Float8E5M2FNUZType, Float6E3M2FNType, Float6E2M3FNType,
+          Float4E2M1FNType>(t)) {
+    std::string name;
+    llvm::raw_string_ostream(name) << t;
+    return name;
+  }
   return "";
 }
 
@@ -58,8 +66,9 @@ FailureOr<DictionaryAttr> describe(Builder &b, StringRef name, Type type,
   }
   std::string dtype = dtypeName(tensor.getElementType());
   if (dtype.empty()) {
-    error() << "expects a dtype among f16, bf16, f32, f64, i1, i8, i32, i64 "
-               "for '"
+    error() << "expects a dtype among f16, bf16, f32, f64, i1, i8, i32, i64, "
+               "f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ, f6E3M2FN, f6E2M3FN, "
+               "f4E2M1FN for '"
             << name << "', got " << tensor.getElementType();
     return failure();
   }

@@ -150,6 +150,27 @@ mlir::Type toMLIR(const TensorType &type) {
   case DType::i1:
     element = b.getI1Type();
     break;
+  case DType::f8e4m3fn:
+    element = mlir::Float8E4M3FNType::get(ctx);
+    break;
+  case DType::f8e5m2:
+    element = mlir::Float8E5M2Type::get(ctx);
+    break;
+  case DType::f8e4m3fnuz:
+    element = mlir::Float8E4M3FNUZType::get(ctx);
+    break;
+  case DType::f8e5m2fnuz:
+    element = mlir::Float8E5M2FNUZType::get(ctx);
+    break;
+  case DType::f6e3m2fn:
+    element = mlir::Float6E3M2FNType::get(ctx);
+    break;
+  case DType::f6e2m3fn:
+    element = mlir::Float6E2M3FNType::get(ctx);
+    break;
+  case DType::f4e2m1fn:
+    element = mlir::Float4E2M1FNType::get(ctx);
+    break;
   }
   llvm::SmallVector<int64_t> shape;
   for (int64_t d : type.shape)
@@ -168,7 +189,14 @@ TensorType fromMLIR(mlir::Type type) {
                  : e.isInteger(1)  ? DType::i1
                  : e.isInteger(8)  ? DType::i8
                  : e.isInteger(32) ? DType::i32
-                                   : DType::i64;
+                 : mlir::isa<mlir::Float8E4M3FNType>(e)   ? DType::f8e4m3fn
+                 : mlir::isa<mlir::Float8E5M2Type>(e)     ? DType::f8e5m2
+                 : mlir::isa<mlir::Float8E4M3FNUZType>(e) ? DType::f8e4m3fnuz
+                 : mlir::isa<mlir::Float8E5M2FNUZType>(e) ? DType::f8e5m2fnuz
+                 : mlir::isa<mlir::Float6E3M2FNType>(e)   ? DType::f6e3m2fn
+                 : mlir::isa<mlir::Float6E2M3FNType>(e)   ? DType::f6e2m3fn
+                 : mlir::isa<mlir::Float4E2M1FNType>(e)   ? DType::f4e2m1fn
+                                                          : DType::i64;
   for (int64_t d : tensor.getShape())
     result.shape.push_back(mlir::ShapedType::isDynamic(d) ? dyn : d);
   return result;

@@ -22,8 +22,10 @@ const char *dtype_name(DType dtype) {
     return "i64";
   case DType::i1:
     return "i1";
+  default:
+    // The narrow floats: MLIR's spelling, as the runtime names them.
+    return rlx_dtype_name(to_c(dtype));
   }
-  return "?";
 }
 
 bool is_float(DType dtype) {

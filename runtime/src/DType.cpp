@@ -17,9 +17,46 @@ struct DTypeInfo {
   size_t size;
 };
 /// Indexed by rlx_dtype_t.
-constexpr DTypeInfo dtypeInfos[] = {{"f16", 2}, {"bf16", 2}, {"f32", 4},
-                                    {"f64", 8}, {"i1", 1},   {"i8", 1},
-                                    {"i32", 4}, {"i64", 8}};
+constexpr DTypeInfo dtypeInfos[] = {
+    {"f16", 2},        {"bf16", 2},       {"f32", 4},        {"f64", 8},
+    {"i1", 1},         {"i8", 1},         {"i32", 4},        {"i64", 8},
+    {"f8E4M3FN", 1},   {"f8E5M2", 1},     {"f8E4M3FNUZ", 1}, {"f8E5M2FNUZ", 1},
+    {"f6E3M2FN", 1},   {"f6E2M3FN", 1},   {"f4E2M1FN", 1}};
+
+/// The layout of a narrow float dtype: exponent and mantissa bits, bias, and
+/// which codes are not numbers (as MLIR's types of the same names define).
+struct NarrowFormat {
+  int exponentBits, mantissaBits, bias;
+  enum { IEEE, NaNOnly, NaNAsNegativeZero, FiniteOnly } specials;
+};
+
+const NarrowFormat *narrowFormat(rlx_dtype_t dtype) {
+  static const NarrowFormat e4m3fn{4, 3, 7, NarrowFormat::NaNOnly},
+      e5m2{5, 2, 15, NarrowFormat::IEEE},
+      e4m3fnuz{4, 3, 8, NarrowFormat::NaNAsNegativeZero},
+      e5m2fnuz{5, 2, 16, NarrowFormat::NaNAsNegativeZero},
+      e3m2fn{3, 2, 3, NarrowFormat::FiniteOnly},
+      e2m3fn{2, 3, 1, NarrowFormat::FiniteOnly},
+      e2m1fn{2, 1, 1, NarrowFormat::FiniteOnly};
+  switch (dtype) {
+  case RLX_DTYPE_F8E4M3FN:
+    return &e4m3fn;
+  case RLX_DTYPE_F8E5M2:
+    return &e5m2;
+  case RLX_DTYPE_F8E4M3FNUZ:
+    return &e4m3fnuz;
+  case RLX_DTYPE_F8E5M2FNUZ:
+    return &e5m2fnuz;
+  case RLX_DTYPE_F6E3M2FN:
+    return &e3m2fn;
+  case RLX_DTYPE_F6E2M3FN:
+    return &e2m3fn;
+  case RLX_DTYPE_F4E2M1FN:
+    return &e2m1fn;
+  default:
+    return nullptr;
+  }
+}
 constexpr int numDTypes = sizeof(dtypeInfos) / sizeof(dtypeInfos[0]);
 } // namespace
 
@@ -81,6 +118,34 @@ double halfToDouble(uint16_t bits) {
     value = std::ldexp(mantissa + 1024, exponent - 25);
   return sign ? -value : value;
 }
+
+double narrowFloatToDouble(rlx_dtype_t dtype, uint8_t code) {
+  const NarrowFormat &f = *narrowFormat(dtype);
+  int width = 1 + f.exponentBits + f.mantissaBits;
+  code &= static_cast<uint8_t>((1u << width) - 1);
+  bool negative = code >> (width - 1);
+  int magnitude = code & ((1 << (width - 1)) - 1);
+  int exponent = magnitude >> f.mantissaBits;
+  int mantissa = magnitude & ((1 << f.mantissaBits) - 1);
+  int allOnes = (1 << f.exponentBits) - 1;
+  if ((f.specials == NarrowFormat::IEEE && exponent == allOnes) ||
+      (f.specials == NarrowFormat::NaNOnly &&
+       magnitude == (1 << (width - 1)) - 1) ||
+      (f.specials == NarrowFormat::NaNAsNegativeZero && negative &&
+       magnitude == 0)) {
+    if (f.specials == NarrowFormat::IEEE && mantissa == 0)
+      return negative ? -INFINITY : INFINITY;
+    return NAN;
+  }
+  double value =
+      exponent == 0
+          ? std::ldexp(mantissa, 1 - f.bias - f.mantissaBits)
+          : std::ldexp(mantissa + (1 << f.mantissaBits),
+                       exponent - f.bias - f.mantissaBits);
+  return negative ? -value : value;
+}
+
+bool isNarrowFloat(rlx_dtype_t dtype) { return narrowFormat(dtype) != nullptr; }
 
 double bfloat16ToDouble(uint16_t bits) {
   uint32_t wide = static_cast<uint32_t>(bits) << 16;

@@ -49,6 +49,11 @@ inline std::string formatDimsType(rlx_dtype_t dtype,
 /// IEEE half and bfloat16 bit patterns widened exactly.
 double halfToDouble(uint16_t bits);
 double bfloat16ToDouble(uint16_t bits);
+/// The f8/f6/f4 dtypes (RLX_DTYPE_F8E4M3FN ...).
+bool isNarrowFloat(rlx_dtype_t dtype);
+/// The value of one element of a narrow float dtype (its code in the low
+/// bits of the byte; higher bits ignored, as ml_dtypes does).
+double narrowFloatToDouble(rlx_dtype_t dtype, uint8_t code);
 
 /// The number of elements of `dims`; throws INVALID_ARGUMENT for a negative
 /// size and RESOURCE_EXHAUSTED when the byte size of `elementSize`-byte

@@ -36,7 +36,11 @@ const uint64_t maxHeaderSize = 100u << 20;
 const std::pair<const char *, rlx_dtype_t> safetensorsDTypes[] = {
     {"F16", RLX_DTYPE_F16}, {"BF16", RLX_DTYPE_BF16}, {"F32", RLX_DTYPE_F32},
     {"F64", RLX_DTYPE_F64}, {"BOOL", RLX_DTYPE_I1},   {"I8", RLX_DTYPE_I8},
-    {"I32", RLX_DTYPE_I32}, {"I64", RLX_DTYPE_I64}};
+    {"I32", RLX_DTYPE_I32}, {"I64", RLX_DTYPE_I64},
+    // safetensors' F8_E4M3 is the finite-with-NaN variant (PyTorch's
+    // float8_e4m3fn). Its F6/F4 types pack several codes per byte, unlike
+    // rlx's byte per element, so those are not read.
+    {"F8_E4M3", RLX_DTYPE_F8E4M3FN}, {"F8_E5M2", RLX_DTYPE_F8E5M2}};
 
 const char *safetensorsName(rlx_dtype_t dtype) {
   for (const auto &entry : safetensorsDTypes)
@@ -259,6 +263,11 @@ void writeSafetensors(const std::string &path, const rlx_tensor_list_s &list) {
     if (list.items[i].first == "__metadata__")
       fail(RLX_STATUS_INVALID_ARGUMENT,
            "cannot write '" + path + "': '__metadata__' is a reserved name");
+    if (std::string(safetensorsName(tensor.dtype)) == "?")
+      fail(RLX_STATUS_UNIMPLEMENTED,
+           "cannot write '" + path + "': tensor '" + list.items[i].first +
+               "' is " + rlx_dtype_name(tensor.dtype) +
+               ", which safetensors has no byte-per-element type for");
     nlohmann::ordered_json entry = {
         {"dtype", safetensorsName(tensor.dtype)},
         {"shape", tensor.dims},

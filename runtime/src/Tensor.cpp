@@ -195,6 +195,9 @@ rlx_status_t rlx_tensor_get_f64(const rlx_tensor_t *tensor, size_t index,
     case RLX_DTYPE_I64:
       *out_value = static_cast<double>(load(int64_t()));
       break;
+    default:
+      *out_value = narrowFloatToDouble(tensor->dtype, load(uint8_t()));
+      break;
     }
   });
 }

@@ -30,7 +30,7 @@ include "dialects/RLX/IR/RLXInterfaces.td"
 
 /// The float types ops compute in. The narrower ones (f8, f6, f4) are
 /// storage formats: rlx.cast converts to and from them, shape ops move them.
-def RLX_ComputeFloat : AnyTypeOf<[F16, BF16, F32, F64]>;
+def RLX_ComputeFloat : AnyTypeOf<[F16, BF16, F32, F64], "f16, bf16, f32 or f64">;
 def RLX_FloatTensor : RankedTensorOf<[RLX_ComputeFloat]>;
 def RLX_NumericTensor : RankedTensorOf<[RLX_ComputeFloat, AnySignlessInteger]>;
 def RLX_BoolTensor : RankedTensorOf<[I1]>;

@@ -25,6 +25,13 @@ enum class DType : int32_t {
   i8 = RLX_DTYPE_I8,
   i32 = RLX_DTYPE_I32,
   i64 = RLX_DTYPE_I64,
+  f8e4m3fn = RLX_DTYPE_F8E4M3FN,
+  f8e5m2 = RLX_DTYPE_F8E5M2,
+  f8e4m3fnuz = RLX_DTYPE_F8E4M3FNUZ,
+  f8e5m2fnuz = RLX_DTYPE_F8E5M2FNUZ,
+  f6e3m2fn = RLX_DTYPE_F6E3M2FN,
+  f6e2m3fn = RLX_DTYPE_F6E2M3FN,
+  f4e2m1fn = RLX_DTYPE_F4E2M1FN,
 };
 
 /// The C API's value of `dtype`.
@@ -35,7 +42,7 @@ constexpr rlx_dtype_t to_c(DType dtype) {
 /// Whether `dtype` is one of rlx_dtype_t's values (C callers may pass others).
 constexpr bool is_valid(rlx_dtype_t dtype) {
   return static_cast<int32_t>(dtype) >= RLX_DTYPE_F16 &&
-         static_cast<int32_t>(dtype) <= RLX_DTYPE_I64;
+         static_cast<int32_t>(dtype) <= RLX_DTYPE_F4E2M1FN;
 }
 
 } // namespace rlx

@@ -124,8 +124,10 @@ RLX_API rlx_status_t rlx_device_parse(const char *name,
  * Element types
  *===----------------------------------------------------------------------===*/
 
-/** Element types; the manifest spells them "f16" ... "i64". i1 is stored as
-    one byte per element (0 or 1). */
+/** Element types; the manifest spells them "f16" ... "i64", and the narrow
+    floats as MLIR does ("f8E4M3FN"). i1 is stored as one byte per element
+    (0 or 1); the f8, f6 and f4 types as one byte per element, their code in
+    the low bits (as the ml_dtypes package stores them). */
 typedef enum rlx_dtype_e {
   RLX_DTYPE_F16 = 0,
   RLX_DTYPE_BF16 = 1,
@@ -134,7 +136,14 @@ typedef enum rlx_dtype_e {
   RLX_DTYPE_I1 = 4,
   RLX_DTYPE_I8 = 5,
   RLX_DTYPE_I32 = 6,
-  RLX_DTYPE_I64 = 7
+  RLX_DTYPE_I64 = 7,
+  RLX_DTYPE_F8E4M3FN = 8,
+  RLX_DTYPE_F8E5M2 = 9,
+  RLX_DTYPE_F8E4M3FNUZ = 10,
+  RLX_DTYPE_F8E5M2FNUZ = 11,
+  RLX_DTYPE_F6E3M2FN = 12,
+  RLX_DTYPE_F6E2M3FN = 13,
+  RLX_DTYPE_F4E2M1FN = 14
 } rlx_dtype_t;
 
 /** The manifest spelling ("f32"), or "?" for a value outside the enum. Every

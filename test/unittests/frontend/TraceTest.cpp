@@ -109,7 +109,8 @@ TEST(Trace, EveryErrorPath) {
     at = __LINE__ + 1;
     return add(s.input("a", {3}), s.input("b", {3}, f64));
   });
-  check("operand #0 must be ranked tensor of floating-point values, but got "
+  check("operand #0 must be ranked tensor of f16, bf16, f32 or f64 values, "
+        "but got "
         "'tensor<3xi32>'",
         [&](Scope &s) {
           at = __LINE__ + 1;

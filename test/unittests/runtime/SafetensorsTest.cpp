@@ -3,6 +3,7 @@
 #include "TestUtil.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -107,6 +108,55 @@ TEST_F(SafetensorsTest, RoundTripsEveryDType) {
 // A header length that is not a multiple of 8 leaves the data misaligned
 // in the mapping: each such tensor is an aligned copy (UBSan flagged the
 // misaligned float loads), and the values are the file's.
+/// safetensors' F8_E4M3 and F8_E5M2 (PyTorch's float8_e4m3fn and
+/// float8_e5m2) load as f8E4M3FN and f8E5M2; rlx's f6 and f4, one code per
+/// byte, have no such safetensors type and are refused by the writer.
+TEST_F(SafetensorsTest, Float8WeightsLoadAndNarrowerAreRefused) {
+  std::string data = {char(0x7e), char(0xb8), char(0x7b), char(0xfc)};
+  std::string file =
+      rawSafetensors("{\"w8\": {\"dtype\": \"F8_E4M3\", \"shape\": [2], "
+                     "\"data_offsets\": [0, 2]}, "
+                     "\"w5\": {\"dtype\": \"F8_E5M2\", \"shape\": [2], "
+                     "\"data_offsets\": [2, 4]}}",
+                     data);
+  rlx_tensor_list_t *list = nullptr;
+  ASSERT_TRUE(isOk(read(file, &list)));
+  rlx_tensor_t *w8 = rlx_tensor_list_get(list, 0);
+  rlx_tensor_t *w5 = rlx_tensor_list_get(list, 1);
+  EXPECT_EQ(rlx_tensor_dtype(w8), RLX_DTYPE_F8E4M3FN);
+  EXPECT_EQ(rlx_tensor_dtype(w5), RLX_DTYPE_F8E5M2);
+  double v[4];
+  ASSERT_TRUE(isOk(rlx_tensor_get_f64(w8, 0, &v[0])));
+  ASSERT_TRUE(isOk(rlx_tensor_get_f64(w8, 1, &v[1])));
+  ASSERT_TRUE(isOk(rlx_tensor_get_f64(w5, 0, &v[2])));
+  ASSERT_TRUE(isOk(rlx_tensor_get_f64(w5, 1, &v[3])));
+  EXPECT_EQ(v[0], 448);
+  EXPECT_EQ(v[1], -1);
+  EXPECT_EQ(v[2], 57344);
+  EXPECT_EQ(v[3], -INFINITY);
+  // Written back, the same names and bytes.
+  std::string out = path("f8.safetensors");
+  ASSERT_TRUE(isOk(rlx_safetensors_write(out.c_str(), list)));
+  rlx_tensor_list_free(list);
+  ASSERT_TRUE(isOk(rlx_safetensors_read(out.c_str(), &list)));
+  EXPECT_EQ(rlx_tensor_dtype(rlx_tensor_list_get(list, 0)), RLX_DTYPE_F8E4M3FN);
+  EXPECT_EQ(std::memcmp(rlx_tensor_data(rlx_tensor_list_get(list, 1)),
+                        data.data() + 2, 2),
+            0);
+  rlx_tensor_list_free(list);
+
+  ASSERT_TRUE(isOk(rlx_tensor_list_create(&list)));
+  int64_t dims[] = {2};
+  rlx_tensor_t *f4 = nullptr;
+  ASSERT_TRUE(isOk(rlx_tensor_allocate(RLX_DTYPE_F4E2M1FN, 1, dims, &f4)));
+  ASSERT_TRUE(isOk(rlx_tensor_list_append(list, "q", f4)));
+  rlx_tensor_release(f4);
+  EXPECT_TRUE(statusIs(rlx_safetensors_write(path("f4.safetensors").c_str(),
+                                             list),
+                       RLX_STATUS_UNIMPLEMENTED, {"'q' is f4E2M1FN"}));
+  rlx_tensor_list_free(list);
+}
+
 TEST_F(SafetensorsTest, MisalignedDataIsCopiedAligned) {
   for (size_t pad = 0; pad < 8; ++pad) {
     std::string data(8 + 12 + 2, '\0');

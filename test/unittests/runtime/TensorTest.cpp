@@ -15,9 +15,12 @@ TEST(StatusTest, NullIsOk) {
 }
 
 TEST(DTypeTest, NamesSizesAndParsing) {
-  const char *names[] = {"f16", "bf16", "f32", "f64", "i1", "i8", "i32", "i64"};
-  const size_t sizes[] = {2, 2, 4, 8, 1, 1, 4, 8};
-  for (int i = 0; i < 8; ++i) {
+  const char *names[] = {"f16",        "bf16",       "f32",      "f64",
+                         "i1",         "i8",         "i32",      "i64",
+                         "f8E4M3FN",   "f8E5M2",     "f8E4M3FNUZ",
+                         "f8E5M2FNUZ", "f6E3M2FN",   "f6E2M3FN", "f4E2M1FN"};
+  const size_t sizes[] = {2, 2, 4, 8, 1, 1, 4, 8, 1, 1, 1, 1, 1, 1, 1};
+  for (int i = 0; i < 15; ++i) {
     rlx_dtype_t dtype = static_cast<rlx_dtype_t>(i);
     EXPECT_STREQ(rlx_dtype_name(dtype), names[i]);
     EXPECT_EQ(rlx_dtype_size(dtype), sizes[i]);
@@ -35,7 +38,7 @@ TEST(DTypeTest, NamesSizesAndParsing) {
 // integers by every entry taking a dtype (loading them as rlx_dtype_t is
 // undefined in C++: UBSan flagged DType.cpp and Tensor.cpp).
 TEST(DTypeTest, OutOfRangeValuesAreRefused) {
-  for (int value : {8, 99, -1, 1 << 30}) {
+  for (int value : {15, 99, -1, 1 << 30}) {
     // A prvalue each time: a variable holding it would itself be loaded.
     auto dtype = [&] { return static_cast<rlx_dtype_t>(value); };
     EXPECT_STREQ(rlx_dtype_name(dtype()), "?") << value;
@@ -51,6 +54,54 @@ TEST(DTypeTest, OutOfRangeValuesAreRefused) {
                          RLX_STATUS_INVALID_ARGUMENT,
                          {"invalid dtype value " + std::to_string(value)}));
     EXPECT_EQ(tensor, nullptr);
+  }
+}
+
+/// Narrow float elements read by their definition: (1 + m / 2^M) *
+/// 2^(e - bias), subnormals m / 2^M * 2^(1 - bias), and each format's
+/// inf/NaN codes (closed forms, not the compiler's decoding).
+TEST(DTypeTest, NarrowFloatsReadAsTheirValues) {
+  struct Case {
+    rlx_dtype_t dtype;
+    uint8_t code;
+    double value; // NAN: expect NaN
+  };
+  const Case cases[] = {
+      {RLX_DTYPE_F8E4M3FN, 0x7e, 448},         // 1.75 * 2^8, the max
+      {RLX_DTYPE_F8E4M3FN, 0x01, 0x1p-9},      // smallest subnormal
+      {RLX_DTYPE_F8E4M3FN, 0xb8, -1},          // 1 0111 000
+      {RLX_DTYPE_F8E4M3FN, 0x7f, NAN},         // the all-ones magnitude
+      {RLX_DTYPE_F8E4M3FN, 0xff, NAN},
+      {RLX_DTYPE_F8E5M2, 0x7b, 57344},         // 1.75 * 2^15
+      {RLX_DTYPE_F8E5M2, 0x7c, INFINITY},
+      {RLX_DTYPE_F8E5M2, 0xfc, -INFINITY},
+      {RLX_DTYPE_F8E5M2, 0x7d, NAN},
+      {RLX_DTYPE_F8E5M2, 0x03, 0.75 * 0x1p-14}, // subnormal 3/4 * 2^-14
+      {RLX_DTYPE_F8E4M3FNUZ, 0x80, NAN},       // -0's code
+      {RLX_DTYPE_F8E4M3FNUZ, 0x7f, 240},       // 1.875 * 2^7
+      {RLX_DTYPE_F8E5M2FNUZ, 0x7f, 57344},     // 1.75 * 2^15
+      {RLX_DTYPE_F6E3M2FN, 0x1f, 28},          // 1.75 * 2^4
+      {RLX_DTYPE_F6E3M2FN, 0x21, -0.0625},     // -(1/4) * 2^-2
+      {RLX_DTYPE_F6E2M3FN, 0x1f, 7.5},         // 1.875 * 2^2
+      {RLX_DTYPE_F4E2M1FN, 0x07, 6},           // 1.5 * 2^2
+      {RLX_DTYPE_F4E2M1FN, 0x09, -0.5},        // subnormal
+      {RLX_DTYPE_F4E2M1FN, 0xf3, 1.5},         // bits above the code ignored
+  };
+  for (const Case &c : cases) {
+    int64_t dims[] = {1};
+    uint8_t code = c.code;
+    rlx_tensor_t *tensor = nullptr;
+    ASSERT_TRUE(isOk(rlx_tensor_wrap(c.dtype, 1, dims, &code, nullptr,
+                                     nullptr, &tensor)));
+    double value = 0;
+    ASSERT_TRUE(isOk(rlx_tensor_get_f64(tensor, 0, &value)));
+    if (std::isnan(c.value))
+      EXPECT_TRUE(std::isnan(value)) << rlx_dtype_name(c.dtype) << " "
+                                     << int(c.code);
+    else
+      EXPECT_EQ(value, c.value) << rlx_dtype_name(c.dtype) << " "
+                                << int(c.code);
+    rlx_tensor_release(tensor);
   }
 }
 
