@@ -4,12 +4,12 @@
 # inference MLIR unchanged and rlx-run, binding the saved weights by name,
 # reproduces the accuracy.
 # With DEVICE (vulkan, ...) training runs there and the inference artifact is
-# compiled for it too.
-# usage: check.sh TRAIN_DIGITS RLXC RLX_RUN OUT_DIR EPOCHS [DEVICE]
+# compiled for it too; further arguments go to the training (--qat FORMAT).
+# usage: check.sh TRAIN_DIGITS RLXC RLX_RUN OUT_DIR EPOCHS [DEVICE [ARGS...]]
 set -euo pipefail
 train=$1 rlxc=$2 run=$3 out=$4 epochs=$5 device=${6:-cpu}
 rm -rf "$out" && mkdir -p "$out"
-"$train" --epochs "$epochs" --out "$out" --device "$device" | tee "$out/train.log"
+"$train" --epochs "$epochs" --out "$out" --device "$device" "${@:7}" | tee "$out/train.log"
 trained=$(sed -n 's/^test accuracy: \([0-9.]*\).*/\1/p' "$out/train.log")
 "$rlxc" "$out/predict.mlir" --target="$device" -o "$out/predict.so"
 "$run" "$out/predict.so" --fn predict --weights "$out/digits.safetensors" \

@@ -10,7 +10,10 @@
 /// rlx-run. With `--data-parallel`, under `mpirun -np N`, each process is
 /// a replica that trains on its share (`--batch` rows) of every global
 /// batch of N x batch rows, gradients averaged inside the compiled step;
-/// replica 0 alone prints and writes.
+/// replica 0 alone prints and writes. With `--qat FORMAT` (f8e4m3fn,
+/// f8e5m2, f6e3m2fn, f4e2m1fn, ...) it trains quantization-aware: the
+/// forward pass reads the weight matrices rounded to FORMAT (f32 master
+/// weights), and the exported and evaluated model reads them so too.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -138,6 +141,7 @@ int main(int argc, char **argv) {
   int epochs = 30;
   int batch = 32;
   bool dataParallel = false;
+  std::string qat; // a narrow float format's name, or empty
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--data" && i + 1 < argc)
@@ -152,10 +156,13 @@ int main(int argc, char **argv) {
       batch = std::stoi(argv[++i]);
     else if (arg == "--data-parallel")
       dataParallel = true;
+    else if (arg == "--qat" && i + 1 < argc)
+      qat = argv[++i];
     else {
       std::cerr << "usage: train_digits [--data digits.csv.gz] [--epochs N] "
                    "[--out DIR] [--device cpu|vulkan|cuda|rocm] [--batch N] "
-                   "[--data-parallel (under mpirun)]\n";
+                   "[--data-parallel (under mpirun)] [--qat f8e4m3fn|f8e5m2|"
+                   "f6e3m2fn|f4e2m1fn|...]\n";
       return 2;
     }
   }
@@ -214,10 +221,20 @@ int main(int argc, char **argv) {
         rlx::Schedule::cosine(0.01, epochs * stepsPerEpoch, 1e-4));
     rlx::DataParallel parallel;
     parallel.communicator = replicas;
+    rlx::TrainOptions options;
+    if (!qat.empty()) {
+      rlx::FloatFormat format = rlx::formats::named(qat);
+      options.qat = rlx::Qat{format};
+      // The deployed model reads its weights as training saw them.
+      predict = rlx::fake_quant_params(predict, format);
+      if (rank == 0)
+        std::printf("quantization-aware: weights in %s (%s)\n", qat.c_str(),
+                    format.str().c_str());
+    }
     rlx::TrainStep step =
         dataParallel
-            ? rlx::make_train_step(loss, optimizer, schedule, parallel)
-            : rlx::make_train_step(loss, optimizer, schedule);
+            ? rlx::make_train_step(loss, optimizer, schedule, parallel, options)
+            : rlx::make_train_step(loss, optimizer, schedule, options);
     // On a GPU the weights and Adam's state stay on the device between
     // steps; only the batches move.
     step.jit(rlx::Device{device}).init_randn(/*seed=*/0, /*stddev=*/0.1);

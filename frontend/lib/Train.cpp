@@ -174,9 +174,21 @@ static TrainStep traceTrainStep(const Func &loss,
   std::vector<std::string> trainedNames;
   for (const detail::Arg &p : trained)
     trainedNames.push_back(p.name);
-  Func valueAndGrad = trained.size() == loss.params().size()
-                          ? loss.value_and_grad_all(hasAux, loc)
-                          : loss.value_and_grad(trainedNames, hasAux, loc);
+  // QAT differentiates the loss reading the trained matrices quantized.
+  Func differentiated = loss;
+  if (options.qat) {
+    std::vector<std::string> matrices;
+    for (const detail::Arg &p : trained)
+      if (p.type.rank() >= 2)
+        matrices.push_back(p.name);
+    if (!matrices.empty())
+      differentiated =
+          fake_quant_params(loss, options.qat->format, matrices, loc);
+  }
+  Func valueAndGrad =
+      trained.size() == loss.params().size()
+          ? differentiated.value_and_grad_all(hasAux, loc)
+          : differentiated.value_and_grad(trainedNames, hasAux, loc);
 
   Scope s(loss.name() + "_train_step");
   std::vector<Tensor> args;

@@ -17,7 +17,11 @@
 
 #include "dialects/RLX/IR/RLXDialect.h"
 
+#include "mlir/IR/Verifier.h"
+
 #include <algorithm>
+#include <map>
+#include <set>
 
 /// The dialect and the compiler (mlir::rlx) under the frontend (::rlx):
 /// frontend names win where both have one.
@@ -571,6 +575,102 @@ Func custom_jvp(const Func &f, const Func &jvp, SourceLoc loc) {
   requireTypes("custom_jvp", "jvp's outputs", typesOf(jvp.outputs()),
                concatenated(outs, outs), loc);
   return wrapped<CustomJVPOp>(f, "custom_jvp", "_custom_jvp", {jvp}, loc);
+}
+
+//===----------------------------------------------------------------------===//
+// Quantized param reads
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// `def` with a fake_quant after each read of a param in `names`, in its
+/// body and, rewritten alike, its callees (each once, by `done`); `def`
+/// itself when nothing it reaches reads one, so untouched callees stay
+/// shared. The straight-through rule of fake_quant makes a gradient w.r.t.
+/// such a param the gradient at its quantized value.
+std::shared_ptr<const FuncDef>
+quantizeReads(const std::shared_ptr<const FuncDef> &def,
+              const std::set<std::string> &names, const FloatFormat &format,
+              std::map<const FuncDef *, std::shared_ptr<const FuncDef>> &done,
+              SourceLoc loc) {
+  if (auto it = done.find(def.get()); it != done.end())
+    return it->second;
+  auto copy = std::make_shared<FuncDef>(*def);
+  bool changed = false;
+  for (std::shared_ptr<const FuncDef> &callee : copy->callees) {
+    std::shared_ptr<const FuncDef> q =
+        quantizeReads(callee, names, format, done, loc);
+    changed |= q != callee;
+    callee = std::move(q);
+  }
+  auto body = std::make_shared<FuncBody>();
+  body->context = def->body->context;
+  body->func = def->body->func->clone();
+  llvm::SmallVector<ParamOp> reads;
+  body->func->walk([&](ParamOp read) {
+    if (names.count(read.getName().str()))
+      reads.push_back(read);
+  });
+  for (ParamOp read : reads) {
+    // The one Tensor-level builder, on the read's value in this clone.
+    DiagnosticCapture capture;
+    mlir::OpBuilder b(read->getContext());
+    b.setInsertionPointAfter(read);
+    const char *specials[] = {"ieee", "fn", "fnuz", "finite"};
+    auto q = FakeQuantOp::create(
+        b, read.getLoc(), read.getResult(),
+        b.getI64IntegerAttr(format.exponent_bits),
+        b.getI64IntegerAttr(format.mantissa_bits),
+        b.getI64IntegerAttr(format.bias),
+        b.getStringAttr(specials[static_cast<int>(format.specials)]),
+        format.saturate ? b.getUnitAttr() : mlir::UnitAttr());
+    if (mlir::failed(mlir::verify(q)))
+      throw Error("rlx::fake_quant_params: param '" + read.getName().str() +
+                  "': " + capture.errors() + loc.suffix());
+    read.getResult().replaceAllUsesExcept(q.getResult(), q);
+  }
+  changed |= !reads.empty();
+  std::shared_ptr<const FuncDef> result = def;
+  if (changed) {
+    copy->body = std::move(body);
+    if (def->specialize)
+      copy->specialize = [names, format, loc,
+                          original = def->specialize](const InputShapes &shapes) {
+        std::map<const FuncDef *, std::shared_ptr<const FuncDef>> fresh;
+        return quantizeReads(original(shapes), names, format, fresh, loc);
+      };
+    result = copy;
+  }
+  done[def.get()] = result;
+  return result;
+}
+
+} // namespace
+
+Func fake_quant_params(const Func &f, const FloatFormat &format,
+                       const std::vector<std::string> &params, SourceLoc loc) {
+  const std::string who = "rlx::fake_quant_params: ";
+  format.max_finite(); // throws for bit counts the op cannot take
+  std::set<std::string> names;
+  auto quantizable = [](const TensorType &type) {
+    return type.dtype == DType::f32 || type.dtype == DType::f64;
+  };
+  for (const detail::Arg &p : f.params())
+    if (params.empty() && p.type.rank() >= 2 && quantizable(p.type))
+      names.insert(p.name);
+  for (const std::string &name : params) {
+    auto it = std::find_if(f.params().begin(), f.params().end(),
+                           [&](const detail::Arg &p) { return p.name == name; });
+    if (it == f.params().end())
+      throw Error(who + "'" + f.name() + "' reads no param '" + name + "'" +
+                  loc.suffix());
+    if (!quantizable(it->type))
+      throw Error(who + "param '" + name + "' is " + it->type.str() +
+                  ", fake_quant takes f32 or f64" + loc.suffix());
+    names.insert(name);
+  }
+  std::map<const FuncDef *, std::shared_ptr<const FuncDef>> done;
+  return Func(quantizeReads(f.shared(), names, format, done, loc));
 }
 
 } // namespace rlx

@@ -13,6 +13,7 @@
 #include <cfenv>
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 using namespace rlx;
 using namespace rlx::test;
@@ -181,4 +182,183 @@ TEST(TraceFakeQuant, Errors) {
   std::string unknown = errorOf([] { formats::named("f8e3m4"); });
   EXPECT_NE(unknown.find("'f8e3m4'"), std::string::npos) << unknown;
   EXPECT_NE(unknown.find("f8e4m3fn"), std::string::npos) << unknown;
+}
+
+namespace {
+
+/// tanh(x W1 + b1) W2 + b2 against targets y, loss 0.5 |out - y|^2, in f64.
+const int64_t kRows = 5, kIn = 4, kHidden = 6, kOut = 2;
+
+Func tinyNet() {
+  return Func("tiny", [](Scope &s) {
+    Tensor x = s.input("x", {kRows, kIn}, f64);
+    Tensor y = s.input("y", {kRows, kOut}, f64);
+    Tensor W1 = s.param("W1", {kIn, kHidden}, f64);
+    Tensor b1 = s.param("b1", {kHidden}, f64);
+    Tensor W2 = s.param("W2", {kHidden, kOut}, f64);
+    Tensor b2 = s.param("b2", {kOut}, f64);
+    Tensor out = matmul(tanh(matmul(x, W1) + b1), W2) + b2;
+    return (0.5 * sum(square(out - y))).named("loss");
+  });
+}
+
+using HostTree = std::map<std::string, std::vector<double>>;
+
+/// The loss and its gradients by hand-written backpropagation, the
+/// matrices read as `Wq` (quantized or not): gradients are those at Wq.
+double tinyNetGrads(const HostTree &p, const std::vector<double> &x,
+                    const std::vector<double> &y, HostTree &grads) {
+  const std::vector<double> &W1 = p.at("W1"), &b1 = p.at("b1"),
+                            &W2 = p.at("W2"), &b2 = p.at("b2");
+  std::vector<double> h(kRows * kHidden), dOut(kRows * kOut);
+  double loss = 0;
+  for (int64_t r = 0; r < kRows; ++r) {
+    for (int64_t j = 0; j < kHidden; ++j) {
+      double z = b1[j];
+      for (int64_t k = 0; k < kIn; ++k)
+        z += x[r * kIn + k] * W1[k * kHidden + j];
+      h[r * kHidden + j] = std::tanh(z);
+    }
+    for (int64_t o = 0; o < kOut; ++o) {
+      double out = b2[o];
+      for (int64_t j = 0; j < kHidden; ++j)
+        out += h[r * kHidden + j] * W2[j * kOut + o];
+      dOut[r * kOut + o] = out - y[r * kOut + o];
+      loss += 0.5 * dOut[r * kOut + o] * dOut[r * kOut + o];
+    }
+  }
+  grads = {{"W1", std::vector<double>(W1.size(), 0)},
+           {"b1", std::vector<double>(b1.size(), 0)},
+           {"W2", std::vector<double>(W2.size(), 0)},
+           {"b2", std::vector<double>(b2.size(), 0)}};
+  for (int64_t r = 0; r < kRows; ++r)
+    for (int64_t j = 0; j < kHidden; ++j) {
+      double dh = 0;
+      for (int64_t o = 0; o < kOut; ++o) {
+        grads["W2"][j * kOut + o] += h[r * kHidden + j] * dOut[r * kOut + o];
+        dh += dOut[r * kOut + o] * W2[j * kOut + o];
+      }
+      double dz = dh * (1 - h[r * kHidden + j] * h[r * kHidden + j]);
+      grads["b1"][j] += dz;
+      for (int64_t k = 0; k < kIn; ++k)
+        grads["W1"][k * kHidden + j] += x[r * kIn + k] * dz;
+    }
+  for (int64_t r = 0; r < kRows; ++r)
+    for (int64_t o = 0; o < kOut; ++o)
+      grads["b2"][o] += dOut[r * kOut + o];
+  return loss;
+}
+
+/// A stateless-looking transformation that keeps each gradient as state
+/// `grad.<p>` (so the step outputs it as `new.grad.<p>`) and passes it on.
+optim::GradientTransformation recordGradients() {
+  optim::GradientTransformation t;
+  t.init = [](const std::vector<detail::Arg> &params) {
+    std::vector<optim::StateSpec> specs;
+    for (const detail::Arg &p : params)
+      specs.push_back({"grad." + p.name, p.type, 0});
+    return specs;
+  };
+  t.update = [](const optim::Tree &updates, optim::Tree &state,
+                const optim::StepContext &) {
+    for (const auto &[name, g] : updates)
+      state.at("grad." + name) = g;
+    return updates;
+  };
+  return t;
+}
+
+} // namespace
+
+TEST(TrainQat, GradientsAreThoseAtTheQuantizedWeights) {
+  FloatFormat format = formats::f8e4m3fn();
+  HostTree params{{"W1", values(kIn * kHidden, 60)},
+                  {"b1", values(kHidden, 61)},
+                  {"W2", values(kHidden * kOut, 62)},
+                  {"b2", values(kOut, 63)}};
+  std::vector<double> x = values(kRows * kIn, 64), y = values(kRows * kOut, 65);
+  // The reference: the matrices rounded on the host, the vectors as they are.
+  HostTree quantized = params, grads, rawGrads;
+  for (const char *m : {"W1", "W2"})
+    for (double &w : quantized[m])
+      w = refQuant(w, format);
+  double loss = tinyNetGrads(quantized, x, y, grads);
+  double rawLoss = tinyNetGrads(params, x, y, rawGrads);
+  ASSERT_GT(std::fabs(loss - rawLoss), 1e-3) << "quantization changes nothing";
+
+  TrainOptions qat;
+  qat.qat = Qat{format};
+  const double lr = 0.125;
+  TrainStep step =
+      make_train_step(tinyNet(), optim::chain(recordGradients(), Optimizer::sgd()),
+                      Schedule::constant(lr), qat);
+  step.jit();
+  std::map<std::string, Shape> shapes{{"W1", {kIn, kHidden}},
+                                      {"b1", {kHidden}},
+                                      {"W2", {kHidden, kOut}},
+                                      {"b2", {kOut}}};
+  for (const auto &[name, v] : params)
+    step.with_param(name, Array::from(v, shapes[name], f64));
+  double got = step.step({{"x", Array::from(x, {kRows, kIn}, f64)},
+                          {"y", Array::from(y, {kRows, kOut}, f64)}});
+  EXPECT_NEAR(got, loss, 1e-12 * std::fabs(loss));
+  for (const auto &[name, g] : grads) {
+    SCOPED_TRACE(name);
+    expectNear(step.last_outputs()["new.grad." + name].to_vector(), g, 1e-11,
+               1e-13);
+    // The master weights move from their full-precision values.
+    std::vector<double> expected = params[name];
+    for (size_t i = 0; i < expected.size(); ++i)
+      expected[i] -= lr * g[i];
+    expectNear(step.param(name).to_vector(), expected, 1e-12, 1e-14);
+  }
+}
+
+TEST(TrainQat, QuantizedModelAndErrors) {
+  // fake_quant_params reads the matrices rounded: the loss at raw weights
+  // equals the reference loss at the quantized ones.
+  FloatFormat format = formats::f4e2m1fn();
+  Func q = fake_quant_params(tinyNet(), format);
+  EXPECT_EQ(q.name(), "tiny");
+  EXPECT_NE(q.to_mlir().find("rlx.fake_quant"), std::string::npos);
+  HostTree params{{"W1", values(kIn * kHidden, 70)},
+                  {"b1", values(kHidden, 71)},
+                  {"W2", values(kHidden * kOut, 72)},
+                  {"b2", values(kOut, 73)}};
+  std::vector<double> x = values(kRows * kIn, 74), y = values(kRows * kOut, 75);
+  HostTree quantized = params, unused;
+  for (const char *m : {"W1", "W2"})
+    for (double &w : quantized[m])
+      w = refQuant(w, format);
+  Compiled c = q.jit(Device::cpu());
+  c.with_param("W1", Array::from(params["W1"], {kIn, kHidden}, f64))
+      .with_param("b1", Array::from(params["b1"], {kHidden}, f64))
+      .with_param("W2", Array::from(params["W2"], {kHidden, kOut}, f64))
+      .with_param("b2", Array::from(params["b2"], {kOut}, f64));
+  double got = c.run({{"x", Array::from(x, {kRows, kIn}, f64)},
+                      {"y", Array::from(y, {kRows, kOut}, f64)}})["loss"]
+                   .item();
+  double want = tinyNetGrads(quantized, x, y, unused);
+  EXPECT_NEAR(got, want, 1e-12 * std::fabs(want));
+
+  // The matrices by default; a vector when named.
+  auto quantLines = [](const Func &f) {
+    std::vector<std::string> lines;
+    std::istringstream text(f.to_mlir());
+    for (std::string line; std::getline(text, line);)
+      if (line.find("rlx.fake_quant") != std::string::npos)
+        lines.push_back(line);
+    return lines;
+  };
+  EXPECT_EQ(quantLines(q).size(), 2u);
+  std::vector<std::string> onlyB1 =
+      quantLines(fake_quant_params(tinyNet(), format, {"b1"}));
+  ASSERT_EQ(onlyB1.size(), 1u);
+  EXPECT_NE(onlyB1[0].find("tensor<6xf64>"), std::string::npos) << onlyB1[0];
+  std::string unknown =
+      errorOf([&] { fake_quant_params(tinyNet(), format, {"W3"}); });
+  EXPECT_NE(unknown.find("reads no param 'W3'"), std::string::npos) << unknown;
+  std::string bits = errorOf(
+      [&] { fake_quant_params(tinyNet(), FloatFormat{3, 0, 3}); });
+  EXPECT_NE(bits.find("mantissa bits"), std::string::npos) << bits;
 }

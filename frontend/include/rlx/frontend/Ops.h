@@ -198,6 +198,16 @@ FloatFormat named(const std::string &name);
 /// cotangent passes unchanged). The op's verifier rejects a format whose
 /// values are not normal numbers of x's dtype.
 Tensor fake_quant(const Tensor &x, const FloatFormat &format, RLX_LOC);
+/// `f` with each read of the named params (default: every f32/f64 param of
+/// rank 2 or more, the matrices and kernels) followed by fake_quant, in
+/// `f` and in the functions it calls: the model as it runs with its
+/// weights stored in `format` (QAT's forward pass, TrainOptions::qat, or
+/// evaluating such a model). It keeps f's name, inputs and params (the
+/// deployed entry point is the same); `f` is returned as it is when it
+/// reads none of them. Throws naming a param that `f` does not read or
+/// whose dtype is not f32/f64.
+Func fake_quant_params(const Func &f, const FloatFormat &format,
+                       const std::vector<std::string> &params = {}, RLX_LOC);
 
 #undef RLX_LOC
 } // namespace rlx

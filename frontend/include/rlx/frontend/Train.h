@@ -21,6 +21,7 @@
 #define RLX_FRONTEND_TRAIN_H
 
 #include "rlx/frontend/Jit.h"
+#include "rlx/frontend/Ops.h"
 #include "rlx/frontend/Optim.h"
 
 #include <map>
@@ -133,11 +134,24 @@ private:
   bool synced_ = false;
 };
 
+/// Quantization-aware training: the step's forward pass reads each trained
+/// param of rank 2 or more (f32/f64 matrices, kernels) through
+/// fake_quant(format), so the loss is the model's with its weights stored
+/// in `format`, while the params (master weights) and the optimizer stay in
+/// full precision. fake_quant's straight-through derivative makes each
+/// gradient the loss's gradient at the quantized weights.
+struct Qat {
+  FloatFormat format;
+};
+
 /// What make_train_step trains.
 struct TrainOptions {
   /// The params to train, by name; the others stay as bound and get no
   /// optimizer state. Empty: every param.
   std::vector<std::string> wrt;
+  /// Quantization-aware training (see Qat); evaluate the result with
+  /// fake_quant_params(model, qat->format).
+  std::optional<Qat> qat = std::nullopt;
 };
 
 /// Traces the step of `loss` (first output, one element): the gradients of
