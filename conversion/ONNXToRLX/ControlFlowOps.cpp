@@ -296,6 +296,9 @@ struct LoopParts {
   unsigned numScanOutputs = 0;
   std::optional<Value> tripCount, cond;
   std::optional<int64_t> staticTrips;
+  /// For a trip count that is a dynamic dim (`range(x.size(1))`): a 1-D
+  /// tensor of that many elements, scanned so the rlx.scan has its length.
+  std::optional<Value> stepCarrier;
   bool condStartsTrue = true;
 };
 
@@ -307,9 +310,9 @@ RankedTensorType stackedType(Type slice, int64_t length) {
   return type.clone(shape);
 }
 
-/// A Loop whose trip count is known and whose condition stays true, as an
-/// rlx.scan carrying the iteration number. Returns false (having built
-/// nothing) when the body's condition is not always true.
+/// A Loop whose trip count is known (or a dynamic dim) and whose condition
+/// stays true, as an rlx.scan carrying the iteration number. Returns false
+/// (having built nothing) when the body's condition is not always true.
 FailureOr<bool> convertLoopAsScan(NodeContext &ctx, LoopParts &loop) {
   OpBuilder &b = ctx.builder();
   Type i64 = scalarType(b, b.getI64Type());
@@ -324,6 +327,9 @@ FailureOr<bool> convertLoopAsScan(NodeContext &ctx, LoopParts &loop) {
     carried.push_back(body.addArgument(init.getType(), init));
     body.bind(2 + j, carried.back());
   }
+  // The carrier's slice: the body does not read it.
+  if (loop.stepCarrier)
+    body.addArgument(scalarType(b, typeOf(*loop.stepCarrier).getElementType()));
   FailureOr<SmallVector<Value>> outputs = body.importBody();
   if (failed(outputs))
     return failure();
@@ -346,15 +352,19 @@ FailureOr<bool> convertLoopAsScan(NodeContext &ctx, LoopParts &loop) {
 
   SmallVector<Type> resultTypes = {i64};
   llvm::append_range(resultTypes, ValueRange(loop.init).getTypes());
+  int64_t length =
+      loop.staticTrips ? *loop.staticTrips : ShapedType::kDynamic;
   for (Value y : ys)
-    resultTypes.push_back(stackedType(y.getType(), *loop.staticTrips));
+    resultTypes.push_back(stackedType(y.getType(), length));
   SmallVector<Value> init = {scalar(ctx, b.getI64Type(), 0)};
   llvm::append_range(init, loop.init);
-  auto scan = ScanOp::create(b, ctx.loc, resultTypes,
-                             FlatSymbolRefAttr::get(fn), body.captures, init,
-                             ValueRange(), b.getI64IntegerAttr(*loop.staticTrips),
-                             b.getBoolAttr(false), b.getI64IntegerAttr(1),
-                             IntegerAttr());
+  SmallVector<Value> xs;
+  if (loop.stepCarrier)
+    xs.push_back(*loop.stepCarrier);
+  auto scan = ScanOp::create(
+      b, ctx.loc, resultTypes, FlatSymbolRefAttr::get(fn), body.captures, init,
+      xs, loop.staticTrips ? b.getI64IntegerAttr(*loop.staticTrips) : IntegerAttr(),
+      b.getBoolAttr(false), b.getI64IntegerAttr(1), IntegerAttr());
   for (auto [i, result] : llvm::enumerate(scan.getResults().drop_front()))
     ctx.setOutput(i, result);
   return true;
@@ -486,6 +496,15 @@ LogicalResult convertLoop(NodeContext &ctx) {
       return failure();
     return asScalar(ctx, *value, elementType, what);
   };
+  if (std::optional<SymbolicShape> m = symbolicInput(ctx, 0);
+      m && m->elements.size() == 1 && !m->elements[0].known() &&
+      m->elements[0].source) {
+    FailureOr<Value> carrier =
+        dimCarrier(ctx, m->elements[0].source, m->elements[0].dim);
+    if (failed(carrier))
+      return failure();
+    loop.stepCarrier = *carrier;
+  }
   if (ctx.hasInput(0)) {
     FailureOr<Value> trips =
         scalarInput(0, b.getI64Type(), "input 0 (M, the trip count)");
@@ -504,8 +523,10 @@ LogicalResult convertLoop(NodeContext &ctx) {
     loop.condStartsTrue = known && llvm::all_of(known->getValues<bool>(),
                                                 [](bool v) { return v; });
   }
-  if (loop.staticTrips && *loop.staticTrips >= 0 &&
-      *loop.staticTrips <= kMaxStaticTrips && loop.condStartsTrue) {
+  if (((loop.staticTrips && *loop.staticTrips >= 0 &&
+        *loop.staticTrips <= kMaxStaticTrips) ||
+       loop.stepCarrier) &&
+      loop.condStartsTrue) {
     FailureOr<bool> scanned = convertLoopAsScan(ctx, loop);
     if (failed(scanned) || *scanned)
       return scanned;

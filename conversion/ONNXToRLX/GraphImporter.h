@@ -151,6 +151,10 @@ FailureOr<bool> convertSymbolicShapeOp(NodeContext &ctx);
 FailureOr<Value> materializeSymbolicShape(NodeContext &ctx,
                                           const SymbolicShape &shape);
 
+/// A 1-D f32 tensor with as many elements as `source` has along `dim`
+/// (a dynamic dim brought in as a tensor: rlx ops take no run-time sizes).
+FailureOr<Value> dimCarrier(NodeContext &ctx, Value source, int64_t dim);
+
 /// The result shape of ONNX Reshape of `in` to `spec` (0: copy, -1: the
 /// rest, kDynamic: a dynamic dim), or an error. `equalTo[i]`, when given
 /// and not -1, is the input dim that the dynamic entry i equals.

@@ -293,35 +293,6 @@ Value castTo(NodeContext &ctx, Value x, Type elementType) {
                         x);
 }
 
-/// A 1-D f32 tensor with as many elements as `source` has along `dim`:
-/// `source` sliced to one element along its other dims, made finite and
-/// summed over them (whatever their sizes, even dynamic ones).
-FailureOr<Value> dimCarrier(NodeContext &ctx, Value source, int64_t dim) {
-  auto sourceType = cast<RankedTensorType>(source.getType());
-  int64_t sourceRank = sourceType.getRank();
-  SmallVector<int64_t> start(sourceRank, 0), limit, strides(sourceRank, 1),
-      others;
-  for (int64_t i = 0; i < sourceRank; ++i) {
-    limit.push_back(i == dim ? -1 : 1);
-    if (i != dim)
-      others.push_back(i);
-  }
-  FailureOr<Value> sliced = ctx.create<SliceOp>(source, start, limit, strides);
-  if (failed(sliced))
-    return failure();
-  // Finite values (x == x as 0 or 1): a count made from them must not
-  // see a NaN or an infinity of the data.
-  Value carrier = *sliced;
-  if (!isa<FloatType>(sourceType.getElementType()))
-    carrier = castTo(ctx, carrier, ctx.builder().getF32Type());
-  FailureOr<Value> finite = ctx.create<CompareOp>("eq", carrier, carrier);
-  if (failed(finite))
-    return failure();
-  carrier = castTo(ctx, *finite, ctx.builder().getF32Type());
-  if (others.empty())
-    return carrier;
-  return ctx.create<SumOp>(carrier, others, false);
-}
 
 /// `x` broadcast (NumPy's rule, as ONNX's Expand) against a symbolic
 /// shape. rlx ops take no run-time sizes, so each dynamic element, the dim
@@ -442,6 +413,36 @@ FailureOr<bool> convertExpand(NodeContext &ctx) {
 }
 
 } // namespace
+
+/// A 1-D f32 tensor with as many elements as `source` has along `dim`:
+/// `source` sliced to one element along its other dims, made finite and
+/// summed over them (whatever their sizes, even dynamic ones).
+FailureOr<Value> dimCarrier(NodeContext &ctx, Value source, int64_t dim) {
+  auto sourceType = cast<RankedTensorType>(source.getType());
+  int64_t sourceRank = sourceType.getRank();
+  SmallVector<int64_t> start(sourceRank, 0), limit, strides(sourceRank, 1),
+      others;
+  for (int64_t i = 0; i < sourceRank; ++i) {
+    limit.push_back(i == dim ? -1 : 1);
+    if (i != dim)
+      others.push_back(i);
+  }
+  FailureOr<Value> sliced = ctx.create<SliceOp>(source, start, limit, strides);
+  if (failed(sliced))
+    return failure();
+  // Finite values (x == x as 0 or 1): a count made from them must not
+  // see a NaN or an infinity of the data.
+  Value carrier = *sliced;
+  if (!isa<FloatType>(sourceType.getElementType()))
+    carrier = castTo(ctx, carrier, ctx.builder().getF32Type());
+  FailureOr<Value> finite = ctx.create<CompareOp>("eq", carrier, carrier);
+  if (failed(finite))
+    return failure();
+  carrier = castTo(ctx, *finite, ctx.builder().getF32Type());
+  if (others.empty())
+    return carrier;
+  return ctx.create<SumOp>(carrier, others, false);
+}
 
 FailureOr<Value> materializeSymbolicShape(NodeContext &ctx,
                                           const SymbolicShape &shape) {

@@ -662,6 +662,31 @@ case("LoopTripCountInput", None,
      nodes=[("Loop", ["m", "", "x"], {"body": LOOP_COUNT})], dynamic=False)
 
 
+def loop_dim_ref(x):
+    s, ys = np.zeros(x.shape[1], np.float32), []
+    for t in range(x.shape[0]):
+        s = s + x[t]
+        ys.append(s * np.float32(t))
+    return s, np.stack(ys)
+
+
+# A trip count that is a dynamic dim (Shape -> Gather: the batch) with a
+# scan output: an rlx.scan over a tensor of that dim's length.
+LOOP_DIM = subgraph("dim", [
+    ("Gather", ["x", "i"], ["xt"], {"axis": 0}), ("Add", ["s", "xt"], ["s2"], {}),
+    ("Cast", ["i"], ["fi"], {"to": F}), ("Mul", ["s2", "fi"], ["y"], {}),
+    ("Identity", ["cin"], ["cout"], {})],
+    [("i", I64), ("cin", BOOL), ("s", F)], [("cout", BOOL), ("s2", F), ("y", F)])
+case("LoopDynamicDimTrips", None, {"x": batched(4)}, loop_dim_ref,
+     nodes=[("Shape", ["x"], {}, ["shape"]),
+            ("Gather", ["shape", "zero"], {"axis": 0}, ["m"]),
+            ("Gather", ["x", "zero"], {"axis": 0}, ["row"]),
+            ("Mul", ["row", "fzero"], {}, ["s0"]),
+            ("Loop", ["m", "", "s0"], {"body": LOOP_DIM}, ["y0", "y1"])],
+     inits={"zero": np.array(0, np.int64), "fzero": np.array(0.0, np.float32)},
+     dynamic=True)
+
+
 def loop_nested_ref(x, w):
     s = x
     for i in range(3):

@@ -4,8 +4,8 @@ an MLP, a CNN with batch norm and pooling, and a small transformer encoder
 block (LayerNorm, attention with Softmax, GELU through Erf, reshapes
 computed from the input's shape), a causal GPT block (embeddings, a masked
 attention), an upsampler (Resize nearest and bilinear), a scripted model
-with a for loop, a while loop and an if (Loop, If), all with a dynamic
-batch, each compiled by
+with a for loop, a while loop and an if (Loop, If), a scripted recurrence
+over a dynamic sequence length, all with a dynamic batch, each compiled by
 `rlxc model.onnx`, run by rlx-run with the weights rlxc wrote and compared
 with PyTorch's own output (relative 1e-4); and a classifier with a
 cross-entropy head compiled with `--value-and-grad main`, its loss and
@@ -203,13 +203,33 @@ class Looped(nn.Module):
         return y
 
 
+class RNN(nn.Module):
+    """A recurrence over a dynamic sequence length (`range(x.size(1))`: an
+    ONNX Loop whose trip count is a dynamic dim), exported scripted."""
+    scripted = True
+    dynamic_axes = {"input": {0: "batch", 1: "seq"}, "logits": {0: "batch"}}
+
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.Linear(6, 6)
+        self.state = nn.Linear(6, 6, bias=False)
+
+    def forward(self, x):
+        h = torch.zeros_like(x[:, 0])
+        for t in range(x.size(1)):
+            h = torch.tanh(self.cell(x[:, t]) + self.state(h))
+        return h
+
+
 def export(model, example, path, dynamic):
     model.eval()
-    if getattr(model, "scripted", False):
-        model = torch.jit.script(model)
     kwargs = {}
     if dynamic:
-        kwargs["dynamic_axes"] = {"input": {0: "batch"}, "logits": {0: "batch"}}
+        kwargs["dynamic_axes"] = getattr(
+            model, "dynamic_axes",
+            {"input": {0: "batch"}, "logits": {0: "batch"}})
+    if getattr(model, "scripted", False):
+        model = torch.jit.script(model)
     torch.onnx.export(model, example, path, input_names=["input"],
                       output_names=["logits"], opset_version=14, **kwargs)
 
@@ -234,7 +254,9 @@ def main():
              ("encoder", Encoder(), lambda b: torch.randn(b, 6, 16), True),
              ("gpt", GPTBlock(), lambda b: torch.randint(0, 50, (b, 8)), True),
              ("upsample", Upsampler(), lambda b: torch.randn(b, 2, 4, 3), True),
-             ("looped", Looped(), lambda b: torch.randn(b, 5, 6), True)]
+             ("looped", Looped(), lambda b: torch.randn(b, 5, 6), True),
+             # Sequence lengths 3, 5 and 10 with the batches.
+             ("rnn", RNN(), lambda b: torch.randn(b, b + 2, 6), True)]
     failures = 0
     for name, model, make, dynamic in cases:
         randomize_batch_norms(model)
