@@ -13,7 +13,8 @@
 /// replica 0 alone prints and writes. With `--qat FORMAT` (f8e4m3fn,
 /// f8e5m2, f6e3m2fn, f4e2m1fn, ...) it trains quantization-aware: the
 /// forward pass reads the weight matrices rounded to FORMAT (f32 master
-/// weights), and the exported and evaluated model reads them so too.
+/// weights), and the exported and evaluated model reads them so too;
+/// `--qat-activations` rounds the matmuls' inputs as well.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -142,6 +143,7 @@ int main(int argc, char **argv) {
   int batch = 32;
   bool dataParallel = false;
   std::string qat; // a narrow float format's name, or empty
+  bool qatActivations = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--data" && i + 1 < argc)
@@ -158,16 +160,22 @@ int main(int argc, char **argv) {
       dataParallel = true;
     else if (arg == "--qat" && i + 1 < argc)
       qat = argv[++i];
+    else if (arg == "--qat-activations")
+      qatActivations = true;
     else {
       std::cerr << "usage: train_digits [--data digits.csv.gz] [--epochs N] "
                    "[--out DIR] [--device cpu|vulkan|cuda|rocm] [--batch N] "
                    "[--data-parallel (under mpirun)] [--qat f8e4m3fn|f8e5m2|"
-                   "f6e3m2fn|f4e2m1fn|...]\n";
+                   "f6e3m2fn|f4e2m1fn|... [--qat-activations]]\n";
       return 2;
     }
   }
   if (batch < 1) {
     std::cerr << "train_digits: --batch must be positive\n";
+    return 2;
+  }
+  if (qatActivations && qat.empty()) {
+    std::cerr << "train_digits: --qat-activations needs --qat FORMAT\n";
     return 2;
   }
   try {
@@ -224,11 +232,13 @@ int main(int argc, char **argv) {
     rlx::TrainOptions options;
     if (!qat.empty()) {
       rlx::FloatFormat format = rlx::formats::named(qat);
-      options.qat = rlx::Qat{format};
-      // The deployed model reads its weights as training saw them.
-      predict = rlx::fake_quant_params(predict, format);
+      options.qat = rlx::Qat{format, qatActivations};
+      // The deployed model reads its weights (and activations) as training
+      // saw them.
+      predict = rlx::fake_quant_params(predict, format, {}, qatActivations);
       if (rank == 0)
-        std::printf("quantization-aware: weights in %s (%s)\n", qat.c_str(),
+        std::printf("quantization-aware: weights%s in %s (%s)\n",
+                    qatActivations ? " and activations" : "", qat.c_str(),
                     format.str().c_str());
     }
     rlx::TrainStep step =

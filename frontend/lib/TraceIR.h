@@ -13,6 +13,7 @@
 #define RLX_FRONTEND_LIB_TRACEIR_H
 
 #include "rlx/frontend/Func.h"
+#include "rlx/frontend/Ops.h"
 
 #include "dialects/RLX/IR/CheckedBuilders.h"
 
@@ -22,6 +23,7 @@
 #include "mlir/IR/OwningOpRef.h"
 
 #include <mutex>
+#include <set>
 
 namespace rlx::detail {
 
@@ -106,6 +108,14 @@ Tensor buildTyped(Scope &scope, const std::string &what, SourceLoc loc,
       OpTy::create(b, toMLIR(loc), toMLIR(type), std::forward<Args>(args)...);
   return checked(scope, op, capture, what, loc)[0];
 }
+
+/// `f` with a fake_quant after each read of a param in `params` and, with
+/// `activations`, before the other f32/f64 operands of each matmul and
+/// conv2d, in `f` and its callees (fake_quant_params after its checks; the
+/// train step's QAT).
+Func quantizedReads(const Func &f, const std::set<std::string> &params,
+                    const FloatFormat &format, bool activations,
+                    SourceLoc loc);
 
 /// The module holding `def` (public, under its own name) and every function
 /// it refers to (private; a name clash is renamed `name_1`).

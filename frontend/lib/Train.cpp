@@ -13,6 +13,8 @@
 #include "rlx/frontend/Ops.h"
 #include "rlx/frontend/Random.h"
 
+#include "TraceIR.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -174,16 +176,16 @@ static TrainStep traceTrainStep(const Func &loss,
   std::vector<std::string> trainedNames;
   for (const detail::Arg &p : trained)
     trainedNames.push_back(p.name);
-  // QAT differentiates the loss reading the trained matrices quantized.
+  // QAT differentiates the loss reading the trained matrices (and, with
+  // activations, the matmuls' other operands) quantized.
   Func differentiated = loss;
   if (options.qat) {
-    std::vector<std::string> matrices;
+    std::set<std::string> matrices;
     for (const detail::Arg &p : trained)
       if (p.type.rank() >= 2)
-        matrices.push_back(p.name);
-    if (!matrices.empty())
-      differentiated =
-          fake_quant_params(loss, options.qat->format, matrices, loc);
+        matrices.insert(p.name);
+    differentiated = detail::quantizedReads(
+        loss, matrices, options.qat->format, options.qat->activations, loc);
   }
   Func valueAndGrad =
       trained.size() == loss.params().size()

@@ -583,61 +583,99 @@ Func custom_jvp(const Func &f, const Func &jvp, SourceLoc loc) {
 
 namespace {
 
-/// `def` with a fake_quant after each read of a param in `names`, in its
-/// body and, rewritten alike, its callees (each once, by `done`); `def`
-/// itself when nothing it reaches reads one, so untouched callees stay
-/// shared. The straight-through rule of fake_quant makes a gradient w.r.t.
-/// such a param the gradient at its quantized value.
+/// What quantizeReads rounds and how.
+struct QuantPlan {
+  std::set<std::string> params;
+  FloatFormat format;
+  /// Also the f32/f64 operands of matmul and conv2d that are not param
+  /// reads.
+  bool activations = false;
+  SourceLoc loc;
+};
+
+/// `value` through an rlx.fake_quant built before `b`'s insertion point,
+/// verified (the dialect judges the format).
+mlir::Value quantized(mlir::OpBuilder &b, mlir::Location at, mlir::Value value,
+                      const QuantPlan &plan, const std::string &what) {
+  DiagnosticCapture capture;
+  const char *specials[] = {"ieee", "fn", "fnuz", "finite"};
+  const FloatFormat &f = plan.format;
+  auto q = FakeQuantOp::create(
+      b, at, value, b.getI64IntegerAttr(f.exponent_bits),
+      b.getI64IntegerAttr(f.mantissa_bits), b.getI64IntegerAttr(f.bias),
+      b.getStringAttr(specials[static_cast<int>(f.specials)]),
+      f.saturate ? b.getUnitAttr() : mlir::UnitAttr());
+  if (mlir::failed(mlir::verify(q)))
+    throw Error("rlx::fake_quant_params: " + what + ": " + capture.errors() +
+                plan.loc.suffix());
+  return q.getResult();
+}
+
+bool isF32OrF64(mlir::Value v) {
+  mlir::Type element = mlir::getElementTypeOrSelf(v.getType());
+  return element.isF32() || element.isF64();
+}
+
+/// `def` with a fake_quant after each read of a param of the plan (and, with
+/// `activations`, before each other float operand of a matmul or conv2d),
+/// in its body and, rewritten alike, its callees (each once, by `done`);
+/// `def` itself when it changes nothing, so untouched callees stay shared.
+/// fake_quant's straight-through rule makes a gradient w.r.t. such a param
+/// the gradient at its quantized value.
 std::shared_ptr<const FuncDef>
-quantizeReads(const std::shared_ptr<const FuncDef> &def,
-              const std::set<std::string> &names, const FloatFormat &format,
-              std::map<const FuncDef *, std::shared_ptr<const FuncDef>> &done,
-              SourceLoc loc) {
+quantizeReads(const std::shared_ptr<const FuncDef> &def, const QuantPlan &plan,
+              std::map<const FuncDef *, std::shared_ptr<const FuncDef>> &done) {
   if (auto it = done.find(def.get()); it != done.end())
     return it->second;
   auto copy = std::make_shared<FuncDef>(*def);
   bool changed = false;
   for (std::shared_ptr<const FuncDef> &callee : copy->callees) {
-    std::shared_ptr<const FuncDef> q =
-        quantizeReads(callee, names, format, done, loc);
+    std::shared_ptr<const FuncDef> q = quantizeReads(callee, plan, done);
     changed |= q != callee;
     callee = std::move(q);
   }
   auto body = std::make_shared<FuncBody>();
   body->context = def->body->context;
   body->func = def->body->func->clone();
+  mlir::OpBuilder b(body->context.get());
   llvm::SmallVector<ParamOp> reads;
-  body->func->walk([&](ParamOp read) {
-    if (names.count(read.getName().str()))
-      reads.push_back(read);
+  llvm::SmallVector<mlir::Operation *> contractions;
+  body->func->walk([&](mlir::Operation *op) {
+    if (auto read = mlir::dyn_cast<ParamOp>(op)) {
+      if (plan.params.count(read.getName().str()))
+        reads.push_back(read);
+    } else if (plan.activations && mlir::isa<MatmulOp, Conv2DOp>(op)) {
+      contractions.push_back(op);
+    }
   });
   for (ParamOp read : reads) {
-    // The one Tensor-level builder, on the read's value in this clone.
-    DiagnosticCapture capture;
-    mlir::OpBuilder b(read->getContext());
     b.setInsertionPointAfter(read);
-    const char *specials[] = {"ieee", "fn", "fnuz", "finite"};
-    auto q = FakeQuantOp::create(
-        b, read.getLoc(), read.getResult(),
-        b.getI64IntegerAttr(format.exponent_bits),
-        b.getI64IntegerAttr(format.mantissa_bits),
-        b.getI64IntegerAttr(format.bias),
-        b.getStringAttr(specials[static_cast<int>(format.specials)]),
-        format.saturate ? b.getUnitAttr() : mlir::UnitAttr());
-    if (mlir::failed(mlir::verify(q)))
-      throw Error("rlx::fake_quant_params: param '" + read.getName().str() +
-                  "': " + capture.errors() + loc.suffix());
-    read.getResult().replaceAllUsesExcept(q.getResult(), q);
+    mlir::Value q = quantized(b, read.getLoc(), read.getResult(), plan,
+                              "param '" + read.getName().str() + "'");
+    read.getResult().replaceAllUsesExcept(q, q.getDefiningOp());
+    changed = true;
   }
-  changed |= !reads.empty();
+  for (mlir::Operation *op : contractions)
+    for (mlir::OpOperand &operand : op->getOpOperands()) {
+      mlir::Value v = operand.get();
+      // Weights are the params' business (quantized above, or not chosen).
+      if (v.getDefiningOp<FakeQuantOp>() || v.getDefiningOp<ParamOp>() ||
+          !isF32OrF64(v))
+        continue;
+      b.setInsertionPoint(op);
+      operand.set(quantized(b, op->getLoc(), v, plan,
+                            "an operand of " +
+                                op->getName().getStringRef().str()));
+      changed = true;
+    }
   std::shared_ptr<const FuncDef> result = def;
   if (changed) {
     copy->body = std::move(body);
     if (def->specialize)
-      copy->specialize = [names, format, loc,
-                          original = def->specialize](const InputShapes &shapes) {
+      copy->specialize = [plan, original = def->specialize](
+                             const InputShapes &shapes) {
         std::map<const FuncDef *, std::shared_ptr<const FuncDef>> fresh;
-        return quantizeReads(original(shapes), names, format, fresh, loc);
+        return quantizeReads(original(shapes), plan, fresh);
       };
     result = copy;
   }
@@ -647,10 +685,18 @@ quantizeReads(const std::shared_ptr<const FuncDef> &def,
 
 } // namespace
 
-Func fake_quant_params(const Func &f, const FloatFormat &format,
-                       const std::vector<std::string> &params, SourceLoc loc) {
-  const std::string who = "rlx::fake_quant_params: ";
+Func detail::quantizedReads(const Func &f, const std::set<std::string> &params,
+                            const FloatFormat &format, bool activations,
+                            SourceLoc loc) {
   format.max_finite(); // throws for bit counts the op cannot take
+  std::map<const FuncDef *, std::shared_ptr<const FuncDef>> done;
+  return Func(quantizeReads(f.shared(), {params, format, activations, loc}, done));
+}
+
+Func fake_quant_params(const Func &f, const FloatFormat &format,
+                       const std::vector<std::string> &params,
+                       bool activations, SourceLoc loc) {
+  const std::string who = "rlx::fake_quant_params: ";
   std::set<std::string> names;
   auto quantizable = [](const TensorType &type) {
     return type.dtype == DType::f32 || type.dtype == DType::f64;
@@ -669,8 +715,7 @@ Func fake_quant_params(const Func &f, const FloatFormat &format,
                   ", fake_quant takes f32 or f64" + loc.suffix());
     names.insert(name);
   }
-  std::map<const FuncDef *, std::shared_ptr<const FuncDef>> done;
-  return Func(quantizeReads(f.shared(), names, format, done, loc));
+  return detail::quantizedReads(f, names, format, activations, loc);
 }
 
 } // namespace rlx

@@ -205,12 +205,20 @@ Func tinyNet() {
 using HostTree = std::map<std::string, std::vector<double>>;
 
 /// The loss and its gradients by hand-written backpropagation, the
-/// matrices read as `Wq` (quantized or not): gradients are those at Wq.
-double tinyNetGrads(const HostTree &p, const std::vector<double> &x,
-                    const std::vector<double> &y, HostTree &grads) {
+/// matrices read as given in `p` (quantized or not): gradients are those
+/// at these values. With `acts`, the matmuls read x and h rounded to it
+/// and the derivative passes the rounding straight through.
+double tinyNetGrads(const HostTree &p, std::vector<double> x,
+                    const std::vector<double> &y, HostTree &grads,
+                    const FloatFormat *acts = nullptr) {
   const std::vector<double> &W1 = p.at("W1"), &b1 = p.at("b1"),
                             &W2 = p.at("W2"), &b2 = p.at("b2");
-  std::vector<double> h(kRows * kHidden), dOut(kRows * kOut);
+  if (acts)
+    for (double &e : x)
+      e = refQuant(e, *acts);
+  // h as computed and as the second matmul reads it.
+  std::vector<double> h(kRows * kHidden), hRead(kRows * kHidden),
+      dOut(kRows * kOut);
   double loss = 0;
   for (int64_t r = 0; r < kRows; ++r) {
     for (int64_t j = 0; j < kHidden; ++j) {
@@ -218,11 +226,13 @@ double tinyNetGrads(const HostTree &p, const std::vector<double> &x,
       for (int64_t k = 0; k < kIn; ++k)
         z += x[r * kIn + k] * W1[k * kHidden + j];
       h[r * kHidden + j] = std::tanh(z);
+      hRead[r * kHidden + j] =
+          acts ? refQuant(h[r * kHidden + j], *acts) : h[r * kHidden + j];
     }
     for (int64_t o = 0; o < kOut; ++o) {
       double out = b2[o];
       for (int64_t j = 0; j < kHidden; ++j)
-        out += h[r * kHidden + j] * W2[j * kOut + o];
+        out += hRead[r * kHidden + j] * W2[j * kOut + o];
       dOut[r * kOut + o] = out - y[r * kOut + o];
       loss += 0.5 * dOut[r * kOut + o] * dOut[r * kOut + o];
     }
@@ -235,7 +245,8 @@ double tinyNetGrads(const HostTree &p, const std::vector<double> &x,
     for (int64_t j = 0; j < kHidden; ++j) {
       double dh = 0;
       for (int64_t o = 0; o < kOut; ++o) {
-        grads["W2"][j * kOut + o] += h[r * kHidden + j] * dOut[r * kOut + o];
+        grads["W2"][j * kOut + o] +=
+            hRead[r * kHidden + j] * dOut[r * kOut + o];
         dh += dOut[r * kOut + o] * W2[j * kOut + o];
       }
       double dz = dh * (1 - h[r * kHidden + j] * h[r * kHidden + j]);
@@ -361,4 +372,43 @@ TEST(TrainQat, QuantizedModelAndErrors) {
   std::string bits = errorOf(
       [&] { fake_quant_params(tinyNet(), FloatFormat{3, 0, 3}); });
   EXPECT_NE(bits.find("mantissa bits"), std::string::npos) << bits;
+}
+
+TEST(TrainQat, ActivationsToo) {
+  // f8e5m2 for the weights and the matmuls' other operands (x and h).
+  FloatFormat format = formats::f8e5m2();
+  HostTree params{{"W1", values(kIn * kHidden, 80)},
+                  {"b1", values(kHidden, 81)},
+                  {"W2", values(kHidden * kOut, 82)},
+                  {"b2", values(kOut, 83)}};
+  std::vector<double> x = values(kRows * kIn, 84), y = values(kRows * kOut, 85);
+  HostTree quantized = params, grads, weightsOnly;
+  for (const char *m : {"W1", "W2"})
+    for (double &w : quantized[m])
+      w = refQuant(w, format);
+  double loss = tinyNetGrads(quantized, x, y, grads, &format);
+  ASSERT_GT(std::fabs(loss - tinyNetGrads(quantized, x, y, weightsOnly)),
+            1e-4)
+      << "rounding the activations changes nothing";
+
+  TrainOptions qat;
+  qat.qat = Qat{format, /*activations=*/true};
+  TrainStep step = make_train_step(
+      tinyNet(), optim::chain(recordGradients(), Optimizer::sgd()),
+      Schedule::constant(0.125), qat);
+  step.jit();
+  std::map<std::string, Shape> shapes{{"W1", {kIn, kHidden}},
+                                      {"b1", {kHidden}},
+                                      {"W2", {kHidden, kOut}},
+                                      {"b2", {kOut}}};
+  for (const auto &[name, v] : params)
+    step.with_param(name, Array::from(v, shapes[name], f64));
+  double got = step.step({{"x", Array::from(x, {kRows, kIn}, f64)},
+                          {"y", Array::from(y, {kRows, kOut}, f64)}});
+  EXPECT_NEAR(got, loss, 1e-12 * std::fabs(loss));
+  for (const auto &[name, g] : grads) {
+    SCOPED_TRACE(name);
+    expectNear(step.last_outputs()["new.grad." + name].to_vector(), g, 1e-11,
+               1e-13);
+  }
 }

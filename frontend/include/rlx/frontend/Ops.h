@@ -202,12 +202,15 @@ Tensor fake_quant(const Tensor &x, const FloatFormat &format, RLX_LOC);
 /// rank 2 or more, the matrices and kernels) followed by fake_quant, in
 /// `f` and in the functions it calls: the model as it runs with its
 /// weights stored in `format` (QAT's forward pass, TrainOptions::qat, or
-/// evaluating such a model). It keeps f's name, inputs and params (the
-/// deployed entry point is the same); `f` is returned as it is when it
-/// reads none of them. Throws naming a param that `f` does not read or
-/// whose dtype is not f32/f64.
+/// evaluating such a model). With `activations`, also every other f32/f64
+/// operand of a matmul or conv2d (what a kernel reading both operands in
+/// `format` sees). It keeps f's name, inputs and params (the deployed entry
+/// point is the same); `f` is returned as it is when nothing changes.
+/// Throws naming a param that `f` does not read or whose dtype is not
+/// f32/f64.
 Func fake_quant_params(const Func &f, const FloatFormat &format,
-                       const std::vector<std::string> &params = {}, RLX_LOC);
+                       const std::vector<std::string> &params = {},
+                       bool activations = false, RLX_LOC);
 
 #undef RLX_LOC
 } // namespace rlx

@@ -142,6 +142,9 @@ private:
 /// gradient the loss's gradient at the quantized weights.
 struct Qat {
   FloatFormat format;
+  /// Also round the other operands of every matmul and conv2d (the
+  /// activations) to `format`, as kernels computing in it would read them.
+  bool activations = false;
 };
 
 /// What make_train_step trains.
