@@ -1038,13 +1038,52 @@ LogicalResult convertLogReduce(NodeContext &ctx, StringRef kind) {
 }
 
 /// Trilu: x where the column minus the row is >= k (upper) or <= k
-/// (lower), else 0, over the last two (static) dims.
+/// (lower), else 0, over the last two (static) dims; k known at import
+/// (a constant mask) or at run time (a constant of column minus row,
+/// compared with it).
 LogicalResult convertTrilu(NodeContext &ctx) {
   FailureOr<int64_t> upper = ctx.getInt("upper", 1);
   FailureOr<Value> x = ctx.input(0);
   if (failed(upper) || failed(x))
     return failure();
   int64_t k = 0;
+  // A k known only at run time: the mask compares a constant of column
+  // minus row with it.
+  if (ctx.hasInput(1) && !ctx.constantInput(1)) {
+    FailureOr<Value> kv = ctx.input(1);
+    if (failed(kv))
+      return failure();
+    RankedTensorType kType = typeOf(*kv), type = typeOf(*x);
+    int64_t rank = type.getRank();
+    if (!kType.getElementType().isInteger(64) || !kType.hasStaticShape() ||
+        kType.getNumElements() != 1)
+      return ctx.error() << "input 1 (k) must be one int64, got " << kType;
+    if (rank < 2 || ShapedType::isDynamic(type.getDimSize(rank - 1)) ||
+        ShapedType::isDynamic(type.getDimSize(rank - 2)))
+      return ctx.error() << "the last two dims must be static";
+    int64_t rows = type.getDimSize(rank - 2), cols = type.getDimSize(rank - 1);
+    std::optional<int64_t> cells = checkedArith('*', rows, cols);
+    if (!cells || *cells > kMaxComputedConstant)
+      return ctx.error() << "the last two dims are too large for the mask";
+    Ints offsets;
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j)
+        offsets.push_back(j - i);
+    Value diagonal = ctx.importer.materialize(
+        intsAttr(ctx.builder().getContext(), offsets, {rows, cols},
+                 ctx.builder().getI64Type()),
+        ctx.loc);
+    FailureOr<Value> mask = ctx.create<CompareOp>(
+        *upper ? "ge" : "le", diagonal, reshape(ctx, *kv, {}));
+    FailureOr<Value> y =
+        failed(mask) ? FailureOr<Value>(failure())
+                     : ctx.create<SelectOp>(
+                           *mask, *x, scalar(ctx, type.getElementType(), 0.0));
+    if (failed(y))
+      return failure();
+    ctx.setOutput(0, *y);
+    return success();
+  }
   if (ctx.hasInput(1)) {
     FailureOr<Ints> kv = ctx.constantInts(1, "k");
     if (failed(kv))

@@ -567,6 +567,14 @@ case("EyeLike", "EyeLike", {"x": fixed(f32(3, 5))},
      lambda x: np.eye(3, 5, k=-1, dtype=np.int64),
      attrs={"k": -1, "dtype": TensorProto.INT64})
 
+for k in [-1, 2]:
+    case(f"TriluRuntimeK{k}", "Trilu",
+         {"x": batched(4, 5), "k": fixed(np.array(k, np.int64))},
+         lambda x, k: np.triu(x, int(k)), dynamic=False)
+    case(f"TriluLowerRuntimeK{k}", "Trilu",
+         {"x": batched(4, 5), "k": fixed(np.array(k, np.int64))},
+         lambda x, k: np.tril(x, int(k)), attrs={"upper": 0})
+
 # Control flow: If, Loop and Scan with subgraphs reading outer values.
 def vi(name, elem=TensorProto.FLOAT, shape=None):
     return helper.make_tensor_value_info(name, elem, shape)
