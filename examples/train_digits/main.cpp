@@ -15,6 +15,7 @@
 /// forward pass reads the weight matrices rounded to FORMAT (f32 master
 /// weights), and the exported and evaluated model reads them so too;
 /// `--qat-activations` rounds the matmuls' inputs as well.
+/// `--muon` trains with Optimizer::muon instead of Adam.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -144,6 +145,7 @@ int main(int argc, char **argv) {
   bool dataParallel = false;
   std::string qat; // a narrow float format's name, or empty
   bool qatActivations = false;
+  bool muon = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--data" && i + 1 < argc)
@@ -162,11 +164,13 @@ int main(int argc, char **argv) {
       qat = argv[++i];
     else if (arg == "--qat-activations")
       qatActivations = true;
+    else if (arg == "--muon")
+      muon = true;
     else {
       std::cerr << "usage: train_digits [--data digits.csv.gz] [--epochs N] "
                    "[--out DIR] [--device cpu|vulkan|cuda|rocm] [--batch N] "
                    "[--data-parallel (under mpirun)] [--qat f8e4m3fn|f8e5m2|"
-                   "f6e3m2fn|f4e2m1fn|... [--qat-activations]]\n";
+                   "f6e3m2fn|f4e2m1fn|... [--qat-activations]] [--muon]\n";
       return 2;
     }
   }
@@ -222,8 +226,11 @@ int main(int argc, char **argv) {
       throw rlx::Error("a global batch of " + std::to_string(globalBatch) +
                        " rows is more than the " +
                        std::to_string(train.rows()) + " training images");
-    auto optimizer = rlx::optim::chain(rlx::optim::clip_by_global_norm(5.0),
-                                       rlx::Optimizer::adam());
+    // Muon orthogonalizes the weight matrices' momentum (AdamW for the
+    // biases); the default is Adam. Both after the same clipping.
+    auto optimizer = rlx::optim::chain(
+        rlx::optim::clip_by_global_norm(5.0),
+        muon ? rlx::Optimizer::muon() : rlx::Optimizer::adam());
     auto schedule = rlx::Schedule::warmup(
         stepsPerEpoch,
         rlx::Schedule::cosine(0.01, epochs * stepsPerEpoch, 1e-4));
