@@ -92,6 +92,15 @@ static void addCleanup(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 }
 
+/// Whether the code is compiled for a CPU with AVX512-BF16 (vdpbf16ps).
+static bool targetHasBF16Dot(const PipelineOptions &options) {
+  std::string error;
+  FailureOr<CPUTarget> target = resolveCPUTarget(
+      options.cpu, llvm::to_vector(options.cpuFeatures), error);
+  return succeeded(target) && llvm::is_contained(target->required,
+                                                 std::string("+avx512bf16"));
+}
+
 static void buildCPUCodegen(OpPassManager &pm,
                             const PipelineOptions &options) {
   RLXCPUVectorizeMatmulOptions matmul;
@@ -100,6 +109,9 @@ static void buildCPUCodegen(OpPassManager &pm,
   pm.addPass(createRLXCheckManifestTarget(checkManifestTargetOptions(options)));
   pm.addPass(createRLXRuntimeChecks());
   pm.addPass(createRLXLowerDynamicExpandShapes());
+  // Before the generic matmul schedule, which would widen bf16 to f32.
+  if (targetHasBF16Dot(options))
+    pm.addPass(createRLXCPUBF16Matmul());
   pm.addPass(createRLXCPUVectorizeMatmul(matmul));
   pm.addPass(createRLXCPULowerStridedCopies());
   pm.addPass(createRLXCPUVectorizeLoops());
@@ -122,7 +134,9 @@ static void buildCPUCodegen(OpPassManager &pm,
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createConvertVectorToLLVMPass());
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.x86Vector = true; // rlx-cpu-bf16-matmul's dot products
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   // Allocations go through functions rlx-checked-allocations defines, so
   // that a failed malloc becomes a status rather than a null dereference.
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;

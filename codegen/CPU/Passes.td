@@ -26,6 +26,24 @@ def RLXCPUVectorizeMatmul : Pass<"rlx-cpu-vectorize-matmul", "mlir::ModuleOp"> {
   ];
 }
 
+def RLXCPUBF16Matmul : Pass<"rlx-cpu-bf16-matmul", "mlir::ModuleOp"> {
+  let summary = "Lowers bf16 x bf16 -> f32 linalg.matmul to AVX512-BF16 dot products";
+  let description = [{
+    Every `linalg.matmul` on memrefs with bf16 operands, an f32 result and
+    the plain maps becomes: B copied into k-pairs (zero padded), then
+    8 x 32 register tiles (a scf.parallel over row tiles, one row at a time
+    for the rest) whose k loop is `x86vector.avx512.dot` on a broadcast pair
+    of A and 32 bf16 of packed B. Added to the pipeline only when the target
+    CPU has AVX512-BF16; the vdpbf16ps it becomes rounds products and sums
+    as that instruction does (to f32, denormals flushed).
+  }];
+  let dependentDialects = [
+    "mlir::x86vector::X86VectorDialect", "mlir::vector::VectorDialect",
+    "mlir::scf::SCFDialect", "mlir::memref::MemRefDialect",
+    "mlir::arith::ArithDialect"
+  ];
+}
+
 def RLXCPULowerStridedCopies : Pass<"rlx-cpu-lower-strided-copies", "mlir::ModuleOp"> {
   let summary = "Turns memref.copy between non-contiguous buffers into linalg.copy";
   let description = [{

@@ -59,6 +59,34 @@ Value batchMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs) {
       .getResult(0);
 }
 
+/// The bf16 tensor `v` is an f32 copy of, if any: rlx-accumulate-in-f32
+/// widens a bf16 matmul's operands with rlx.cast (lowered or not yet).
+/// linalg.matmul extends its operands as it multiplies, so it reads the
+/// bf16 value directly: no f32 copy is materialized, and the CPU pipeline
+/// can use bf16 dot products (rlx-cpu-bf16-matmul).
+Value bf16Source(Value v) {
+  if (!getElementTypeOrSelf(v.getType()).isF32())
+    return v;
+  Value source;
+  if (auto cast = v.getDefiningOp<CastOp>()) {
+    source = cast.getX();
+  } else if (auto generic = v.getDefiningOp<linalg::GenericOp>()) {
+    Block &body = generic.getRegion().front();
+    auto extend = dyn_cast<arith::ExtFOp>(body.front());
+    if (generic.getNumDpsInputs() == 1 && generic.getNumResults() == 1 &&
+        llvm::all_of(generic.getIndexingMapsArray(),
+                     [](AffineMap m) { return m.isIdentity(); }) &&
+        extend && extend.getIn() == body.getArgument(0) &&
+        body.getOperations().size() == 2)
+      source = generic.getDpsInputOperand(0)->get();
+  }
+  if (source && getElementTypeOrSelf(source.getType()).isBF16() &&
+      cast<RankedTensorType>(source.getType()).getShape() ==
+          cast<RankedTensorType>(v.getType()).getShape())
+    return source;
+  return v;
+}
+
 struct MatmulPattern : OpRewritePattern<MatmulOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MatmulOp op,
@@ -86,6 +114,8 @@ struct MatmulPattern : OpRewritePattern<MatmulOp> {
     }
     if (rhsType.getRank() == 2) {
       // [..., M, K] x [K, N]: fold the batch dims into M.
+      lhs = bf16Source(lhs);
+      rhs = bf16Source(rhs);
       Value flatLhs = lhs;
       int64_t r = lhsType.getRank();
       if (r > 2) {
