@@ -209,6 +209,16 @@ INSTANTIATE_TEST_SUITE_P(VulkanF32Static, OpTest,
 INSTANTIATE_TEST_SUITE_P(VulkanF32Dynamic, OpTest,
                          ::testing::ValuesIn(paramsFor(false, true, "vulkan")),
                          caseName);
+// f16 on the Vulkan device (shaderFloat16 and 16-bit storage; bf16 has no
+// SPIR-V type and is refused).
+INSTANTIATE_TEST_SUITE_P(VulkanF16Static, OpTest,
+                         ::testing::ValuesIn(paramsFor(false, false, "vulkan",
+                                                       false, RLX_DTYPE_F16)),
+                         caseName);
+INSTANTIATE_TEST_SUITE_P(VulkanF16Dynamic, OpTest,
+                         ::testing::ValuesIn(paramsFor(false, true, "vulkan",
+                                                       false, RLX_DTYPE_F16)),
+                         caseName);
 INSTANTIATE_TEST_SUITE_P(VulkanF64Static, OpTest,
                          ::testing::ValuesIn(paramsFor(true, false, "vulkan")),
                          caseName);
