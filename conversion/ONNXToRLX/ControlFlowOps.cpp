@@ -8,6 +8,7 @@
 /// the op's consts.
 ///
 /// - If: rlx.switch on the condition; both branches take what either reads.
+///   A condition known at import imports the branch taken in place.
 /// - Loop: an rlx.scan when the trip count is known at import and the
 ///   condition stays true (PyTorch's `for` loops; the scan outputs are its
 ///   stacked outputs), else an rlx.while on (iteration, condition, carried
@@ -220,6 +221,62 @@ LogicalResult checkCarried(SubgraphFunction &body, ValueRange next,
 // If
 //===----------------------------------------------------------------------===//
 
+/// An If whose condition is known at import (exporters test static shapes:
+/// `if x.size(0) > 1`): the branch taken is imported in place, so its
+/// values known at import stay known and the other branch, which may not
+/// even type-check for these shapes, is never built.
+LogicalResult inlineBranch(NodeContext &ctx, const onnx::GraphProto &branch) {
+  GraphImporter &importer = ctx.importer;
+  if (branch.input_size() != 0)
+    return ctx.error() << "a branch takes no inputs, it has "
+                       << branch.input_size();
+  if (branch.output_size() != ctx.node.output_size())
+    return ctx.error() << "the branch taken has " << branch.output_size()
+                       << " outputs for the node's " << ctx.node.output_size();
+  if (branch.sparse_initializer_size() > 0)
+    return ctx.error() << "sparse initializers are not supported";
+  for (const onnx::TensorProto &tensor : branch.initializer()) {
+    std::string why;
+    std::optional<DenseElementsAttr> value =
+        decodeTensor(ctx.builder().getContext(), tensor, why);
+    if (!value)
+      return ctx.error() << "initializer '" << tensor.name() << "' " << why;
+    importer.constants[tensor.name()] = *value;
+  }
+  // Its nodes' errors name the If too.
+  std::string outer = importer.errorPrefix;
+  llvm::raw_string_ostream os(importer.errorPrefix);
+  os << "node " << ctx.index << " ";
+  if (!ctx.node.name().empty())
+    os << "'" << ctx.node.name() << "' ";
+  os << "(If), the branch taken: ";
+  LogicalResult imported =
+      importer.importNodes(branch, importer.builder.getInsertionBlock());
+  importer.errorPrefix = outer;
+  if (failed(imported))
+    return failure();
+  for (auto [i, output] : llvm::enumerate(branch.output())) {
+    const std::string &name = output.name();
+    if (!ctx.hasOutput(i))
+      continue;
+    if (auto v = importer.values.find(name); v != importer.values.end())
+      ctx.setOutput(i, v->second);
+    else if (auto c = importer.constants.find(name);
+             c != importer.constants.end())
+      ctx.setConstantOutput(i, c->second);
+    else if (auto sym = importer.symbolicShapes.find(name);
+             sym != importer.symbolicShapes.end())
+      importer.symbolicShapes[ctx.node.output(i)] = sym->second;
+    else {
+      FailureOr<Value> value = importer.lookup(name, ctx);
+      if (failed(value))
+        return failure();
+      ctx.setOutput(i, *value);
+    }
+  }
+  return success();
+}
+
 LogicalResult convertIf(NodeContext &ctx) {
   if (failed(ctx.checkKnownAttributes({"then_branch", "else_branch"})))
     return failure();
@@ -227,8 +284,17 @@ LogicalResult convertIf(NodeContext &ctx) {
       graphAttribute(ctx, "then_branch");
   FailureOr<const onnx::GraphProto *> elseGraph =
       graphAttribute(ctx, "else_branch");
+  if (failed(thenGraph) || failed(elseGraph))
+    return failure();
+  if (std::optional<DenseElementsAttr> known = ctx.constantInput(0)) {
+    if (!known->getElementType().isInteger(1) || known->getNumElements() != 1)
+      return ctx.error() << "input 0 (cond) must be one i1 element, got "
+                         << known->getType();
+    return inlineBranch(ctx, *known->getValues<bool>().begin() ? **thenGraph
+                                                               : **elseGraph);
+  }
   FailureOr<Value> condInput = ctx.input(0);
-  if (failed(thenGraph) || failed(elseGraph) || failed(condInput))
+  if (failed(condInput))
     return failure();
   FailureOr<Value> cond = asScalar(ctx, *condInput, ctx.builder().getI1Type(),
                                    "input 0 (cond)");

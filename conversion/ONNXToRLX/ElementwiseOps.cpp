@@ -238,8 +238,47 @@ LogicalResult convertClip(NodeContext &ctx) {
   return success();
 }
 
+/// Folds a comparison or logic op on known integers or booleans (a shape
+/// test deciding an If's branch at import) into known booleans.
+template <typename Fn> bool foldToBool(NodeContext &ctx, unsigned arity, Fn fn) {
+  SmallVector<DenseElementsAttr> known;
+  for (unsigned i = 0; i < arity; ++i) {
+    std::optional<DenseElementsAttr> v = ctx.constantInput(i);
+    if (!v || !isa<IntegerType>(v->getElementType()) ||
+        v->getNumElements() > 4096 ||
+        (i > 0 && v->getElementType() != known[0].getElementType()))
+      return false;
+    known.push_back(*v);
+  }
+  ArrayRef<int64_t> sa = known[0].getType().getShape();
+  ArrayRef<int64_t> sb = known[arity - 1].getType().getShape();
+  std::optional<Ints> shape = broadcastShapes(sa, sb);
+  if (!shape)
+    return false;
+  Ints va = toInts(known[0]), vb = toInts(known[arity - 1]);
+  SmallVector<bool> out;
+  int64_t count = ShapedType::getNumElements(*shape);
+  for (int64_t i = 0; i < count; ++i)
+    out.push_back(fn(va[broadcastIndex(sa, *shape, i)],
+                     vb[broadcastIndex(sb, *shape, i)]));
+  ctx.setConstantOutput(
+      0, DenseElementsAttr::get(
+             RankedTensorType::get(*shape, ctx.builder().getI1Type()),
+             ArrayRef<bool>(out)));
+  return true;
+}
+
 template <const char *Direction>
 LogicalResult convertCompare(NodeContext &ctx) {
+  StringRef direction = Direction;
+  if (foldToBool(ctx, 2, [&](int64_t a, int64_t b) {
+        return direction == "eq"   ? a == b
+               : direction == "lt" ? a < b
+               : direction == "le" ? a <= b
+               : direction == "gt" ? a > b
+                                   : a >= b;
+      }))
+    return success();
   FailureOr<Value> a = ctx.input(0), b = ctx.input(1);
   if (failed(a) || failed(b))
     return failure();
@@ -253,6 +292,8 @@ constexpr char kEq[] = "eq", kLt[] = "lt", kLe[] = "le", kGt[] = "gt",
                kGe[] = "ge";
 
 LogicalResult convertNot(NodeContext &ctx) {
+  if (foldToBool(ctx, 1, [](int64_t a, int64_t) { return a == 0; }))
+    return success();
   FailureOr<Value> x = ctx.input(0);
   if (failed(x))
     return failure();
@@ -266,6 +307,10 @@ LogicalResult convertNot(NodeContext &ctx) {
 
 /// And: a ? b : false; Or: a ? true : b.
 LogicalResult convertLogical(NodeContext &ctx, bool isAnd) {
+  if (foldToBool(ctx, 2, [&](int64_t a, int64_t b) {
+        return isAnd ? (a && b) : (a || b);
+      }))
+    return success();
   FailureOr<Value> a = ctx.input(0), b = ctx.input(1);
   if (failed(a) || failed(b))
     return failure();

@@ -605,6 +605,30 @@ for label, sign in [("True", 1.0), ("False", -1.0)]:
                 "zero": np.array(0.0, np.float32)}, dynamic=True)
 
 
+# A condition on static dims (PyTorch's `if x.size(1) > 2`) folds at import:
+# the branch taken is imported in place (the other would not type-check:
+# it concatenates to another shape), and the shape it returns still folds
+# into the Reshape after it.
+SHAPE_THEN = subgraph("st", [("Shape", ["x"], ["tshape"], {}),
+                             ("Mul", ["x", "w"], ["tx"], {})],
+                      [], [("tshape", I64), ("tx", F)])
+SHAPE_ELSE = subgraph("se", [("Concat", ["x", "x"], ["ex"], {"axis": 1}),
+                             ("Shape", ["ex"], ["eshape"], {})],
+                      [], [("eshape", I64), ("ex", F)])
+case("IfStaticCondition", None, {"x": fixed(f32(2, 3))},
+     lambda x, w: (x * w).reshape(2, 3),
+     nodes=[("Shape", ["x"], {}, ["shape"]),
+            ("Gather", ["shape", "one"], {"axis": 0}, ["d"]),
+            ("Greater", ["d", "two"], {}, ["wide"]),
+            ("Not", ["wide"], {}, ["narrow"]),
+            ("Not", ["narrow"], {}, ["cond"]),
+            ("If", ["cond"], {"then_branch": SHAPE_THEN,
+                              "else_branch": SHAPE_ELSE}, ["s", "v"]),
+            ("Flatten", ["v"], {"axis": 0}, ["flat"]),
+            ("Reshape", ["flat", "s"], {})],
+     inits={"w": f32(3), "one": np.array(1, np.int64), "two": np.array(2, np.int64)})
+
+
 def loop_for_ref(x, w):
     s, ys = np.zeros_like(x), []
     for i in range(4):
