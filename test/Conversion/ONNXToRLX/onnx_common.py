@@ -53,14 +53,16 @@ def run(argv, expect_ok=True):
     return p
 
 
-def compile_and_run(rlxc, rlx_run, model_path, input_sets, extra=()):
-    """Compiles model_path with rlxc, then runs rlx-run once per dict of
-    inputs in input_sets; returns one dict of outputs per set."""
+def compile_and_run(rlxc, rlx_run, model_path, input_sets, extra=(),
+                    fn="main"):
+    """Compiles model_path with rlxc, then runs rlx-run (entry point fn)
+    once per dict of inputs in input_sets; returns one dict of outputs per
+    set."""
     stem = os.path.splitext(model_path)[0]
     run([rlxc, model_path, "-o", stem + ".so", *extra])
     results = []
     for k, inputs in enumerate(input_sets):
-        args = [rlx_run, stem + ".so", "--fn", "main", "--weights",
+        args = [rlx_run, stem + ".so", "--fn", fn, "--weights",
                 stem + ".safetensors"]
         for name, value in inputs.items():
             path = f"{stem}.in{k}.{len(args)}.npy"

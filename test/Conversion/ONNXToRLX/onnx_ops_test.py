@@ -832,6 +832,43 @@ def build(c, dynamic_batch):
     return model, outputs
 
 
+def check_loop_gradient(rlxc, rlx_run, scratch):
+    """`--value-and-grad` through an imported Loop (an rlx.scan): loss =
+    sum(s_4) with s_k = h * s_(k-1) + x * w, s_0 = x * zero, so
+    d/dw = (1 + h + h^2 + h^3) sum_rows(x), d/dh = (1 + 2h + 3h^2) sum(x w)
+    and d/dzero = h^4 sum(x), against these closed forms."""
+    body = subgraph("vg", [("Mul", ["s", "half"], ["sh"], {}),
+                           ("Mul", ["x", "w"], ["xw"], {}),
+                           ("Add", ["sh", "xw"], ["s2"], {}),
+                           ("Identity", ["cin"], ["cout"], {})],
+                    [("i", I64), ("cin", BOOL), ("s", F)],
+                    [("cout", BOOL), ("s2", F)])
+    w, h = np.array([1.0, -2.0, 3.0], np.float32), np.float32(0.5)
+    graph = helper.make_graph(
+        [helper.make_node("Mul", ["x", "zero"], ["s0"]),
+         helper.make_node("Loop", ["m", "t", "s0"], ["s4"], body=body),
+         helper.make_node("ReduceSum", ["s4"], ["loss"], keepdims=0)],
+        "loop_grad", [vi("x", F, [2, 3])], [vi("loss", F, [])],
+        [numpy_helper.from_array(v, k) for k, v in
+         [("w", w), ("m", np.array(4, np.int64)), ("t", np.array(True)),
+          ("zero", np.array(0.0, np.float32)), ("half", np.array(h))]])
+    path = os.path.join(scratch, "LoopGradient.onnx")
+    onnx.save(helper.make_model(graph, opset_imports=[
+        helper.make_opsetid("", 17)]), path)
+    x = f32(2, 3)
+    got = compile_and_run(rlxc, rlx_run, path, [{"x": x}],
+                          extra=["--value-and-grad", "main"],
+                          fn="main_value_and_grad")[0]
+    geo = 1 + h + h * h + h ** 3
+    want = {"value": geo * (x * w).sum(), "grad.w": geo * x.sum(axis=0),
+            "grad.half": (1 + 2 * h + 3 * h * h) * (x * w).sum(),
+            "grad.zero": h ** 4 * x.sum()}
+    bad = "".join(f" {k}: {m};" for k, v in want.items()
+                  if (m := close(np.asarray(v, np.float32), got[k])))
+    print(("FAIL " if bad else "ok   ") + "LoopGradient (--value-and-grad)" + bad)
+    return bool(bad)
+
+
 def main():
     rlxc, rlx_run, scratch = sys.argv[1:4]
     only = sys.argv[4] if len(sys.argv) > 4 else ""
@@ -869,6 +906,14 @@ def main():
             print(f"FAIL {c['name']}:{bad}")
         else:
             print(f"ok   {c['name']}" + (" (dynamic batch 2, 3, 1)" if c["dynamic"] else ""))
+    if not only or only in "LoopGradient":
+        try:
+            if check_loop_gradient(rlxc, rlx_run, scratch):
+                failures.append("LoopGradient")
+        except Exception as e:  # noqa: BLE001
+            print(f"FAIL LoopGradient: {e}")
+            failures.append("LoopGradient")
+        ran += 1
     print(f"{ran - len(failures)} of {ran} cases passed")
     return 1 if failures or ran == 0 else 0
 
