@@ -130,16 +130,23 @@ LogicalResult convertPow(NodeContext &ctx) {
   FailureOr<Value> e = ctx.input(1);
   if (failed(e))
     return failure();
-  Value exponent = *e;
-  if (typeOf(exponent).getElementType() != elementType)
-    exponent = CastOp::create(
-        ctx.builder(), ctx.loc,
-        RankedTensorType::get(typeOf(exponent).getShape(), elementType),
-        exponent);
-  FailureOr<Value> y = ctx.create<PowOp>(*x, exponent);
+  Value exponent = *e, base = *x;
+  // An integer base: the power in f64 (exact for integer results up to
+  // 2^53), cast back to the base's type as ONNX's result type is.
+  Type computeType =
+      isa<FloatType>(elementType) ? elementType : ctx.builder().getF64Type();
+  auto castTo = [&](Value v, Type t) -> Value {
+    if (typeOf(v).getElementType() == t)
+      return v;
+    return CastOp::create(ctx.builder(), ctx.loc, typeOf(v).clone(t), v);
+  };
+  if (elementType.isInteger(1))
+    return ctx.error() << "input 0 must be numbers, got " << elementType;
+  FailureOr<Value> y = ctx.create<PowOp>(castTo(base, computeType),
+                                         castTo(exponent, computeType));
   if (failed(y))
     return failure();
-  ctx.setOutput(0, *y);
+  ctx.setOutput(0, castTo(*y, elementType));
   return success();
 }
 

@@ -575,6 +575,14 @@ for k in [-1, 2]:
          {"x": batched(4, 5), "k": fixed(np.array(k, np.int64))},
          lambda x, k: np.tril(x, int(k)), attrs={"upper": 0})
 
+# Pow of an integer base: computed in f64, cast back to the base's type.
+case("PowIntInt", "Pow", {"x": fixed(np.array([2, 3, -2, 5, 7], np.int32)),
+                          "e": fixed(np.array([3, 2, 3, 0, 9], np.int32))},
+     lambda x, e: np.power(x, e))
+case("PowIntFloat", "Pow", {"x": fixed(np.array([1, 2, 3, 10], np.int64)),
+                            "e": fixed(np.array([0.5, 2.0, 1.5, 3.0], np.float32))},
+     lambda x, e: np.power(x.astype(np.float64), e).astype(np.int64))
+
 # Control flow: If, Loop and Scan with subgraphs reading outer values.
 def vi(name, elem=TensorProto.FLOAT, shape=None):
     return helper.make_tensor_value_info(name, elem, shape)
