@@ -267,6 +267,15 @@ rlx_status_t rlx_communicator_create_mpi(const rlx_communicator_options_t *optio
   });
 }
 
+rlx_status_t rlx_communicator_create_nccl(rlx_communicator_t *bootstrap,
+                                          rlx_communicator_t **out) {
+  return guard([&] {
+    requireArg(bootstrap, "bootstrap");
+    requireArg(out, "out_communicator");
+    *out = new rlx_communicator_s(createNcclCommunicator(*bootstrap));
+  });
+}
+
 void rlx_communicator_retain(rlx_communicator_t *communicator) {
   if (communicator)
     communicator->refCount.fetch_add(1, std::memory_order_relaxed);

@@ -53,6 +53,9 @@ public:
 std::unique_ptr<Communicator> createSingleCommunicator();
 /// The MPI world (FAILED_PRECONDITION when MPI cannot be loaded).
 std::unique_ptr<Communicator> createMpiCommunicator(double timeoutSeconds);
+/// NCCL on this process's CUDA device, one replica per replica of
+/// `bootstrap` (FAILED_PRECONDITION without NCCL, a driver or a device).
+std::unique_ptr<Communicator> createNcclCommunicator(rlx_communicator_t &bootstrap);
 
 /// Divides `count` sums by `replicas`, for Mean (float dtypes only).
 void divideInPlace(void *data, int64_t count, rlx_dtype_t dtype,

@@ -3,7 +3,7 @@
 /// \file
 /// `rlx-run model.so --fn NAME --weights W.safetensors --input [NAME=]X.npy
 /// [--output Y.npy | --outputs Y.safetensors] [--benchmark N] [--threads N]
-/// [--device cpu|vulkan|cuda|hip] [--info] [--replicas single|mpi]
+/// [--device cpu|vulkan|cuda|hip] [--info] [--replicas single|mpi|nccl]
 /// [--check-grads [--eps E] [--rtol R] [--atol A] [--seed S] [--directions N]]`.
 /// Only flag parsing, printing and calls into the runtime live here. Every
 /// failure is one line `rlx-run: error: ...` on stderr and exit code 1; bad
@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -319,8 +320,16 @@ void run(const Options &options) {
     session.bind_safetensors(file, options.allowUnusedWeights);
   rlx::runtime::Communicator replicas;
   if (!options.replicas.empty()) {
-    replicas = options.replicas == "mpi" ? rlx::runtime::Communicator::mpi()
-                                         : rlx::runtime::Communicator::single();
+    // NCCL's processes find each other through MPI under mpirun.
+    bool underMpirun = std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr;
+    if (options.replicas == "mpi")
+      replicas = rlx::runtime::Communicator::mpi();
+    else if (options.replicas == "nccl")
+      replicas = rlx::runtime::Communicator::nccl(
+          underMpirun ? rlx::runtime::Communicator::mpi()
+                      : rlx::runtime::Communicator::single());
+    else
+      replicas = rlx::runtime::Communicator::single();
     rlx::runtime::set_communicator(session, replicas);
   }
   // Under mpirun every replica makes the same calls (the collectives pair
@@ -395,9 +404,10 @@ int main(int argc, char **argv) {
                  "one the artifact was compiled for, which any other must "
                  "be)");
   app.add_option("--replicas", options.replicas,
-                 "Run the artifact's collectives over one replica (single) "
-                 "or every process of mpirun (mpi)")
-      ->check(CLI::IsMember({"single", "mpi"}));
+                 "Run the artifact's collectives over one replica (single), "
+                 "every process of mpirun (mpi), or NCCL on a CUDA device per "
+                 "process (nccl)")
+      ->check(CLI::IsMember({"single", "mpi", "nccl"}));
   app.add_flag("--info", options.info,
                "Print the artifact's manifest and the device it runs on, and "
                "exit");

@@ -3,10 +3,11 @@
 |* A communicator joins the replicas (processes) that run the same artifact  *|
 |* in data-parallel training: the collectives of an artifact (rlx.all_reduce *|
 |* and the others) exchange values through the communicator of the session   *|
-|* that calls it. Two kinds: a single replica (the program runs alone, every *|
-|* collective is the identity) and MPI (one replica per MPI process; Open    *|
+|* that calls it. Three kinds: a single replica (the program runs alone,    *|
+|* every collective is the identity), MPI (one replica per MPI process; Open *|
 |* MPI or any MPI the shim library librlx-mpi.so was built against, loaded   *|
-|* with dlopen on first use so that librlxrt loads without MPI).             *|
+|* with dlopen on first use so that librlxrt loads without MPI) and NCCL     *|
+|* (one CUDA device per process; libnccl.so.2 loaded with dlopen).           *|
 |*                                                                            *|
 |* Reductions are deterministic: each block of an all-reduce is summed by one *|
 |* replica in a fixed order and copied to the others, so every replica holds *|
@@ -56,6 +57,19 @@ rlx_communicator_create_single(rlx_communicator_t **out_communicator);
 RLX_API rlx_status_t
 rlx_communicator_create_mpi(const rlx_communicator_options_t *options,
                             rlx_communicator_t **out_communicator);
+
+/** NCCL: one replica per replica of `bootstrap` (the MPI world, or a single
+    communicator), each on one CUDA device (replica r on device r % count),
+    NCCL's unique id sent from replica 0 over `bootstrap`, which every
+    replica must pass (it is used only here). libnccl.so.2 (or the path in
+    RLX_NCCL_LIBRARY: pip's nvidia-nccl-cu12 ships it) and libcuda.so.1 are
+    loaded with dlopen: FAILED_PRECONDITION "NCCL is not available: ...",
+    or "NCCL 2.x.y loaded, but no CUDA driver (...)" / "... no CUDA device
+    (...)". Collectives take host buffers (what CPU artifacts pass),
+    staged through device memory; they block (no timeout). */
+RLX_API rlx_status_t
+rlx_communicator_create_nccl(rlx_communicator_t *bootstrap,
+                             rlx_communicator_t **out_communicator);
 
 RLX_API void rlx_communicator_retain(rlx_communicator_t *communicator);
 RLX_API void rlx_communicator_release(rlx_communicator_t *communicator);

@@ -38,6 +38,13 @@ public:
     check(rlx_communicator_create_mpi(&options, &raw));
     return Communicator(raw);
   }
+  /// NCCL on this process's CUDA device; `bootstrap` (every replica's)
+  /// carries NCCL's unique id.
+  static Communicator nccl(const Communicator &bootstrap) {
+    rlx_communicator_t *raw = nullptr;
+    check(rlx_communicator_create_nccl(bootstrap.get(), &raw));
+    return Communicator(raw);
+  }
   Communicator share() const { return Communicator(retained()); }
 
   int rank() const { return rlx_communicator_rank(raw); }

@@ -174,4 +174,35 @@ TEST(Collectives, MpiWithoutTheShimIsAStatus) {
   unsetenv("RLX_MPI_SHIM");
 }
 
+/// NCCL: here without a GPU, a status saying what is missing (NCCL, the
+/// driver or a device); where NCCL and a device exist, a psum on one
+/// replica through it.
+TEST(Collectives, NcclIsAStatusOrWorks) {
+  runtime::Communicator single = runtime::Communicator::single();
+  try {
+    runtime::Communicator nccl = runtime::Communicator::nccl(single);
+    EXPECT_NE(nccl.description().find("NCCL"), std::string::npos);
+    Func f("nccl_sum", [](Scope &s) { return psum(s.input("x", {3}), "r"); });
+    Compiled c = f.jit(Device::cpu());
+    c.with_communicator(nccl);
+    Outputs out =
+        c.run({{"x", Array::from(std::vector<float>{1, 2, 3}, {3})}});
+    EXPECT_EQ(out[0].at(2), 3);
+  } catch (const runtime::RuntimeError &e) {
+    std::string message = e.what();
+    EXPECT_EQ(e.code(), RLX_STATUS_FAILED_PRECONDITION) << message;
+    bool known = message.rfind("NCCL is not available: ", 0) == 0 ||
+                 (message.rfind("NCCL 2.", 0) == 0 &&
+                  (message.find("loaded, but no CUDA driver") !=
+                       std::string::npos ||
+                   message.find("loaded, but no CUDA device") !=
+                       std::string::npos));
+    EXPECT_TRUE(known) << message;
+    // With RLX_NCCL_LIBRARY naming a libnccl.so.2 (pip's
+    // nvidia-nccl-cu12), NCCL itself must load.
+    if (const char *path = std::getenv("RLX_NCCL_LIBRARY"); path && *path)
+      EXPECT_EQ(message.rfind("NCCL 2.", 0), 0u) << message;
+  }
+}
+
 } // namespace
