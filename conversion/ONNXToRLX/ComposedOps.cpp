@@ -3,8 +3,9 @@
 /// \file
 /// Elementwise ONNX ops rlx has no single op for, each composed exactly from
 /// rlx ops: Floor, Ceil and Round (through an integer cast where the value
-/// has a fraction), integer Mod (both remainder conventions), IsNaN, IsInf
-/// and Shrink.
+/// has a fraction), integer Mod (both remainder conventions), IsNaN, IsInf,
+/// Shrink, and the hyperbolic functions (through log1p and expm1 near 0,
+/// where the closed forms cancel).
 ///
 /// Rounding: a float of magnitude at least 2^(precision - 1) is an integer
 /// already, so only smaller ones go through the i64 cast (where it is
@@ -257,9 +258,211 @@ LogicalResult convertShrink(NodeContext &ctx) {
   return success();
 }
 
+/// Builds `y = f(x)` for a float x through `build`, which returns failure
+/// after reporting.
+template <typename Build>
+LogicalResult convertFloatUnary(NodeContext &ctx, Build build) {
+  FailureOr<Value> x = floatInput(ctx, 0);
+  FailureOr<Value> y = failed(x) ? FailureOr<Value>(failure()) : build(*x);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+/// Small helpers over checked builders: each returns failure after an error.
+struct Math {
+  NodeContext &ctx;
+  Type type;
+  Value c(double v) { return scalar(ctx, type, v); }
+  FailureOr<Value> add(Value a, Value b) { return ctx.create<AddOp>(a, b); }
+  FailureOr<Value> sub(Value a, Value b) { return ctx.create<SubOp>(a, b); }
+  FailureOr<Value> mul(Value a, Value b) { return ctx.create<MulOp>(a, b); }
+  FailureOr<Value> div(Value a, Value b) { return ctx.create<DivOp>(a, b); }
+  FailureOr<Value> exp(Value a) { return ctx.create<ExpOp>(a); }
+  FailureOr<Value> log(Value a) { return ctx.create<LogOp>(a); }
+  FailureOr<Value> sqrt(Value a) { return ctx.create<SqrtOp>(a); }
+  FailureOr<Value> neg(Value a) { return ctx.create<NegOp>(a); }
+  FailureOr<Value> abs(Value a) { return ctx.create<AbsOp>(a); }
+};
+
+/// The hyperbolic functions from exp, log and sqrt. Near 0 the closed
+/// forms cancel (sinh's e^x - e^-x, the logs of numbers near 1), so they go
+/// through log1p and expm1, built with Goldberg's and Kahan's corrections:
+/// log1p(u) = log(w) * u / (w - 1) with w = 1 + u rounded (the ratio
+/// corrects the rounding of w), expm1(x) = (e^x - 1) * x / log(e^x).
+FailureOr<Value> select(NodeContext &ctx, FailureOr<Value> cond, Value a,
+                        Value b) {
+  if (failed(cond))
+    return failure();
+  return ctx.create<SelectOp>(*cond, a, b);
+}
+
+FailureOr<Value> log1p(Math &m, Value u) {
+  FailureOr<Value> w = m.add(u, m.c(1.0));
+  FailureOr<Value> d = failed(w) ? w : m.sub(*w, m.c(1.0));
+  FailureOr<Value> lw = failed(w) ? w : m.log(*w);
+  if (failed(d) || failed(lw))
+    return failure();
+  FailureOr<Value> ratio = m.div(u, *d);
+  FailureOr<Value> corrected = failed(ratio) ? ratio : m.mul(*lw, *ratio);
+  if (failed(corrected))
+    return failure();
+  // w exact (d == u, large u and infinities among them): log(w) itself;
+  // w rounded to 1: u.
+  FailureOr<Value> y = select(m.ctx, m.ctx.create<CompareOp>("eq", *d, u),
+                              *lw, *corrected);
+  if (failed(y))
+    return failure();
+  return select(m.ctx, m.ctx.create<CompareOp>("eq", *d, m.c(0.0)), u, *y);
+}
+
+FailureOr<Value> expm1(Math &m, Value x) {
+  FailureOr<Value> u = m.exp(x);
+  FailureOr<Value> um1 = failed(u) ? u : m.sub(*u, m.c(1.0));
+  FailureOr<Value> lu = failed(u) ? u : m.log(*u);
+  if (failed(um1) || failed(lu))
+    return failure();
+  FailureOr<Value> t = m.mul(*um1, x);
+  if (failed(t) || failed(t = m.div(*t, *lu)))
+    return failure();
+  FailureOr<Value> y = select(m.ctx, m.ctx.create<CompareOp>("eq", *um1, m.c(0.0)),
+                              x, *t);
+  if (failed(y) ||
+      failed(y = select(m.ctx, m.ctx.create<CompareOp>("eq", *um1, m.c(-1.0)),
+                        m.c(-1.0), *y)))
+    return failure();
+  // e^x infinite: infinite.
+  return select(m.ctx, m.ctx.create<CompareOp>("eq", *u, m.c(INFINITY)), *u,
+                *y);
+}
+
+/// f(|x|) with x's sign.
+FailureOr<Value> withSign(Math &m, Value x, Value magnitude) {
+  FailureOr<Value> negMag = m.neg(magnitude);
+  if (failed(negMag))
+    return failure();
+  return select(m.ctx, m.ctx.create<CompareOp>("lt", x, m.c(0.0)), *negMag,
+                magnitude);
+}
+
+/// log(2a) for a large a (where a^2 would overflow or lose 1): log(a) + ln 2.
+FailureOr<Value> logTwice(Math &m, Value a) {
+  FailureOr<Value> l = m.log(a);
+  return failed(l) ? l : m.add(*l, m.c(0.69314718055994530942));
+}
+
+/// sinh(x) = sign(x) (E + E / (E + 1)) / 2 with E = expm1(|x|) for
+/// |x| <= 1; beyond, (e^x - e^-x) / 2 (no cancellation, no inf / inf).
+LogicalResult convertSinh(NodeContext &ctx) {
+  return convertFloatUnary(ctx, [&](Value x) -> FailureOr<Value> {
+    Math m{ctx, typeOf(x).getElementType()};
+    FailureOr<Value> a = m.abs(x);
+    FailureOr<Value> e = failed(a) ? a : expm1(m, *a);
+    if (failed(e))
+      return failure();
+    FailureOr<Value> e1 = m.add(*e, m.c(1.0));
+    FailureOr<Value> q = failed(e1) ? e1 : m.div(*e, *e1);
+    FailureOr<Value> small = failed(q) ? q : m.add(*e, *q);
+    if (failed(small) || failed(small = m.mul(*small, m.c(0.5))) ||
+        failed(small = withSign(m, x, *small)))
+      return failure();
+    FailureOr<Value> ex = m.exp(x), nx = m.neg(x);
+    FailureOr<Value> emx = failed(nx) ? nx : m.exp(*nx);
+    if (failed(ex) || failed(emx))
+      return failure();
+    FailureOr<Value> large = m.sub(*ex, *emx);
+    if (failed(large) || failed(large = m.mul(*large, m.c(0.5))))
+      return failure();
+    return select(ctx, ctx.create<CompareOp>("le", *a, m.c(1.0)), *small,
+                  *large);
+  });
+}
+
+LogicalResult convertCosh(NodeContext &ctx) {
+  return convertFloatUnary(ctx, [&](Value x) -> FailureOr<Value> {
+    Math m{ctx, typeOf(x).getElementType()};
+    FailureOr<Value> ex = m.exp(x), nx = m.neg(x);
+    FailureOr<Value> emx = failed(nx) ? nx : m.exp(*nx);
+    if (failed(ex) || failed(emx))
+      return failure();
+    FailureOr<Value> s = m.add(*ex, *emx);
+    return failed(s) ? s : m.mul(*s, m.c(0.5));
+  });
+}
+
+/// asinh(x) = sign(x) log1p(a + a^2 / (1 + sqrt(1 + a^2))), a = |x|;
+/// log(2a) above 2^26 (a^2 + 1 is a^2 there).
+LogicalResult convertAsinh(NodeContext &ctx) {
+  return convertFloatUnary(ctx, [&](Value x) -> FailureOr<Value> {
+    Math m{ctx, typeOf(x).getElementType()};
+    FailureOr<Value> a = m.abs(x);
+    if (failed(a))
+      return failure();
+    FailureOr<Value> a2 = m.mul(*a, *a);
+    FailureOr<Value> r = failed(a2) ? a2 : m.add(*a2, m.c(1.0));
+    if (failed(r) || failed(r = m.sqrt(*r)) || failed(r = m.add(*r, m.c(1.0))) ||
+        failed(r = m.div(*a2, *r)) || failed(r = m.add(*r, *a)) ||
+        failed(r = log1p(m, *r)))
+      return failure();
+    FailureOr<Value> big = logTwice(m, *a);
+    if (failed(big))
+      return failure();
+    FailureOr<Value> mag = select(
+        ctx, ctx.create<CompareOp>("gt", *a, m.c(67108864.0)), *big, *r);
+    return failed(mag) ? mag : withSign(m, x, *mag);
+  });
+}
+
+/// acosh(x) = log1p(t + sqrt(2t + t^2)), t = x - 1 (exact near 1); log(2x)
+/// above 2^26. NaN below 1, as ONNX's.
+LogicalResult convertAcosh(NodeContext &ctx) {
+  return convertFloatUnary(ctx, [&](Value x) -> FailureOr<Value> {
+    Math m{ctx, typeOf(x).getElementType()};
+    FailureOr<Value> t = m.sub(x, m.c(1.0));
+    if (failed(t))
+      return failure();
+    FailureOr<Value> t2 = m.add(*t, m.c(2.0));
+    FailureOr<Value> r = failed(t2) ? t2 : m.mul(*t, *t2);
+    if (failed(r) || failed(r = m.sqrt(*r)) || failed(r = m.add(*r, *t)) ||
+        failed(r = log1p(m, *r)))
+      return failure();
+    FailureOr<Value> big = logTwice(m, x);
+    if (failed(big))
+      return failure();
+    return select(ctx, ctx.create<CompareOp>("gt", x, m.c(67108864.0)), *big,
+                  *r);
+  });
+}
+
+/// atanh(x) = sign(x) log1p(2a / (1 - a)) / 2, a = |x|.
+LogicalResult convertAtanh(NodeContext &ctx) {
+  return convertFloatUnary(ctx, [&](Value x) -> FailureOr<Value> {
+    Math m{ctx, typeOf(x).getElementType()};
+    FailureOr<Value> a = m.abs(x);
+    if (failed(a))
+      return failure();
+    FailureOr<Value> na = m.neg(*a);
+    FailureOr<Value> den = failed(na) ? na : m.add(*na, m.c(1.0));
+    FailureOr<Value> num = m.mul(*a, m.c(2.0));
+    if (failed(den) || failed(num))
+      return failure();
+    FailureOr<Value> r = m.div(*num, *den);
+    if (failed(r) || failed(r = log1p(m, *r)) ||
+        failed(r = m.mul(*r, m.c(0.5))))
+      return failure();
+    return withSign(m, x, *r);
+  });
+}
+
 } // namespace
 
 void addComposedOps(llvm::StringMap<OpConverter> &t) {
+  t["Sinh"] = convertSinh;
+  t["Cosh"] = convertCosh;
+  t["Asinh"] = convertAsinh;
+  t["Acosh"] = convertAcosh;
+  t["Atanh"] = convertAtanh;
   t["Floor"] = convertFloor;
   t["Ceil"] = convertCeil;
   t["Round"] = convertRound;

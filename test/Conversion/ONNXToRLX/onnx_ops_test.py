@@ -583,6 +583,28 @@ case("PowIntFloat", "Pow", {"x": fixed(np.array([1, 2, 3, 10], np.int64)),
                             "e": fixed(np.array([0.5, 2.0, 1.5, 3.0], np.float32))},
      lambda x, e: np.power(x.astype(np.float64), e).astype(np.int64))
 
+# Hyperbolic functions composed from exp/log/sqrt, against NumPy in f64 at
+# f32 precision (rtol 4e-7, about 3 ulp), near 0 (where the closed forms
+# cancel: log1p and expm1 there), near 1 for acosh, and far out.
+TINY = np.array([1e-30, -1e-7, 3e-5, -0.001, 0.0312, 0.0313, -0.03125, 0.2,
+                 -0.7, 1.5, -3.0, 8.0], np.float32)
+for op, fn, xs in [
+        ("Sinh", np.sinh, TINY), ("Cosh", np.cosh, TINY),
+        ("Asinh", np.arcsinh, np.concatenate(
+            [TINY, np.array([1e5, -3e7, 1e30], np.float32)])),
+        ("Atanh", np.arctanh, np.concatenate(
+            [TINY[np.abs(TINY) < 1], np.array([0.9, -0.999], np.float32)])),
+        ("Acosh", np.arccosh, np.array([1.0, 1.0001, 1.5, 2.0, 10.0, 1e5],
+                                       np.float32))]:
+    case(op, op, {"x": fixed(xs)},
+         (lambda fn: lambda x: fn(x.astype(np.float64)))(fn),
+         rtol=4e-7, atol=1e-37)
+    lo, hi = (1.0, 3.0) if op == "Acosh" else (-0.99, 0.99)
+    case(op + "Random", op,
+         {"x": batched(9, fn=(lambda lo, hi: lambda *s: f32(*s, lo=lo, hi=hi))(lo, hi))},
+         (lambda fn: lambda x: fn(x.astype(np.float64)))(fn),
+         rtol=4e-7, atol=1e-37, dynamic=True)
+
 # Control flow: If, Loop and Scan with subgraphs reading outer values.
 def vi(name, elem=TensorProto.FLOAT, shape=None):
     return helper.make_tensor_value_info(name, elem, shape)
