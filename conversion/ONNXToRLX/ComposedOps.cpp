@@ -4,8 +4,8 @@
 /// Elementwise ONNX ops rlx has no single op for, each composed exactly from
 /// rlx ops: Floor, Ceil and Round (through an integer cast where the value
 /// has a fraction), integer Mod (both remainder conventions), IsNaN, IsInf,
-/// Shrink, and the hyperbolic functions (through log1p and expm1 near 0,
-/// where the closed forms cancel).
+/// Shrink, the hyperbolic functions (through log1p and expm1 near 0, where
+/// the closed forms cancel) and MeanVarianceNormalization.
 ///
 /// Rounding: a float of magnitude at least 2^(precision - 1) is an integer
 /// already, so only smaller ones go through the i64 cast (where it is
@@ -455,9 +455,45 @@ LogicalResult convertAtanh(NodeContext &ctx) {
   });
 }
 
+/// MeanVarianceNormalization: (x - mean) / (std + 1e-9) over `axes`, the
+/// variance as the mean of squared deviations (ONNX writes E[x^2] - E[x]^2,
+/// equal in exact arithmetic; this form cannot go negative).
+LogicalResult convertMeanVarianceNormalization(NodeContext &ctx) {
+  if (failed(ctx.checkKnownAttributes({"axes"})))
+    return failure();
+  FailureOr<Ints> axesAttr = ctx.getInts("axes", {0, 2, 3});
+  FailureOr<Value> x = floatInput(ctx, 0);
+  if (failed(axesAttr) || failed(x))
+    return failure();
+  Ints axes;
+  for (int64_t axis : *axesAttr) {
+    FailureOr<int64_t> a = normalizeAxis(ctx, axis, typeOf(*x).getRank());
+    if (failed(a))
+      return failure();
+    if (!llvm::is_contained(axes, *a))
+      axes.push_back(*a);
+  }
+  llvm::sort(axes);
+  Math m{ctx, typeOf(*x).getElementType()};
+  FailureOr<Value> mean = ctx.create<MeanOp>(*x, axes, true);
+  FailureOr<Value> dev = failed(mean) ? mean : m.sub(*x, *mean);
+  FailureOr<Value> sq = failed(dev) ? dev : m.mul(*dev, *dev);
+  FailureOr<Value> var =
+      failed(sq) ? sq : ctx.create<MeanOp>(*sq, axes, true);
+  FailureOr<Value> sd = failed(var) ? var : m.sqrt(*var);
+  if (failed(sd) || failed(sd = m.add(*sd, m.c(1e-9))))
+    return failure();
+  FailureOr<Value> y = m.div(*dev, *sd);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
 } // namespace
 
 void addComposedOps(llvm::StringMap<OpConverter> &t) {
+  t["MeanVarianceNormalization"] = convertMeanVarianceNormalization;
   t["Sinh"] = convertSinh;
   t["Cosh"] = convertCosh;
   t["Asinh"] = convertAsinh;

@@ -605,6 +605,18 @@ for op, fn, xs in [
          (lambda fn: lambda x: fn(x.astype(np.float64)))(fn),
          rtol=4e-7, atol=1e-37, dynamic=True)
 
+def mvn_ref(x, axes):
+    x = x.astype(np.float64)
+    d = x - x.mean(axis=axes, keepdims=True)
+    return d / (np.sqrt((d * d).mean(axis=axes, keepdims=True)) + 1e-9)
+
+
+case("MeanVarianceNormalization", "MeanVarianceNormalization",
+     {"x": batched(3, 4, 5)}, lambda x: mvn_ref(x, (0, 2, 3)), dynamic=True)
+case("MeanVarianceNormalizationAxes", "MeanVarianceNormalization",
+     {"x": batched(3, 4, 5)}, lambda x: mvn_ref(x, (1, 3)),
+     attrs={"axes": [1, -1]}, dynamic=True)
+
 # Control flow: If, Loop and Scan with subgraphs reading outer values.
 def vi(name, elem=TensorProto.FLOAT, shape=None):
     return helper.make_tensor_value_info(name, elem, shape)
