@@ -85,6 +85,12 @@ MPI_Datatype reduceType(int32_t dtype) {
   }
 }
 
+const char *dtypeName(int32_t dtype) {
+  static const char *const names[] = {"f16", "bf16", "f32", "f64",
+                                      "i1",  "i8",   "i32", "i64"};
+  return dtype >= 0 && dtype < 8 ? names[dtype] : "an unknown type";
+}
+
 int64_t elementSize(int32_t dtype) {
   switch (dtype) {
   case F16:
@@ -192,9 +198,9 @@ int allReduce(const void *in, void *out, int64_t count, int32_t dtype,
   MPI_Datatype type = reduceType(dtype);
   if (type == MPI_DATATYPE_NULL)
     return report(error, errorSize, 1,
-                  "all_reduce of element type %d is not supported (f32, f64, "
-                  "i1, i8, i32, i64 are)",
-                  dtype);
+                  "all_reduce of %s is not supported (f32, f64, i1, i8, i32, "
+                  "i64 are)",
+                  dtypeName(dtype));
   int size = 1, rank = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -263,7 +269,9 @@ int reduceScatter(const void *in, void *out, int64_t blockCount,
   MPI_Datatype type = reduceType(dtype);
   if (type == MPI_DATATYPE_NULL)
     return report(error, errorSize, 1,
-                  "reduce_scatter of element type %d is not supported", dtype);
+                  "reduce_scatter of %s is not supported (f32, f64, i1, i8, "
+                  "i32, i64 are)",
+                  dtypeName(dtype));
   if (blockCount > INT_MAX)
     return report(error, errorSize, 1,
                   "reduce_scatter of %lld elements per replica: at most %d "

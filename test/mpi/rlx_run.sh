@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # rlx-run runs an artifact's entry point as one replica of mpirun
-# (--replicas mpi): weighted_sum.mlir on N replicas gives x * N (N + 1) / 2,
+# (--replicas mpi): Inputs/weighted_sum.mlir on N replicas gives x * N (N + 1) / 2,
 # printed by replica 0 alone; without a communicator the collective is an
 # error naming it.
 # usage: rlx_run.sh RLXC RLX_RUN MPIRUN OUT_DIR N
@@ -8,7 +8,7 @@ set -euo pipefail
 rlxc=$1 run=$2 mpirun=$3 out=$4 n=$5
 here=$(dirname "$0")
 rm -rf "$out" && mkdir -p "$out"
-"$rlxc" "$here/weighted_sum.mlir" -o "$out/sum.so"
+"$rlxc" "$here/Inputs/weighted_sum.mlir" -o "$out/sum.so"
 /usr/bin/python3 -c "import numpy as np; np.save('$out/x.npy', np.array([1, 2, 4], np.float32))"
 got=$("$mpirun" --allow-run-as-root --oversubscribe --bind-to none -np "$n" \
   "$run" "$out/sum.so" --input "$out/x.npy" --replicas mpi)
