@@ -15,7 +15,10 @@
 /// forward pass reads the weight matrices rounded to FORMAT (f32 master
 /// weights), and the exported and evaluated model reads them so too;
 /// `--qat-activations` rounds the matmuls' inputs as well.
-/// `--muon` trains with Optimizer::muon instead of Adam.
+/// `--muon` trains with Optimizer::muon instead of Adam. `--precision
+/// bf16|f16` trains in mixed precision (forward and backward in the 16-bit
+/// type, f32 master weights and Adam state; f16 with dynamic loss scaling)
+/// and the exported model computes in that type too.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -146,6 +149,7 @@ int main(int argc, char **argv) {
   std::string qat; // a narrow float format's name, or empty
   bool qatActivations = false;
   bool muon = false;
+  std::string precision = "f32";
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--data" && i + 1 < argc)
@@ -166,16 +170,24 @@ int main(int argc, char **argv) {
       qatActivations = true;
     else if (arg == "--muon")
       muon = true;
+    else if (arg == "--precision" && i + 1 < argc)
+      precision = argv[++i];
     else {
       std::cerr << "usage: train_digits [--data digits.csv.gz] [--epochs N] "
                    "[--out DIR] [--device cpu|vulkan|cuda|rocm] [--batch N] "
                    "[--data-parallel (under mpirun)] [--qat f8e4m3fn|f8e5m2|"
-                   "f6e3m2fn|f4e2m1fn|... [--qat-activations]] [--muon]\n";
+                   "f6e3m2fn|f4e2m1fn|... [--qat-activations]] [--muon] "
+                   "[--precision f32|bf16|f16]\n";
       return 2;
     }
   }
   if (batch < 1) {
     std::cerr << "train_digits: --batch must be positive\n";
+    return 2;
+  }
+  if (precision != "f32" && precision != "bf16" && precision != "f16") {
+    std::cerr << "train_digits: --precision takes f32, bf16 or f16, not '"
+              << precision << "'\n";
     return 2;
   }
   if (qatActivations && qat.empty()) {
@@ -248,6 +260,17 @@ int main(int argc, char **argv) {
                     qatActivations ? " and activations" : "", qat.c_str(),
                     format.str().c_str());
     }
+    if (precision != "f32") {
+      options.precision = precision == "bf16" ? rlx::Precision::bf16()
+                                              : rlx::Precision::f16();
+      // The deployed model computes as training did.
+      predict = rlx::compute_in(predict, options.precision.compute);
+      if (rank == 0)
+        std::printf("mixed precision: %s compute, f32 master weights%s\n",
+                    precision.c_str(),
+                    options.precision.loss_scaling ? ", dynamic loss scaling"
+                                                   : "");
+    }
     rlx::TrainStep step =
         dataParallel
             ? rlx::make_train_step(loss, optimizer, schedule, parallel, options)
@@ -277,9 +300,11 @@ int main(int argc, char **argv) {
         int64_t n = static_cast<int64_t>(b.rows());
         // Data parallel: the step's loss is already the replicas' mean.
         size_t counted = dataParallel ? globalBatch : size_t(n);
-        total += counted *
-                 step.step({{"x", rlx::Array::from(b.x, {n, 64})},
-                            {"labels", rlx::Array::from(b.labels, {n})}});
+        double l = step.step({{"x", rlx::Array::from(b.x, {n, 64})},
+                              {"labels", rlx::Array::from(b.labels, {n})}});
+        if (step.skipped()) // loss scaling: an overflow, nothing applied
+          continue;
+        total += counted * l;
         seen += counted;
       }
       curve.push_back(total / seen);
@@ -287,6 +312,12 @@ int main(int argc, char **argv) {
         progress(epoch, epochs, curve.back());
     }
 
+    if (options.precision.loss_scaling && rank == 0)
+      std::printf("loss scaling: %lld of %lld steps skipped, final scale %g\n",
+                  static_cast<long long>(step.skipped_steps()),
+                  static_cast<long long>(step.steps_done() +
+                                         step.skipped_steps()),
+                  step.loss_scale());
     step.save_params(out + "/digits.safetensors"); // replica 0 only
     if (rank != 0)
       return 0;

@@ -139,6 +139,37 @@ static optim::Tree averageOverReplicas(const optim::Tree &grads,
   return averaged;
 }
 
+/// `loss` with its first output multiplied by a last input `loss_scale`
+/// (an f32 scalar): differentiating it starts the backward pass from the
+/// scale, so the gradients come out multiplied by it (loss scaling).
+static Func scaledLoss(const Func &loss, SourceLoc loc) {
+  return Func(loss.name() + "_scaled", [loss, loc](Scope &s) {
+    std::vector<Tensor> args;
+    for (const detail::Arg &in : loss.inputs())
+      args.push_back(s.input(in.name, in.type.shape, in.type.dtype, loc));
+    Tensor scale = s.input("loss_scale", {}, DType::f32, loc);
+    std::vector<Tensor> outs = s.call(loss, args, loc);
+    outs[0] = outs[0] * cast(scale, outs[0].dtype(), loc);
+    for (size_t i = 0; i < outs.size(); ++i)
+      outs[i] = outs[i].named(loss.outputs()[i].name);
+    return outs;
+  });
+}
+
+/// The number of elements of the gradients that are Inf or NaN (an f32
+/// scalar): `|g| < inf` is false for both.
+static Tensor nonFiniteCount(Scope &s, const optim::Tree &grads,
+                             SourceLoc loc) {
+  Tensor count = s.scalar(0, DType::f32, loc);
+  Tensor zero = s.scalar(0, DType::f32, loc), one = s.scalar(1, DType::f32, loc);
+  for (const auto &[name, g] : grads) {
+    Tensor inf = s.full({}, HUGE_VAL, g.dtype(), loc);
+    count = count + sum(where(lt(abs(g, loc), inf, loc), zero, one, loc), {},
+                        false, loc);
+  }
+  return count;
+}
+
 static TrainStep traceTrainStep(const Func &loss,
                                 const optim::GradientTransformation &optimizer,
                                 const Schedule &schedule,
@@ -187,6 +218,33 @@ static TrainStep traceTrainStep(const Func &loss,
     differentiated = detail::quantizedReads(
         loss, matrices, options.qat->format, options.qat->activations, loc);
   }
+  // Mixed precision differentiates the loss computing in 16 bits; loss
+  // scaling multiplies it by the `loss_scale` input first.
+  const Precision &precision = options.precision;
+  const std::optional<LossScaling> &scaling = precision.loss_scaling;
+  if (precision.compute != DType::f32) {
+    for (const detail::Arg &p : trained)
+      if (p.type.dtype != DType::f32)
+        throw Error(who + "Precision::" + dtype_name(precision.compute) +
+                    " keeps f32 master weights, but param '" + p.name +
+                    "' is " + p.type.str() + loc.suffix());
+    differentiated = compute_in(differentiated, precision.compute, loc);
+  }
+  if (scaling) {
+    if (!(scaling->minimum > 0 && scaling->minimum <= scaling->initial &&
+          scaling->initial <= scaling->maximum) ||
+        scaling->growth_interval < 1)
+      throw Error(who + "LossScaling needs 0 < minimum <= initial <= "
+                        "maximum and growth_interval >= 1" +
+                  loc.suffix());
+    for (const char *name : {"loss_scale", "loss_scale.good_steps"})
+      if (!taken.insert(name).second)
+        throw Error(who + "'" + name +
+                    "' (loss scaling's state) clashes with an input or "
+                    "optimizer state of the step" +
+                    loc.suffix());
+    differentiated = scaledLoss(differentiated, loc);
+  }
   Func valueAndGrad =
       trained.size() == loss.params().size()
           ? differentiated.value_and_grad_all(hasAux, loc)
@@ -205,6 +263,11 @@ static TrainStep traceTrainStep(const Func &loss,
   for (const optim::StateSpec &spec : specs)
     state[spec.name] =
         s.input(spec.name, spec.type.shape, spec.type.dtype, loc);
+  Tensor lossScale, goodSteps;
+  if (scaling) {
+    lossScale = s.input("loss_scale", {}, DType::f32, loc);
+    goodSteps = s.input("loss_scale.good_steps", {}, DType::f32, loc);
+  }
   Tensor nextKey;
   if (threadsKey) {
     // The step's "key" input is the state; the loss gets a fresh half of
@@ -217,6 +280,8 @@ static TrainStep traceTrainStep(const Func &loss,
       }
   }
 
+  if (scaling)
+    args.push_back(lossScale);
   std::vector<Tensor> results = valueAndGrad(s, args, loc);
   size_t values = loss.outputs().size();
   optim::Tree grads;
@@ -235,6 +300,22 @@ static TrainStep traceTrainStep(const Func &loss,
     grads = averageOverReplicas(grads, trained, *parallel, loc);
     lossValue = pmean(lossValue, parallel->axis, loc);
   }
+  // Loss scaling: the gradients and the loss divided by the scale (a power
+  // of two: exact); `finite` says whether the step applies.
+  Tensor finite;
+  optim::Tree stateBefore = state;
+  if (scaling) {
+    finite = lt(nonFiniteCount(s, grads, loc), s.scalar(0.5, DType::f32, loc),
+                loc);
+    Tensor inverse = 1.0 / lossScale;
+    for (auto &[name, g] : grads)
+      g = g * cast(inverse, g.dtype(), loc);
+    lossValue = lossValue * cast(inverse, lossValue.dtype(), loc);
+  }
+  // A skipped step's outputs are its inputs (params and state).
+  auto applied = [&](const Tensor &next, const Tensor &before) {
+    return scaling ? where(finite, next, before, loc) : next;
+  };
   optim::Tree updates = optimizer.update(grads, state, ctx);
 
   std::vector<Tensor> outputs{lossValue.named("loss")};
@@ -249,7 +330,9 @@ static TrainStep traceTrainStep(const Func &loss,
       throw Error(who + "the optimizer's update of '" + p.name + "' is " +
                   it->second.type().str() + ", expected " + p.type.str() +
                   loc.suffix());
-    outputs.push_back((ctx.params[p.name] + it->second).named("new." + p.name));
+    outputs.push_back(
+        applied(ctx.params[p.name] + it->second, ctx.params[p.name])
+            .named("new." + p.name));
   }
   if (updates.size() != trained.size())
     for (const auto &[name, u] : updates)
@@ -263,11 +346,31 @@ static TrainStep traceTrainStep(const Func &loss,
       throw Error(who + "the optimizer's new state '" + spec.name + "' is " +
                   next.type().str() + ", declared " + spec.type.str() +
                   loc.suffix());
-    outputs.push_back(next.named("new." + spec.name));
+    outputs.push_back(
+        applied(next, stateBefore.at(spec.name)).named("new." + spec.name));
   }
   if (threadsKey) {
     outputs.push_back(nextKey.named("new.key"));
     specs.push_back({"key", keyType, 0});
+  }
+  if (scaling) {
+    // Halved after a skipped step; doubled after growth_interval good
+    // steps in a row (the count then restarts).
+    Tensor zero = s.scalar(0, DType::f32, loc);
+    Tensor counted = goodSteps + 1.0;
+    Tensor grows = counted > double(scaling->growth_interval) - 0.5;
+    Tensor up = minimum(lossScale * 2.0, scaling->maximum, loc);
+    Tensor down = maximum(lossScale * 0.5, scaling->minimum, loc);
+    outputs.push_back(
+        where(finite, where(grows, up, lossScale, loc), down, loc)
+            .named("new.loss_scale"));
+    outputs.push_back(
+        where(finite, where(grows, zero, counted, loc), zero, loc)
+            .named("new.loss_scale.good_steps"));
+    outputs.push_back(
+        where(finite, zero, s.scalar(1, DType::f32, loc), loc).named("skipped"));
+    specs.push_back({"loss_scale", {DType::f32, {}}, scaling->initial});
+    specs.push_back({"loss_scale.good_steps", {DType::f32, {}}, 0});
   }
   std::shared_ptr<detail::FuncDef> def = s.finish(outputs);
   // Specializable when the loss is: the step is traced again around the
@@ -314,7 +417,15 @@ TrainStep::TrainStep(Func loss, Func step, std::vector<std::string> trained,
                      std::optional<DataParallel> parallel)
     : loss_(std::move(loss)), step_(std::move(step)),
       trained_(std::move(trained)), stateSpecs(std::move(state)),
-      schedule_(std::move(schedule)), parallel_(std::move(parallel)) {}
+      schedule_(std::move(schedule)), parallel_(std::move(parallel)) {
+  for (const detail::Arg &out : step_.outputs())
+    scalesLoss |= out.name == "skipped";
+}
+
+double TrainStep::loss_scale() const {
+  auto it = state.find("loss_scale");
+  return scalesLoss && it != state.end() ? it->second.item() : 1.0;
+}
 
 /// The replicas of DataParallel{} without a communicator: MPI's world when
 /// mpirun started this process, else one.
@@ -385,6 +496,8 @@ TrainStep &TrainStep::jit(const Device &device, const JitOptions &options) {
                                          spec.type.shape, spec.type.dtype);
   }
   stepCount = 0;
+  lastSkipped = false;
+  skippedCount = 0;
   return *this;
 }
 
@@ -441,7 +554,13 @@ double TrainStep::step(const std::map<std::string, Array> &inputs) {
     compiled_->with_param(name, out["new." + name]);
   for (const optim::StateSpec &spec : stateSpecs)
     state[spec.name] = out["new." + spec.name];
-  stepCount = next;
+  // A skipped step (loss scaling) changed nothing but the scale: the next
+  // call is the same step again.
+  lastSkipped = scalesLoss && out["skipped"].item() != 0;
+  if (lastSkipped)
+    ++skippedCount;
+  else
+    stepCount = next;
   last_ = out;
   return out["loss"].item();
 }

@@ -693,6 +693,199 @@ Func detail::quantizedReads(const Func &f, const std::set<std::string> &params,
   return Func(quantizeReads(f.shared(), {params, format, activations, loc}, done));
 }
 
+//===----------------------------------------------------------------------===//
+// Computing in a 16-bit float type
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// What lowerPrecision computes in.
+struct PrecisionPlan {
+  DType dtype;
+  SourceLoc loc;
+};
+
+bool isF32Tensor(mlir::Type type) {
+  return mlir::isa<mlir::RankedTensorType>(type) &&
+         mlir::getElementTypeOrSelf(type).isF32();
+}
+
+mlir::Type withElement(mlir::Type type, mlir::Type element) {
+  return mlir::cast<mlir::RankedTensorType>(type).clone(element);
+}
+
+/// Whether `op` names another function (func.call, a transform marker, a
+/// loop's or a branch's body): its operand and result types are that
+/// function's signature, which lowerPrecision keeps f32.
+bool refersToFunction(mlir::Operation *op) {
+  bool found = false;
+  for (mlir::NamedAttribute attr : op->getAttrs())
+    attr.getValue().walk([&](mlir::SymbolRefAttr) { found = true; });
+  return found;
+}
+
+/// An f32 constant's value rounded to `element` (ties to even), or null
+/// when it is not held as dense floats.
+mlir::Attribute roundedConstant(mlir::Attribute value, mlir::Type element) {
+  auto dense = mlir::dyn_cast<mlir::DenseFPElementsAttr>(value);
+  if (!dense)
+    return {};
+  const llvm::fltSemantics &semantics =
+      mlir::cast<mlir::FloatType>(element).getFloatSemantics();
+  return dense.mapValues(element, [&](const llvm::APFloat &x) {
+    llvm::APFloat y = x;
+    bool lost;
+    y.convert(semantics, llvm::APFloat::rmNearestTiesToEven, &lost);
+    return y.bitcastToAPInt();
+  });
+}
+
+/// `def` with its f32 values in `plan.dtype` (see compute_in), its callees
+/// rewritten alike (each once, by `done`); `def` itself when it holds no
+/// f32 value, so untouched callees stay shared.
+std::shared_ptr<const FuncDef>
+lowerPrecision(const std::shared_ptr<const FuncDef> &def,
+               const PrecisionPlan &plan,
+               std::map<const FuncDef *, std::shared_ptr<const FuncDef>> &done) {
+  if (auto it = done.find(def.get()); it != done.end())
+    return it->second;
+  auto copy = std::make_shared<FuncDef>(*def);
+  bool changed = false;
+  for (std::shared_ptr<const FuncDef> &callee : copy->callees) {
+    std::shared_ptr<const FuncDef> lowered = lowerPrecision(callee, plan, done);
+    changed |= lowered != callee;
+    callee = std::move(lowered);
+  }
+  auto body = std::make_shared<FuncBody>();
+  body->context = def->body->context;
+  body->func = def->body->func->clone();
+  mlir::OpBuilder b(body->context.get());
+  mlir::Type narrowElement =
+      mlir::getElementTypeOrSelf(toMLIR(TensorType{plan.dtype, {}}));
+  mlir::Type f32 = b.getF32Type();
+  mlir::Block &entry = body->func->getBody().front();
+  // 16-bit values standing for f32 ones, and an f32 value for each where
+  // an op keeping f32 reads it (the original itself when the 16-bit one is
+  // its cast, so no round trip).
+  llvm::DenseSet<mlir::Value> narrowed;
+  llvm::DenseMap<mlir::Value, mlir::Value> wide;
+  auto narrow = [&](mlir::Value v, mlir::Location at) {
+    auto c = CastOp::create(b, at, withElement(v.getType(), narrowElement), v);
+    v.replaceAllUsesExcept(c.getResult(), c);
+    narrowed.insert(c.getResult());
+    wide[c.getResult()] = v;
+    changed = true;
+  };
+  auto widen = [&](mlir::Value v) -> mlir::Value {
+    if (auto it = wide.find(v); it != wide.end())
+      return it->second;
+    mlir::OpBuilder::InsertionGuard guard(b);
+    if (mlir::Operation *producer = v.getDefiningOp())
+      b.setInsertionPointAfter(producer);
+    else
+      b.setInsertionPointToStart(v.getParentBlock());
+    mlir::Value c =
+        CastOp::create(b, v.getLoc(), withElement(v.getType(), f32), v);
+    wide[v] = c;
+    return c;
+  };
+
+  std::vector<mlir::Operation *> ops;
+  for (mlir::Operation &op : entry)
+    ops.push_back(&op);
+  b.setInsertionPointToStart(&entry);
+  for (mlir::BlockArgument arg : entry.getArguments())
+    if (isF32Tensor(arg.getType()))
+      narrow(arg, arg.getLoc());
+  for (mlir::Operation *op : ops) {
+    if (mlir::isa<mlir::func::ReturnOp>(op)) {
+      for (mlir::OpOperand &operand : op->getOpOperands())
+        if (narrowed.count(operand.get()))
+          operand.set(widen(operand.get()));
+      continue;
+    }
+    bool touches = false;
+    for (mlir::Value v : op->getOperands())
+      touches |= narrowed.count(v) > 0;
+    for (mlir::Value r : op->getResults())
+      touches |= isF32Tensor(r.getType());
+    if (!touches)
+      continue;
+    // A param read binds an f32 weight; an op naming a function keeps its
+    // signature. Any other op computes in the 16-bit type if its verifier
+    // accepts that; the others (random samplers, fake_quant, bitcast)
+    // keep f32 between casts.
+    bool keepsF32 = mlir::isa<ParamOp>(op) || refersToFunction(op);
+    if (!keepsF32) {
+      llvm::SmallVector<mlir::Type> before(op->getResultTypes());
+      mlir::Attribute constant;
+      if (auto c = mlir::dyn_cast<ConstantOp>(op);
+          c && isF32Tensor(c.getType())) {
+        constant = c.getValue();
+        mlir::Attribute rounded = roundedConstant(constant, narrowElement);
+        if (rounded)
+          op->setAttr("value", rounded);
+        else
+          keepsF32 = true;
+      }
+      if (!keepsF32) {
+        llvm::SmallVector<mlir::Value> retyped;
+        for (mlir::Value r : op->getResults())
+          if (isF32Tensor(r.getType())) {
+            r.setType(withElement(r.getType(), narrowElement));
+            retyped.push_back(r);
+          }
+        DiagnosticCapture quiet;
+        if (mlir::succeeded(mlir::verify(op))) {
+          narrowed.insert(retyped.begin(), retyped.end());
+          changed = true;
+          continue;
+        }
+        for (auto [r, type] : llvm::zip(op->getResults(), before))
+          r.setType(type);
+        if (constant)
+          op->setAttr("value", constant);
+        keepsF32 = true;
+      }
+    }
+    for (mlir::OpOperand &operand : op->getOpOperands())
+      if (narrowed.count(operand.get()))
+        operand.set(widen(operand.get()));
+    b.setInsertionPointAfter(op);
+    for (mlir::Value r : op->getResults())
+      if (isF32Tensor(r.getType()))
+        narrow(r, op->getLoc());
+  }
+  std::shared_ptr<const FuncDef> result = def;
+  if (changed) {
+    DiagnosticCapture capture;
+    if (mlir::failed(mlir::verify(*body->func)))
+      throw Error("rlx::compute_in: '" + def->name + "' in " +
+                  std::string(dtype_name(plan.dtype)) + ": " + capture.errors() +
+                  plan.loc.suffix());
+    copy->body = std::move(body);
+    if (def->specialize)
+      copy->specialize = [plan, original = def->specialize](
+                             const InputShapes &shapes) {
+        std::map<const FuncDef *, std::shared_ptr<const FuncDef>> fresh;
+        return lowerPrecision(original(shapes), plan, fresh);
+      };
+    result = copy;
+  }
+  done[def.get()] = result;
+  return result;
+}
+
+} // namespace
+
+Func compute_in(const Func &f, DType dtype, SourceLoc loc) {
+  if (dtype != DType::bf16 && dtype != DType::f16)
+    throw Error(std::string("rlx::compute_in: computes in bf16 or f16, not ") +
+                dtype_name(dtype) + loc.suffix());
+  std::map<const FuncDef *, std::shared_ptr<const FuncDef>> done;
+  return Func(lowerPrecision(f.shared(), {dtype, loc}, done));
+}
+
 Func fake_quant_params(const Func &f, const FloatFormat &format,
                        const std::vector<std::string> &params,
                        bool activations, SourceLoc loc) {

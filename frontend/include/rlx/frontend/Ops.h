@@ -212,6 +212,19 @@ Func fake_quant_params(const Func &f, const FloatFormat &format,
                        const std::vector<std::string> &params = {},
                        bool activations = false, RLX_LOC);
 
+/// `f` computing in `dtype` (bf16 or f16) where it computed in f32: a copy
+/// of its IR (and of each callee) in which every f32 value becomes
+/// `dtype`. Its f32 inputs and param reads are cast after they are read,
+/// f32 constants are rounded, and its f32 outputs are cast back, so it
+/// keeps f's name, signature and params (f32 weights bind unchanged and a
+/// gradient w.r.t. them comes back f32 through the casts' derivatives).
+/// An op that does not verify in `dtype` (random samplers, fake_quant, a
+/// bitcast) and an op referring to a function (a call, a loop or branch
+/// body, a transform) keep their f32 operands and results, with casts
+/// around them. f64 and integer values are left alone. Mixed-precision
+/// training (TrainOptions::precision) differentiates it.
+Func compute_in(const Func &f, DType dtype, RLX_LOC);
+
 #undef RLX_LOC
 } // namespace rlx
 

@@ -13,7 +13,10 @@
 /// (f32 scalars; step counts from 1), then the optimizer state in the order
 /// of the transformation's `init`; outputs are `loss`, `aux.<output>` for
 /// the loss's further outputs, `new.<param>` per trained param (declaration
-/// order), then `new.<state>` per state tensor.
+/// order), then `new.<state>` per state tensor. With loss scaling
+/// (Precision::f16) the state ends with `loss_scale` and
+/// `loss_scale.good_steps`, and a last output `skipped` (f32, 1 when the
+/// step's gradients were not finite and nothing was applied).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -85,7 +88,16 @@ public:
       const std::function<Array(const std::string &, const Shape &)> &init);
   /// One step: returns the loss. `inputs` are the loss's inputs by name.
   double step(const std::map<std::string, Array> &inputs);
+  /// Steps applied (a step skipped by loss scaling does not count: the
+  /// schedule and Adam's bias correction see only the applied ones).
   int64_t steps_done() const { return stepCount; }
+  /// Loss scaling (Precision::f16): whether the last step was skipped (a
+  /// gradient was Inf or NaN; its `skipped` output is 1), how many steps
+  /// were, and the scale the next step multiplies the loss by (1 without
+  /// loss scaling).
+  bool skipped() const { return lastSkipped; }
+  int64_t skipped_steps() const { return skippedCount; }
+  double loss_scale() const;
   /// Every output of the last step: `loss`, `aux.<output>` for the loss's
   /// further outputs (not differentiated), `new.<param>`, new state.
   const Outputs &last_outputs() const { return last_; }
@@ -126,6 +138,9 @@ private:
   std::unique_ptr<Compiled> compiled_;
   std::map<std::string, Array> state;
   int64_t stepCount = 0;
+  /// Loss scaling: whether the step has a `skipped` output, and its record.
+  bool scalesLoss = false, lastSkipped = false;
+  int64_t skippedCount = 0;
   Outputs last_;
   std::optional<DataParallel> parallel_;
   /// Data parallel: the replicas (set by jit) and whether the params were
@@ -147,6 +162,46 @@ struct Qat {
   bool activations = false;
 };
 
+/// Dynamic loss scaling (PyTorch's GradScaler, jmp's DynamicLossScale):
+/// f16 keeps 5 exponent bits, so small gradients flush to zero unless the
+/// loss is multiplied by a scale before differentiation (the gradients are
+/// divided by it after). A step whose gradients are not all finite is
+/// skipped inside the compiled step (params, optimizer state and the step
+/// count unchanged) and halves the scale; `growth_interval` good steps in a
+/// row double it. The scale and the count of good steps are step state
+/// (`loss_scale`, `loss_scale.good_steps`), saved and loaded with the rest.
+struct LossScaling {
+  /// 2^15: the backward pass starts from the scale in the 16-bit type
+  /// (the cotangent of the loss), and 2^16 is above f16's largest finite
+  /// value (65504).
+  double initial = 32768;
+  /// Good steps in a row before the scale doubles.
+  int64_t growth_interval = 2000;
+  /// The scale never grows above `maximum` (2^15 for the reason above) nor
+  /// falls below `minimum`.
+  double maximum = 32768;
+  double minimum = 1;
+};
+
+/// Mixed precision: the loss's forward and backward passes compute in
+/// `compute` (bf16 or f16; see compute_in) while the params (master
+/// weights) and the optimizer state stay f32, as do the reported loss and
+/// the gradients the optimizer sees (the casts' derivatives bring them back
+/// to f32).
+struct Precision {
+  DType compute = DType::f32;
+  std::optional<LossScaling> loss_scaling = std::nullopt;
+
+  /// Everything in f32 (the default).
+  static Precision f32() { return {}; }
+  /// bf16 compute: f32's exponent range, so no loss scaling.
+  static Precision bf16() { return {DType::bf16, std::nullopt}; }
+  /// f16 compute with dynamic loss scaling.
+  static Precision f16(LossScaling scaling = {}) {
+    return {DType::f16, scaling};
+  }
+};
+
 /// What make_train_step trains.
 struct TrainOptions {
   /// The params to train, by name; the others stay as bound and get no
@@ -155,6 +210,9 @@ struct TrainOptions {
   /// Quantization-aware training (see Qat); evaluate the result with
   /// fake_quant_params(model, qat->format).
   std::optional<Qat> qat = std::nullopt;
+  /// Mixed-precision compute (see Precision): the trained params must be
+  /// f32.
+  Precision precision = Precision::f32();
 };
 
 /// Traces the step of `loss` (first output, one element): the gradients of

@@ -1,0 +1,368 @@
+//===- PrecisionTest.cpp - Mixed-precision training ----------------------===//
+///
+/// \file
+/// TrainOptions::precision: a bf16 step's loss and gradients against a
+/// plain f64 backpropagation written here (within bf16's error model), the
+/// f32 master weights moving by them, compute_in's IR and errors, and f16's
+/// dynamic loss scaling skipping exactly the step that overflows (params
+/// and momentum unchanged, scale halved) and doubling the scale after
+/// `growth_interval` good steps.
+///
+//===----------------------------------------------------------------------===//
+
+#include "FrontendTestUtil.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace rlx;
+using namespace rlx::test;
+
+namespace {
+
+constexpr int64_t kRows = 8, kIn = 16, kHidden = 32, kOut = 4;
+using HostTree = std::map<std::string, std::vector<double>>;
+
+/// mean over rows of 0.5 |tanh(x W1 + b1) W2 + b2 - y|^2.
+Func tinyNet() {
+  return Func("tiny", [](Scope &s) {
+    Tensor x = s.input("x", {dyn, kIn});
+    Tensor y = s.input("y", {dyn, kOut});
+    Tensor h = tanh(matmul(x, s.param("W1", {kIn, kHidden})) +
+                    s.param("b1", {kHidden}));
+    Tensor out = matmul(h, s.param("W2", {kHidden, kOut})) +
+                 s.param("b2", {kOut});
+    return mean(sum(square(out - y), {1}) * 0.5).named("loss");
+  });
+}
+
+const std::map<std::string, Shape> kShapes{{"W1", {kIn, kHidden}},
+                                           {"b1", {kHidden}},
+                                           {"W2", {kHidden, kOut}},
+                                           {"b2", {kOut}}};
+
+/// Values as f32 holds them (the params and inputs are bound as f32).
+std::vector<double> asF32(std::vector<double> v) {
+  for (double &x : v)
+    x = static_cast<float>(x);
+  return v;
+}
+
+/// tinyNet's loss and gradients in f64 by hand.
+double tinyNetGrads(const HostTree &p, const std::vector<double> &x,
+                    const std::vector<double> &y, HostTree &grads) {
+  const auto &W1 = p.at("W1"), &b1 = p.at("b1"), &W2 = p.at("W2"),
+             &b2 = p.at("b2");
+  grads.clear();
+  for (const auto &[name, v] : p)
+    grads[name] = std::vector<double>(v.size(), 0);
+  double loss = 0;
+  for (int64_t r = 0; r < kRows; ++r) {
+    std::vector<double> h(kHidden), dOut(kOut);
+    for (int64_t j = 0; j < kHidden; ++j) {
+      double z = b1[j];
+      for (int64_t k = 0; k < kIn; ++k)
+        z += x[r * kIn + k] * W1[k * kHidden + j];
+      h[j] = std::tanh(z);
+    }
+    for (int64_t o = 0; o < kOut; ++o) {
+      double out = b2[o];
+      for (int64_t j = 0; j < kHidden; ++j)
+        out += h[j] * W2[j * kOut + o];
+      dOut[o] = (out - y[r * kOut + o]) / kRows;
+      loss += 0.5 * (out - y[r * kOut + o]) * (out - y[r * kOut + o]) / kRows;
+      grads["b2"][o] += dOut[o];
+    }
+    for (int64_t j = 0; j < kHidden; ++j) {
+      double dh = 0;
+      for (int64_t o = 0; o < kOut; ++o) {
+        grads["W2"][j * kOut + o] += h[j] * dOut[o];
+        dh += dOut[o] * W2[j * kOut + o];
+      }
+      double dz = dh * (1 - h[j] * h[j]);
+      grads["b1"][j] += dz;
+      for (int64_t k = 0; k < kIn; ++k)
+        grads["W1"][k * kHidden + j] += x[r * kIn + k] * dz;
+    }
+  }
+  return loss;
+}
+
+/// Keeps each gradient as state `grad.<p>` (output `new.grad.<p>`).
+optim::GradientTransformation recordGradients() {
+  optim::GradientTransformation t;
+  t.init = [](const std::vector<detail::Arg> &params) {
+    std::vector<optim::StateSpec> specs;
+    for (const detail::Arg &p : params)
+      specs.push_back({"grad." + p.name, p.type, 0});
+    return specs;
+  };
+  t.update = [](const optim::Tree &updates, optim::Tree &state,
+                const optim::StepContext &) {
+    for (const auto &[name, g] : updates)
+      state.at("grad." + name) = g;
+    return updates;
+  };
+  return t;
+}
+
+HostTree someParams(unsigned seed) {
+  HostTree params;
+  for (const auto &[name, shape] : kShapes) {
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    params[name] = asF32(values(n, seed++));
+  }
+  return params;
+}
+
+void bindParams(TrainStep &step, const HostTree &params) {
+  for (const auto &[name, v] : params)
+    step.with_param(name, Array::from(v, kShapes.at(name), f32));
+}
+
+std::map<std::string, Array> batch(const std::vector<double> &x,
+                                   const std::vector<double> &y) {
+  return {{"x", Array::from(x, {kRows, kIn}, f32)},
+          {"y", Array::from(y, {kRows, kOut}, f32)}};
+}
+
+double maxAbs(const std::vector<double> &v) {
+  double m = 0;
+  for (double x : v)
+    m = std::max(m, std::fabs(x));
+  return m;
+}
+
+} // namespace
+
+TEST(TrainPrecision, Bf16GradientsWithinBf16ErrorOfF64) {
+  HostTree params = someParams(90);
+  std::vector<double> x = asF32(values(kRows * kIn, 95)),
+                      y = asF32(values(kRows * kOut, 96));
+  HostTree grads;
+  double loss = tinyNetGrads(params, x, y, grads);
+
+  // bf16 keeps 8 significant bits: unit roundoff u = 2^-8. Every value of
+  // the forward and backward pass is rounded to bf16 once per op (matmuls
+  // and sums accumulate in f32 and round once); a gradient element is the
+  // end of a chain of about 10 such roundings (x and W1 read, their
+  // product, + b1, tanh, its derivative, the product with W2, the
+  // residual, ...), each a relative error of at most u of the terms it
+  // combines. So |g - g_ref| <= 16 u max|g_ref| per tensor, normwise: the
+  // terms of a sum may cancel, so an element is judged against the
+  // tensor's scale, not its own size.
+  const double u = std::ldexp(1.0, -8);
+  const double lr = 0.0625;
+  TrainOptions options;
+  options.precision = Precision::bf16();
+  TrainStep step = make_train_step(
+      tinyNet(), optim::chain(recordGradients(), Optimizer::sgd()),
+      Schedule::constant(lr), options);
+  EXPECT_NE(step.func().to_mlir().find("bf16"), std::string::npos);
+  step.jit();
+  bindParams(step, params);
+  double got = step.step(batch(x, y));
+  EXPECT_NEAR(got, loss, 16 * u * std::fabs(loss));
+  EXPECT_EQ(step.last_outputs()["loss"].dtype(), f32);
+
+  // The same step in f32, to show that the bf16 one is really coarser.
+  TrainStep plain = make_train_step(
+      tinyNet(), optim::chain(recordGradients(), Optimizer::sgd()),
+      Schedule::constant(lr));
+  plain.jit();
+  bindParams(plain, params);
+  plain.step(batch(x, y));
+
+  for (const auto &[name, g] : grads) {
+    SCOPED_TRACE(name);
+    Array recorded = step.last_outputs()["new.grad." + name];
+    EXPECT_EQ(recorded.dtype(), f32);
+    std::vector<double> bf = recorded.to_vector();
+    std::vector<double> full =
+        plain.last_outputs()["new.grad." + name].to_vector();
+    double scale = maxAbs(g), errBf16 = 0, errF32 = 0;
+    for (size_t i = 0; i < g.size(); ++i) {
+      errBf16 = std::max(errBf16, std::fabs(bf[i] - g[i]));
+      errF32 = std::max(errF32, std::fabs(full[i] - g[i]));
+    }
+    EXPECT_LE(errBf16, 16 * u * scale);
+    // f32's roundoff is 2^-24: 2^16 times smaller. bf16's error must show.
+    EXPECT_GT(errBf16, 64 * errF32) << "the step did not compute in bf16";
+    // The f32 master weights move by the bf16 gradient, in f32.
+    Array after = step.param(name);
+    EXPECT_EQ(after.dtype(), f32);
+    std::vector<double> want = params[name];
+    for (size_t i = 0; i < want.size(); ++i)
+      want[i] = static_cast<float>(static_cast<float>(want[i]) -
+                                   static_cast<float>(lr * bf[i]));
+    expectNear(after.to_vector(), want, 1e-6, 1e-7);
+  }
+}
+
+TEST(TrainPrecision, ComputeInRewritesOnlyF32) {
+  Func low = compute_in(tinyNet(), bf16);
+  EXPECT_EQ(low.name(), "tiny");
+  ASSERT_EQ(low.inputs().size(), 2u);
+  EXPECT_EQ(low.inputs()[0].type.dtype, f32);
+  EXPECT_EQ(low.outputs()[0].type.dtype, f32);
+  EXPECT_EQ(low.params().size(), 4u);
+  std::string text = low.to_mlir();
+  // Param reads stay f32 (the bound weights) and are cast after.
+  EXPECT_NE(text.find("rlx.param \"W1\""), std::string::npos) << text;
+  EXPECT_NE(text.find("tensor<16x32xf32> -> tensor<16x32xbf16>"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("rlx.tanh"), std::string::npos);
+
+  // The forward in bf16 against the f64 loss (u = 2^-8 as above).
+  HostTree params = someParams(100), unused;
+  std::vector<double> x = asF32(values(kRows * kIn, 105)),
+                      y = asF32(values(kRows * kOut, 106));
+  Compiled c = low.jit(Device::cpu());
+  for (const auto &[name, v] : params)
+    c.with_param(name, Array::from(v, kShapes.at(name), f32));
+  double want = tinyNetGrads(params, x, y, unused);
+  Outputs out = c.run(batch(x, y));
+  EXPECT_EQ(out["loss"].dtype(), f32);
+  EXPECT_NEAR(out["loss"].item(), want, 16 * std::ldexp(1.0, -8) * want);
+
+  // A random sampler verifies only in f32/f64: it stays f32 between casts.
+  Func noisy("noisy", [](Scope &s) {
+    Tensor key = s.input("key", {2}, i32);
+    Tensor x = s.input("x", {4, 3});
+    Tensor w = s.param("w", {3, 3});
+    return sum(matmul(x + random::normal(key, {1, 3}), w)).named("loss");
+  });
+  Func noisyLow = compute_in(noisy, f16);
+  std::string noisyText = noisyLow.to_mlir();
+  EXPECT_NE(noisyText.find("tensor<1x3xf32> -> tensor<1x3xf16>"),
+            std::string::npos)
+      << noisyText;
+  Compiled n = noisyLow.jit(Device::cpu());
+  n.with_param("w", Array::from(std::vector<double>(9, 1.0), {3, 3}, f32));
+  double noisySum = n.run({{"key", Array::from(std::vector<int32_t>{0, 7}, {2})},
+                           {"x", Array::zeros({4, 3})}})["loss"]
+                        .item();
+  EXPECT_TRUE(std::isfinite(noisySum));
+
+  std::string notSixteen = errorOf([&] { compute_in(tinyNet(), f64); });
+  EXPECT_NE(notSixteen.find("computes in bf16 or f16, not f64"),
+            std::string::npos)
+      << notSixteen;
+  Func wide("wide", [](Scope &s) {
+    Tensor x = s.input("x", {2, 2}, f64);
+    return sum(matmul(x, s.param("w", {2, 2}, f64))).named("loss");
+  });
+  TrainOptions options;
+  options.precision = Precision::bf16();
+  std::string f64Param = errorOf([&] {
+    make_train_step(wide, Optimizer::sgd(), Schedule::constant(0.1), options);
+  });
+  EXPECT_NE(f64Param.find("keeps f32 master weights, but param 'w' is f64"),
+            std::string::npos)
+      << f64Param;
+  LossScaling bad;
+  bad.initial = 0;
+  options.precision = Precision::f16(bad);
+  std::string badScale = errorOf([&] {
+    make_train_step(tinyNet(), Optimizer::sgd(), Schedule::constant(0.1),
+                    options);
+  });
+  EXPECT_NE(badScale.find("LossScaling needs"), std::string::npos) << badScale;
+}
+
+TEST(TrainPrecision, F16LossScalingSkipsExactlyTheOverflowingStep) {
+  HostTree params = someParams(110);
+  std::vector<std::vector<double>> xs, ys;
+  for (unsigned i = 0; i < 7; ++i) {
+    xs.push_back(asF32(values(kRows * kIn, 120 + i)));
+    ys.push_back(asF32(values(kRows * kOut, 130 + i)));
+  }
+  // Step 3's batch holds 1e6, above f16's largest finite value (65504):
+  // read as Inf, it makes W1's gradient Inf or NaN.
+  const size_t overflowing = 2;
+  xs[overflowing][5] = 1e6;
+
+  LossScaling scaling;
+  scaling.initial = 1024;
+  scaling.growth_interval = 3;
+  TrainOptions options;
+  options.precision = Precision::f16(scaling);
+  const double lr = 0.05;
+  TrainStep step = make_train_step(tinyNet(), Optimizer::sgd(0.9),
+                                   Schedule::constant(lr), options);
+  std::vector<std::string> names = step.state_names();
+  EXPECT_NE(std::find(names.begin(), names.end(), "loss_scale"), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "loss_scale.good_steps"),
+            names.end());
+  step.jit();
+  bindParams(step, params);
+  EXPECT_EQ(step.loss_scale(), 1024);
+
+  // The same training without the overflowing batch, in f32: the f16 one
+  // must follow it (within f16's error) step for step.
+  TrainStep reference = make_train_step(tinyNet(), Optimizer::sgd(0.9),
+                                        Schedule::constant(lr));
+  reference.jit();
+  bindParams(reference, params);
+
+  // Scale after each call: 1024 (good 1), 1024 (good 2), skipped -> 512
+  // (good 0), 512 (1), 512 (2), 1024 (3: doubled, count restarts), 1024.
+  const double scales[] = {1024, 1024, 512, 512, 512, 1024, 1024};
+  for (size_t i = 0; i < xs.size(); ++i) {
+    SCOPED_TRACE("call " + std::to_string(i + 1));
+    HostTree before;
+    for (const auto &[name, v] : params)
+      before[name] = step.param(name).to_vector();
+    std::map<std::string, std::vector<double>> stateBefore;
+    for (const char *s : {"momentum.W1", "momentum.b2"})
+      if (i > 0)
+        stateBefore[s] = step.last_outputs()[std::string("new.") + s]
+                             .to_vector();
+    double loss = step.step(batch(xs[i], ys[i]));
+    EXPECT_EQ(step.loss_scale(), scales[i]);
+    if (i == overflowing) {
+      EXPECT_TRUE(step.skipped());
+      EXPECT_EQ(step.last_outputs()["skipped"].item(), 1);
+      // tanh saturates, so the loss stays finite: the Inf is W1's
+      // gradient (x times the backpropagated error).
+      EXPECT_TRUE(std::isfinite(loss));
+      EXPECT_EQ(step.steps_done(), 2);
+      for (const auto &[name, v] : before)
+        EXPECT_EQ(step.param(name).to_vector(), v) << name << " changed";
+      for (const auto &[s, v] : stateBefore)
+        EXPECT_EQ(step.last_outputs()["new." + s].to_vector(), v)
+            << s << " changed";
+      continue;
+    }
+    EXPECT_FALSE(step.skipped());
+    EXPECT_EQ(step.last_outputs()["skipped"].item(), 0);
+    double want = reference.step(batch(xs[i], ys[i]));
+    // f16 keeps 11 significant bits (u = 2^-11): the loss within 16 u.
+    EXPECT_NEAR(loss, want, 16 * std::ldexp(1.0, -11) * std::fabs(want));
+    EXPECT_EQ(step.steps_done(), reference.steps_done());
+    for (const auto &[name, v] : before) {
+      SCOPED_TRACE(name);
+      std::vector<double> now = step.param(name).to_vector();
+      EXPECT_NE(now, v) << "an applied step left the params";
+      // Gradients within 16 u of their scale (about 1) move the params by
+      // lr times that per step, momentum summing at most 6 steps.
+      expectNear(now, reference.param(name).to_vector(), 0,
+                 6 * lr * 16 * std::ldexp(1.0, -11));
+    }
+  }
+  EXPECT_EQ(step.skipped_steps(), 1);
+
+  // The scale and its count are checkpointed with the rest.
+  std::string path = freshDir("precision") + "/ckpt.safetensors";
+  step.save(path);
+  TrainStep resumed = make_train_step(tinyNet(), Optimizer::sgd(0.9),
+                                      Schedule::constant(lr), options);
+  resumed.jit();
+  EXPECT_EQ(resumed.loss_scale(), 1024);
+  resumed.load(path);
+  EXPECT_EQ(resumed.loss_scale(), step.loss_scale());
+  EXPECT_EQ(resumed.steps_done(), step.steps_done());
+}
