@@ -51,8 +51,20 @@ def torch_figures():
             F.cross_entropy(model(x128), y128).backward()
             opt.step()
 
+        def autocast_step():
+            # Mixed precision as PyTorch does it on CPU: the forward (and so
+            # the backward) of the Linear layers in bf16, f32 params and
+            # Adam state.
+            opt.zero_grad(set_to_none=True)
+            with torch.autocast("cpu", dtype=torch.bfloat16):
+                loss = F.cross_entropy(model(x128), y128)
+            loss.backward()
+            opt.step()
+
         figures["forward_backward_b128"] = median_ms(forward_backward)
         figures["train_step_adam_b128"] = median_ms(step)
+        figures["train_step_adam_b128_autocast_bf16"] = median_ms(
+            autocast_step)
         x = torch.randn(1 << 24)
         w, b = torch.tensor(1.5), torch.tensor(0.25)
         with torch.no_grad():

@@ -46,7 +46,8 @@ for t in 1 "$threads"; do
   RLX_NUM_THREADS=$t "$bin/rlx-bench-mlp" 50 | sed -n "s/^rlx /rlx$t /p" >>"$out"
   # The same step built by the C++ frontend (make_train_step).
   RLX_CACHE=0 RLX_NUM_THREADS=$t "$bin/rlx-bench-train-step" |
-    sed -n "s/^dynamic batch:.*median \([0-9.]*\).*/rlx$t frontend_train_step_b128 \1/p" >>"$out"
+    sed -n -e "s/^dynamic batch:.*median \([0-9.]*\).*/rlx$t frontend_train_step_b128 \1/p" \
+      -e "s/^bf16 static *batch:.*median \([0-9.]*\).*/rlx$t frontend_train_step_bf16_b128 \1/p" >>"$out"
   RLX_NUM_THREADS=$t "$bin/rlx-bench-elementwise" |
     sed -n -e "s/^rlx /rlx$t /p" -e "s/^memcpy /memcpy$t /p" >>"$out"
 done
@@ -58,10 +59,12 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b != "" && b > 0) prin
 echo
 echo "== MLP 784-512-512-10 and elementwise chain (ms; ratio = rlx / reference, lower is better) =="
 printf "%-24s %9s %9s %9s %9s %9s %9s\n" figure "rlx 1T" "rlx ${threads}T" torch jax "vs torch" "vs jax"
-for name in forward_b128 forward_b1024 forward_backward_b128 train_step_adam_b128 frontend_train_step_b128 elementwise_ms; do
+for name in forward_b128 forward_b1024 forward_backward_b128 train_step_adam_b128 frontend_train_step_b128 frontend_train_step_bf16_b128 elementwise_ms; do
   r1=$(figure rlx1 "$name"); rn=$(figure "rlx$threads" "$name")
   ref=$name
   [ "$name" = frontend_train_step_b128 ] && ref=train_step_adam_b128
+  # Mixed precision against PyTorch's CPU autocast bf16 step.
+  [ "$name" = frontend_train_step_bf16_b128 ] && ref=train_step_adam_b128_autocast_bf16
   pt=$(figure torch "$ref"); jx=$(figure jax "$ref")
   best=$(awk -v a="$r1" -v b="$rn" 'BEGIN { print (b != "" && b < a) ? b : a }')
   printf "%-24s %9s %9s %9s %9s %9s %9s\n" "$name" "$r1" "$rn" "${pt:--}" "${jx:--}" \

@@ -6,7 +6,11 @@
 /// warms up, then prints the median, min and max milliseconds per step over
 /// `steps` calls (default 50), once traced with a dynamic batch dim and once
 /// with the batch static. One call per step: forward, backward and the
-/// update in one entry point.
+/// update in one entry point. Then the static step in mixed precision
+/// (TrainOptions::precision: bf16, and f16 with loss scaling; f32 master
+/// weights and Adam state) and its speed-up over f32. PyTorch's CPU
+/// autocast bf16 step is bench/reference.py's
+/// `train_step_adam_b128_autocast_bf16`.
 /// Usage: rlx-bench-train-step [steps]
 ///
 //===----------------------------------------------------------------------===//
@@ -20,7 +24,10 @@
 
 namespace {
 
-void run(int steps, bool staticBatch) {
+/// The median ms per step.
+double run(int steps, bool staticBatch,
+           rlx::Precision precision = rlx::Precision::f32(),
+           const char *label = nullptr) {
   const int64_t batch = 128;
   int64_t traced = staticBatch ? batch : rlx::dyn;
   rlx::Func loss("mlp_loss", [traced](rlx::Scope &s) {
@@ -30,8 +37,10 @@ void run(int steps, bool staticBatch) {
     h = rlx::relu(rlx::linear(s, "fc2", h, 512));
     return rlx::cross_entropy(rlx::linear(s, "fc3", h, 10), y);
   });
-  rlx::TrainStep step = rlx::make_train_step(loss, rlx::Optimizer::adam(),
-                                             rlx::Schedule::constant(1e-3));
+  rlx::TrainOptions options;
+  options.precision = precision;
+  rlx::TrainStep step = rlx::make_train_step(
+      loss, rlx::Optimizer::adam(), rlx::Schedule::constant(1e-3), options);
   auto t0 = std::chrono::steady_clock::now();
   step.jit().init_randn(0, 0.03);
   double compileS =
@@ -60,10 +69,12 @@ void run(int steps, bool staticBatch) {
                      .count());
   }
   std::sort(ms.begin(), ms.end());
-  std::printf("%s batch: jit %.2f s; ms/step over %d steps: median %.3f, "
+  std::printf("%s%s batch: jit %.2f s; ms/step over %d steps: median %.3f, "
               "min %.3f, max %.3f (last loss %.4f)\n",
-              staticBatch ? "static " : "dynamic", compileS, steps,
-              ms[ms.size() / 2], ms.front(), ms.back(), last);
+              label ? label : "", staticBatch ? "static " : "dynamic",
+              compileS, steps, ms[ms.size() / 2], ms.front(), ms.back(),
+              last);
+  return ms[ms.size() / 2];
 }
 
 } // namespace
@@ -73,6 +84,11 @@ int main(int argc, char **argv) {
   std::printf("MLP 784-512-512-10, batch 128, Adam, one entry point per "
               "step (jit: compile or cache load)\n");
   run(steps, /*staticBatch=*/false);
-  run(steps, /*staticBatch=*/true);
+  double f32 = run(steps, /*staticBatch=*/true);
+  double bf16 = run(steps, true, rlx::Precision::bf16(), "bf16 ");
+  double f16 = run(steps, true, rlx::Precision::f16(), "f16 ");
+  std::printf("mixed precision, static batch: bf16 %.2fx, f16 %.2fx the "
+              "speed of f32\n",
+              f32 / bf16, f32 / f16);
   return 0;
 }
