@@ -16,6 +16,9 @@
 #include "Status.h"
 
 #include <dlfcn.h>
+#include <sched.h>
+
+#include <algorithm>
 
 #include <cstdlib>
 #include <mutex>
@@ -74,6 +77,25 @@ const rlx_mpi_shim_t *loadShim() {
   return shim;
 }
 
+/// Replicas started by mpirun on one host share its cores: unless
+/// RLX_NUM_THREADS chose, each takes its share of the cores it may run on
+/// (all of them each, the default, would run N x cores threads). Under
+/// `mpirun --bind-to core` that is the one core it is bound to.
+void shareCores() {
+  if (std::getenv("RLX_NUM_THREADS"))
+    return;
+  int local = 0;
+  for (const char *var : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"})
+    if (const char *value = std::getenv(var))
+      local = std::atoi(value);
+  if (local <= 1)
+    return;
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) != 0)
+    return;
+  rlx_set_num_threads(std::max(1, CPU_COUNT(&set) / local));
+}
+
 /// Throws the shim's failure as a status: UNAVAILABLE for a timeout or a
 /// failed peer (the communicator is broken), INVALID_ARGUMENT otherwise.
 void check(int code, const char *error) {
@@ -99,6 +121,7 @@ public:
             error);
       w.shim = shim;
       w.library = library;
+      shareCores();
     }
     ++w.communicators;
     shim = w.shim;

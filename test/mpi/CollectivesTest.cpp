@@ -14,6 +14,10 @@
 
 #include "MpiTestUtil.h"
 
+#include <sched.h>
+
+#include <algorithm>
+#include <cstdlib>
 #include <functional>
 
 using namespace rlx;
@@ -286,6 +290,15 @@ int main() {
     comm = runtime::Communicator::mpi(120);
     rank = comm.rank();
     N = comm.size();
+    // mpirun's replicas on this host share its cores.
+    if (!std::getenv("RLX_NUM_THREADS") && N > 1) {
+      cpu_set_t set;
+      sched_getaffinity(0, sizeof(set), &set);
+      int share = std::max(1, CPU_COUNT(&set) / N);
+      expect(rlx_get_num_threads() == share,
+             "kernel threads " + std::to_string(rlx_get_num_threads()) +
+                 ", expected the replica's share " + std::to_string(share));
+    }
     forward();
     for (const GradCase &g : gradCases()) {
       gradient(g);

@@ -53,7 +53,10 @@ rlx_communicator_create_single(rlx_communicator_t **out_communicator);
     FAILED_PRECONDITION). FAILED_PRECONDITION when MPI cannot be loaded
     ("MPI is not available: librlx-mpi.so: libmpi.so.40: cannot open ...").
     The shim is looked up in RLX_MPI_SHIM (a path), else beside librlxrt.
-    `options` may be NULL (defaults). */
+    Unless RLX_NUM_THREADS is set, the replicas mpirun started on one host
+    share its cores: each sets the kernel thread count
+    (rlx_set_num_threads) to the cores it may run on divided by that
+    number. `options` may be NULL (defaults). */
 RLX_API rlx_status_t
 rlx_communicator_create_mpi(const rlx_communicator_options_t *options,
                             rlx_communicator_t **out_communicator);
