@@ -366,3 +366,43 @@ TEST(TrainPrecision, F16LossScalingSkipsExactlyTheOverflowingStep) {
   EXPECT_EQ(resumed.loss_scale(), step.loss_scale());
   EXPECT_EQ(resumed.steps_done(), step.steps_done());
 }
+
+TEST(TrainPrecision, SpecializedF16StepWithQatTrainsLikeTheDynamicOne) {
+  // Mixed precision composes with QAT (fake_quant verifies only in f32/f64:
+  // compute_in keeps it f32 between casts) and with shape specialization
+  // (the step, loss scaling included, is traced again per batch shape).
+  Func loss("head", [](Scope &s) {
+    Tensor x = s.input("x", {dyn, 4});
+    Tensor y = s.input("y", {dyn, 1});
+    return mse(linear(s, "out", tanh(linear(s, "hidden", x, 8)), 1), y);
+  });
+  TrainOptions options;
+  options.qat = Qat{formats::f8e4m3fn()};
+  options.precision = Precision::f16();
+  JitOptions special;
+  special.specialize_shapes = true;
+  TrainStep dynamic = make_train_step(loss, Optimizer::adam(),
+                                      Schedule::constant(0.05), options);
+  TrainStep specialized = make_train_step(loss, Optimizer::adam(),
+                                          Schedule::constant(0.05), options);
+  std::string text = dynamic.func().to_mlir();
+  EXPECT_NE(text.find("rlx.fake_quant"), std::string::npos);
+  EXPECT_NE(text.find("f16"), std::string::npos);
+  dynamic.jit().init_randn(3, 0.5);
+  specialized.jit(Device::cpu(), special).init_randn(3, 0.5);
+  for (int64_t rows : {8, 5}) {
+    std::map<std::string, Array> batch{
+        {"x", Array::from(values(rows * 4, 1), {rows, 4})},
+        {"y", Array::from(values(rows, 2), {rows, 1})}};
+    double a = specialized.step(batch), b = dynamic.step(batch);
+    // The same f16 arithmetic, perhaps summed in another order: within a
+    // few f16 units of roundoff (u = 2^-11).
+    EXPECT_NEAR(a, b, 8 * std::ldexp(1.0, -11) * std::fabs(b));
+    EXPECT_FALSE(specialized.skipped());
+    EXPECT_EQ(specialized.last_outputs()["skipped"].item(), 0);
+  }
+  EXPECT_EQ(specialized.loss_scale(), 32768);
+  for (const std::string &name : dynamic.param_names())
+    expectNear(specialized.param(name).to_vector(),
+               dynamic.param(name).to_vector(), 1e-3, 1e-3);
+}
