@@ -28,6 +28,11 @@ namespace {
 bool isFloatType(Type t) { return isa<FloatType>(t); }
 
 Value multiplyAdd(OpBuilder &b, Location loc, Value x, Value y, Value acc) {
+  // i8 operands of an i32 product extend before they multiply.
+  if (x.getType() != acc.getType() && !isFloatType(x.getType())) {
+    x = arith::ExtSIOp::create(b, loc, acc.getType(), x);
+    y = arith::ExtSIOp::create(b, loc, acc.getType(), y);
+  }
   if (isFloatType(x.getType()))
     return arith::AddFOp::create(b, loc, acc,
                                  arith::MulFOp::create(b, loc, x, y));
@@ -40,11 +45,11 @@ TypedAttr zeroAttr(Type element) { return OpBuilder(element.getContext()).getZer
 // matmul
 //===----------------------------------------------------------------------===//
 
-/// linalg.batch_matmul of [B, M, K] x [B, K, N] into zeros.
-Value batchMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs) {
+/// linalg.batch_matmul of [B, M, K] x [B, K, N] into zeros of `element`.
+Value batchMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
+                  Type element) {
   auto lhsType = cast<RankedTensorType>(lhs.getType());
   auto rhsType = cast<RankedTensorType>(rhs.getType());
-  Type element = lhsType.getElementType();
   auto type = RankedTensorType::get(
       {lhsType.getDimSize(0), lhsType.getDimSize(1), rhsType.getDimSize(2)},
       element);
@@ -164,7 +169,11 @@ struct MatmulPattern : OpRewritePattern<MatmulOp> {
     // Both batched alike over several dims, [B1, B2, M, K] x [B1, B2, K, N]
     // (attention's heads): the batch dims collapse into one, so the product
     // is a batch_matmul (vectorized) rather than a generic contraction.
-    if (lhsType.getRank() > 3 && lhsType.getRank() == rhsType.getRank() &&
+    // i8 x i8 -> i32 batched products take the generic contraction below:
+    // the vectorized batch_matmul does not lower mixed integer types.
+    bool mixed = element != lhsType.getElementType();
+    if (!mixed && lhsType.getRank() > 3 &&
+        lhsType.getRank() == rhsType.getRank() &&
         lhsType.getShape().drop_back(2) == rhsType.getShape().drop_back(2)) {
       int64_t r = lhsType.getRank();
       ReassociationIndices batch;
@@ -173,7 +182,7 @@ struct MatmulPattern : OpRewritePattern<MatmulOp> {
       SmallVector<ReassociationIndices> groups = {batch, {r - 2}, {r - 1}};
       Value lhs3 = tensor::CollapseShapeOp::create(rewriter, loc, lhs, groups);
       Value rhs3 = tensor::CollapseShapeOp::create(rewriter, loc, rhs, groups);
-      Value product = batchMatmul(rewriter, loc, lhs3, rhs3);
+      Value product = batchMatmul(rewriter, loc, lhs3, rhs3, element);
       SmallVector<OpFoldResult> outputShape;
       for (int64_t d = 0; d < r; ++d) {
         Value from = d == r - 1 ? rhs : lhs;
@@ -189,10 +198,10 @@ struct MatmulPattern : OpRewritePattern<MatmulOp> {
     }
     // Both operands batched alike, [B, M, K] x [B, K, N]: linalg's own
     // batch_matmul, which the CPU pipeline vectorizes like a matmul.
-    if (lhsType.getRank() == 3 && rhsType.getRank() == 3 &&
+    if (!mixed && lhsType.getRank() == 3 && rhsType.getRank() == 3 &&
         lhsType.getDimSize(0) == rhsType.getDimSize(0) &&
         (lhsType.getDimSize(0) != 1 || rhsType.getDimSize(0) == 1)) {
-      Value product = batchMatmul(rewriter, loc, lhs, rhs);
+      Value product = batchMatmul(rewriter, loc, lhs, rhs, element);
       // The result type may know a dim the operands leave dynamic.
       if (product.getType() != resultType)
         product = tensor::CastOp::create(rewriter, loc, resultType, product);

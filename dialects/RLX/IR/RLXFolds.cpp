@@ -238,7 +238,9 @@ struct OuterProductMatmul : OpRewritePattern<MatmulOp> {
   LogicalResult matchAndRewrite(MatmulOp op,
                                 PatternRewriter &rewriter) const override {
     auto lhs = op.getLhs().getType();
-    if (lhs.getDimSize(lhs.getRank() - 1) != 1)
+    // An i8 x i8 -> i32 product has no elementwise form.
+    if (lhs.getDimSize(lhs.getRank() - 1) != 1 ||
+        lhs.getElementType() != op.getType().getElementType())
       return failure();
     rewriter.replaceOpWithNewOp<MulOp>(op, op.getType(), op.getLhs(),
                                        op.getRhs());

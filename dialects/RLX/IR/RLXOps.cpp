@@ -196,12 +196,31 @@ LogicalResult BitcastOp::verify() {
 // Contractions
 //===----------------------------------------------------------------------===//
 
+/// i8 x i8 -> i32: the one mixed matmul.
+static bool isInt8Accumulation(Type operand, Type result) {
+  return operand.isSignlessInteger(8) && result.isSignlessInteger(32);
+}
+
 LogicalResult MatmulOp::verify() {
-  if (getLhs().getType().getElementType() !=
-          getRhs().getType().getElementType() ||
-      getType().getElementType() != getLhs().getType().getElementType())
-    return emitOpError("expects operands and result of one element type");
+  Type operand = getLhs().getType().getElementType();
+  Type result = getType().getElementType();
+  if (getRhs().getType().getElementType() != operand ||
+      (result != operand && !isInt8Accumulation(operand, result)))
+    return emitOpError("expects operands and result of one element type, "
+                       "or i8 operands and an i32 result");
   return verifyInferredShape(*this);
+}
+
+bool MatmulOp::isCompatibleReturnTypes(TypeRange inferred, TypeRange actual) {
+  if (inferred.size() != 1 || actual.size() != 1)
+    return false;
+  auto i = dyn_cast<RankedTensorType>(inferred[0]);
+  auto a = dyn_cast<RankedTensorType>(actual[0]);
+  if (!i || !a)
+    return inferred == actual;
+  return i == a || (i.getShape() == a.getShape() &&
+                    i.getEncoding() == a.getEncoding() &&
+                    isInt8Accumulation(i.getElementType(), a.getElementType()));
 }
 
 LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,

@@ -318,12 +318,16 @@ def RLX_MatmulOp : RLX_DiffOp<"matmul", [Pure, InferTypeOpAdaptor]> {
   let description = [{
     `lhs` is `[..., M, K]`, `rhs` is `[..., K, N]`, both of rank 2 or more; the
     leading batch dims broadcast like NumPy's and the result is
-    `[broadcast(batch), M, N]`.
+    `[broadcast(batch), M, N]`. Operands and result share one element type,
+    except that i8 operands may give an i32 result, the products summed in
+    i32 (ONNX's MatMulInteger, XLA's preferred element type): int8
+    inference.
 
     Example:
 
     ```mlir
     %y = rlx.matmul %x, %w : (tensor<?x784xf32>, tensor<784x10xf32>) -> tensor<?x10xf32>
+    %q = rlx.matmul %a, %b : (tensor<?x64xi8>, tensor<64x32xi8>) -> tensor<?x32xi32>
     ```
   }];
   let arguments = (ins RLX_NumericTensor:$lhs, RLX_NumericTensor:$rhs);
@@ -332,6 +336,10 @@ def RLX_MatmulOp : RLX_DiffOp<"matmul", [Pure, InferTypeOpAdaptor]> {
       "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
   let hasCanonicalizer = 1;
+  let extraClassDeclaration = [{
+    /// An i32 result of i8 operands is the inferred i8 one, widened.
+    static bool isCompatibleReturnTypes(TypeRange inferred, TypeRange actual);
+  }];
 }
 
 def RLX_Conv2DOp : RLX_DiffOp<"conv2d", [Pure, InferTypeOpAdaptor]> {

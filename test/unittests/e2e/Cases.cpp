@@ -1025,6 +1025,27 @@ func.func @{N}(%a: tensor<{B}x4xi32>, %b: tensor<4x5xi32>, %c: tensor<{B}x2x3xi3
         },
         Tol::Exact, kIntVariants);
 
+  // int8 inference's product: i8 operands, i32 sums (odd sizes: the CPU
+  // kernel's k groups and column panels have remainders).
+  b.add("matmul_i8", R"(
+func.func @{N}(%a: tensor<{B}x37xi8>, %b: tensor<37x19xi8>, %c: tensor<{B}x2x5xi8>, %d: tensor<{B}x5x3xi8>)
+    -> (tensor<{B}x19xi32>, tensor<{B}x2x3xi32>) {
+  %r = rlx.matmul %a, %b : (tensor<{B}x37xi8>, tensor<37x19xi8>) -> tensor<{B}x19xi32>
+  %s = rlx.matmul %c, %d : (tensor<{B}x2x5xi8>, tensor<{B}x5x3xi8>) -> tensor<{B}x2x3xi32>
+  return %r, %s : tensor<{B}x19xi32>, tensor<{B}x2x3xi32>
+}
+)",
+        {{"a", El::I8, {kB, 37}, ints(-128, 127)},
+         {"b", El::I8, {37, 19}, ints(-128, 127)},
+         {"c", El::I8, {kB, 2, 5}, ints(-128, 127)},
+         {"d", El::I8, {kB, 5, 3}, ints(-128, 127)}},
+        [](const In &in, const Ctx &) -> Outs {
+          Arr r = ref::matmul(in[0], in[1]), s = ref::matmul(in[2], in[3]);
+          r.dtype = s.dtype = RLX_DTYPE_I32; // exact sums, |sum| < 2^20
+          return {r, s};
+        },
+        Tol::Exact, kIntVariants);
+
   b.add("cast_int", R"(
 func.func @{N}(%x: tensor<{B}x4xi32>, %y: tensor<{B}x4xi64>) -> (tensor<{B}x4xi64>, tensor<{B}x4xi1>, tensor<{B}x4xi32>) {
   %r = rlx.cast %x : tensor<{B}x4xi32> -> tensor<{B}x4xi64>
@@ -1326,6 +1347,8 @@ rlx_dtype_t resolve(El el, const Variant &v) {
     return v.otherFloatType();
   case El::I1:
     return RLX_DTYPE_I1;
+  case El::I8:
+    return RLX_DTYPE_I8;
   case El::I32:
     return RLX_DTYPE_I32;
   case El::I64:

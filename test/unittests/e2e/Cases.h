@@ -19,7 +19,7 @@
 namespace rlx::e2e {
 
 /// Element type of an input: the variant's float, the other float, or fixed.
-enum class El { F, O, I1, I32, I64 };
+enum class El { F, O, I1, I8, I32, I64 };
 
 /// The batch dim in an input shape.
 constexpr int64_t kB = -1;

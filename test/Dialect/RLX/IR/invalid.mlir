@@ -1253,3 +1253,12 @@ func.func @hessian_scalar(%x: tensor<3xf64>, %d: tensor<?xf64>) {
   %0 = rlx.hessian @vec2(%x) {wrt = 0 : i64} : (tensor<3xf64>) -> tensor<3x3xf64>
   return
 }
+
+// -----
+
+// Only i8 operands widen into the result: i16 -> i32 is refused.
+func.func @matmul_widening(%a: tensor<2x3xi16>, %b: tensor<3x4xi16>) {
+  // expected-error @+1 {{'rlx.matmul' op expects operands and result of one element type, or i8 operands and an i32 result}}
+  %0 = rlx.matmul %a, %b : (tensor<2x3xi16>, tensor<3x4xi16>) -> tensor<2x4xi32>
+  return
+}

@@ -226,3 +226,11 @@ func.func @reshape_paired_dynamic(%x: tensor<?x?xf32>, %y: tensor<?x?x4xf32>)
   %b = rlx.reshape %y : (tensor<?x?x4xf32>) -> tensor<?x?x2x2xf32>
   return %a, %b : tensor<?x?x1xf32>, tensor<?x?x2x2xf32>
 }
+
+// int8 products accumulate in i32.
+// CHECK-LABEL: func @int8_matmul
+// CHECK: rlx.matmul %{{.*}}, %{{.*}} : (tensor<?x64xi8>, tensor<64x32xi8>) -> tensor<?x32xi32>
+func.func @int8_matmul(%a: tensor<?x64xi8>, %b: tensor<64x32xi8>) -> tensor<?x32xi32> {
+  %0 = rlx.matmul %a, %b : (tensor<?x64xi8>, tensor<64x32xi8>) -> tensor<?x32xi32>
+  return %0 : tensor<?x32xi32>
+}
