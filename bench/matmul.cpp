@@ -5,11 +5,12 @@
 /// and times it beside oneDNN's dnnl_sgemm (when built with libdnnl) and
 /// OpenBLAS's cblas_sgemm, all with the same thread count, in one process.
 /// Checks that the results agree.
-/// Usage: rlx-bench-matmul [--threads N] [--bf16] SIZE... where SIZE is N
+/// Usage: rlx-bench-matmul [--threads N] [--bf16|--int8] SIZE... where SIZE is N
 /// (square) or MxNxK; default 256 512 1024 2048 129x257x511, one thread.
 /// --bf16: bf16 operands instead (rlx accumulates in f32 and rounds the
 /// result to bf16), timed beside oneDNN's dnnl_gemm_bf16bf16f32 and rlx's
-/// own f32 matmul of the same size.
+/// own f32 matmul of the same size. --int8: i8 operands into i32, beside
+/// oneDNN's dnnl_gemm_s8s8s32 (results must be equal).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -227,11 +228,81 @@ void benchBF16(const std::vector<Size> &sizes, int threads) {
   }
 }
 
+/// The --int8 table: rlx i8 x i8 -> i32 against oneDNN's s8s8s32 gemm.
+void benchInt8(const std::vector<Size> &sizes, int threads) {
+  std::printf("%-12s %7s %9s %9s %9s %10s %10s %10s\n", "matmul int8",
+              "threads", "rlx GOP/s", "oneDNN", "rlx f32", "vs oneDNN",
+              "vs rlx f32", "max|diff|");
+  for (const Size &size : sizes) {
+    std::string dir = "/tmp/rlx-bench-matmul";
+    std::system(("mkdir -p " + dir).c_str());
+    std::string mlir = dir + "/mm" + size.name() + "i8.mlir";
+    std::string so = dir + "/mm" + size.name() + "i8.so";
+    auto t = [](int r, int c, const char *e) {
+      return "tensor<" + std::to_string(r) + "x" + std::to_string(c) + "x" +
+             e + ">";
+    };
+    std::string ta = t(size.m, size.k, "i8"), tb = t(size.k, size.n, "i8"),
+                tc = t(size.m, size.n, "i32");
+    std::ofstream(mlir) << "func.func @mm(%a: " << ta << ", %b: " << tb
+                        << ") -> " << tc << " {\n  %c = rlx.matmul %a, %b : ("
+                        << ta << ", " << tb << ") -> " << tc
+                        << "\n  return %c : " << tc << "\n}\n";
+    std::string cmd = std::string(RLXC_PATH) + " " + mlir + " -o " + so;
+    if (std::system(cmd.c_str()) != 0) {
+      std::fprintf(stderr, "rlxc failed: %s\n", cmd.c_str());
+      std::exit(1);
+    }
+    rlx::runtime::Artifact int8(rlx::runtime::Artifact::load(so));
+    rlx::runtime::Artifact f32(
+        rlx::runtime::Artifact::load(compileMatmul(size, "f32")));
+    rlx::runtime::Session int8Session(int8), f32Session(f32);
+    std::mt19937 rng(size.m * 31 + size.n);
+    std::uniform_int_distribution<int> dist(-128, 127);
+    std::vector<rlx::runtime::HostTensor> bytes, floats;
+    for (auto [r, c] : {std::pair{size.m, size.k}, std::pair{size.k, size.n}}) {
+      bytes.push_back(rlx::runtime::HostTensor::allocate(RLX_DTYPE_I8, {r, c}));
+      floats.push_back(
+          rlx::runtime::HostTensor::allocate(RLX_DTYPE_F32, {r, c}));
+      for (size_t i = 0; i < bytes.back().element_count(); ++i) {
+        int v = dist(rng);
+        bytes.back().data<int8_t>()[i] = static_cast<int8_t>(v);
+        floats.back().data<float>()[i] = static_cast<float>(v) / 128;
+      }
+    }
+    double rlxSeconds = medianSeconds([&] { int8Session.call("mm", bytes); });
+    double f32Seconds = medianSeconds([&] { f32Session.call("mm", floats); });
+    std::vector<int32_t> dnnl(size_t(size.m) * size.n);
+    double dnnlSeconds = 0;
+#ifdef RLX_BENCH_HAVE_DNNL
+    const int32_t zero = 0;
+    dnnlSeconds = medianSeconds([&] {
+      dnnl_gemm_s8s8s32('N', 'N', 'F', size.m, size.n, size.k, 1.0f,
+                        bytes[0].data<int8_t>(), size.k, 0,
+                        bytes[1].data<int8_t>(), size.n, 0, 0.0f, dnnl.data(),
+                        size.n, &zero);
+    });
+#endif
+    rlx::runtime::TensorList out = int8Session.call("mm", bytes);
+    double diff = 0;
+    if (dnnlSeconds > 0)
+      for (size_t i = 0; i < dnnl.size(); ++i)
+        diff = std::max(diff, std::fabs(double(out.at(0).data<int32_t>()[i]) -
+                                        double(dnnl[i])));
+    double ops = 2.0 * size.m * size.n * size.k;
+    double rlxG = ops / rlxSeconds / 1e9, f32G = ops / f32Seconds / 1e9;
+    double dnnlG = dnnlSeconds > 0 ? ops / dnnlSeconds / 1e9 : 0;
+    std::printf("%-12s %7d %9.1f %9.1f %9.1f %10.2f %10.2f %10.2e\n",
+                size.name().c_str(), threads, rlxG, dnnlG, f32G,
+                dnnlG > 0 ? rlxG / dnnlG : 0.0, rlxG / f32G, diff);
+  }
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   int threads = 1;
-  bool bf16 = false;
+  bool bf16 = false, int8 = false;
   std::vector<Size> sizes;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -239,6 +310,8 @@ int main(int argc, char **argv) {
       threads = std::atoi(argv[++i]);
     else if (arg == "--bf16")
       bf16 = true;
+    else if (arg == "--int8")
+      int8 = true;
     else
       sizes.push_back(parseSize(arg));
   }
@@ -256,6 +329,10 @@ int main(int argc, char **argv) {
 #endif
   if (bf16) {
     benchBF16(sizes, threads);
+    return 0;
+  }
+  if (int8) {
+    benchInt8(sizes, threads);
     return 0;
   }
 

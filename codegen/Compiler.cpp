@@ -92,13 +92,13 @@ static void addCleanup(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 }
 
-/// Whether the code is compiled for a CPU with AVX512-BF16 (vdpbf16ps).
-static bool targetHasBF16Dot(const PipelineOptions &options) {
+/// Whether the code is compiled for a CPU with `feature` ("+avx512bf16").
+static bool targetHas(const PipelineOptions &options, StringRef feature) {
   std::string error;
   FailureOr<CPUTarget> target = resolveCPUTarget(
       options.cpu, llvm::to_vector(options.cpuFeatures), error);
-  return succeeded(target) && llvm::is_contained(target->required,
-                                                 std::string("+avx512bf16"));
+  return succeeded(target) &&
+         llvm::is_contained(target->required, feature.str());
 }
 
 static void buildCPUCodegen(OpPassManager &pm,
@@ -109,9 +109,13 @@ static void buildCPUCodegen(OpPassManager &pm,
   pm.addPass(createRLXCheckManifestTarget(checkManifestTargetOptions(options)));
   pm.addPass(createRLXRuntimeChecks());
   pm.addPass(createRLXLowerDynamicExpandShapes());
-  // Before the generic matmul schedule, which would widen bf16 to f32.
-  if (targetHasBF16Dot(options))
-    pm.addPass(createRLXCPUBF16Matmul());
+  // Before the generic matmul schedule, which would widen bf16 and i8.
+  RLXCPUDotProductMatmulOptions dot;
+  dot.bf16 = targetHas(options, "+avx512bf16");
+  dot.int8 = targetHas(options, "+avx512vnni") &&
+             targetHas(options, "+avx512bw");
+  if (dot.bf16 || dot.int8)
+    pm.addPass(createRLXCPUDotProductMatmul(dot));
   pm.addPass(createRLXCPUVectorizeMatmul(matmul));
   pm.addPass(createRLXCPULowerStridedCopies());
   pm.addPass(createRLXCPUVectorizeLoops());
@@ -135,7 +139,7 @@ static void buildCPUCodegen(OpPassManager &pm,
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   ConvertVectorToLLVMPassOptions vectorToLLVM;
-  vectorToLLVM.x86Vector = true; // rlx-cpu-bf16-matmul's dot products
+  vectorToLLVM.x86Vector = true; // rlx-cpu-dot-product-matmul's vdpbf16ps
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   // Allocations go through functions rlx-checked-allocations defines, so
   // that a failed malloc becomes a status rather than a null dereference.

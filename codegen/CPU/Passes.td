@@ -26,21 +26,28 @@ def RLXCPUVectorizeMatmul : Pass<"rlx-cpu-vectorize-matmul", "mlir::ModuleOp"> {
   ];
 }
 
-def RLXCPUBF16Matmul : Pass<"rlx-cpu-bf16-matmul", "mlir::ModuleOp"> {
-  let summary = "Lowers bf16 x bf16 -> f32 linalg.matmul to AVX512-BF16 dot products";
+def RLXCPUDotProductMatmul : Pass<"rlx-cpu-dot-product-matmul", "mlir::ModuleOp"> {
+  let summary = "Lowers bf16 -> f32 and i8 -> i32 linalg.matmul to dot-product instructions";
   let description = [{
-    Every `linalg.matmul` on memrefs with bf16 operands, an f32 result and
-    the plain maps becomes: B copied into k-pairs (zero padded), then
-    8 x 32 register tiles (a scf.parallel over row tiles, one row at a time
-    for the rest) whose k loop is `x86vector.avx512.dot` on a broadcast pair
-    of A and 32 bf16 of packed B. Added to the pipeline only when the target
-    CPU has AVX512-BF16; the vdpbf16ps it becomes rounds products and sums
-    as that instruction does (to f32, denormals flushed).
+    Every `linalg.matmul` on memrefs with the plain maps and bf16 operands
+    into f32 (`bf16`: AVX512-BF16's vdpbf16ps) or i8 operands into i32
+    (`int8`: AVX512-VNNI's vpdpbusd, A flipped to unsigned and corrected by
+    B's column sums) becomes: B copied into k-groups of 32-column panels
+    (zero padded), then blocks of rows in parallel, each 8 x 32 register
+    tiles (one row at a time for the rest) whose k loop is the dot product
+    of a broadcast group of A and packed B. The pipeline enables each kind
+    only when the target CPU has its instruction.
   }];
+  let options = [
+    Option<"bf16", "bf16", "bool", /*default=*/"true",
+           "lower bf16 x bf16 -> f32 matmuls (vdpbf16ps)">,
+    Option<"int8", "int8", "bool", /*default=*/"true",
+           "lower i8 x i8 -> i32 matmuls (vpdpbusd)">
+  ];
   let dependentDialects = [
     "mlir::x86vector::X86VectorDialect", "mlir::vector::VectorDialect",
     "mlir::scf::SCFDialect", "mlir::memref::MemRefDialect",
-    "mlir::arith::ArithDialect"
+    "mlir::arith::ArithDialect", "mlir::LLVM::LLVMDialect"
   ];
 }
 

@@ -1,10 +1,13 @@
-// RUN: rlx-opt %s -split-input-file -rlx-cpu-bf16-matmul | FileCheck %s
+// RUN: rlx-opt %s -split-input-file -rlx-cpu-dot-product-matmul | FileCheck %s
+// RUN: rlx-opt %s -split-input-file -rlx-cpu-dot-product-matmul='bf16=false int8=false' | FileCheck %s --check-prefix=OFF
 
 // A bf16 x bf16 -> f32 matmul: B copied into k-pairs of 32-column panels
 // (zero padded: 50 columns are 2 panels, 77 rows 39 pairs), then blocks of
 // rows in parallel; per panel, 8-row tiles whose k loop is vdpbf16ps on
 // 16 accumulators, an odd k's last pair in an scf.if, the rest of the rows
 // one at a time.
+// OFF-LABEL: func @bf16_matmul
+// OFF:         linalg.matmul
 // CHECK-LABEL: func @bf16_matmul
 // CHECK:         %[[PACKED:.+]] = memref.alloc(%{{.+}}) : memref<?x64xbf16>
 // CHECK:         scf.for
@@ -41,5 +44,29 @@ func.func @others(%a: memref<4x8xf32>, %b: memref<8x2xf32>, %c: memref<4x2xf32>,
                   %x: memref<4x8xbf16>, %y: memref<8x2xbf16>, %z: memref<4x2xbf16>) {
   linalg.matmul ins(%a, %b : memref<4x8xf32>, memref<8x2xf32>) outs(%c : memref<4x2xf32>)
   linalg.matmul ins(%x, %y : memref<4x8xbf16>, memref<8x2xbf16>) outs(%z : memref<4x2xbf16>)
+  return
+}
+
+// -----
+
+// i8 x i8 -> i32: groups of 4 k (37 rows are 10 groups), A flipped to
+// unsigned for vpdpbusd, 128 * B's column sums subtracted before the store.
+// CHECK-LABEL: func @int8_matmul
+// CHECK:         %[[PACKED:.+]] = memref.alloc(%{{.+}}) : memref<?x128xi8>
+// CHECK:         %[[SUMS:.+]] = memref.alloc(%{{.+}}) : memref<?xi32>
+// CHECK:         scf.parallel
+// CHECK:               scf.for {{.+}} iter_args
+// CHECK:                 vector.load %[[PACKED]]{{.+}} : memref<?x128xi8>, vector<64xi8>
+// CHECK:                 arith.xori
+// CHECK:                 llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK:               vector.load %[[SUMS]]
+// CHECK:               arith.subi %{{.+}} : vector<16xi32>
+// CHECK:               vector.transfer_write
+// CHECK:         memref.dealloc %[[PACKED]]
+// CHECK:         memref.dealloc %[[SUMS]]
+// OFF-LABEL: func @int8_matmul
+// OFF:         linalg.matmul
+func.func @int8_matmul(%a: memref<?x37xi8>, %b: memref<37x50xi8>, %c: memref<?x50xi32>) {
+  linalg.matmul ins(%a, %b : memref<?x37xi8>, memref<37x50xi8>) outs(%c : memref<?x50xi32>)
   return
 }
