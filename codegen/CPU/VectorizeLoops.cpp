@@ -76,6 +76,35 @@ bool hasVectorizableBody(linalg::LinalgOp op) {
   return true;
 }
 
+/// Whether every value a reduction yields, other than its accumulator
+/// unchanged, depends on an input element or a loop index. A combiner like
+/// `acc + 1` (a count, e.g. the sum of a select whose other side folded
+/// away) is vectorized by MLIR 22 as one add per vector of iterations, not
+/// one per iteration: such an op stays scalar, which counts right.
+bool reductionReadsItsInputs(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0)
+    return true;
+  Block &body = op->getRegion(0).front();
+  llvm::SmallPtrSet<Value, 16> varying;
+  for (OpOperand *input : op.getDpsInputOperands())
+    varying.insert(body.getArgument(input->getOperandNumber()));
+  for (Operation &inner : body) {
+    bool depends = isa<linalg::IndexOp>(inner) ||
+                   llvm::any_of(inner.getOperands(), [&](Value v) {
+                     return varying.contains(v);
+                   });
+    if (depends)
+      varying.insert(inner.result_begin(), inner.result_end());
+  }
+  Operation *yield = body.getTerminator();
+  for (auto [i, value] : llvm::enumerate(yield->getOperands())) {
+    Value accumulator = body.getArgument(op.getNumDpsInputs() + i);
+    if (value != accumulator && !varying.contains(value))
+      return false;
+  }
+  return true;
+}
+
 bool isCandidate(linalg::LinalgOp op) {
   if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) ||
       isa<linalg::ConvolutionOpInterface>(op.getOperation()))
@@ -83,7 +112,8 @@ bool isCandidate(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
       op->getNumRegions() != 1 || op->getRegion(0).empty())
     return false;
-  return widestElementBits(op) != 0 && hasVectorizableBody(op);
+  return widestElementBits(op) != 0 && hasVectorizableBody(op) &&
+         reductionReadsItsInputs(op);
 }
 
 /// A window op (an im2col copy, a grouped conv) reads its input at

@@ -161,3 +161,22 @@ func.func @pool_window_scalar(%x: memref<1x4x4x2xf32>, %w: memref<2x2xf32>, %y: 
   }
   return
 }
+
+// -----
+
+// A reduction whose combiner ignores its input (a count) stays scalar: the
+// vectorizer would add the constant once per vector of iterations.
+// CHECK-LABEL: func @count
+// CHECK-NOT:     vector.
+// CHECK:         linalg.generic
+func.func @count(%x: memref<?xf32>, %n: memref<f32>) {
+  %one = arith.constant 1.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>],
+                  iterator_types = ["reduction"]}
+      ins(%x : memref<?xf32>) outs(%n : memref<f32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %one : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -327,6 +327,27 @@ func.func @{N}(%x: tensor<{B}x6x{F}>, %c: tensor<{B}x3xi1>) -> (tensor<{B}x6xi1>
         },
         Tol::Exact);
 
+  // A reduction whose combiner ignores its input (a count: the sum of a
+  // select whose other side is a constant) counts every element, not one
+  // per vector of them (the CPU vectorizer once added 1 per 16 elements).
+  b.add("sum_of_ones", R"(
+func.func @{N}(%x: tensor<{B}x3x{F}>) -> tensor<{F}> {
+  %s = rlx.sum %x {axes = array<i64: 1>} : (tensor<{B}x3x{F}>) -> tensor<{B}x{F}>
+  %t = rlx.constant dense<true> : tensor<i1>
+  %one = rlx.constant dense<1.0> : tensor<{F}>
+  %o = rlx.select %t, %one, %s : (tensor<i1>, tensor<{F}>, tensor<{B}x{F}>) -> tensor<{B}x{F}>
+  %n = rlx.sum %o {axes = array<i64: 0>} : (tensor<{B}x{F}>) -> tensor<{F}>
+  return %n : tensor<{F}>
+}
+)",
+        {{"x", El::F, {kB, 3}, kAny}},
+        [](const In &in, const Ctx &c) -> Outs {
+          Arr n(c.F, {});
+          n.v[0] = static_cast<double>(in[0].shape[0]);
+          return {n};
+        },
+        Tol::Exact);
+
   // Bits reinterpreted both ways: i32 codes of floats in [1, 2) read as
   // f32, doubled (the exponent field plus one), read back as i32.
   b.add("bitcast", R"(
