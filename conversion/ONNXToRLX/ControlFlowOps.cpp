@@ -635,10 +635,11 @@ LogicalResult convertScan(NodeContext &ctx) {
         ctx.getInts(name, SmallVector<int64_t>(size, 0));
     if (failed(list))
       return failure();
-    if (static_cast<int64_t>(list->size()) != size)
-      return ctx.unsupportedAttribute(name, "has " + Twine(list->size()) +
-                                                " values for " + Twine(size)),
-             failure();
+    if (static_cast<int64_t>(list->size()) != size) {
+      (void)ctx.unsupportedAttribute(name, "has " + Twine(list->size()) +
+                                               " values for " + Twine(size));
+      return failure();
+    }
     return list;
   };
   FailureOr<SmallVector<int64_t>> inAxes =

@@ -892,9 +892,11 @@ LogicalResult convertClassLoss(NodeContext &ctx, bool softmax) {
     return ctx.unsupportedAttribute("reduction",
                                     "unknown value '" + *reduction + "'");
   RankedTensorType scoresType = typeOf(*scores);
-  int64_t rank = scoresType.getRank(), classes = scoresType.getDimSize(1);
-  if (rank < 2 || ShapedType::isDynamic(classes))
+  int64_t rank = scoresType.getRank();
+  // The rank first: a rank-0 or rank-1 input has no dim 1 to read.
+  if (rank < 2 || ShapedType::isDynamic(scoresType.getDimSize(1)))
     return ctx.error() << "scores must be [N, C, ...] with a static C";
+  int64_t classes = scoresType.getDimSize(1);
   if (classes > kMaxComputedConstant)
     return ctx.error() << classes << " classes are too many";
   Type elementType = scoresType.getElementType();
