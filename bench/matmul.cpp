@@ -80,17 +80,21 @@ Size parseSize(const std::string &text) {
   return {m, m, m};
 }
 
-std::string compileMatmul(const Size &size, const std::string &dtype) {
+/// Compiles `C = A B` of `dtype` operands into a `resultType` result (the
+/// operands' type when empty) and returns the artifact's path.
+std::string compileMatmul(const Size &size, const std::string &dtype,
+                          const std::string &resultType = "") {
   std::string dir = "/tmp/rlx-bench-matmul";
   std::system(("mkdir -p " + dir).c_str());
-  std::string mlir = dir + "/mm" + size.name() + dtype + ".mlir";
-  std::string so = dir + "/mm" + size.name() + dtype + ".so";
-  auto t = [&](int r, int c) {
+  std::string result = resultType.empty() ? dtype : resultType;
+  std::string stem = dir + "/mm" + size.name() + dtype + result;
+  std::string mlir = stem + ".mlir", so = stem + ".so";
+  auto t = [&](int r, int c, const std::string &element) {
     return "tensor<" + std::to_string(r) + "x" + std::to_string(c) + "x" +
-           dtype + ">";
+           element + ">";
   };
-  std::string ta = t(size.m, size.k), tb = t(size.k, size.n),
-              tc = t(size.m, size.n);
+  std::string ta = t(size.m, size.k, dtype), tb = t(size.k, size.n, dtype),
+              tc = t(size.m, size.n, result);
   std::ofstream(mlir) << "func.func @mm(%a: " << ta << ", %b: " << tb
                       << ") -> " << tc << " {\n  %c = rlx.matmul %a, %b : ("
                       << ta << ", " << tb << ") -> " << tc
@@ -234,26 +238,8 @@ void benchInt8(const std::vector<Size> &sizes, int threads) {
               "threads", "rlx GOP/s", "oneDNN", "rlx f32", "vs oneDNN",
               "vs rlx f32", "max|diff|");
   for (const Size &size : sizes) {
-    std::string dir = "/tmp/rlx-bench-matmul";
-    std::system(("mkdir -p " + dir).c_str());
-    std::string mlir = dir + "/mm" + size.name() + "i8.mlir";
-    std::string so = dir + "/mm" + size.name() + "i8.so";
-    auto t = [](int r, int c, const char *e) {
-      return "tensor<" + std::to_string(r) + "x" + std::to_string(c) + "x" +
-             e + ">";
-    };
-    std::string ta = t(size.m, size.k, "i8"), tb = t(size.k, size.n, "i8"),
-                tc = t(size.m, size.n, "i32");
-    std::ofstream(mlir) << "func.func @mm(%a: " << ta << ", %b: " << tb
-                        << ") -> " << tc << " {\n  %c = rlx.matmul %a, %b : ("
-                        << ta << ", " << tb << ") -> " << tc
-                        << "\n  return %c : " << tc << "\n}\n";
-    std::string cmd = std::string(RLXC_PATH) + " " + mlir + " -o " + so;
-    if (std::system(cmd.c_str()) != 0) {
-      std::fprintf(stderr, "rlxc failed: %s\n", cmd.c_str());
-      std::exit(1);
-    }
-    rlx::runtime::Artifact int8(rlx::runtime::Artifact::load(so));
+    rlx::runtime::Artifact int8(
+        rlx::runtime::Artifact::load(compileMatmul(size, "i8", "i32")));
     rlx::runtime::Artifact f32(
         rlx::runtime::Artifact::load(compileMatmul(size, "f32")));
     rlx::runtime::Session int8Session(int8), f32Session(f32);
