@@ -141,8 +141,8 @@ static void buildCPUCodegen(OpPassManager &pm,
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.x86Vector = true; // rlx-cpu-dot-product-matmul's vdpbf16ps
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
-  // Allocations go through functions rlx-checked-allocations defines, so
-  // that a failed malloc becomes a status rather than a null dereference.
+  // Allocations go through generic functions, which rlx-return-on-failure
+  // routes to the runtime's hooks: a failed one ends the call with a status.
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
   memrefToLLVM.useGenericFunctions = true;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
@@ -151,7 +151,7 @@ static void buildCPUCodegen(OpPassManager &pm,
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createRLXDefineCollectiveHooks());
-  pm.addPass(createRLXCheckedAllocations());
+  pm.addPass(createRLXReturnOnFailure());
   pm.addPass(createRLXEmitArtifactABI());
 }
 
@@ -315,7 +315,10 @@ static void buildGPUCodegen(OpPassManager &pm,
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createRLXGPUDeviceHooks());
-  pm.addPass(createRLXCheckedAllocations());
+  // Every allocation of a GPU entry point is device memory.
+  RLXReturnOnFailureOptions returnOnFailure;
+  returnOnFailure.hostAllocations = false;
+  pm.addPass(createRLXReturnOnFailure(returnOnFailure));
   pm.addPass(createRLXEmitArtifactABI());
 }
 

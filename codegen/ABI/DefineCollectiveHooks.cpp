@@ -5,10 +5,9 @@
 /// to LLVM each takes (kind, dtype, then the in and out memrefs' descriptor
 /// fields, count, arg). This defines them in the artifact: the element
 /// addresses of the two buffers and the rest go to the runtime through
-/// the exported slot `rlx_artifact_collective_hook`, as allocation
-/// failures reach it through `rlx_artifact_oom_hook`
-/// (CheckedAllocations.cpp). The runtime's hook returns only on success;
-/// on failure it unwinds to its call.
+/// the exported slot `rlx_artifact_collective_hook`. A failure is recorded
+/// on the call; rlx-return-on-failure asks the call's state after each
+/// collective and leaves the entry code.
 ///
 //===----------------------------------------------------------------------===//
 

@@ -121,24 +121,45 @@ def RLXRuntimeChecks : Pass<"rlx-runtime-checks", "mlir::ModuleOp"> {
   let summary = "Turns cf.assert into calls that report the message as a status";
   let description = [{
     Replaces every `cf.assert %ok, "msg"` by `scf.if (!ok)` calling
-    `rlx_check_failed(msg)` (a private function rlx-checked-allocations
-    defines over the runtime's `rlx_artifact_error_hook`), so a failed
-    run-time check ends the call with the message instead of abort().
+    `rlx_check_failed(msg)` (rlx-return-on-failure defines it over the
+    runtime's `rlx_artifact_error_hook` and returns from the entry code
+    after it), so a failed run-time check ends the call with the message
+    instead of abort().
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::scf::SCFDialect",
                            "mlir::func::FuncDialect", "mlir::arith::ArithDialect"];
 }
 
-def RLXCheckedAllocations : Pass<"rlx-checked-allocations", "mlir::ModuleOp"> {
-  let summary = "Defines the generic allocation functions with an out-of-memory hook";
+def RLXReturnOnFailure : Pass<"rlx-return-on-failure", "mlir::ModuleOp"> {
+  let summary = "Entry code that stops and returns when a hook fails";
   let description = [{
-    Defines `_mlir_memref_to_llvm_alloc`, `_mlir_memref_to_llvm_aligned_alloc`
-    and `_mlir_memref_to_llvm_free` (what finalize-memref-to-llvm calls with
-    use-generic-functions) over malloc/aligned_alloc/free, and the exported
-    pointer `rlx_artifact_oom_hook`: when an allocation returns null and the
-    hook is set, the hook is called with the size (the runtime's hook
-    unwinds to its call and reports RESOURCE_EXHAUSTED).
+    Runs on the LLVM dialect, last before the exported ABI. Defines the
+    artifact's side of the host hooks (rlx/abi.h): `rlx_call_state`,
+    `rlx_alloc`, `rlx_free`, `rlx_check_failed` and `rlx_call_failed`, over
+    exported slots the runtime sets at load (without a runtime they fall
+    back to the C library and abort()).
+
+    Every function that can fail gets the call's state once, at its entry,
+    and after each failure point a branch out:
+    - an allocation (with `host-allocations`, the generic
+      `_mlir_memref_to_llvm_*` calls become `rlx_alloc`/`rlx_free` with the
+      state; a null block fails);
+    - `rlx_check_failed` (rlx-runtime-checks), which always fails;
+    - a call of a device or collective helper, or of a function that can
+      fail, after which `rlx_call_failed` is asked.
+    At the top level of a function the branch goes to a block that returns
+    zeros; the runtime ignores the outputs of a failed call. Inside an
+    OpenMP region it skips the rest of the iteration (the region's own
+    terminator), and after the region the state is asked again: a worker's
+    failure is reported by the thread that entered the call. Nothing is
+    freed on the way out: the runtime frees what the call allocated.
   }];
+  let options = [
+    Option<"hostAllocations", "host-allocations", "bool", /*default=*/"true",
+           "Route the generic allocation functions through the runtime's "
+           "host allocation hooks (false on GPU targets, whose allocations "
+           "are device memory)">,
+  ];
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 

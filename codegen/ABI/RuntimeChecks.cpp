@@ -4,10 +4,10 @@
 /// Lowerings assert what shapes cannot show statically (a dynamic reshape
 /// must divide evenly) with `cf.assert`, whose message names the op's
 /// file:line:col. Upstream lowers cf.assert to abort(); here each becomes
-/// a call of `rlx_check_failed(message)` when the condition is false,
-/// which rlx-checked-allocations defines to call the runtime's
-/// `rlx_artifact_error_hook`: the runtime unwinds the call and reports the
-/// message as INVALID_ARGUMENT.
+/// a call of `rlx_check_failed(message)` when the condition is false;
+/// rlx-return-on-failure passes it the call's state, defines it over the
+/// runtime's `rlx_artifact_error_hook` and returns from the entry code after
+/// it: the runtime reports the message as INVALID_ARGUMENT.
 ///
 //===----------------------------------------------------------------------===//
 

@@ -6,9 +6,10 @@
 /// the LLVM dialect, the allocation functions of the memref lowering (every
 /// buffer of a GPU entry point is device memory), `rlx_device_upload`,
 /// `rlx_device_download` and `rlx_device_launch` as calls through those
-/// pointers. The runtime's hooks
-/// unwind on failure, so nothing here checks results; a null hook (the
-/// artifact loaded by something other than the runtime) aborts.
+/// pointers. A hook that fails records it on the call and returns;
+/// rlx-return-on-failure asks the call's state after each of these and
+/// leaves the entry code. A null hook (the artifact loaded by something
+/// other than the runtime) aborts.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -104,8 +105,8 @@ llvm.func @rlx_device_launch(%module: i64, %kernel: i64, %words: i64, %count: i6
 }
 )mlir";
 
-/// Runs before rlx-checked-allocations, whose CPU allocation functions
-/// then give way to these (an existing definition stays).
+/// Runs before rlx-return-on-failure, which leaves these allocation
+/// functions as they are (host-allocations=false).
 struct RLXGPUDeviceHooksPass
     : mlir::rlx::impl::RLXGPUDeviceHooksBase<RLXGPUDeviceHooksPass> {
   void runOnOperation() override {

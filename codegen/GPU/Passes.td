@@ -132,7 +132,7 @@ def RLXGPUEmbedDeviceCode
 def RLXGPUDeviceHooks : Pass<"rlx-gpu-device-hooks", "mlir::ModuleOp"> {
   let summary = "Defines device allocation, upload and launch through hooks";
   let description = [{
-    Runs on the LLVM dialect, before rlx-checked-allocations: defines
+    Runs on the LLVM dialect, before rlx-return-on-failure: defines
     `_mlir_memref_to_llvm_alloc`/`_aligned_alloc`/`_free`,
     `rlx_device_upload` and `rlx_device_launch` as calls through the
     exported `rlx_artifact_device_*_hook` pointers the runtime sets at load

@@ -13,7 +13,7 @@
 #include "CpuFeatures.h"
 #include "DType.h"
 #include "DeviceCall.h"
-#include "GuardedCall.h"
+#include "CallState.h"
 #include "Status.h"
 #include "rlx/abi.h"
 
@@ -222,14 +222,24 @@ std::unique_ptr<rlx_artifact_s> loadArtifact(const std::string &path) {
 
   artifact->numThreads = static_cast<int32_t *>(
       dlsym(artifact->library, RLX_ARTIFACT_NUM_THREADS_SYMBOL));
-  // The hooks are pointed at the runtime's handlers once, here; artifacts
-  // without checked allocations or run-time checks have none.
-  if (auto outOfMemory = static_cast<rlx_artifact_oom_hook_t *>(
-          dlsym(artifact->library, RLX_ARTIFACT_OOM_HOOK_SYMBOL)))
-    *outOfMemory = rlxrt::outOfMemoryHook;
-  if (auto checkFailed = static_cast<rlx_artifact_error_hook_t *>(
-          dlsym(artifact->library, RLX_ARTIFACT_ERROR_HOOK_SYMBOL)))
-    *checkFailed = rlxrt::checkFailedHook;
+  // The hooks are pointed at the runtime's handlers once, here; an
+  // artifact whose entry code cannot fail (no allocation, no check) has
+  // none.
+  auto setHook = [&](const char *symbol, auto handler) {
+    if (auto slot = static_cast<decltype(handler) *>(
+            dlsym(artifact->library, symbol)))
+      *slot = handler;
+  };
+  setHook(RLX_ARTIFACT_CALL_HOOK_SYMBOL,
+          static_cast<rlx_artifact_call_hook_t>(rlxrt::callHook));
+  setHook(RLX_ARTIFACT_ALLOC_HOOK_SYMBOL,
+          static_cast<rlx_artifact_alloc_hook_t>(rlxrt::allocHook));
+  setHook(RLX_ARTIFACT_FREE_HOOK_SYMBOL,
+          static_cast<rlx_artifact_free_hook_t>(rlxrt::freeHook));
+  setHook(RLX_ARTIFACT_ERROR_HOOK_SYMBOL,
+          static_cast<rlx_artifact_error_hook_t>(rlxrt::errorHook));
+  setHook(RLX_ARTIFACT_FAILED_HOOK_SYMBOL,
+          static_cast<rlx_artifact_failed_hook_t>(rlxrt::failedHook));
   if (auto collective = static_cast<rlx_artifact_collective_hook_t *>(
           dlsym(artifact->library, RLX_ARTIFACT_COLLECTIVE_HOOK_SYMBOL)))
     *collective = rlxrt::collectiveHook;

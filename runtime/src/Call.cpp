@@ -15,7 +15,7 @@
 #include "Communicator.h"
 #include "DType.h"
 #include "Descriptors.h"
-#include "GuardedCall.h"
+#include "CallState.h"
 #include "Status.h"
 #include "Threads.h"
 
@@ -159,16 +159,24 @@ std::unique_ptr<rlx_tensor_list_s> callOnHost(rlx_session_s &session,
   if (int32_t *numThreads = session.artifact->numThreads)
     __atomic_store_n(numThreads, rlxrt::currentThreadCount(), __ATOMIC_RELAXED);
   int32_t code = 0;
-  rlxrt::CallFailure failure;
+  // A failed call's blocks, outputs included, are freed with the state.
+  rlxrt::CallState state;
   bool completed;
   {
     rlxrt::ActiveCommunicator replicas(session.communicator.load());
-    completed = rlxrt::guardedCall(entry.function, block.args(), code, failure);
+    completed = rlxrt::runEntry(entry.function, block.args(), code, state);
   }
-
+  // The outputs' blocks, once the code has run to the end: from the state
+  // (the call's hooks allocated them) or from the code itself (another
+  // compiler's artifact calling malloc).
   OutputBlocks blocks;
-  for (size_t i = 0; i < entry.outputs.size(); ++i)
-    blocks.add(toPointer(block.outputAllocated(i)));
+  if (completed)
+    for (size_t i = 0; i < entry.outputs.size(); ++i) {
+      void *allocated = toPointer(block.outputAllocated(i));
+      state.release(allocated);
+      blocks.add(allocated);
+    }
+  const rlxrt::CallFailure &failure = state.failure();
   // A hook that failed with a status of its own (a collective).
   if (!completed && failure.code != RLX_STATUS_OK)
     fail(failure.code, "entry point '" + entry.name + "': " + failure.message);

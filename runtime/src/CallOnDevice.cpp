@@ -16,7 +16,7 @@
 #include "DType.h"
 #include "Descriptors.h"
 #include "DeviceCall.h"
-#include "GuardedCall.h"
+#include "CallState.h"
 #include "Status.h"
 
 #include <cstdio>
@@ -120,14 +120,14 @@ rlxrt::callOnDevice(rlx_session_s &session, const rlx_entry_point_s &entry,
   ArgumentBlock block(arguments, entry.outputs);
 
   int32_t code = 0;
-  CallFailure failure;
+  CallState state;
   bool completed;
   {
     DeviceCall::Activation active(call);
-    completed = guardedCall(entry.function, block.args(), code, failure);
+    completed = runEntry(entry.function, block.args(), code, state);
   }
   if (!completed)
-    failCall(entry, failure);
+    failCall(entry, state.failure());
   if (code != 0)
     fail(RLX_STATUS_INTERNAL, "entry point '" + entry.name +
                                   "' failed with code " + std::to_string(code));

@@ -2,7 +2,7 @@
 
 #include "Communicator.h"
 #include "DType.h"
-#include "GuardedCall.h"
+#include "CallState.h"
 #include "Session.h"
 #include "Status.h"
 #include "Tensor.h"
@@ -207,33 +207,31 @@ ActiveCommunicator::~ActiveCommunicator() { activeCommunicator = outer; }
 
 void rlxrt::collectiveHook(int32_t kind, int32_t dtype, const void *in,
                            void *out, int64_t count, int64_t arg) {
-  // The failure's message must outlive the frames unwindToCall skips, so
-  // it is recorded before the jump and nothing here needs a destructor
-  // after it.
-  {
-    StatusError error(RLX_STATUS_OK, "");
-    try {
-      if (!activeCommunicator)
-        fail(RLX_STATUS_FAILED_PRECONDITION,
-             std::string("rlx.") + kindName(kind) +
-                 " needs a communicator: set one on the session "
-                 "(rlx_session_set_communicator, or the frontend's "
-                 "DataParallel)");
-      runHookCollective(*activeCommunicator, kind, dtype, in, out, count,
-                        arg);
-      return;
-    } catch (const StatusError &caught) {
-      error = caught;
-    } catch (const std::bad_alloc &) {
-      error = StatusError(RLX_STATUS_RESOURCE_EXHAUSTED, "out of host memory");
-    } catch (const std::exception &caught) {
-      error = StatusError(RLX_STATUS_INTERNAL,
-                          std::string("internal error: ") + caught.what());
-    }
-    if (!recordHookFailure(error.code, error.message))
-      std::abort(); // outside a call: nowhere to report to
+  StatusError error(RLX_STATUS_OK, "");
+  try {
+    if (!activeCommunicator)
+      fail(RLX_STATUS_FAILED_PRECONDITION,
+           std::string("rlx.") + kindName(kind) +
+               " needs a communicator: set one on the session "
+               "(rlx_session_set_communicator, or the frontend's "
+               "DataParallel)");
+    runHookCollective(*activeCommunicator, kind, dtype, in, out, count, arg);
+    return;
+  } catch (const StatusError &caught) {
+    error = caught;
+  } catch (const std::bad_alloc &) {
+    error = StatusError(RLX_STATUS_RESOURCE_EXHAUSTED, "out of host memory");
+  } catch (const std::exception &caught) {
+    error = StatusError(RLX_STATUS_INTERNAL,
+                        std::string("internal error: ") + caught.what());
   }
-  unwindToCall();
+  // Recorded on the call; the entry code asks for it and returns.
+  if (!recordHookFailure(error.code, error.message))
+    std::abort(); // outside a call: nowhere to report to
+  // A collective the communicator gave up on may still complete into the
+  // call's buffers later (MPI has no cancel for collectives).
+  if (activeCommunicator)
+    abandonCallBlocks();
 }
 
 //===----------------------------------------------------------------------===//

@@ -2,7 +2,7 @@
 
 #include "DeviceCall.h"
 #include "Addresses.h"
-#include "GuardedCall.h"
+#include "CallState.h"
 #include "Status.h"
 
 #include <cstdio>
@@ -14,26 +14,23 @@ namespace {
 
 thread_local DeviceCall *activeCall = nullptr;
 
-/// Runs `body` on the active call. False when it failed and the failure was
-/// recorded on the guarded call: the hook must then unwind. Without an
+/// Runs `body` on the active call. A failure is recorded on the call in
+/// progress (the entry code asks for it after the hook returns). Without an
 /// active call (a hook called outside one) nothing happens.
-template <typename Fn> bool runHook(Fn &&body) noexcept {
+template <typename Fn> void runHook(Fn &&body) noexcept {
   if (!activeCall)
-    return true;
+    return;
   try {
     body(*activeCall);
-    return true;
   } catch (const StatusError &error) {
-    return !recordHookFailure(error.code, error.message);
+    recordHookFailure(error.code, error.message);
   } catch (const std::bad_alloc &) {
-    return !recordHookFailure(RLX_STATUS_RESOURCE_EXHAUSTED,
-                              "out of host memory");
+    recordHookFailure(RLX_STATUS_RESOURCE_EXHAUSTED, "out of host memory");
   } catch (const std::exception &error) {
-    return !recordHookFailure(RLX_STATUS_INTERNAL,
-                              std::string("internal error: ") + error.what());
+    recordHookFailure(RLX_STATUS_INTERNAL,
+                      std::string("internal error: ") + error.what());
   } catch (...) {
-    return !recordHookFailure(RLX_STATUS_INTERNAL,
-                              "internal error: unknown exception");
+    recordHookFailure(RLX_STATUS_INTERNAL, "internal error: unknown exception");
   }
 }
 
@@ -144,37 +141,32 @@ DeviceCall::Activation::~Activation() { activeCall = outer; }
 
 void *rlxrt::deviceAllocateHook(int64_t bytes) {
   uint64_t address = 0;
-  if (!runHook([&](DeviceCall &call) { address = call.allocate(bytes); }))
-    unwindToCall();
+  runHook([&](DeviceCall &call) { address = call.allocate(bytes); });
   return reinterpret_cast<void *>(static_cast<uintptr_t>(address));
 }
 
 void rlxrt::deviceFreeHook(void *address) {
-  if (!runHook([&](DeviceCall &call) { call.free(toAddress(address)); }))
-    unwindToCall();
+  runHook([&](DeviceCall &call) { call.free(toAddress(address)); });
 }
 
 void rlxrt::deviceUploadHook(void *destination, const void *source,
                            int64_t bytes) {
-  if (!runHook([&](DeviceCall &call) {
-        call.upload(toAddress(destination), source, bytes);
-      }))
-    unwindToCall();
+  runHook([&](DeviceCall &call) {
+    call.upload(toAddress(destination), source, bytes);
+  });
 }
 
 void rlxrt::deviceLaunchHook(const char *module, const char *kernel,
                            const int64_t *grid, const int64_t *block,
                            int64_t argCount, const int64_t *args) {
-  if (!runHook([&](DeviceCall &call) {
-        call.launch(module, kernel, grid, block, argCount, args);
-      }))
-    unwindToCall();
+  runHook([&](DeviceCall &call) {
+    call.launch(module, kernel, grid, block, argCount, args);
+  });
 }
 
 void rlxrt::deviceDownloadHook(void *destination, const void *source,
                                int64_t bytes) {
-  if (!runHook([&](DeviceCall &call) {
-        call.download(destination, toAddress(source), bytes);
-      }))
-    unwindToCall();
+  runHook([&](DeviceCall &call) {
+    call.download(destination, toAddress(source), bytes);
+  });
 }

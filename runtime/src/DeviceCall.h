@@ -5,8 +5,8 @@
 /// act on the DeviceCall active on the calling thread: allocations are
 /// recorded as the call's, frees and launches go on its queue, and a
 /// download waits for it. A hook that
-/// fails records the status on the guarded call and unwinds to it
-/// (GuardedCall.h); only artifact frames lie in between. Whatever the call
+/// fails records the status on the call in progress (CallState.h) and
+/// returns; the entry code asks for it and returns. Whatever the call
 /// still owns when it ends (inputs it uploaded, memory the entry code did
 /// not free, everything after a failure) is freed once the device is done.
 //

@@ -28,8 +28,9 @@ extern "C" {
 
 /** The artifact ABI version: what `rlx_artifact_abi_version()` returns and
     the manifest's "abi_version"; the runtime loads only artifacts of its own
-    version. */
-#define RLX_ABI_VERSION 2
+    version. Version 3: entry code returns on failure instead of the hooks
+    unwinding it; host memory goes through the call's allocation hooks. */
+#define RLX_ABI_VERSION 3
 
 /*===----------------------------------------------------------------------===*
  * Exported symbols
@@ -55,11 +56,14 @@ extern "C" {
 /** `int32_t`: the thread count of parallel regions (0 until set); only in
     artifacts with parallel kernels. The runtime writes it before each call. */
 #define RLX_ARTIFACT_NUM_THREADS_SYMBOL "rlx_artifact_num_threads"
-/** `rlx_artifact_oom_hook_t` slot (a pointer the loader sets): called when
-    an allocation of the entry code fails. */
-#define RLX_ARTIFACT_OOM_HOOK_SYMBOL "rlx_artifact_oom_hook"
-/** `rlx_artifact_error_hook_t` slot: called when a run-time check fails. */
+/** Host-side hook slots (pointers the loader sets), each of the type named
+    like it + `_t`: the call in progress, host memory of the entry code,
+    a failed run-time check, and whether the call has failed. */
+#define RLX_ARTIFACT_CALL_HOOK_SYMBOL "rlx_artifact_call_hook"
+#define RLX_ARTIFACT_ALLOC_HOOK_SYMBOL "rlx_artifact_alloc_hook"
+#define RLX_ARTIFACT_FREE_HOOK_SYMBOL "rlx_artifact_free_hook"
 #define RLX_ARTIFACT_ERROR_HOOK_SYMBOL "rlx_artifact_error_hook"
+#define RLX_ARTIFACT_FAILED_HOOK_SYMBOL "rlx_artifact_failed_hook"
 /** GPU artifacts: `const rlx_device_binary_t[]`, the device code. */
 #define RLX_ARTIFACT_DEVICE_BINARIES_SYMBOL "rlx_artifact_device_binaries"
 /** GPU artifacts: `const int64_t`, the number of device binaries. */
@@ -88,8 +92,11 @@ extern "C" {
 /** Every artifact rlxc writes; optional to a loader (an artifact without
     allocations or checks need not have them). */
 #define RLX_ARTIFACT_HOOK_SYMBOLS(X)                                           \
-  X(RLX_ARTIFACT_OOM_HOOK_SYMBOL)                                              \
-  X(RLX_ARTIFACT_ERROR_HOOK_SYMBOL)
+  X(RLX_ARTIFACT_CALL_HOOK_SYMBOL)                                             \
+  X(RLX_ARTIFACT_ALLOC_HOOK_SYMBOL)                                            \
+  X(RLX_ARTIFACT_FREE_HOOK_SYMBOL)                                             \
+  X(RLX_ARTIFACT_ERROR_HOOK_SYMBOL)                                            \
+  X(RLX_ARTIFACT_FAILED_HOOK_SYMBOL)
 /** CPU artifacts with parallel kernels. */
 #define RLX_ARTIFACT_THREAD_SYMBOLS(X) X(RLX_ARTIFACT_NUM_THREADS_SYMBOL)
 /** Every GPU artifact (target cuda, rocm or vulkan); all required. */
@@ -113,10 +120,23 @@ typedef const char *(*rlx_artifact_manifest_fn_t)(void);
     (docs/abi.md, "Calling an entry point"). Returns 0 on success. */
 typedef int32_t (*rlx_artifact_entry_fn_t)(void **args);
 
-/** Hooks: the loader sets them at load, before any call. None returns an
-    error: the runtime's handlers unwind to the call in progress. */
-typedef void (*rlx_artifact_oom_hook_t)(int64_t bytes);
-typedef void (*rlx_artifact_error_hook_t)(const char *message);
+/** Hooks: the loader sets them at load, before any call. A hook that fails
+    records the failure on the call in progress and returns; the entry code
+    then stops and returns (docs/abi.md, "When a call fails"). `call` is
+    what the call hook returned on the thread that entered the entry point
+    (worker threads of a parallel region get it passed down); null outside a
+    call. */
+typedef void *(*rlx_artifact_call_hook_t)(void);
+/** Host memory of the entry code, `alignment`-aligned (a power of two).
+    Null, with the failure recorded, when there is none left. The runtime
+    frees what a failed call allocated. */
+typedef void *(*rlx_artifact_alloc_hook_t)(void *call, int64_t bytes,
+                                           int64_t alignment);
+typedef void (*rlx_artifact_free_hook_t)(void *call, void *block);
+/** Records a failed run-time check; `message` names the op's location. */
+typedef void (*rlx_artifact_error_hook_t)(void *call, const char *message);
+/** Nonzero once any hook has failed during `call`, on any thread. */
+typedef int32_t (*rlx_artifact_failed_hook_t)(void *call);
 /** Device memory, >= 256-byte aligned; zero bytes still give a distinct
     non-null pointer. */
 typedef void *(*rlx_artifact_device_alloc_hook_t)(int64_t bytes);
@@ -156,7 +176,7 @@ typedef enum rlx_collective_kind_e {
     one replica's block for all-gather (`in`; `out` holds axis_size blocks)
     and reduce-scatter (`out`; `in` holds axis_size blocks). Blocks are
     contiguous: the compiler moves the gathered or scattered dim in front
-    first. Returns only on success; a failure unwinds to the call. */
+    first. A failure is recorded on the call in progress. */
 typedef void (*rlx_artifact_collective_hook_t)(int32_t kind, int32_t dtype,
                                                const void *in, void *out,
                                                int64_t count, int64_t arg);

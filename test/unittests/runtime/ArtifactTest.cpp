@@ -28,8 +28,8 @@ TEST_F(ArtifactTest, LoadsAndDescribesTheFakeArtifact) {
   EXPECT_NE(std::string(rlx_artifact_manifest_json(artifact))
                 .find("\"rlx-artifact\""),
             std::string::npos);
-  ASSERT_EQ(rlx_artifact_entry_point_count(artifact), 5u);
-  EXPECT_EQ(rlx_artifact_entry_point_at(artifact, 5), nullptr);
+  ASSERT_EQ(rlx_artifact_entry_point_count(artifact), 6u);
+  EXPECT_EQ(rlx_artifact_entry_point_at(artifact, 6), nullptr);
 
   const rlx_entry_point_t *affine = rlx_artifact_entry_point_at(artifact, 0);
   EXPECT_STREQ(rlx_entry_point_name(affine), "affine");
@@ -125,7 +125,7 @@ TEST_F(ArtifactTest, AbiVersionMismatchNamesBothVersions) {
   EXPECT_TRUE(statusIs(load(RLX_FAKE_ARTIFACT_ABI1),
                        RLX_STATUS_FAILED_PRECONDITION,
                        {"ABI version mismatch", RLX_FAKE_ARTIFACT_ABI1,
-                        "version 1", "version 2"}));
+                        "version 1", "version 3"}));
 }
 
 TEST_F(ArtifactTest, MalformedManifest) {

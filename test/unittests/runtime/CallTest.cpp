@@ -3,6 +3,7 @@
 #include "TestUtil.h"
 
 #include <cmath>
+#include <malloc.h>
 #include <thread>
 
 using namespace rlx::test;
@@ -152,6 +153,47 @@ TEST_F(CallTest, FailingEntryIsInternalAndFreesItsOutputs) {
   EXPECT_TRUE(
       statusIs(call("fail", {}), RLX_STATUS_INTERNAL, {"'fail'", "code 7"}));
   EXPECT_EQ(outputs, nullptr);
+}
+
+/// An i64 scalar input.
+static rlx_tensor_t *makeI64Scalar(int64_t value) {
+  rlx_tensor_t *tensor = nullptr;
+  if (rlx_tensor_allocate(RLX_DTYPE_I64, 0, nullptr, &tensor))
+    return nullptr;
+  *static_cast<int64_t *>(rlx_tensor_data(tensor)) = value;
+  return tensor;
+}
+
+/// Bytes malloc has handed out and not taken back.
+static size_t heapInUse() {
+  struct mallinfo2 info = mallinfo2();
+  return info.uordblks + info.hblkhd;
+}
+
+TEST_F(CallTest, FailureOnAWorkerThreadIsReportedAndFreesEveryBlock) {
+  // The entry code's worker thread cannot allocate 2^62 bytes; the thread
+  // that entered the call finds the failure in the state and returns.
+  const int64_t huge = int64_t(1) << 62;
+  EXPECT_TRUE(statusIs(call("fail_in_worker", {makeI64Scalar(huge)}),
+                       RLX_STATUS_RESOURCE_EXHAUSTED,
+                       {"'fail_in_worker'", "4611686018427387904 bytes"}));
+  EXPECT_EQ(outputs, nullptr);
+  // The same code succeeds when the worker's block fits.
+  ASSERT_TRUE(isOk(call("fail_in_worker", {makeI64Scalar(16)})));
+  EXPECT_EQ(static_cast<float *>(
+                rlx_tensor_data(rlx_tensor_list_get(outputs, 0)))[0],
+            1.0f);
+  rlx_tensor_list_free(outputs);
+  outputs = nullptr;
+  // Each failed call leaves 4 MiB of temporaries and its output behind in
+  // the entry code; the runtime frees them.
+  size_t before = heapInUse();
+  for (int i = 0; i < 50; ++i)
+    ASSERT_TRUE(statusIs(call("fail_in_worker", {makeI64Scalar(huge)}),
+                         RLX_STATUS_RESOURCE_EXHAUSTED, {}));
+  size_t after = heapInUse();
+  EXPECT_LT(after, before + (size_t(2) << 20))
+      << "50 failed calls kept " << (after - before) << " bytes";
 }
 
 TEST_F(CallTest, UnknownEntryPoint) {

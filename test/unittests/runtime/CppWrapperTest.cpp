@@ -14,7 +14,7 @@ TEST_F(CppWrapperTest, EndToEnd) {
   rlx::runtime::Artifact artifact =
       rlx::runtime::Artifact::load(RLX_FAKE_ARTIFACT);
   EXPECT_EQ(artifact.target(), "cpu");
-  ASSERT_EQ(artifact.entry_points().size(), 5u);
+  ASSERT_EQ(artifact.entry_points().size(), 6u);
   rlx::runtime::EntryPoint affine = artifact.entry_point("affine");
   ASSERT_EQ(affine.inputs().size(), 1u);
   EXPECT_EQ(affine.inputs()[0].to_string(), "x: f32[?,3]");

@@ -11,6 +11,7 @@
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,7 +112,10 @@ static const char manifest[] =
     ", \"inputs\": [" SPEC("b", "i1", "[-1]") "]"
     ", \"outputs\": [" SPEC("nb", "i1", "[-1]") "]}, "
     ENTRY("fail", "fake_fail")
-    ", \"inputs\": [], \"outputs\": [" SPEC("z", "f32", "[1]") "]}"
+    ", \"inputs\": [], \"outputs\": [" SPEC("z", "f32", "[1]") "]}, "
+    ENTRY("fail_in_worker", "fake_fail_in_worker")
+    ", \"inputs\": [" SPEC("bytes", "i64", "[]") "]"
+    ", \"outputs\": [" SPEC("z", "f32", "[1]") "]}"
     "], \"params\": [" WEIGHT ", " BIAS "]}";
 /* clang-format on */
 #endif
@@ -232,6 +236,59 @@ EXPORT int32_t fake_fail(void **args) {
   z[4] = 1;
   (void)allocatedOf;
   return 7;
+}
+
+/* The host hooks, set by the runtime at load (rlx/abi.h). */
+EXPORT rlx_artifact_call_hook_t rlx_artifact_call_hook;
+EXPORT rlx_artifact_alloc_hook_t rlx_artifact_alloc_hook;
+EXPORT rlx_artifact_free_hook_t rlx_artifact_free_hook;
+EXPORT rlx_artifact_failed_hook_t rlx_artifact_failed_hook;
+
+struct worker_job {
+  void *call;
+  int64_t bytes;
+  void *block;
+};
+
+static void *worker(void *arg) {
+  struct worker_job *job = arg;
+  job->block = rlx_artifact_alloc_hook(job->call, job->bytes, 64);
+  return NULL;
+}
+
+/* What rlxc's code does when a parallel region's worker cannot allocate:
+   the output and 4 MiB of temporaries are allocated on the calling
+   thread, a second thread asks for `bytes`, and the calling thread asks
+   the state afterwards and returns without freeing anything. The runtime
+   must report the worker's failure and free every block. */
+EXPORT int32_t fake_fail_in_worker(void **args) {
+  const int64_t *bytes = alignedOf(args[0]);
+  int64_t *z = args[1];
+  void *call = rlx_artifact_call_hook();
+  float *out = rlx_artifact_alloc_hook(call, sizeof(float), 64);
+  int i;
+  struct worker_job job;
+  pthread_t thread;
+  setPointers(z, out, out);
+  z[2] = 0;
+  z[3] = 1;
+  z[4] = 1;
+  if (!out)
+    return 0;
+  out[0] = 1.0f;
+  for (i = 0; i < 4; ++i)
+    if (!rlx_artifact_alloc_hook(call, 1 << 20, 64))
+      return 0;
+  job.call = call;
+  job.bytes = *bytes;
+  job.block = NULL;
+  if (pthread_create(&thread, NULL, worker, &job) != 0)
+    return 3;
+  pthread_join(thread, NULL);
+  if (rlx_artifact_failed_hook(call))
+    return 0;
+  rlx_artifact_free_hook(call, job.block);
+  return 0;
 }
 
 #endif
