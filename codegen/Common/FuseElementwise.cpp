@@ -180,6 +180,29 @@ struct MergeSharedProducer : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// The most operations one fused body may hold. Each fusion clones both
+/// bodies into a new op, so fusing a chain of n elementwise ops into one
+/// body costs O(n^2) (a 10,000-op chain took 22 s here); past a few hundred
+/// operations per element a kernel is bound by arithmetic, and one more
+/// pass over memory costs nothing measurable.
+constexpr size_t kMaxFusedBodyOps = 256;
+
+/// Whether the bodies of `a` and `b` hold at most `limit` operations
+/// together, counting no further than that.
+bool bodiesWithin(Operation *a, Operation *b, size_t limit) {
+  size_t count = 0;
+  for (Operation *op : {a, b})
+    for (Region &region : op->getRegions())
+      for (Block &block : region) {
+        for (Operation &nested : block) {
+          (void)nested;
+          if (++count > limit)
+            return false;
+        }
+      }
+  return true;
+}
+
 struct RLXFuseElementwisePass
     : mlir::rlx::impl::RLXFuseElementwiseBase<RLXFuseElementwisePass> {
   void runOnOperation() override {
@@ -189,10 +212,12 @@ struct RLXFuseElementwisePass
       return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     // Fuse a producer only when it has this one use: recomputing a shared
-    // producer in every consumer would duplicate work.
+    // producer in every consumer would duplicate work. Bodies stay bounded
+    // (kMaxFusedBodyOps), so long chains fuse in linear time.
     linalg::ControlFusionFn control = [](OpOperand *fused) {
       Operation *producer = fused->get().getDefiningOp();
-      return producer && producer->hasOneUse();
+      return producer && producer->hasOneUse() &&
+             bodiesWithin(producer, fused->getOwner(), kMaxFusedBodyOps);
     };
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
