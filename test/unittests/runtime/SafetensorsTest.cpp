@@ -241,7 +241,12 @@ TEST_F(SafetensorsTest, ManyEntriesAreLinear) {
   rlx_tensor_list_free(list);
   std::printf("160k entries: read %.3f s, write %.3f s\n", readSeconds,
               writeSeconds);
-  // Generous for sanitizer builds; linear is well under a second here.
+#ifdef RLX_SANITIZED
+  // ASan + UBSan (RLX_SANITIZE) slow it several times over: the times say
+  // nothing there.
+  GTEST_SKIP() << "timing checks skipped in a sanitizer build";
+#endif
+  // Linear is well under a second here.
   EXPECT_LT(readSeconds, 2.0);
   EXPECT_LT(writeSeconds, 2.0);
 }
