@@ -90,7 +90,7 @@ struct Rounded {
 Rounded roundMagnitude(Bits &k, Value x, const FloatFormat &format) {
   int width = k.floatType.getWidth();
   Value bits = k.toInt(x);
-  Value absBits = k.andI(bits, k.i((int64_t(1) << (width - 1)) - 1));
+  Value absBits = k.andI(bits, k.i(int64_t((uint64_t(1) << (width - 1)) - 1)));
   Value ax = k.toFloat(absBits);
   // The exponent whose ulp the format has at |x|: subnormals share emin's.
   Value exponent = arith::MaxSIOp::create(k.b, k.loc, k.exponentOf(absBits),

@@ -27,8 +27,8 @@ uint64_t FloatFormat::maxCode() const {
 double FloatFormat::maxFinite() const {
   uint64_t code = maxCode();
   int exponent = static_cast<int>(code >> mantissaBits) - bias;
-  double mantissa = 1.0 + std::ldexp(static_cast<double>(
-                                         code & ((1u << mantissaBits) - 1)),
+  uint64_t mantissaCode = code & ((uint64_t(1) << mantissaBits) - 1);
+  double mantissa = 1.0 + std::ldexp(static_cast<double>(mantissaCode),
                                      -static_cast<int>(mantissaBits));
   return std::ldexp(mantissa, exponent);
 }

@@ -262,13 +262,18 @@ const std::string &scratchDir() {
     buffer.push_back('\0');
     if (!mkdtemp(buffer.data()))
       return std::string();
-    std::string made = buffer.data();
+    return std::string(buffer.data());
+  }();
+  // Registered after `dir` is constructed, so it runs before `dir` is
+  // destroyed (ASan found the removal reading a destroyed string).
+  static const bool removedAtExit = [] {
     std::atexit([] {
       std::error_code ec;
-      std::filesystem::remove_all(scratchDir(), ec);
+      std::filesystem::remove_all(dir, ec);
     });
-    return made;
+    return true;
   }();
+  (void)removedAtExit;
   return dir;
 }
 
