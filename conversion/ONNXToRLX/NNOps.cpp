@@ -899,8 +899,15 @@ LogicalResult convertClassLoss(NodeContext &ctx, bool softmax) {
   int64_t classes = scoresType.getDimSize(1);
   if (classes > kMaxComputedConstant)
     return ctx.error() << classes << " classes are too many";
+  // Labels are [N, d1, ...]: the scores' shape without the class dim.
+  RankedTensorType labelsType = typeOf(*labels);
+  if (labelsType.getRank() != rank - 1 ||
+      !isa<IntegerType>(labelsType.getElementType()))
+    return ctx.error() << "labels must be integers of rank " << rank - 1
+                       << " (the scores' shape without the class dim), got "
+                       << labelsType;
   Type elementType = scoresType.getElementType();
-  Type labelType = typeOf(*labels).getElementType();
+  Type labelType = labelsType.getElementType();
   Value logp = *scores;
   if (softmax) {
     FailureOr<Value> l = ctx.create<LogSoftmaxOp>(*scores, uint64_t(1));
