@@ -127,6 +127,7 @@ static void buildCPUCodegen(OpPassManager &pm,
   // (they allocate nothing); lowering SCF inside one would give it blocks.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createRLXCPUThreadCount());
+  pm.addPass(createRLXCPUOutlineKernels());
   pm.addPass(memref::createFoldMemRefAliasOpsPass());
   pm.addPass(createLowerAffinePass());
   // Transfers that are not lowered directly unroll into 1-D transfers: the

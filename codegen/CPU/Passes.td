@@ -117,4 +117,27 @@ def RLXCPUThreadCount : Pass<"rlx-cpu-thread-count", "mlir::ModuleOp"> {
                            "mlir::arith::ArithDialect"];
 }
 
+def RLXCPUOutlineKernels : Pass<"rlx-cpu-outline-kernels", "mlir::ModuleOp"> {
+  let summary = "Moves each loop nest of a long function into a function of its own";
+  let description = [{
+    A function with more than `min-kernels` top-level ops holding regions
+    (loop nests, parallel regions, branches) gets each of them outlined into
+    a private, never-inlined function taking the values it uses and
+    returning the op's results. What constants alone determine (constants,
+    vector masks) is recomputed inside; a kernel reading any other vector
+    value stays in place (vectors of i1 passed through a call were
+    miscompiled). LLVM's function passes
+    are not linear in the size of one function: loop rotation updates the
+    dominator tree of everything after each loop, so 400 softmax kernels in
+    one function spent most of their compile time there. Many small
+    functions compile in linear time; a call per kernel costs nothing
+    measurable. Functions with few kernels are left as they are.
+  }];
+  let options = [
+    Option<"minKernels", "min-kernels", "int64_t", /*default=*/"32",
+           "Outline only in functions with more top-level region ops than this">,
+  ];
+  let dependentDialects = ["mlir::func::FuncDialect"];
+}
+
 #endif // RLX_CODEGEN_CPU_PASSES_TD
