@@ -1407,14 +1407,19 @@ LogicalResult convertResize(NodeContext &ctx) {
     if (in == out && scales[axis] == 1.0)
       continue;
     double scale = scales[axis];
+    // The mode once, not per output element (up to 2^24 of them).
+    const bool asymmetric = *transform == "asymmetric",
+               alignCorners = *transform == "align_corners",
+               tfHalfPixel = *transform == "tf_half_pixel_for_nn",
+               pytorchHalfPixel = *transform == "pytorch_half_pixel";
     auto source = [&](int64_t i) -> double {
-      if (*transform == "asymmetric")
+      if (asymmetric)
         return i / scale;
-      if (*transform == "align_corners")
+      if (alignCorners)
         return out == 1 ? 0.0 : i * double(in - 1) / double(out - 1);
-      if (*transform == "tf_half_pixel_for_nn")
+      if (tfHalfPixel)
         return (i + 0.5) / scale;
-      if (*transform == "pytorch_half_pixel")
+      if (pytorchHalfPixel)
         return out > 1 ? (i + 0.5) / scale - 0.5 : 0.0;
       return (i + 0.5) / scale - 0.5; // half_pixel
     };
@@ -1435,13 +1440,14 @@ LogicalResult convertResize(NodeContext &ctx) {
     };
     if (*mode == "nearest") {
       Ints indices;
+      const bool floor = *nearest == "floor", ceil = *nearest == "ceil",
+                 preferCeil = *nearest == "round_prefer_ceil";
       for (int64_t i = 0; i < out; ++i) {
         double s = source(i);
-        double r = *nearest == "floor"  ? std::floor(s)
-                   : *nearest == "ceil" ? std::ceil(s)
-                   : *nearest == "round_prefer_ceil"
-                       ? std::floor(s + 0.5)
-                       : std::ceil(s - 0.5); // round_prefer_floor
+        double r = floor        ? std::floor(s)
+                   : ceil       ? std::ceil(s)
+                   : preferCeil ? std::floor(s + 0.5)
+                                : std::ceil(s - 0.5); // round_prefer_floor
         indices.push_back(clampIndex(static_cast<int64_t>(r)));
       }
       if (*nearest != "floor" && *nearest != "ceil" &&
