@@ -42,37 +42,36 @@ namespace {
   "  llvm.return %0 : !llvm.ptr\n"                                             \
   "}\n"
 
+// The head of every helper: load the slot, to ^fallback when it is null
+// (another loader), else to ^call with the hook in %hook.
+#define RLX_LOAD_HOOK(NAME)                                                    \
+  "  %null = llvm.mlir.zero : !llvm.ptr\n"                                     \
+  "  %slot = llvm.mlir.addressof @" NAME " : !llvm.ptr\n"                      \
+  "  %hook = llvm.load %slot : !llvm.ptr -> !llvm.ptr\n"                       \
+  "  %none = llvm.icmp \"eq\" %hook, %null : !llvm.ptr\n"                      \
+  "  llvm.cond_br %none, ^fallback, ^call\n"
+
 // The slots' names come from rlx/abi.h, spliced into the text. Without a
-// runtime (slot null) the helpers fall back to the C library, and a failed
-// check aborts as cf.assert would.
+// runtime the helpers fall back to the C library, and a failed check
+// aborts as cf.assert would.
 constexpr const char *kDefinitions =
     RLX_HOOK_SLOT(RLX_ARTIFACT_CALL_HOOK_SYMBOL)
     RLX_HOOK_SLOT(RLX_ARTIFACT_ALLOC_HOOK_SYMBOL)
     RLX_HOOK_SLOT(RLX_ARTIFACT_FREE_HOOK_SYMBOL)
     RLX_HOOK_SLOT(RLX_ARTIFACT_ERROR_HOOK_SYMBOL)
-    RLX_HOOK_SLOT(RLX_ARTIFACT_FAILED_HOOK_SYMBOL) R"mlir(
-llvm.func @aligned_alloc(i64, i64) -> !llvm.ptr
-llvm.func @free(!llvm.ptr)
-llvm.func @abort()
-llvm.func @rlx_call_state() -> !llvm.ptr {
-  %null = llvm.mlir.zero : !llvm.ptr
-  %slot = llvm.mlir.addressof @)mlir" RLX_ARTIFACT_CALL_HOOK_SYMBOL R"mlir( : !llvm.ptr
-  %hook = llvm.load %slot : !llvm.ptr -> !llvm.ptr
-  %none = llvm.icmp "eq" %hook, %null : !llvm.ptr
-  llvm.cond_br %none, ^outside, ^call
-^outside:
+    RLX_HOOK_SLOT(RLX_ARTIFACT_FAILED_HOOK_SYMBOL)
+    "llvm.func @aligned_alloc(i64, i64) -> !llvm.ptr\n"
+    "llvm.func @free(!llvm.ptr)\n"
+    "llvm.func @abort()\n"
+    "llvm.func @rlx_call_state() -> !llvm.ptr {\n"
+    RLX_LOAD_HOOK(RLX_ARTIFACT_CALL_HOOK_SYMBOL) R"mlir(^fallback:
   llvm.return %null : !llvm.ptr
 ^call:
   %state = llvm.call %hook() : !llvm.ptr, () -> !llvm.ptr
   llvm.return %state : !llvm.ptr
 }
 llvm.func @rlx_alloc(%state: !llvm.ptr, %bytes: i64, %alignment: i64) -> !llvm.ptr {
-  %null = llvm.mlir.zero : !llvm.ptr
-  %slot = llvm.mlir.addressof @)mlir" RLX_ARTIFACT_ALLOC_HOOK_SYMBOL R"mlir( : !llvm.ptr
-  %hook = llvm.load %slot : !llvm.ptr -> !llvm.ptr
-  %none = llvm.icmp "eq" %hook, %null : !llvm.ptr
-  llvm.cond_br %none, ^libc, ^call
-^libc:
+)mlir" RLX_LOAD_HOOK(RLX_ARTIFACT_ALLOC_HOOK_SYMBOL) R"mlir(^fallback:
   %p = llvm.call @aligned_alloc(%alignment, %bytes) : (i64, i64) -> !llvm.ptr
   llvm.return %p : !llvm.ptr
 ^call:
@@ -80,12 +79,7 @@ llvm.func @rlx_alloc(%state: !llvm.ptr, %bytes: i64, %alignment: i64) -> !llvm.p
   llvm.return %q : !llvm.ptr
 }
 llvm.func @rlx_free(%state: !llvm.ptr, %block: !llvm.ptr) {
-  %null = llvm.mlir.zero : !llvm.ptr
-  %slot = llvm.mlir.addressof @)mlir" RLX_ARTIFACT_FREE_HOOK_SYMBOL R"mlir( : !llvm.ptr
-  %hook = llvm.load %slot : !llvm.ptr -> !llvm.ptr
-  %none = llvm.icmp "eq" %hook, %null : !llvm.ptr
-  llvm.cond_br %none, ^libc, ^call
-^libc:
+)mlir" RLX_LOAD_HOOK(RLX_ARTIFACT_FREE_HOOK_SYMBOL) R"mlir(^fallback:
   llvm.call @free(%block) : (!llvm.ptr) -> ()
   llvm.return
 ^call:
@@ -93,12 +87,7 @@ llvm.func @rlx_free(%state: !llvm.ptr, %block: !llvm.ptr) {
   llvm.return
 }
 llvm.func @rlx_check_failed(%state: !llvm.ptr, %message: !llvm.ptr) {
-  %null = llvm.mlir.zero : !llvm.ptr
-  %slot = llvm.mlir.addressof @)mlir" RLX_ARTIFACT_ERROR_HOOK_SYMBOL R"mlir( : !llvm.ptr
-  %hook = llvm.load %slot : !llvm.ptr -> !llvm.ptr
-  %none = llvm.icmp "eq" %hook, %null : !llvm.ptr
-  llvm.cond_br %none, ^abort, ^call
-^abort:
+)mlir" RLX_LOAD_HOOK(RLX_ARTIFACT_ERROR_HOOK_SYMBOL) R"mlir(^fallback:
   llvm.call @abort() : () -> ()
   llvm.unreachable
 ^call:
@@ -106,13 +95,8 @@ llvm.func @rlx_check_failed(%state: !llvm.ptr, %message: !llvm.ptr) {
   llvm.return
 }
 llvm.func @rlx_call_failed(%state: !llvm.ptr) -> i1 {
-  %null = llvm.mlir.zero : !llvm.ptr
+)mlir" RLX_LOAD_HOOK(RLX_ARTIFACT_FAILED_HOOK_SYMBOL) R"mlir(^fallback:
   %false = llvm.mlir.constant(false) : i1
-  %slot = llvm.mlir.addressof @)mlir" RLX_ARTIFACT_FAILED_HOOK_SYMBOL R"mlir( : !llvm.ptr
-  %hook = llvm.load %slot : !llvm.ptr -> !llvm.ptr
-  %none = llvm.icmp "eq" %hook, %null : !llvm.ptr
-  llvm.cond_br %none, ^outside, ^call
-^outside:
   llvm.return %false : i1
 ^call:
   %code = llvm.call %hook(%state) : !llvm.ptr, (!llvm.ptr) -> i32
@@ -122,6 +106,7 @@ llvm.func @rlx_call_failed(%state: !llvm.ptr) -> i1 {
 }
 )mlir";
 
+#undef RLX_LOAD_HOOK
 #undef RLX_HOOK_SLOT
 
 constexpr llvm::StringLiteral kAlloc = "_mlir_memref_to_llvm_alloc";
@@ -199,10 +184,10 @@ struct RLXReturnOnFailurePass
 
     // The rewritten calls name the helpers with their new signatures; the
     // lowerings' declarations give way to the definitions.
-    for (StringRef name : {StringRef("rlx_check_failed")})
-      if (auto declared = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
-        if (declared.isExternal())
-          declared.erase();
+    if (auto declared =
+            module.lookupSymbol<LLVM::LLVMFuncOp>("rlx_check_failed"))
+      if (declared.isExternal())
+        declared.erase();
     if (hostAllocations)
       for (StringRef name : {kAlloc, kAlignedAlloc, kFree})
         if (auto declared = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
