@@ -56,8 +56,24 @@ FailureOr<Value> transpose(NodeContext &ctx, Value x, ArrayRef<int64_t> perm) {
 DenseElementsAttr intsAttr(MLIRContext *context, ArrayRef<int64_t> values,
                            ArrayRef<int64_t> shape, Type elementType) {
   auto type = RankedTensorType::get(shape, elementType);
-  SmallVector<APInt> elements;
   unsigned width = elementType.getIntOrFloatBitWidth();
+  // The common widths as raw buffers: one APInt per element made a Resize
+  // of 2^24 indices take seconds.
+  auto narrowed = [&](auto zero) {
+    SmallVector<decltype(zero)> raw(values.begin(), values.end());
+    return DenseElementsAttr::get(type, ArrayRef(raw));
+  };
+  if (elementType.isSignlessInteger()) {
+    if (width == 64)
+      return DenseElementsAttr::get(type, values);
+    if (width == 32)
+      return narrowed(int32_t(0));
+    if (width == 16)
+      return narrowed(int16_t(0));
+    if (width == 8)
+      return narrowed(int8_t(0));
+  }
+  SmallVector<APInt> elements;
   for (int64_t v : values)
     elements.push_back(APInt(width, static_cast<uint64_t>(v), true));
   return DenseElementsAttr::get(type, elements);
