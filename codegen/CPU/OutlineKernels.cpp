@@ -53,17 +53,21 @@ struct RLXCPUOutlineKernelsPass
   }
 
   /// Whether `value` is computed by pure, region-free ops from nothing but
-  /// constants; if so, appends those ops to `chain` (operands first).
+  /// constants, at most `depth` deep (a long chain is passed, not recomputed,
+  /// and the recursion stays shallow); if so, appends those ops to `chain`
+  /// (operands first).
   static bool recomputable(Value value, DenseMap<Operation *, bool> &known,
-                           llvm::SetVector<Operation *> &chain) {
+                           llvm::SetVector<Operation *> &chain,
+                           unsigned depth = 16) {
     Operation *producer = value.getDefiningOp();
-    if (!producer || producer->getNumRegions() != 0 || !isPure(producer))
+    if (!producer || producer->getNumRegions() != 0 || !isPure(producer) ||
+        depth == 0)
       return false;
     auto [it, inserted] = known.try_emplace(producer, false);
     if (!inserted)
       return it->second;
     for (Value operand : producer->getOperands())
-      if (!recomputable(operand, known, chain))
+      if (!recomputable(operand, known, chain, depth - 1))
         return false;
     known[producer] = true;
     chain.insert(producer);
