@@ -1,10 +1,14 @@
 //===- SourceLimits.h - Limits on MLIR text before it is parsed -*- C++ -*-===//
 ///
 /// \file
-/// MLIR's parser recurses once per nesting level of attributes and types;
-/// an attribute nested 10,000 deep overflowed the stack of rlxc and rlx-opt
-/// with no message. The tools check the text first and refuse it with a
-/// located error.
+/// MLIR's parser crashes on some text instead of reporting it, so the tools
+/// check the text first and refuse it with a located error:
+/// - it recurses once per nesting level of attributes and types; an
+///   attribute nested 10,000 deep overflowed the stack of rlxc and rlx-opt
+///   with no message;
+/// - a dense array of `index` elements (`array<index: 1>`) reads the width
+///   of `index` as a float's and dereferences null (the array syntax takes
+///   only integer and float elements; `index` has no storage width).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -32,11 +36,26 @@ constexpr unsigned kMaxNestingDepth = 1000;
 std::optional<size_t> findNestingDeeperThan(llvm::StringRef text,
                                             unsigned maxDepth);
 
-/// Fails, printing `file:line:col: error: nesting deeper than N` for the
-/// first bracket too deep to `os`, when `buffer` nests beyond `maxDepth`.
-LogicalResult checkNestingDepth(const llvm::MemoryBuffer &buffer,
-                                llvm::raw_ostream &os,
-                                unsigned maxDepth = kMaxNestingDepth);
+/// The offset of the first `array<index` (spaces allowed after `<`) outside
+/// string literals and `//` comments, where `array` starts a keyword (not
+/// the tail of `!dialect.array`); std::nullopt when there is none.
+std::optional<size_t> findIndexDenseArray(llvm::StringRef text);
+
+/// The first reason the parser cannot be trusted with `text`, as a message
+/// and the offset it points at; std::nullopt when there is none.
+struct UnparseableText {
+  size_t offset;
+  std::string message;
+};
+std::optional<UnparseableText>
+findUnparseableText(llvm::StringRef text,
+                    unsigned maxDepth = kMaxNestingDepth);
+
+/// Fails, printing `file:line:col: error: ...` for the first reason in
+/// `findUnparseableText` to `os`.
+LogicalResult checkParseable(const llvm::MemoryBuffer &buffer,
+                             llvm::raw_ostream &os,
+                             unsigned maxDepth = kMaxNestingDepth);
 
 } // namespace mlir::rlx
 

@@ -3,7 +3,7 @@
 /// \file
 /// A context with the rlx dialect and the upstream ones rlx IR uses,
 /// diagnostics swallowed, and parsing of a fuzz input the way rlxc does it
-/// (nesting refused first).
+/// (what the parser would crash on refused first).
 //
 //===----------------------------------------------------------------------===//
 
@@ -62,7 +62,7 @@ public:
   /// The module parsed (and verified) from the input, or null.
   mlir::OwningOpRef<mlir::ModuleOp> parse(const uint8_t *data, size_t size) {
     std::string text(reinterpret_cast<const char *>(data), size);
-    if (mlir::rlx::findNestingDeeperThan(text, mlir::rlx::kMaxNestingDepth))
+    if (mlir::rlx::findUnparseableText(text))
       return nullptr;
     return parseText(text);
   }

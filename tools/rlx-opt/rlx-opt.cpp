@@ -45,7 +45,7 @@ int main(int argc, char **argv) {
     return mlir::asMainReturnCode(
         mlir::MlirOptMain(argc, argv, input, output, registry));
   // MlirOptMain(argc, argv, ...) opens the input itself; the text is read
-  // here to refuse nesting deeper than the parser's stack can take.
+  // here to refuse what the parser would crash on (codegen/SourceLimits.h).
   llvm::InitLLVM init(argc, argv);
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> file =
@@ -54,7 +54,7 @@ int main(int argc, char **argv) {
     llvm::errs() << "rlx-opt: error: " << error << "\n";
     return 1;
   }
-  if (mlir::failed(mlir::rlx::checkNestingDepth(*file, llvm::errs())))
+  if (mlir::failed(mlir::rlx::checkParseable(*file, llvm::errs())))
     return 1;
   std::unique_ptr<llvm::ToolOutputFile> out =
       mlir::openOutputFile(output, &error);

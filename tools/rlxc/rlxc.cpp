@@ -290,7 +290,7 @@ int main(int argc, char **argv) {
     std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(input, &error);
     if (!file)
       return fail("cannot read '" + input + "': " + error);
-    if (failed(mlir::rlx::checkNestingDepth(*file, llvm::errs())))
+    if (failed(mlir::rlx::checkParseable(*file, llvm::errs())))
       return 1;
     sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
     TimingScope parseTiming = rootTiming.nest("Parser");
