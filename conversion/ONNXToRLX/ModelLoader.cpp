@@ -217,6 +217,107 @@ std::string checkNoOldScan(const onnx::GraphProto &graph) {
   return "";
 }
 
+/// Every value name of `graph` and its subgraphs.
+void collectNames(const onnx::GraphProto &graph, std::set<std::string> &names) {
+  for (const onnx::ValueInfoProto &v : graph.input())
+    names.insert(v.name());
+  for (const onnx::TensorProto &t : graph.initializer())
+    names.insert(t.name());
+  for (const onnx::NodeProto &node : graph.node()) {
+    names.insert(node.output().begin(), node.output().end());
+    forEachSubgraph(node, [&](const onnx::GraphProto &g) {
+      collectNames(g, names);
+    });
+  }
+}
+
+/// Softmax, LogSoftmax and Hardmax before opset 13 coerce their input to
+/// 2-D at `axis` (default 1) and normalize over every dim from `axis` on.
+/// libonnx's converter rewrites them only when it knows the input's shape,
+/// which most models do not record (and then with the dims frozen), so
+/// they are rewritten here first into what the new op means on any shape:
+/// Reshape(Op(Flatten(x, axis), axis = 1), Shape(x)). The flattened value
+/// is recorded as rank 2 so that the converter keeps the op as it is.
+/// Returns the number of nodes rewritten.
+int rewriteCoercedTo2D(onnx::GraphProto &graph,
+                       std::set<std::string> &names) {
+  int rewritten = 0;
+  google::protobuf::RepeatedPtrField<onnx::NodeProto> nodes;
+  auto fresh = [&](const std::string &base) {
+    std::string name = base;
+    for (int i = 0; !names.insert(name).second; ++i)
+      name = base + "_" + std::to_string(i);
+    return name;
+  };
+  for (onnx::NodeProto &node : *graph.mutable_node()) {
+    for (onnx::AttributeProto &attr : *node.mutable_attribute()) {
+      if (attr.has_g())
+        rewritten += rewriteCoercedTo2D(*attr.mutable_g(), names);
+      for (onnx::GraphProto &g : *attr.mutable_graphs())
+        rewritten += rewriteCoercedTo2D(g, names);
+    }
+    bool coerced = (node.domain().empty() || node.domain() == "ai.onnx") &&
+                   (node.op_type() == "Softmax" ||
+                    node.op_type() == "LogSoftmax" ||
+                    node.op_type() == "Hardmax") &&
+                   node.input_size() == 1 && node.output_size() == 1;
+    if (!coerced) {
+      *nodes.Add() = std::move(node);
+      continue;
+    }
+    int64_t axis = 1;
+    for (const onnx::AttributeProto &attr : node.attribute())
+      if (attr.name() == "axis")
+        axis = attr.i();
+    const std::string x = node.input(0), y = node.output(0);
+    std::string label = node.name().empty() ? y : node.name();
+    std::string shape = fresh(y + "/shape"), flat = fresh(y + "/flat"),
+                normalized = fresh(y + "/2d");
+
+    onnx::NodeProto *shapeOf = nodes.Add();
+    shapeOf->set_op_type("Shape");
+    shapeOf->set_name(fresh(label + "/shape"));
+    shapeOf->add_input(x);
+    shapeOf->add_output(shape);
+
+    onnx::NodeProto *flatten = nodes.Add();
+    flatten->set_op_type("Flatten");
+    flatten->set_name(fresh(label + "/flatten"));
+    flatten->add_input(x);
+    flatten->add_output(flat);
+    onnx::AttributeProto *flattenAxis = flatten->add_attribute();
+    flattenAxis->set_name("axis");
+    flattenAxis->set_type(onnx::AttributeProto::INT);
+    flattenAxis->set_i(axis);
+    onnx::ValueInfoProto *flatInfo = graph.add_value_info();
+    flatInfo->set_name(flat);
+    onnx::TensorShapeProto *flatShape =
+        flatInfo->mutable_type()->mutable_tensor_type()->mutable_shape();
+    flatShape->add_dim();
+    flatShape->add_dim();
+
+    onnx::NodeProto *op = nodes.Add();
+    *op = node;
+    op->clear_input();
+    op->clear_output();
+    op->add_input(flat);
+    op->add_output(normalized);
+    for (onnx::AttributeProto &attr : *op->mutable_attribute())
+      if (attr.name() == "axis")
+        attr.set_i(1);
+
+    onnx::NodeProto *back = nodes.Add();
+    back->set_op_type("Reshape");
+    back->set_name(fresh(label + "/reshape"));
+    back->add_input(normalized);
+    back->add_input(shape);
+    back->add_output(y);
+    ++rewritten;
+  }
+  graph.mutable_node()->Swap(&nodes);
+  return rewritten;
+}
+
 } // namespace
 
 std::string loadModel(const std::string &path, int64_t opset,
@@ -271,6 +372,12 @@ std::string loadModel(const std::string &path, int64_t opset,
     onnx::checker::check_model(model);
   } catch (const std::exception &e) {
     return "'" + path + "' is not a valid ONNX model: " + e.what();
+  }
+  // Reshape takes its shape as an input from opset 5 on.
+  if (modelOpset >= 5 && modelOpset < 13 && opset >= 13) {
+    std::set<std::string> names;
+    collectNames(model.graph(), names);
+    rewriteCoercedTo2D(*model.mutable_graph(), names);
   }
   if (modelOpset != opset) {
     try {

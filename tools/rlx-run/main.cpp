@@ -165,9 +165,14 @@ bool sameFile(const std::string &a, const std::string &b) {
 }
 
 /// The file part of an `--input [NAME=]FILE` argument, and its name if any.
+/// An argument that names an existing file is that file; otherwise it
+/// splits at its first `=` (input names may hold `/`, as ONNX's
+/// `gpu_0/data_0` and PyTorch's `/layer1/Relu_output_0` do).
 std::pair<std::string, std::string> splitInput(const std::string &argument) {
   size_t equals = argument.find('=');
-  if (equals == std::string::npos || equals == 0 || argument.find('/') < equals)
+  struct stat info;
+  if (equals == std::string::npos || equals == 0 ||
+      stat(argument.c_str(), &info) == 0)
     return {"", argument};
   return {argument.substr(0, equals), argument.substr(equals + 1)};
 }

@@ -827,6 +827,38 @@ case("SoftmaxOpset11", "Softmax", {"x": fixed(f32(2, 3, 4))},
      lambda x: softmax(x.reshape(2, 12), 1).reshape(2, 3, 4), opset=11)
 
 
+def coerced_to_2d(fn, x, axis):
+    """Softmax-like ops before opset 13: over every dim from `axis` on."""
+    flat = x.reshape(int(np.prod(x.shape[:axis])), -1)
+    return fn(flat).reshape(x.shape)
+
+
+def hardmax_rows(flat):
+    return np.eye(flat.shape[1], dtype=flat.dtype)[flat.argmax(axis=1)]
+
+
+# Before opset 13 on an intermediate value, whose shape the model does not
+# record (the version converter alone cannot rewrite these; the importer
+# does), also with a dynamic batch and every old default.
+case("SoftmaxOpset9Intermediate", None, {"x": fixed(f32(2, 3, 4, 5))},
+     lambda x: coerced_to_2d(lambda f: softmax(f, 1), np.maximum(x, 0), 1),
+     nodes=[("Relu", ["x"], {}, ["r"]), ("Softmax", ["r"], {"axis": 1})],
+     opset=9)
+case("LogSoftmaxOpset11Dynamic", None, {"x": batched(3, 4)},
+     lambda x: coerced_to_2d(lambda f: np.log(softmax(f, 1)), np.abs(x), 1),
+     nodes=[("Abs", ["x"], {}, ["a"]), ("LogSoftmax", ["a"], {})],
+     opset=11, dynamic=True)
+case("HardmaxOpset11Intermediate", None, {"x": fixed(f32(2, 3, 4))},
+     lambda x: coerced_to_2d(hardmax_rows, -x, 1),
+     nodes=[("Neg", ["x"], {}, ["n"]), ("Hardmax", ["n"], {"axis": -2})],
+     opset=11)
+case("SoftmaxOpset12LastAxis", None, {"x": batched(3, 4)},
+     lambda x: softmax(x * 2, 2),
+     inits={"two": np.array(2, np.float32)},
+     nodes=[("Mul", ["x", "two"], {}, ["m"]), ("Softmax", ["m"], {"axis": 2})],
+     opset=12, dynamic=True)
+
+
 # ---------------------------------------------------------------- the driver
 
 def call_ref(c, arrays):
