@@ -153,6 +153,7 @@ static void buildCPUCodegen(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createRLXDefineCollectiveHooks());
   pm.addPass(createRLXReturnOnFailure());
+  pm.addPass(createRLXStoreResultsEarly());
   pm.addPass(createRLXEmitArtifactABI());
 }
 
@@ -320,6 +321,7 @@ static void buildGPUCodegen(OpPassManager &pm,
   RLXReturnOnFailureOptions returnOnFailure;
   returnOnFailure.hostAllocations = false;
   pm.addPass(createRLXReturnOnFailure(returnOnFailure));
+  pm.addPass(createRLXStoreResultsEarly());
   pm.addPass(createRLXEmitArtifactABI());
 }
 
