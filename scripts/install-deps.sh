@@ -55,6 +55,32 @@ if ! "$venv/bin/python" -c "import ml_dtypes" 2>/dev/null; then
   "$venv/bin/pip" install -q ml_dtypes
 fi
 
+# ONNX's backend test models (the light model zoo, simple, pytorch-converted,
+# pytorch-operator; test onnx.backend-models) are in PyPI's onnx wheel, not in
+# Debian's python3-onnx: the wheel is downloaded and only that data unpacked.
+onnx_data=build/onnx-backend-data
+onnx_wheel_version=1.17.0
+if [ ! -f "$onnx_data/$onnx_wheel_version" ]; then
+  echo "rlx: unpacking ONNX's backend test models into $onnx_data"
+  tmp=$(mktemp -d)
+  if "$venv/bin/pip" download -q --no-deps --only-binary=:all: -d "$tmp" \
+       "onnx==$onnx_wheel_version"; then
+    rm -rf "$onnx_data"
+    "$venv/bin/python" - "$tmp"/onnx-*.whl "$onnx_data" <<'PY'
+import sys, zipfile
+wheel, out = sys.argv[1:3]
+kinds = ("light", "simple", "pytorch-converted", "pytorch-operator")
+with zipfile.ZipFile(wheel) as z:
+    z.extractall(out, [n for n in z.namelist() if any(
+        n.startswith(f"onnx/backend/test/data/{k}/") for k in kinds)])
+PY
+    touch "$onnx_data/$onnx_wheel_version"
+  else
+    echo "rlx: could not download onnx==$onnx_wheel_version; onnx.backend-models will be skipped"
+  fi
+  rm -rf "$tmp"
+fi
+
 # The digits data set of examples/train_digits (1797 8x8 images): shipped in
 # Debian's python3-sklearn, taken out of the .deb without installing it.
 digits=data/digits.csv.gz

@@ -88,6 +88,19 @@ LogicalResult convertGemm(NodeContext &ctx) {
 // Convolution and pooling (NCHW in ONNX, NHWC in rlx)
 //===----------------------------------------------------------------------===//
 
+/// N x C x L as N x C x 1 x L (a weight M x C x K as M x C x 1 x K): 1-D
+/// convolutions and pools run as 2-D ones of height 1.
+Value liftTo2D(NodeContext &ctx, Value x) {
+  ArrayRef<int64_t> shape = typeOf(x).getShape();
+  return reshape(ctx, x, {shape[0], shape[1], 1, shape[2]});
+}
+
+/// The inverse of liftTo2D on a result N x C x 1 x L.
+Value dropHeight(NodeContext &ctx, Value y) {
+  ArrayRef<int64_t> shape = typeOf(y).getShape();
+  return reshape(ctx, y, {shape[0], shape[1], shape[3]});
+}
+
 /// The 2-D window attributes shared by Conv and the pools, as rlx wants
 /// them: padding [top, bottom, left, right].
 struct Window {
@@ -95,20 +108,33 @@ struct Window {
 };
 
 /// Reads kernel_shape (or `kernel` when given), strides, dilations, pads
-/// and auto_pad; SAME_* padding needs static spatial dims.
+/// and auto_pad; SAME_* padding needs static spatial dims. `inShape` is
+/// NCHW; a 1-D window (`oneD`: attributes of one spatial dim, over an input
+/// lifted to N x C x 1 x L) becomes a 2-D one of height 1.
 FailureOr<Window> readWindow(NodeContext &ctx, ArrayRef<int64_t> inShape,
-                             ArrayRef<int64_t> kernel) {
+                             ArrayRef<int64_t> kernel, bool oneD = false) {
   Window w;
-  FailureOr<Ints> k = ctx.getInts("kernel_shape", kernel);
-  FailureOr<Ints> s = ctx.getInts("strides", {1, 1});
-  FailureOr<Ints> d = ctx.getInts("dilations", {1, 1});
-  FailureOr<Ints> p = ctx.getInts("pads", {0, 0, 0, 0});
+  int64_t dims = oneD ? 1 : 2;
+  FailureOr<Ints> k = ctx.getInts(
+      "kernel_shape", oneD && !kernel.empty() ? kernel.drop_front() : kernel);
+  FailureOr<Ints> s = ctx.getInts("strides", Ints(dims, 1));
+  FailureOr<Ints> d = ctx.getInts("dilations", Ints(dims, 1));
+  FailureOr<Ints> p = ctx.getInts("pads", Ints(2 * dims, 0));
   FailureOr<std::string> autoPad = ctx.getString("auto_pad", "NOTSET");
   if (failed(k) || failed(s) || failed(d) || failed(p) || failed(autoPad))
     return failure();
-  if (k->size() != 2 || s->size() != 2 || d->size() != 2 || p->size() != 4)
-    return ctx.error() << "only 2-D windows are supported (kernel_shape, "
-                          "strides, dilations of 2, pads of 4)";
+  if (int64_t(k->size()) != dims || int64_t(s->size()) != dims ||
+      int64_t(d->size()) != dims || int64_t(p->size()) != 2 * dims)
+    return ctx.error() << "the window attributes must have one value per "
+                          "spatial dim ("
+                       << dims << ": kernel_shape, strides, dilations; pads "
+                       << 2 * dims << ")";
+  if (oneD) {
+    k->insert(k->begin(), 1);
+    s->insert(s->begin(), 1);
+    d->insert(d->begin(), 1);
+    *p = {0, (*p)[0], 0, (*p)[1]};
+  }
   // Bounds that keep every size computed from them far from overflow.
   constexpr int64_t kMaxWindow = int64_t(1) << 20;
   auto outside = [&](ArrayRef<int64_t> values, int64_t lo) {
@@ -160,12 +186,19 @@ LogicalResult convertConv(NodeContext &ctx) {
   FailureOr<int64_t> group = ctx.getInt("group", 1);
   if (failed(x) || failed(w) || failed(group))
     return failure();
-  if (typeOf(*x).getRank() != 4 || typeOf(*w).getRank() != 4)
-    return ctx.error() << "only 2-D convolutions (rank-4 input and weight) "
-                          "are supported";
+  int64_t rank = typeOf(*x).getRank();
+  if ((rank != 3 && rank != 4) || typeOf(*w).getRank() != rank)
+    return ctx.error() << "only 1-D and 2-D convolutions (input and weight "
+                          "of rank 3 or 4) are supported";
+  // A 1-D convolution is a 2-D one of height 1.
+  bool oneD = rank == 3;
+  if (oneD) {
+    *x = liftTo2D(ctx, *x);
+    *w = liftTo2D(ctx, *w);
+  }
   ArrayRef<int64_t> wShape = typeOf(*w).getShape();
   FailureOr<Window> window =
-      readWindow(ctx, typeOf(*x).getShape(), {wShape[2], wShape[3]});
+      readWindow(ctx, typeOf(*x).getShape(), {wShape[2], wShape[3]}, oneD);
   if (failed(window))
     return failure();
   if (window->kernel[0] != wShape[2] || window->kernel[1] != wShape[3])
@@ -189,7 +222,7 @@ LogicalResult convertConv(NodeContext &ctx) {
     if (failed(y = ctx.create<AddOp>(*y, b)))
       return failure();
   }
-  ctx.setOutput(0, *y);
+  ctx.setOutput(0, oneD ? dropHeight(ctx, *y) : *y);
   return success();
 }
 
@@ -220,11 +253,16 @@ LogicalResult convertPool(NodeContext &ctx, bool isMax) {
   FailureOr<Value> x = ctx.input(0);
   if (failed(x))
     return failure();
-  if (typeOf(*x).getRank() != 4)
-    return ctx.error() << "only 2-D pooling (rank-4 input) is supported";
+  int64_t rank = typeOf(*x).getRank();
+  if (rank != 3 && rank != 4)
+    return ctx.error() << "only 1-D and 2-D pooling (input of rank 3 or 4) "
+                          "is supported";
+  bool oneD = rank == 3;
+  if (oneD)
+    *x = liftTo2D(ctx, *x);
   if (!ctx.attribute("kernel_shape"))
     return ctx.error() << "attribute 'kernel_shape' is missing";
-  FailureOr<Window> w = readWindow(ctx, typeOf(*x).getShape(), {});
+  FailureOr<Window> w = readWindow(ctx, typeOf(*x).getShape(), {}, oneD);
   FailureOr<int64_t> ceilMode = ctx.getInt("ceil_mode", 0),
                      includePad = ctx.getInt("count_include_pad", 0);
   if (failed(w) || failed(ceilMode) || failed(includePad))
@@ -277,7 +315,7 @@ LogicalResult convertPool(NodeContext &ctx, bool isMax) {
   }
   if (failed(y = transpose(ctx, *y, {0, 3, 1, 2})))
     return failure();
-  ctx.setOutput(0, *y);
+  ctx.setOutput(0, oneD ? dropHeight(ctx, *y) : *y);
   return success();
 }
 

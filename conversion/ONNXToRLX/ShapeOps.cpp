@@ -11,6 +11,7 @@
 
 #include "conversion/ONNXToRLX/ConverterUtils.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -715,16 +716,60 @@ LogicalResult convertSplit(NodeContext &ctx) {
   return success();
 }
 
+/// Edge and reflect padding: along each padded dim (static), a gather of
+/// the source index of every output position, i in [-low, size + high)
+/// read from clamp(i) (edge) or from i reflected at both ends without
+/// repeating them (reflect; periodic, so pads beyond the size reflect
+/// again, as NumPy's do).
+FailureOr<Value> padByIndices(NodeContext &ctx, Value x, ArrayRef<int64_t> low,
+                              ArrayRef<int64_t> high, bool reflect) {
+  for (int64_t d = 0, rank = low.size(); d < rank; ++d) {
+    if (low[d] == 0 && high[d] == 0)
+      continue;
+    int64_t size = typeOf(x).getDimSize(d);
+    if (ShapedType::isDynamic(size))
+      return ctx.error() << (reflect ? "reflect" : "edge")
+                         << " padding of dynamic dim " << d
+                         << " is not supported";
+    if (size == 0)
+      return ctx.error() << (reflect ? "reflect" : "edge")
+                         << " padding of an empty dim (" << d
+                         << ") has nothing to repeat";
+    if (size + low[d] + high[d] > (int64_t(1) << 24))
+      return ctx.error() << "the padded dim " << d << " is too large";
+    Ints sources;
+    for (int64_t i = -low[d]; i < size + high[d]; ++i) {
+      if (!reflect || size == 1) {
+        sources.push_back(std::clamp<int64_t>(i, 0, size - 1));
+        continue;
+      }
+      int64_t period = 2 * (size - 1);
+      int64_t j = ((i % period) + period) % period;
+      sources.push_back(j < size ? j : period - j);
+    }
+    Value index = ctx.importer.materialize(
+        intsAttr(ctx.builder().getContext(), sources,
+                 {static_cast<int64_t>(sources.size())},
+                 ctx.builder().getIntegerType(64)),
+        ctx.loc);
+    FailureOr<Value> gathered = ctx.create<GatherOp>(x, index, d);
+    if (failed(gathered))
+      return failure();
+    x = *gathered;
+  }
+  return x;
+}
+
 LogicalResult convertPad(NodeContext &ctx) {
   FailureOr<std::string> mode = ctx.getString("mode", "constant");
   FailureOr<Ints> pads = ctx.constantInts(1, "pads");
   FailureOr<Value> x = ctx.input(0);
   if (failed(mode) || failed(pads) || failed(x))
     return failure();
-  if (*mode != "constant")
+  if (*mode != "constant" && *mode != "edge" && *mode != "reflect")
     return ctx.unsupportedAttribute("mode", "'" + *mode +
                                                 "' padding is not supported "
-                                                "(only constant)");
+                                                "(constant, edge, reflect)");
   if (ctx.hasInput(3))
     return ctx.error() << "input 3 (axes) is not supported";
   int64_t rank = typeOf(*x).getRank();
@@ -737,6 +782,13 @@ LogicalResult convertPad(NodeContext &ctx) {
     return ctx.error() << "pads above 2^32 are not supported";
   Ints low(pads->begin(), pads->begin() + rank),
       high(pads->begin() + rank, pads->end()), interior(rank, 0);
+  if (*mode != "constant") {
+    FailureOr<Value> y = padByIndices(ctx, *x, low, high, *mode == "reflect");
+    if (failed(y))
+      return failure();
+    ctx.setOutput(0, *y);
+    return success();
+  }
   Type elementType = typeOf(*x).getElementType();
   Value value = scalar(ctx, elementType, 0.0);
   if (ctx.hasInput(2)) {

@@ -13,14 +13,12 @@ named in onnx_backend_node_passing.txt does not pass (the list only grows:
 
 Usage: onnx_backend_node_test.py RLXC RLX_RUN SCRATCH_DIR [--update]
        [--only SUBSTRING]"""
-import collections
-import concurrent.futures
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from onnx_common import SKIP, close, read_safetensors, require, run  # noqa: E402
+from onnx_common import (SKIP, compile_and_compare, require,  # noqa: E402
+                         run_all, summarize)
 
 np = require("numpy")
 # python3-onnx 1.12's case generators use aliases NumPy 1.24 removed.
@@ -36,15 +34,6 @@ from onnx.backend.test.case import node as node_cases  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PASSING = os.path.join(HERE, "onnx_backend_node_passing.txt")
-
-
-def reason_of(stderr):
-    """A short, groupable reason from the importer's error."""
-    line = next((l for l in stderr.splitlines() if "error:" in l), stderr.strip())
-    line = line.split("error:", 1)[-1].strip()
-    line = re.sub(r"^node \d+ ('[^']*' )?\([^)]*\): ", "", line)
-    line = re.sub(r"'[^']*\.onnx'", "MODEL", line)
-    return line[:140]
 
 
 # The .npy dtypes rlx-run reads.
@@ -73,43 +62,8 @@ def run_case(case, rlxc, rlx_run, d):
                 return "UNSUPPORTED", f"an input of dtype {dtype} (rlx-run's .npy reader)"
     path = base + ".onnx"
     onnx.save(case.model, path)
-    p = run([rlxc, path, "-o", base + ".so"], expect_ok=False)
-    if p.returncode != 0:
-        text = p.stderr + p.stdout
-        if p.returncode < 0 or "Stack dump" in text or "LLVM ERROR" in text:
-            return "FAIL", "rlxc crashed: " + text[-300:]
-        # The importer's clean errors are unsupported; an error after the
-        # import (a pass rejecting the imported IR) is a failure.
-        imported = run([os.path.join(os.path.dirname(rlxc), "rlx-import-onnx"),
-                        path, "-o", base + ".mlir", "--weights-out",
-                        base + ".import.safetensors"], expect_ok=False)
-        if imported.returncode != 0:
-            return "UNSUPPORTED", reason_of(imported.stderr)
-        return "FAIL", "rlxc: " + reason_of(text)
-    inits = {t.name for t in case.model.graph.initializer}
-    names = [i.name for i in case.model.graph.input if i.name not in inits]
-    outputs = [o.name for o in case.model.graph.output]
-    for k, (inputs, expected) in enumerate(case.data_sets):
-        args = [rlx_run, base + ".so", "--fn", "main", "--weights",
-                base + ".safetensors"]
-        for j, (name, value) in enumerate(zip(names, inputs)):
-            f = f"{base}.in{k}.{j}.npy"
-            np.save(f, np.asarray(value))
-            args += ["--input", f"{name}={f}"]
-        out = f"{base}.out{k}.safetensors"
-        r = run(args + ["--outputs", out], expect_ok=False)
-        if r.returncode != 0:
-            return "FAIL", "rlx-run: " + (r.stderr or r.stdout).strip()[-200:]
-        got = read_safetensors(out)
-        for name, want in zip(outputs, expected):
-            want = np.asarray(want)
-            if name not in got:
-                return "FAIL", f"output {name} missing"
-            msg = close(want, got[name].astype(want.dtype) if want.dtype != np.bool_
-                        else got[name], rtol=case.rtol, atol=case.atol)
-            if msg:
-                return "FAIL", f"output {name}: {msg}"
-    return "PASS", ""
+    return compile_and_compare(rlxc, rlx_run, path, case.model,
+                               case.data_sets, case.rtol, case.atol)
 
 
 def main():
@@ -121,47 +75,9 @@ def main():
     rlxc, rlx_run, d = [a for a in args if not a.startswith("--")][:3]
     os.makedirs(d, exist_ok=True)
     cases = [c for c in node_cases.collect_testcases("") if only in c.name]
-    results = {}
-    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        futures = {pool.submit(run_case, c, rlxc, rlx_run, d): c.name
-                   for c in cases}
-        for f in concurrent.futures.as_completed(futures):
-            try:
-                results[futures[f]] = f.result()
-            except Exception as e:  # noqa: BLE001
-                results[futures[f]] = ("FAIL", f"harness: {e}")
-    counts = collections.Counter(status for status, _ in results.values())
-    reasons = collections.defaultdict(list)
-    for name, (status, why) in sorted(results.items()):
-        if status == "UNSUPPORTED":
-            reasons[why].append(name)
-        elif status == "FAIL":
-            print(f"FAIL {name}: {why}")
-    print("\nUnsupported, by reason:")
-    for why, names in sorted(reasons.items(), key=lambda kv: -len(kv[1])):
-        print(f"  {len(names):4d}  {why}   e.g. {names[0]}")
-    print(f"\nONNX backend node tests: {counts['PASS']} pass, {counts['FAIL']} "
-          f"fail, {counts['UNSUPPORTED']} unsupported, of {len(results)}")
-    passing = sorted(n for n, (s, _) in results.items() if s == "PASS")
-    if update:
-        with open(PASSING, "w") as f:
-            f.write("# ONNX backend node tests that pass (onnx_backend_node_test.py"
-                    " --update); the list only grows.\n")
-            f.write("\n".join(passing) + "\n")
-        return 0
-    expected = set()
-    if os.path.exists(PASSING):
-        expected = {l.strip() for l in open(PASSING) if l.strip() and
-                    not l.startswith("#")}
-    regressed = sorted(n for n in expected if n in results and
-                       results[n][0] != "PASS")
-    for n in regressed:
-        print(f"REGRESSED {n}: {results[n][1]}")
-    new = sorted(set(passing) - expected)
-    if new:
-        print(f"{len(new)} cases pass that the list does not name yet "
-              f"(--update adds them): {', '.join(new[:20])}")
-    return 1 if regressed else 0
+    results = run_all({c.name: c for c in cases},
+                      lambda c: run_case(c, rlxc, rlx_run, d))
+    return summarize(results, PASSING, "ONNX backend node tests", update)
 
 
 if __name__ == "__main__":

@@ -255,6 +255,14 @@ case("Pad", "Pad", {"x": fixed(f32(2, 3, 4))},
      lambda x, p, v: np.pad(x, ((0, 1), (2, 0), (1, 3)), constant_values=0.5),
      inits={"p": np.array([0, 2, 1, 1, 0, 3], np.int64),
             "v": np.array(0.5, np.float32)})
+case("PadEdge", "Pad", {"x": fixed(f32(2, 3, 4))},
+     lambda x, p: np.pad(x, ((0, 1), (2, 0), (1, 3)), mode="edge"),
+     attrs={"mode": "edge"}, inits={"p": np.array([0, 2, 1, 1, 0, 3], np.int64)})
+# Pads beyond the size reflect again (NumPy's periodic reflection).
+case("PadReflect", "Pad", {"x": batched(3, 4)},
+     lambda x, p: np.pad(x, ((0, 0), (2, 1), (5, 3)), mode="reflect"),
+     attrs={"mode": "reflect"},
+     inits={"p": np.array([0, 2, 5, 0, 1, 3], np.int64)}, dynamic=True)
 EMB = f32(10, 4)
 case("GatherEmbedding", "Gather", {"ids": batched(3, fn=lambda *s: rng.integers(0, 10, s))},
      lambda table, ids: table[ids], inits={"table": EMB}, dynamic=True,
@@ -412,6 +420,30 @@ case("ConvSameUpper", "Conv", {"x": fixed(f32(1, 2, 7, 7))},
      lambda x, w: conv_ref(x, w, strides=(2, 2), pads=(1, 1, 1, 1)),
      attrs={"auto_pad": "SAME_UPPER", "strides": [2, 2]},
      inits={"w": f32(3, 2, 3, 3)})
+# 1-D convolutions and pools run as 2-D ones of height 1; the references
+# are the 2-D ones on the same lift.
+def lifted(ref):
+    def run(x, *rest, **kw):
+        rest = [r[:, :, None, :] if isinstance(r, np.ndarray) and r.ndim == 3
+                else r for r in rest]
+        return ref(x[:, :, None, :], *rest, **kw)[:, :, 0, :]
+    return run
+
+
+case("Conv1D", "Conv", {"x": batched(3, 9)},
+     lambda x, w, b: lifted(conv_ref)(x, w, b, strides=(1, 2), pads=(0, 2, 0, 1),
+                                      dil=(1, 2)),
+     attrs={"strides": [2], "pads": [2, 1], "dilations": [2]},
+     inits={"w": f32(4, 3, 3), "b": f32(4)}, dynamic=True)
+case("Conv1DGroupedSame", "Conv", {"x": fixed(f32(2, 4, 7))},
+     lambda x, w: lifted(conv_ref)(x, w, pads=(0, 1, 0, 1), group=2),
+     attrs={"group": 2, "auto_pad": "SAME_UPPER"}, inits={"w": f32(6, 2, 3)})
+case("MaxPool1D", "MaxPool", {"x": batched(3, 10)},
+     lambda x: lifted(pool_ref)(x, (1, 3), (1, 2), (0, 1, 0, 1), "max"),
+     attrs={"kernel_shape": [3], "strides": [2], "pads": [1, 1]}, dynamic=True)
+case("AveragePool1D", "AveragePool", {"x": fixed(f32(2, 3, 9))},
+     lambda x: lifted(pool_ref)(x, (1, 4), (1, 3), (0, 1, 0, 0), "avg"),
+     attrs={"kernel_shape": [4], "strides": [3], "pads": [1, 0]})
 case("MaxPool", "MaxPool", {"x": batched(3, 8, 8)},
      lambda x: pool_ref(x, (3, 3), (2, 2), (1, 1, 1, 1), "max"),
      attrs={"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]},
