@@ -114,80 +114,99 @@ struct Builder {
   }
 };
 
+/// The lanes of `a` and `b` (equal lengths) alternated: a0 b0 a1 b1 ...
+Value interleave(OpBuilder &b, Location loc, Value x, Value y) {
+  int64_t n = cast<VectorType>(x.getType()).getNumElements();
+  SmallVector<int64_t> mask;
+  for (int64_t i = 0; i < n; ++i) {
+    mask.push_back(i);
+    mask.push_back(n + i);
+  }
+  return vector::ShuffleOp::create(b, loc, x, y, mask);
+}
+
+/// The G rows `rows` (32 lanes each) of a group as one packed row: lane
+/// G*c + t holds rows[t][c] (for int8, pairs of bytes interleave as 16-bit
+/// words in a second step).
+Value packRow(OpBuilder &b, Location loc, const DotKind &kind,
+              ArrayRef<Value> rows) {
+  if (!kind.int8())
+    return interleave(b, loc, rows[0], rows[1]);
+  auto words = VectorType::get({kColumns}, b.getI16Type());
+  Value low = vector::BitCastOp::create(b, loc, words,
+                                        interleave(b, loc, rows[0], rows[1]));
+  Value high = vector::BitCastOp::create(
+      b, loc, words, interleave(b, loc, rows[2], rows[3]));
+  return vector::BitCastOp::create(
+      b, loc, VectorType::get({kColumns * kind.group}, kind.element),
+      interleave(b, loc, low, high));
+}
+
 /// B in groups of kind.group k, panel after panel (see the file comment),
-/// zero outside B: panels * groups rows of 32 * group elements.
+/// zero outside B: panels * groups rows of 32 * group elements, built with
+/// vector loads and shuffles (a scalar copy of every element cost as much
+/// as the int8 products themselves). For int8 also the kernel's column
+/// corrections, 128 * sum_k B[k][n] (panels * 32 i32, zero beyond N),
+/// summed from the same loads into `corrections`.
 Value packGroups(Builder &k, const DotKind &kind, Value bMatrix, Value kSize,
-                 Value nSize, Value groups, Value panels) {
+                 Value groups, Value panels, Value *corrections) {
   OpBuilder &b = k.b;
   Location loc = k.loc;
   auto type = MemRefType::get({ShapedType::kDynamic, kind.group * kColumns},
                               kind.element);
   Value packed = memref::AllocOp::create(b, loc, type,
                                          ValueRange{k.mul(panels, groups)});
-  Value zero = k.zero(kind.element);
+  auto i32 = b.getI32Type();
+  auto sumType = VectorType::get({kColumns}, i32);
+  if (kind.int8())
+    *corrections = memref::AllocOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic}, i32),
+        ValueRange{k.mul(panels, k.index(kColumns))});
+  auto rowType = VectorType::get({kColumns}, kind.element);
+  Value zeroRow = arith::ConstantOp::create(b, loc, b.getZeroAttr(rowType));
+  Value zeroSums = arith::ConstantOp::create(b, loc, b.getZeroAttr(sumType));
   Value lastK = arith::SubIOp::create(b, loc, kSize, k.index(1));
-  Value lastN = arith::SubIOp::create(b, loc, nSize, k.index(1));
+  Value padding = k.zero(kind.element);
   auto panelLoop = scf::ForOp::create(b, loc, k.index(0), panels, k.index(1));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(panelLoop.getBody());
   Value panel = panelLoop.getInductionVar();
-  auto groupLoop = scf::ForOp::create(b, loc, k.index(0), groups, k.index(1));
-  b.setInsertionPointToStart(groupLoop.getBody());
-  Value g = groupLoop.getInductionVar();
-  Value packedRow = k.add(k.mul(panel, groups), g);
-  auto columnLoop =
-      scf::ForOp::create(b, loc, k.index(0), k.index(kColumns), k.index(1));
-  b.setInsertionPointToStart(columnLoop.getBody());
-  Value c = columnLoop.getInductionVar();
-  Value n = k.add(k.mul(panel, k.index(kColumns)), c);
-  for (int64_t t = 0; t < kind.group; ++t) {
-    Value row = k.add(k.mul(g, k.index(kind.group)), k.index(t));
-    // Clamped reads keep every load in bounds; the padding is zero.
-    Value value = memref::LoadOp::create(
-        b, loc, bMatrix, ValueRange{k.min(row, lastK), k.min(n, lastN)});
-    Value inside =
-        arith::AndIOp::create(b, loc, k.lt(row, kSize), k.lt(n, nSize));
-    value = arith::SelectOp::create(b, loc, inside, value, zero);
-    memref::StoreOp::create(
-        b, loc, value, packed,
-        ValueRange{packedRow,
-                   k.add(k.mul(c, k.index(kind.group)), k.index(t))});
+  Value col0 = k.mul(panel, k.index(kColumns));
+  auto groupLoop = scf::ForOp::create(
+      b, loc, k.index(0), groups, k.index(1), ValueRange{zeroSums},
+      [&](OpBuilder &nested, Location, Value g, ValueRange sums) {
+        OpBuilder::InsertionGuard inner(b);
+        b.setInsertionPointToEnd(nested.getInsertionBlock());
+        SmallVector<Value> rows;
+        Value sum = sums[0];
+        for (int64_t t = 0; t < kind.group; ++t) {
+          Value row = k.add(k.mul(g, k.index(kind.group)), k.index(t));
+          // Columns beyond N read as zero (a masked read); rows beyond K
+          // are read clamped, then replaced by zeros.
+          Value read = vector::TransferReadOp::create(
+              b, loc, rowType, bMatrix, ValueRange{k.min(row, lastK), col0},
+              padding, ArrayRef<bool>{false});
+          read = arith::SelectOp::create(b, loc, k.lt(row, kSize), read,
+                                         zeroRow);
+          rows.push_back(read);
+          if (kind.int8())
+            sum = arith::AddIOp::create(
+                b, loc, sum, arith::ExtSIOp::create(b, loc, sumType, read));
+        }
+        vector::StoreOp::create(b, loc, packRow(b, loc, kind, rows), packed,
+                                ValueRange{k.add(k.mul(panel, groups), g),
+                                           k.index(0)});
+        scf::YieldOp::create(b, loc, ValueRange{sum});
+      });
+  if (kind.int8()) {
+    Value shift = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(sumType, b.getI32IntegerAttr(7)
+                                                    .getValue()));
+    Value scaled =
+        arith::ShLIOp::create(b, loc, groupLoop.getResult(0), shift);
+    vector::StoreOp::create(b, loc, scaled, *corrections, ValueRange{col0});
   }
   return packed;
-}
-
-/// 128 * sum_k B[k][n] per column, zero beyond N: the int8 kernel's
-/// correction (see the file comment). panels * 32 i32.
-Value columnCorrections(Builder &k, Value bMatrix, Value kSize, Value nSize,
-                        Value panels) {
-  OpBuilder &b = k.b;
-  Location loc = k.loc;
-  auto i32 = b.getI32Type();
-  Value width = k.mul(panels, k.index(kColumns));
-  Value sums = memref::AllocOp::create(
-      b, loc, MemRefType::get({ShapedType::kDynamic}, i32), ValueRange{width});
-  auto columnLoop = scf::ForOp::create(b, loc, k.index(0), width, k.index(1));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(columnLoop.getBody());
-  Value n = columnLoop.getInductionVar();
-  Value lastN = arith::SubIOp::create(b, loc, nSize, k.index(1));
-  Value column = k.min(n, lastN);
-  auto rowLoop = scf::ForOp::create(
-      b, loc, k.index(0), kSize, k.index(1), ValueRange{k.zero(i32)},
-      [&](OpBuilder &nested, Location, Value row, ValueRange acc) {
-        Value v = memref::LoadOp::create(nested, loc, bMatrix,
-                                         ValueRange{row, column});
-        Value wide = arith::ExtSIOp::create(nested, loc, i32, v);
-        scf::YieldOp::create(
-            nested, loc,
-            ValueRange{arith::AddIOp::create(nested, loc, acc[0], wide)});
-      });
-  Value sum = arith::ShLIOp::create(
-      b, loc, rowLoop.getResult(0),
-      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(7)));
-  sum = arith::SelectOp::create(b, loc, k.lt(n, nSize), sum, k.zero(i32));
-  memref::StoreOp::create(b, loc, sum, sums, ValueRange{n});
-  return sums;
 }
 
 /// A[row][G*g + t] for t < G (those at or beyond `kSize`, only in the last
@@ -349,10 +368,9 @@ void lowerMatmul(linalg::MatmulOp op, const DotKind &kind) {
         nSize = k.dim(bMatrix, 1);
   Value groups = k.ceilDiv(kSize, kind.group);
   Value panels = k.ceilDiv(nSize, kColumns);
-  Value packed = packGroups(k, kind, bMatrix, kSize, nSize, groups, panels);
   Value corrections;
-  if (kind.int8())
-    corrections = columnCorrections(k, bMatrix, kSize, nSize, panels);
+  Value packed =
+      packGroups(k, kind, bMatrix, kSize, groups, panels, &corrections);
 
   Value blocks = k.ceilDiv(mSize, kBlockRows);
   auto parallel = scf::ParallelOp::create(b, k.loc, ValueRange{k.index(0)},

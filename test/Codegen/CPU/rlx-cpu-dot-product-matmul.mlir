@@ -2,7 +2,9 @@
 // RUN: rlx-opt %s -split-input-file -rlx-cpu-dot-product-matmul='bf16=false int8=false' | FileCheck %s --check-prefix=OFF
 
 // A bf16 x bf16 -> f32 matmul: B copied into k-pairs of 32-column panels
-// (zero padded: 50 columns are 2 panels, 77 rows 39 pairs), then blocks of
+// (zero padded: 50 columns are 2 panels, 77 rows 39 pairs; two masked row
+// reads, rows beyond K replaced by zeros, interleaved by one shuffle and
+// stored as one packed row), then blocks of
 // rows in parallel; per panel, 8-row tiles whose k loop is vdpbf16ps on
 // 16 accumulators, an odd k's last pair in an scf.if, the rest of the rows
 // one at a time.
@@ -11,9 +13,10 @@
 // CHECK-LABEL: func @bf16_matmul
 // CHECK:         %[[PACKED:.+]] = memref.alloc(%{{.+}}) : memref<?x64xbf16>
 // CHECK:         scf.for
-// CHECK:           memref.load %{{.+}} : memref<77x50xbf16>
-// CHECK:           arith.select
-// CHECK:           memref.store %{{.+}}, %[[PACKED]]
+// CHECK:           scf.for
+// CHECK-COUNT-2:     vector.transfer_read %{{.+}} : memref<77x50xbf16>, vector<32xbf16>
+// CHECK:             vector.shuffle %{{.+}}, %{{.+}} [0, 32, 1, 33, {{.+}}, 31, 63] : vector<32xbf16>, vector<32xbf16>
+// CHECK:             vector.store %{{.+}}, %[[PACKED]]{{.+}} : memref<?x64xbf16>, vector<64xbf16>
 // CHECK:         scf.parallel
 // CHECK:           scf.for
 // CHECK:             scf.for
@@ -49,11 +52,22 @@ func.func @others(%a: memref<4x8xf32>, %b: memref<8x2xf32>, %c: memref<4x2xf32>,
 
 // -----
 
-// i8 x i8 -> i32: groups of 4 k (37 rows are 10 groups), A flipped to
-// unsigned for vpdpbusd, 128 * B's column sums subtracted before the store.
+// i8 x i8 -> i32: groups of 4 k (37 rows are 10 groups) packed by byte
+// then 16-bit interleaves, B's column sums summed from the same reads; A
+// flipped to unsigned for vpdpbusd, 128 * the column sums subtracted before
+// the store.
 // CHECK-LABEL: func @int8_matmul
 // CHECK:         %[[PACKED:.+]] = memref.alloc(%{{.+}}) : memref<?x128xi8>
 // CHECK:         %[[SUMS:.+]] = memref.alloc(%{{.+}}) : memref<?xi32>
+// CHECK:         scf.for
+// CHECK:           %[[PANEL_SUMS:.+]] = scf.for {{.+}} iter_args
+// CHECK-COUNT-4:     arith.extsi %{{.+}} : vector<32xi8> to vector<32xi32>
+// CHECK:             vector.shuffle {{.+}} : vector<32xi8>, vector<32xi8>
+// CHECK:             vector.shuffle {{.+}} : vector<32xi8>, vector<32xi8>
+// CHECK:             vector.shuffle {{.+}} : vector<32xi16>, vector<32xi16>
+// CHECK:             vector.store %{{.+}}, %[[PACKED]]{{.+}} : memref<?x128xi8>, vector<128xi8>
+// CHECK:           %[[SCALED:.+]] = arith.shli %[[PANEL_SUMS]]
+// CHECK:           vector.store %[[SCALED]], %[[SUMS]]
 // CHECK:         scf.parallel
 // CHECK:               scf.for {{.+}} iter_args
 // CHECK:                 vector.load %[[PACKED]]{{.+}} : memref<?x128xi8>, vector<64xi8>
