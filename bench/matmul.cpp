@@ -26,6 +26,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 #ifdef RLX_BENCH_HAVE_DNNL
@@ -307,8 +308,18 @@ int main(int argc, char **argv) {
   openblas_set_num_threads(threads);
   rlx_set_num_threads(threads);
 #ifdef RLX_BENCH_HAVE_DNNL
-  // oneDNN's CPU engine uses OpenMP: the same pool size as rlx.
-  setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), 1);
+  // oneDNN's CPU engine uses libgomp, which reads OMP_NUM_THREADS when it
+  // loads, before main: setting it here changed nothing, and oneDNN ran on
+  // every core while rlx ran on `threads` (its "one thread" figures were
+  // two threads'). The process runs itself again with the variable set.
+  std::string wanted = std::to_string(threads);
+  const char *current = std::getenv("OMP_NUM_THREADS");
+  if (!current || wanted != current) {
+    setenv("OMP_NUM_THREADS", wanted.c_str(), 1);
+    execv("/proc/self/exe", argv);
+    std::perror("rlx-bench-matmul: cannot run itself again");
+    return 1;
+  }
   const bool haveDnnl = true;
 #else
   const bool haveDnnl = false;
