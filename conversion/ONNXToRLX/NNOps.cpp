@@ -11,6 +11,7 @@
 #include "conversion/ONNXToRLX/ConverterUtils.h"
 
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace mlir::rlx::onnx_import {
@@ -243,6 +244,60 @@ FailureOr<Ints> ceilPadding(NodeContext &ctx, ArrayRef<int64_t> inShape,
   return extra;
 }
 
+/// A max pool with dilations over NHWC `x` (static spatial dims): the
+/// input padded with -inf, then, the maximum being separable, the maximum
+/// of one strided slice per kernel row (along H), then of one per kernel
+/// column of that (along W): kh + kw slices (rlx.max_pool2d has no
+/// dilations).
+FailureOr<Value> dilatedMaxPool(NodeContext &ctx, Value x, const Window &w) {
+  RankedTensorType type = typeOf(x);
+  ArrayRef<int64_t> shape = type.getShape();
+  if (ShapedType::isDynamic(shape[1]) || ShapedType::isDynamic(shape[2]))
+    return ctx.unsupportedAttribute(
+        "dilations", "dilated pooling needs static spatial dims");
+  Ints out(2);
+  for (int i = 0; i < 2; ++i) {
+    int64_t span = shape[1 + i] + w.padding[2 * i] + w.padding[2 * i + 1] -
+                   (w.kernel[i] - 1) * w.dilations[i] - 1;
+    if (span < 0)
+      return ctx.error() << "the dilated window is larger than the padded "
+                            "input";
+    out[i] = span / w.strides[i] + 1;
+  }
+  if (w.kernel[0] + w.kernel[1] > 4096)
+    return ctx.unsupportedAttribute(
+        "kernel_shape", "dilated pooling of windows over 4096 rows and "
+                        "columns is not supported");
+  Type elementType = type.getElementType();
+  if (!isa<FloatType>(elementType))
+    return ctx.unsupportedAttribute(
+        "dilations", "dilated pooling of integers is not supported");
+  FailureOr<Value> y = ctx.create<PadOp>(
+      x, scalar(ctx, elementType, -std::numeric_limits<double>::infinity()),
+      Ints{0, w.padding[0], w.padding[2], 0},
+      Ints{0, w.padding[1], w.padding[3], 0}, Ints{0, 0, 0, 0});
+  // Along H (dim 1), then along W (dim 2).
+  for (int axis = 1; axis <= 2 && succeeded(y); ++axis) {
+    int i = axis - 1;
+    std::optional<Value> reduced;
+    for (int64_t t = 0; t < w.kernel[i]; ++t) {
+      Ints start{0, 0, 0, 0}, limit{-1, -1, -1, -1}, strides{1, 1, 1, 1};
+      start[axis] = t * w.dilations[i];
+      limit[axis] = start[axis] + (out[i] - 1) * w.strides[i] + 1;
+      strides[axis] = w.strides[i];
+      if (axis == 2) // dim 1 is already reduced to out[0] rows
+        limit[1] = out[0];
+      FailureOr<Value> slice = ctx.create<SliceOp>(*y, start, limit, strides);
+      if (failed(slice) ||
+          (reduced && failed(slice = ctx.create<MaximumOp>(*reduced, *slice))))
+        return failure();
+      reduced = *slice;
+    }
+    y = *reduced;
+  }
+  return y;
+}
+
 LogicalResult convertPool(NodeContext &ctx, bool isMax) {
   if (failed(ctx.checkKnownAttributes(
           {"auto_pad", "ceil_mode", "count_include_pad", "dilations",
@@ -267,9 +322,10 @@ LogicalResult convertPool(NodeContext &ctx, bool isMax) {
                      includePad = ctx.getInt("count_include_pad", 0);
   if (failed(w) || failed(ceilMode) || failed(includePad))
     return failure();
-  if (w->dilations != Ints{1, 1})
+  if (w->dilations != Ints{1, 1} && !isMax)
     return ctx.unsupportedAttribute("dilations",
-                                    "dilated pooling is not supported");
+                                    "dilated average pooling is not "
+                                    "supported");
   if (*ceilMode) {
     FailureOr<Ints> extra = ceilPadding(ctx, typeOf(*x).getShape(), *w);
     if (failed(extra))
@@ -284,6 +340,13 @@ LogicalResult convertPool(NodeContext &ctx, bool isMax) {
   FailureOr<Value> input = transpose(ctx, *x, {0, 2, 3, 1});
   if (failed(input))
     return failure();
+  if (w->dilations != Ints{1, 1}) {
+    FailureOr<Value> y = dilatedMaxPool(ctx, *input, *w);
+    if (failed(y) || failed(y = transpose(ctx, *y, {0, 3, 1, 2})))
+      return failure();
+    ctx.setOutput(0, oneD ? dropHeight(ctx, *y) : *y);
+    return success();
+  }
   FailureOr<Value> y =
       isMax ? ctx.create<MaxPool2DOp>(*input, ArrayRef<int64_t>(w->kernel),
                                       ArrayRef<int64_t>(w->strides),

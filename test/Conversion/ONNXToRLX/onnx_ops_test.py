@@ -444,6 +444,34 @@ case("MaxPool1D", "MaxPool", {"x": batched(3, 10)},
 case("AveragePool1D", "AveragePool", {"x": fixed(f32(2, 3, 9))},
      lambda x: lifted(pool_ref)(x, (1, 4), (1, 3), (0, 1, 0, 0), "avg"),
      attrs={"kernel_shape": [4], "strides": [3], "pads": [1, 0]})
+def dilated_max_ref(x, k, strides, pads, dil):
+    """Max pooling with dilations by plain loops over NCHW (pads: top,
+    left, bottom, right)."""
+    n, c, h, w = x.shape
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pads[0], pads[2]),
+                                       (pads[1], pads[3])),
+                constant_values=-np.inf)
+    oh = (xp.shape[2] - dil[0] * (k[0] - 1) - 1) // strides[0] + 1
+    ow = (xp.shape[3] - dil[1] * (k[1] - 1) - 1) // strides[1] + 1
+    y = np.full((n, c, oh, ow), -np.inf)
+    for i in range(oh):
+        for j in range(ow):
+            for a in range(k[0]):
+                for b in range(k[1]):
+                    y[:, :, i, j] = np.maximum(
+                        y[:, :, i, j], xp[:, :, i * strides[0] + a * dil[0],
+                                          j * strides[1] + b * dil[1]])
+    return y.astype(np.float32)
+
+
+case("MaxPoolDilated", "MaxPool", {"x": batched(2, 9, 8)},
+     lambda x: dilated_max_ref(x, (2, 3), (2, 1), (1, 0, 0, 2), (2, 2)),
+     attrs={"kernel_shape": [2, 3], "strides": [2, 1], "pads": [1, 0, 0, 2],
+            "dilations": [2, 2]}, dynamic=True)
+case("MaxPool1DDilated", "MaxPool", {"x": fixed(f32(2, 3, 11))},
+     lambda x: lifted(dilated_max_ref)(x, (1, 3), (1, 2), (0, 1, 0, 0), (1, 3)),
+     attrs={"kernel_shape": [3], "strides": [2], "pads": [1, 0],
+            "dilations": [3]})
 case("MaxPool", "MaxPool", {"x": batched(3, 8, 8)},
      lambda x: pool_ref(x, (3, 3), (2, 2), (1, 1, 1, 1), "max"),
      attrs={"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]},
