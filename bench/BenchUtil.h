@@ -8,8 +8,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
+
+#include <unistd.h>
 
 namespace rlx::bench {
 
@@ -37,6 +42,22 @@ inline rlx::runtime::HostTensor randn(std::mt19937 &rng,
   for (size_t i = 0; i < t.element_count(); ++i)
     t.data<float>()[i] = normal(rng) * scale;
   return t;
+}
+
+/// oneDNN's CPU engine uses GNU OpenMP, which reads OMP_NUM_THREADS once,
+/// when it is loaded (before main): setting it later changes nothing, and
+/// oneDNN ran on every core while rlx ran on the count asked. Runs this
+/// process again with the variable set to `threads` unless it already is;
+/// returns true when it is, false when running again failed.
+inline bool ensureOmpThreads(int threads, char **argv) {
+  std::string wanted = std::to_string(threads);
+  const char *current = std::getenv("OMP_NUM_THREADS");
+  if (current && wanted == current)
+    return true;
+  setenv("OMP_NUM_THREADS", wanted.c_str(), 1);
+  execv("/proc/self/exe", argv);
+  std::perror("cannot run /proc/self/exe again");
+  return false;
 }
 
 } // namespace rlx::bench

@@ -15,6 +15,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "BenchUtil.h"
 #include "rlx/runtime.hpp"
 
 #include <algorithm>
@@ -201,16 +202,9 @@ int main(int argc, char **argv) {
       names.push_back(arg);
   }
 #ifdef RLX_BENCH_HAVE_DNNL
-  // oneDNN's CPU engine uses GNU OpenMP, which reads OMP_NUM_THREADS when it
-  // is loaded: run again with the same pool size as rlx's.
-  std::string ompThreads = std::to_string(threads);
-  const char *omp = std::getenv("OMP_NUM_THREADS");
-  if (!omp || ompThreads != omp) {
-    setenv("OMP_NUM_THREADS", ompThreads.c_str(), 1);
-    execv("/proc/self/exe", argv);
-    std::perror("rlx-bench-conv: execv");
+  // oneDNN on the same pool size as rlx's.
+  if (!rlx::bench::ensureOmpThreads(threads, argv))
     return 1;
-  }
 #endif
   rlx_set_num_threads(threads);
 

@@ -14,6 +14,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "BenchUtil.h"
 #include "rlx/runtime.hpp"
 
 #include <algorithm>
@@ -26,7 +27,6 @@
 #include <random>
 #include <string>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 #ifdef RLX_BENCH_HAVE_DNNL
@@ -308,18 +308,10 @@ int main(int argc, char **argv) {
   openblas_set_num_threads(threads);
   rlx_set_num_threads(threads);
 #ifdef RLX_BENCH_HAVE_DNNL
-  // oneDNN's CPU engine uses libgomp, which reads OMP_NUM_THREADS when it
-  // loads, before main: setting it here changed nothing, and oneDNN ran on
-  // every core while rlx ran on `threads` (its "one thread" figures were
-  // two threads'). The process runs itself again with the variable set.
-  std::string wanted = std::to_string(threads);
-  const char *current = std::getenv("OMP_NUM_THREADS");
-  if (!current || wanted != current) {
-    setenv("OMP_NUM_THREADS", wanted.c_str(), 1);
-    execv("/proc/self/exe", argv);
-    std::perror("rlx-bench-matmul: cannot run itself again");
+  // oneDNN on the same pool size as rlx's (setting OMP_NUM_THREADS here, as
+  // this bench once did, left oneDNN on every core).
+  if (!rlx::bench::ensureOmpThreads(threads, argv))
     return 1;
-  }
   const bool haveDnnl = true;
 #else
   const bool haveDnnl = false;

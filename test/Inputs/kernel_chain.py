@@ -12,6 +12,8 @@ import math
 import struct
 import sys
 
+from npy_f32 import read_npy_f32
+
 ROWS, COLS = 4, 16
 
 
@@ -38,14 +40,6 @@ def reference(steps, flat_x):
             s = sum(e)
             v[r] = [e[c] / s * x[r][c] + x[r][c] for c in range(COLS)]
     return v
-
-
-def read_npy_f32(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    header_len = struct.unpack("<H", data[8:10])[0]
-    body = data[10 + header_len:]
-    return struct.unpack("<%df" % (len(body) // 4), body)
 
 
 def check(steps, x_path, y_path):

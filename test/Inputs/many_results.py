@@ -13,6 +13,8 @@ import json
 import struct
 import sys
 
+from npy_f32 import read_npy_f32
+
 SHAPE = (2, 3)
 COUNT = SHAPE[0] * SHAPE[1]
 
@@ -44,14 +46,6 @@ def write_weights(n, path):
     text += b" " * (-len(text) % 8)
     with open(path, "wb") as f:
         f.write(struct.pack("<Q", len(text)) + text + body)
-
-
-def read_npy_f32(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    header_len = struct.unpack("<H", data[8:10])[0]
-    body = data[10 + header_len:]
-    return struct.unpack("<%df" % (len(body) // 4), body)
 
 
 def read_safetensors(path):
