@@ -471,6 +471,19 @@ func.func @{N}(%a: tensor<{B}x13x37x{F}>, %b: tensor<37x19x{F}>) -> tensor<{B}x1
         {{"a", El::F, {kB, 13, 37}, kAny}, {"b", El::F, {37, 19}, kAny}},
         matmulRef);
 
+  // A long k: the bf16 variants' dot-product kernel walks it in blocks of
+  // 128 pairs (601 = 2 full blocks, a short one and an odd last k).
+  // Positive operands: sums of 601 terms of either sign cancel to results
+  // near 0, whose f32 rounding is beyond the relative tolerance.
+  b.add("matmul_long_k", R"(
+func.func @{N}(%a: tensor<{B}x601x{F}>, %b: tensor<601x35x{F}>) -> tensor<{B}x35x{F}> {
+  %r = rlx.matmul %a, %b : (tensor<{B}x601x{F}>, tensor<601x35x{F}>) -> tensor<{B}x35x{F}>
+  return %r : tensor<{B}x35x{F}>
+}
+)",
+        {{"a", El::F, {kB, 601}, kPositive}, {"b", El::F, {601, 35}, kPositive}},
+        matmulRef);
+
   b.add("conv2d", R"(
 func.func @{N}(%x: tensor<{B}x5x5x2x{F}>, %w: tensor<3x3x2x4x{F}>) -> tensor<{B}x5x5x4x{F}> {
   %r = rlx.conv2d %x, %w {strides = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>}
@@ -1047,23 +1060,30 @@ func.func @{N}(%a: tensor<{B}x4xi32>, %b: tensor<4x5xi32>, %c: tensor<{B}x2x3xi3
         Tol::Exact, kIntVariants);
 
   // int8 inference's product: i8 operands, i32 sums (odd sizes: the CPU
-  // kernel's k groups and column panels have remainders).
+  // kernel's k groups and column panels have remainders; k = 1031 is two
+  // full blocks of 128 groups of 4, a block of one and a partial group).
   b.add("matmul_i8", R"(
-func.func @{N}(%a: tensor<{B}x37xi8>, %b: tensor<37x19xi8>, %c: tensor<{B}x2x5xi8>, %d: tensor<{B}x5x3xi8>)
-    -> (tensor<{B}x19xi32>, tensor<{B}x2x3xi32>) {
+func.func @{N}(%a: tensor<{B}x37xi8>, %b: tensor<37x19xi8>, %c: tensor<{B}x2x5xi8>, %d: tensor<{B}x5x3xi8>,
+               %e: tensor<{B}x1031xi8>, %f: tensor<1031x35xi8>)
+    -> (tensor<{B}x19xi32>, tensor<{B}x2x3xi32>, tensor<{B}x35xi32>) {
   %r = rlx.matmul %a, %b : (tensor<{B}x37xi8>, tensor<37x19xi8>) -> tensor<{B}x19xi32>
   %s = rlx.matmul %c, %d : (tensor<{B}x2x5xi8>, tensor<{B}x5x3xi8>) -> tensor<{B}x2x3xi32>
-  return %r, %s : tensor<{B}x19xi32>, tensor<{B}x2x3xi32>
+  %t = rlx.matmul %e, %f : (tensor<{B}x1031xi8>, tensor<1031x35xi8>) -> tensor<{B}x35xi32>
+  return %r, %s, %t : tensor<{B}x19xi32>, tensor<{B}x2x3xi32>, tensor<{B}x35xi32>
 }
 )",
         {{"a", El::I8, {kB, 37}, ints(-128, 127)},
          {"b", El::I8, {37, 19}, ints(-128, 127)},
          {"c", El::I8, {kB, 2, 5}, ints(-128, 127)},
-         {"d", El::I8, {kB, 5, 3}, ints(-128, 127)}},
+         {"d", El::I8, {kB, 5, 3}, ints(-128, 127)},
+         {"e", El::I8, {kB, 1031}, ints(-128, 127)},
+         {"f", El::I8, {1031, 35}, ints(-128, 127)}},
         [](const In &in, const Ctx &) -> Outs {
-          Arr r = ref::matmul(in[0], in[1]), s = ref::matmul(in[2], in[3]);
-          r.dtype = s.dtype = RLX_DTYPE_I32; // exact sums, |sum| < 2^20
-          return {r, s};
+          Arr r = ref::matmul(in[0], in[1]), s = ref::matmul(in[2], in[3]),
+              t = ref::matmul(in[4], in[5]);
+          // Exact sums, |sum| < 2^25.
+          r.dtype = s.dtype = t.dtype = RLX_DTYPE_I32;
+          return {r, s, t};
         },
         Tol::Exact, kIntVariants);
 
