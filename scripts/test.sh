@@ -34,8 +34,11 @@ if [ ! -f build-sanitize/build.ninja ]; then
     -DRLX_SANITIZE=ON -DRLX_BUILD_FUZZERS=OFF
 fi
 cmake --build build-sanitize -j "$jobs"
-# The venv install-deps.sh made for build/ (numerics.narrow-floats).
+# The venv and the ONNX test data install-deps.sh made for build/
+# (numerics.narrow-floats, onnx.backend-models).
 [ -e build-sanitize/test-venv ] || ln -s ../build/test-venv build-sanitize/test-venv
+[ -e build-sanitize/onnx-backend-data ] ||
+  ln -s ../build/onnx-backend-data build-sanitize/onnx-backend-data
 # allocator_may_return_null: a failed allocation is bad_alloc or NULL, as
 # without ASan (test/e2e/out-of-memory.mlir asks for 64 TB on purpose).
 # allow_user_poisoning=0: LLVM's headers poison a BumpPtrAllocator's free
