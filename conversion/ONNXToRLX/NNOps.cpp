@@ -285,8 +285,6 @@ FailureOr<Value> dilatedMaxPool(NodeContext &ctx, Value x, const Window &w) {
       start[axis] = t * w.dilations[i];
       limit[axis] = start[axis] + (out[i] - 1) * w.strides[i] + 1;
       strides[axis] = w.strides[i];
-      if (axis == 2) // dim 1 is already reduced to out[0] rows
-        limit[1] = out[0];
       FailureOr<Value> slice = ctx.create<SliceOp>(*y, start, limit, strides);
       if (failed(slice) ||
           (reduced && failed(slice = ctx.create<MaximumOp>(*reduced, *slice))))
