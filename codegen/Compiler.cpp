@@ -216,6 +216,11 @@ std::string PipelineOptions::validate() const {
   // A check reads its finding on the host, from device memory on a GPU.
   if (debugChecks && isGPUTarget(target))
     return "debug checks are for the cpu target, not " + target;
+  if (quantize != "none" && quantize != "int8")
+    return "unknown quantization '" + quantize + "'; quantizations: none, int8";
+  // The GPU backends have no int8 matmul kernels yet.
+  if (quantize != "none" && isGPUTarget(target))
+    return "int8 quantization is for the cpu target, not " + target;
   std::string error;
   if (failed(resolveCPUTarget(cpu, llvm::to_vector(cpuFeatures), error)))
     return error;
@@ -369,6 +374,10 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
   case Phase::Lower:
     // Autodiff and vmap derive types (a Jacobian's is a product of two).
     pm.addPass(createRLXCheckTensorSizes());
+    // First in this phase, so that calibration (which runs the simplified
+    // module) measures the very matmuls it rewrites.
+    if (options.quantize == "int8")
+      pm.addPass(createRLXQuantizeInt8());
     // Loops and branches take their bodies in: the bodies' rlx ops and
     // params are then lowered and exposed with the rest.
     pm.addPass(createConvertRLXToSCF());
@@ -443,10 +452,18 @@ LogicalResult runPhases(ModuleOp module, Phase last,
                         const PipelineOptions &options,
                         llvm::function_ref<LogicalResult(PassManager &)> configure,
                         CompileStats *stats) {
+  return runPhasesFrom(module, Phase::Import, last, options, configure, stats);
+}
+
+LogicalResult
+runPhasesFrom(ModuleOp module, Phase first, Phase last,
+              const PipelineOptions &options,
+              llvm::function_ref<LogicalResult(PassManager &)> configure,
+              CompileStats *stats) {
   if (std::string error = options.validate(); !error.empty())
     return module.emitError(error);
   if (stats) {
-    for (int p = 0; p <= static_cast<int>(last); ++p) {
+    for (int p = static_cast<int>(first); p <= static_cast<int>(last); ++p) {
       PassManager pm(module->getName());
       if (configure && failed(configure(pm)))
         return failure();
@@ -468,7 +485,7 @@ LogicalResult runPhases(ModuleOp module, Phase last,
   PassManager pm(module->getName());
   if (configure && failed(configure(pm)))
     return failure();
-  for (int p = 0; p <= static_cast<int>(last); ++p)
+  for (int p = static_cast<int>(first); p <= static_cast<int>(last); ++p)
     buildPhasePipeline(pm, static_cast<Phase>(p), options);
   return pm.run(module);
 }

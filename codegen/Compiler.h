@@ -94,6 +94,12 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
                      "Inf; the first op producing one ends the call with "
                      "its location and name (rlx-insert-debug-checks)"),
       llvm::cl::init(false)};
+  Option<std::string> quantize{
+      *this, "quantize",
+      llvm::cl::desc("none, or int8: activation-by-weight matmuls run in "
+                     "int8 (weights per channel; activations per tensor, "
+                     "from calibration or measured at each call)"),
+      llvm::cl::init("none")};
   Option<int64_t> matmulTileM{
       *this, "matmul-tile-m",
       llvm::cl::desc("rows of the CPU matmul's register tile"),
@@ -137,6 +143,16 @@ runPhases(mlir::ModuleOp module, Phase last, const PipelineOptions &options,
           llvm::function_ref<mlir::LogicalResult(mlir::PassManager &)>
               configure = nullptr,
           CompileStats *stats = nullptr);
+
+/// Runs the phases from `first` to `last`, both included, on a module that
+/// has been through the phases before `first` (rlxc stops after simplify
+/// to calibrate, then goes on); otherwise as runPhases.
+mlir::LogicalResult
+runPhasesFrom(mlir::ModuleOp module, Phase first, Phase last,
+              const PipelineOptions &options,
+              llvm::function_ref<mlir::LogicalResult(mlir::PassManager &)>
+                  configure = nullptr,
+              CompileStats *stats = nullptr);
 
 /// Translates a module at the Codegen phase to LLVM IR, optimized at
 /// options.optLevel for options.cpu, and writes `kind` to `outputPath`

@@ -10,6 +10,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "codegen/Calibration/Calibration.h"
 #include "codegen/Compiler.h"
 #include "codegen/SourceLimits.h"
 #include "conversion/ONNXToRLX/ONNXToRLX.h"
@@ -172,6 +173,25 @@ int main(int argc, char **argv) {
                "cpu: check every op's float result for NaN and Inf; the "
                "first op producing one ends the call with an error naming "
                "it and its location (model.mlir:14:9: rlx.log produced -inf)");
+  std::string quantize = "none", calibrateFn, weights;
+  std::vector<std::string> calibrate;
+  app.add_option("--quantize", quantize,
+                 "none (default) or int8: matmuls of an activation by a "
+                 "weight run in int8 (VNNI vpdpbusd where the CPU has it), "
+                 "weights per output channel, activations per tensor: "
+                 "calibrated with --calibrate, else measured at each call")
+      ->check(CLI::IsMember({"none", "int8"}));
+  app.add_option("--calibrate", calibrate,
+                 "[NAME=]FILE.npy: a batch of the input NAME (omitted when "
+                 "the quantized matmuls depend on one input) on which the "
+                 "model runs, here, to fix each activation's int8 scale; "
+                 "repeat for more batches or inputs");
+  app.add_option("--calibrate-fn", calibrateFn,
+                 "the function that calibration runs (default: the only "
+                 "public one with a matmul to quantize)");
+  app.add_option("--weights", weights,
+                 "the safetensors file binding the params, for "
+                 "--calibrate (an ONNX model's are its own initializers)");
   app.add_flag("--help-mlir", helpMLIR, "list MLIR's --mlir-* options");
   app.add_flag("--version", version, "print the version");
   // CLI11 has no -O<digit> style flags: take them out first. MLIR's
@@ -225,8 +245,25 @@ int main(int argc, char **argv) {
   options.checkGradFunctions = checkGradFns;
   options.perExampleGradFunctions = perExampleFns;
   options.debugChecks = debugChecks;
+  options.quantize = quantize;
   if (std::string error = options.validate(); !error.empty())
     return fail(error);
+  if (!calibrate.empty() && quantize != "int8")
+    return fail("--calibrate fixes int8 scales: add --quantize=int8");
+  if (calibrate.empty() && (!calibrateFn.empty() || !weights.empty()))
+    return fail(std::string(calibrateFn.empty() ? "--weights" : "--calibrate-fn") +
+                " is for --calibrate");
+  mlir::rlx::CalibrationOptions calibration;
+  calibration.function = calibrateFn;
+  calibration.weights = weights;
+  for (llvm::StringRef spec : calibrate) {
+    // NAME=FILE unless what precedes '=' is a path (holds no name).
+    auto [name, path] = spec.split('=');
+    if (path.empty())
+      calibration.inputs.push_back({"", spec.str()});
+    else
+      calibration.inputs.push_back({name.str(), path.str()});
+  }
 
   mlir::rlx::Phase last = mlir::rlx::Phase::Codegen;
   if (!compileTo.empty()) {
@@ -250,6 +287,21 @@ int main(int argc, char **argv) {
     return fail("--weights-out is for ONNX models (.onnx)");
   if (onnx && weightsOut.empty())
     weightsOut = mlir::rlx::defaultWeightsPath(input, output);
+  if (onnx && !weights.empty())
+    return fail("--weights is for .mlir models: an ONNX model's weights are "
+                "its initializers");
+  if (onnx)
+    calibration.weights = weightsOut;
+  for (const mlir::rlx::CalibrationInput &file : calibration.inputs)
+    if (file.path == output || sameFile(file.path, output))
+      return fail("the output '" + output +
+                  "' would overwrite the calibration file '" + file.path + "'");
+  if (!weights.empty() && (weights == output || sameFile(weights, output)))
+    return fail("the output '" + output + "' would overwrite the weights '" +
+                weights + "'");
+  if (!calibrate.empty() && last < mlir::rlx::Phase::Lower)
+    return fail("--calibrate runs the quantization of the lower phase: "
+                "compile at least to --compile-to=lower");
   if (onnx && (weightsOut == input || weightsOut == output ||
                sameFile(input, weightsOut) || sameFile(output, weightsOut)))
     return fail("the weights file '" + weightsOut +
@@ -307,9 +359,25 @@ int main(int argc, char **argv) {
     return success();
   };
   mlir::rlx::CompileStats stats;
-  if (failed(mlir::rlx::runPhases(*module, last, options, configure,
-                            printStats ? &stats : nullptr)))
-    return 1;
+  mlir::rlx::CompileStats *statsOrNull = printStats ? &stats : nullptr;
+  if (calibrate.empty()) {
+    if (failed(mlir::rlx::runPhases(*module, last, options, configure,
+                                    statsOrNull)))
+      return 1;
+  } else {
+    // Calibration measures the simplified module's matmuls, the very ones
+    // the lower phase quantizes.
+    if (failed(mlir::rlx::runPhases(*module, mlir::rlx::Phase::Simplify,
+                                    options, configure, statsOrNull)))
+      return 1;
+    TimingScope calibrationTiming = rootTiming.nest("Calibration");
+    if (failed(mlir::rlx::calibrateActivations(*module, calibration)))
+      return 1;
+    calibrationTiming.stop();
+    if (failed(mlir::rlx::runPhasesFrom(*module, mlir::rlx::Phase::Lower, last,
+                                        options, configure, statsOrNull)))
+      return 1;
+  }
   // Printed however the compile ends from here on.
   llvm::scope_exit report([&] {
     if (printStats)

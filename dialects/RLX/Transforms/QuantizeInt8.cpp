@@ -1,0 +1,155 @@
+//===- QuantizeInt8.cpp - Post-training int8 quantization of matmuls -------===//
+///
+/// \file
+/// rlx-quantize-int8: each f32 matmul of an activation by a weight
+/// (isQuantizableMatmul) becomes an i8 x i8 -> i32 matmul between scalings,
+/// the scheme ONNX Runtime's and PyTorch's int8 CPU inference use:
+///
+/// - the weight `[K, N]` per output channel, symmetric: column n is
+///   divided by s_w[n] = max_k |W[k, n]| / 127 and rounded to [-127, 127].
+///   It depends on the weight alone, so rlx-prepare-params computes it once
+///   per binding, as those runtimes pre-quantize initializers;
+/// - the activation per tensor, symmetric: s_x = a / 127 with `a` the
+///   largest |x| that calibration recorded (kActivationAbsMaxAttr, a
+///   constant), or, without one, the largest |x| of this call (dynamic
+///   quantization: one reduction over x, no calibration needed);
+/// - the i32 product times s_x * s_w[n] is the f32 result. The rescaling
+///   and whatever elementwise ops follow (bias, activation, the next
+///   matmul's quantization) fuse into one loop.
+///
+/// Symmetric scales keep zero exact and need no zero-point corrections;
+/// -128 is not used, so a negated code never overflows. Rounding is to
+/// nearest, ties to even (as numpy.round and ONNX QuantizeLinear).
+///
+//===----------------------------------------------------------------------===//
+
+#include "dialects/RLX/IR/AutodiffBuilders.h"
+#include "dialects/RLX/IR/RLXDialect.h"
+#include "dialects/RLX/Transforms/Passes.h"
+#include "dialects/RLX/Transforms/Quantization.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <cfloat>
+
+namespace mlir::rlx {
+#define GEN_PASS_DEF_RLXQUANTIZEINT8
+#include "dialects/RLX/Transforms/Passes.h.inc"
+} // namespace mlir::rlx
+
+using namespace mlir;
+using namespace mlir::rlx;
+using namespace mlir::rlx::ad;
+
+namespace {
+
+/// True when `value` is computed in `block` from params and constants alone
+/// by pure, region-free ops: a weight, fixed once the params are bound.
+bool isWeight(Value value, Block *block) {
+  SmallVector<Value> work = {value};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != block)
+      return false;
+    if (isa<ParamOp>(def) || matchPattern(def, m_Constant()))
+      continue;
+    if (def->getNumRegions() || def->getNumOperands() == 0 ||
+        !isMemoryEffectFree(def))
+      return false;
+    llvm::append_range(work, def->getOperands());
+  }
+  return true;
+}
+
+bool isF32Tensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.getElementType().isF32();
+}
+
+/// `v` (already divided by its scale) clamped to [-127, 127], rounded to
+/// nearest with ties to even, as i8. Adding 1.5 * 2^23 leaves an f32 with
+/// no fraction bits for |v| <= 2^22, so the addition itself rounds (ties to
+/// even) and the subtraction is exact; nothing reassociates float
+/// arithmetic in this compiler.
+Value roundToInt8(RuleBuilder r, Value v) {
+  Value clamped = MinimumOp::create(
+      r.b, r.loc, MaximumOp::create(r.b, r.loc, v, scalarLike(r, v, -127)),
+      scalarLike(r, v, 127));
+  Value shift = scalarLike(r, v, 12582912.0);
+  Value rounded = sub(r, add(r, clamped, shift), shift);
+  return castTo(r, rounded, r.b.getI8Type());
+}
+
+/// The scale of a tensor whose largest magnitude is `absMax`: absMax / 127,
+/// at least the smallest normal f32 so that an all-zero tensor divides to
+/// zeros rather than NaNs.
+Value scaleOf(RuleBuilder r, Value absMax) {
+  Value scale = div(r, absMax, scalarLike(r, absMax, 127));
+  return MaximumOp::create(r.b, r.loc, scale, scalarLike(r, scale, FLT_MIN));
+}
+
+void quantize(MatmulOp op) {
+  OpBuilder b(op);
+  RuleBuilder r{b, op.getLoc()};
+  Value x = op.getLhs(), w = op.getRhs();
+
+  // Weight: one scale per output column.
+  Value wAbsMax = MaxOp::create(b, r.loc, AbsOp::create(b, r.loc, w),
+                                b.getDenseI64ArrayAttr({0}),
+                                b.getBoolAttr(false));
+  Value wScale = scaleOf(r, wAbsMax);
+  Value wq = roundToInt8(r, div(r, w, wScale));
+
+  // Activation: one scale, calibrated or measured now.
+  Value xAbsMax;
+  if (auto calibrated = op->getAttrOfType<FloatAttr>(kActivationAbsMaxAttr)) {
+    xAbsMax = scalarLike(r, x, calibrated.getValueAsDouble());
+  } else {
+    auto rank = tensorType(x).getRank();
+    SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    xAbsMax = MaxOp::create(b, r.loc, AbsOp::create(b, r.loc, x),
+                            b.getDenseI64ArrayAttr(all), b.getBoolAttr(false));
+  }
+  Value xScale = scaleOf(r, xAbsMax);
+  Value xq = roundToInt8(r, div(r, x, xScale));
+
+  auto resultType = cast<RankedTensorType>(op.getType());
+  Value product = MatmulOp::create(
+      b, r.loc, resultType.clone(b.getI32Type()), xq, wq);
+  Value y = mul(r, castTo(r, product, resultType.getElementType()),
+                mul(r, xScale, wScale));
+  op.replaceAllUsesWith(y);
+  op.erase();
+}
+
+struct QuantizeInt8 : mlir::rlx::impl::RLXQuantizeInt8Base<QuantizeInt8> {
+  void runOnOperation() override {
+    SmallVector<MatmulOp> matmuls;
+    getOperation()->walk([&](MatmulOp op) {
+      if (isQuantizableMatmul(op))
+        matmuls.push_back(op);
+    });
+    for (MatmulOp op : matmuls)
+      quantize(op);
+  }
+};
+
+} // namespace
+
+bool mlir::rlx::isQuantizableMatmul(MatmulOp op) {
+  if (!isF32Tensor(op.getLhs().getType()) ||
+      !isF32Tensor(op.getRhs().getType()) || !isF32Tensor(op.getType()))
+    return false;
+  auto rhs = cast<RankedTensorType>(op.getRhs().getType());
+  if (rhs.getRank() != 2 || rhs.isDynamicDim(0) ||
+      rhs.getDimSize(0) > kMaxInt8ContractionLength)
+    return false;
+  Block *block = op->getBlock();
+  return isWeight(op.getRhs(), block) && !isWeight(op.getLhs(), block);
+}
