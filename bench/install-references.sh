@@ -24,3 +24,8 @@ fi
 "$venv/bin/python" -c "import onnxruntime" 2>/dev/null ||
   "$venv/bin/pip" install -q onnxruntime ||
   echo "bench: ONNX Runtime did not install; the ONNX table is left out"
+# ONNX Runtime's quantizer (the int8 peer of rlxc --quantize=int8) imports
+# ml_dtypes and onnx.reference (onnx 1.13 on; Debian's is older).
+"$venv/bin/python" -c "import onnxruntime.quantization" 2>/dev/null ||
+  "$venv/bin/pip" install -q ml_dtypes "onnx==1.17.0" ||
+  echo "bench: ONNX Runtime's quantizer did not install; the int8 table is left out"

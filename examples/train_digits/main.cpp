@@ -30,6 +30,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <numeric>
 #include <sstream>
 
 namespace {
@@ -328,6 +329,15 @@ int main(int argc, char **argv) {
     rlx::Array testLabels = rlx::Array::from(test.labels, {n});
     testX.host().write_npy(out + "/test_x.npy");
     testLabels.host().write_npy(out + "/test_labels.npy");
+    // Training images for int8 calibration (rlxc --calibrate), never the
+    // test images the quantized model is judged on.
+    std::vector<size_t> firstRows(std::min<size_t>(512, train.rows()));
+    std::iota(firstRows.begin(), firstRows.end(), size_t(0));
+    Dataset calibration = subset(train, firstRows);
+    rlx::Array::from(calibration.x,
+                     {static_cast<int64_t>(calibration.rows()), 64})
+        .host()
+        .write_npy(out + "/calibration_x.npy");
 
     rlx::Compiled model = predict.jit(rlx::Device{device});
     model.load_params(out + "/digits.safetensors");
@@ -335,7 +345,7 @@ int main(int argc, char **argv) {
         model.run({{"x", testX}, {"labels", testLabels}})["accuracy"].item();
     std::printf("test accuracy: %.4f (%zu images)\n", accuracy, test.rows());
     std::printf("wrote %s/loss.svg, digits.safetensors, predict.mlir, "
-                "test_x.npy, test_labels.npy\n",
+                "test_x.npy, test_labels.npy, calibration_x.npy\n",
                 out.c_str());
     if (accuracy < 0.95) {
       std::fprintf(stderr, "train_digits: accuracy %.4f is below 0.95\n",
