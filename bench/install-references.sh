@@ -25,7 +25,9 @@ fi
   "$venv/bin/pip" install -q onnxruntime ||
   echo "bench: ONNX Runtime did not install; the ONNX table is left out"
 # ONNX Runtime's quantizer (the int8 peer of rlxc --quantize=int8) imports
-# ml_dtypes and onnx.reference (onnx 1.13 on; Debian's is older).
+# ml_dtypes and onnx.reference (onnx 1.13 on; Debian's is older). NumPy
+# stays below 2 for Debian's torch, and ml_dtypes at a release that runs
+# on it.
 "$venv/bin/python" -c "import onnxruntime.quantization" 2>/dev/null ||
-  "$venv/bin/pip" install -q ml_dtypes "onnx==1.17.0" ||
+  "$venv/bin/pip" install -q "numpy<2" "ml_dtypes==0.5.1" "onnx==1.17.0" ||
   echo "bench: ONNX Runtime's quantizer did not install; the int8 table is left out"

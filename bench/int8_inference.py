@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""int8 inference: rlxc --quantize=int8 against ONNX Runtime's quantizer,
+side by side.
+
+Each model is exported by PyTorch (opset 17, random weights) and run in f32
+and int8 by both:
+
+- rlx: `rlxc model.onnx` (f32), `rlxc model.onnx --quantize=int8` (dynamic:
+  activation ranges measured at each call) and `... --calibrate x=CAL.npy`
+  (static ranges), timed by `rlx-run --benchmark` with RLX_NUM_THREADS=t;
+- ONNX Runtime: the same file, `quantize_dynamic` (per-channel int8
+  weights, dynamic activations: MatMulInteger / DynamicQuantizeLinear) and
+  `quantize_static` (QDQ, per-channel weights, the same calibration batch),
+  intra_op_num_threads=t, all graph optimizations.
+
+Both quantize the same way (symmetric per-channel int8 weights, per-tensor
+activations), so the int8 ratios compare kernels and fusion, not schemes.
+Each int8 result's error is printed as its largest difference from the f32
+output relative to the output's largest magnitude.
+
+Usage: int8_inference.py BIN_DIR [--threads 1,2] [--calls N] [--models a,b]
+                         [--dynamic-batch]
+Prints `model threads variant rlx_ms ort_ms ratio rlx_err ort_err` (ratio =
+rlx / ORT, lower is better)."""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import torch
+
+from onnx_inference import MLP, Encoder, ort_ms, rlx_ms
+
+
+def models():
+    torch.manual_seed(0)
+    yield "mlp_b128", MLP(), (128, 784)
+    yield "mlp_b1", MLP(), (1, 784)
+    yield "bert4_s128", Encoder(), (1, 128, 768)
+
+
+def relative_error(got, want):
+    return float(np.max(np.abs(got - want)) / (np.max(np.abs(want)) + 1e-30))
+
+
+class Calibration:
+    """ONNX Runtime's calibration reader over one batch."""
+
+    def __init__(self, x):
+        self.batches = iter([{"x": x}])
+
+    def get_next(self):
+        return next(self.batches, None)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("bin_dir")
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--calls", type=int, default=50)
+    parser.add_argument("--models", default="")
+    parser.add_argument("--dynamic-batch", action="store_true",
+                        help="export with a dynamic batch dim")
+    args = parser.parse_args()
+    dynamic = args.dynamic_batch
+    thread_counts = [int(t) for t in args.threads.split(",")]
+    import onnxruntime as ort
+    from onnxruntime import quantization as q
+    wanted = set(filter(None, args.models.split(",")))
+    scratch = tempfile.mkdtemp(prefix="rlx-int8-bench-")
+    rlxc = os.path.join(args.bin_dir, "rlxc")
+    print("model threads variant rlx_ms ort_ms ratio rlx_err ort_err")
+    for name, model, shape in models():
+        if wanted and name not in wanted:
+            continue
+        model.eval()
+        rng = np.random.default_rng(1)
+        x = rng.standard_normal(shape).astype(np.float32)
+        # Calibration data: other draws from the same distribution.
+        cal = rng.standard_normal(((32 if dynamic else 1) * shape[0],) + shape[1:]).astype(np.float32)
+        f32_onnx = os.path.join(scratch, name + ".onnx")
+        with torch.no_grad():
+            torch.onnx.export(model, torch.from_numpy(x), f32_onnx, opset_version=17,
+                              input_names=["x"], output_names=["y"],
+                              dynamic_axes={"x": {0: "batch"}} if dynamic else None)
+        x_path, cal_path = (os.path.join(scratch, name + s) for s in ("_x.npy", "_cal.npy"))
+        np.save(x_path, x)
+        np.save(cal_path, cal)
+        weights = os.path.join(scratch, name + ".safetensors")
+        artifacts = {}
+        for variant, flags in [("f32", []), ("int8-dynamic", ["--quantize=int8"]),
+                               ("int8-static", ["--quantize=int8", "--calibrate",
+                                                "x=" + cal_path])]:
+            artifacts[variant] = os.path.join(scratch, f"{name}-{variant}.so")
+            subprocess.run([rlxc, f32_onnx, "-o", artifacts[variant],
+                            "--weights-out", weights] + flags, check=True)
+        ort_files = {"f32": f32_onnx,
+                     "int8-dynamic": os.path.join(scratch, name + "-dyn.onnx"),
+                     "int8-static": os.path.join(scratch, name + "-static.onnx")}
+        q.quantize_dynamic(f32_onnx, ort_files["int8-dynamic"], per_channel=True,
+                           weight_type=q.QuantType.QInt8)
+        q.quantize_static(f32_onnx, ort_files["int8-static"], Calibration(cal),
+                          quant_format=q.QuantFormat.QDQ, per_channel=True,
+                          activation_type=q.QuantType.QInt8,
+                          weight_type=q.QuantType.QInt8,
+                          extra_options={"ActivationSymmetric": True})
+        # rlx first, with no ONNX Runtime session alive: a session's idle
+        # threads spin on the cores rlx-run would use.
+        rlx_out, rlx_time = {}, {}
+        for variant in ["f32", "int8-dynamic", "int8-static"]:
+            y_path = os.path.join(scratch, f"{name}-{variant}_y.npy")
+            subprocess.run([os.path.join(args.bin_dir, "rlx-run"), artifacts[variant],
+                            "--weights", weights, "--input", "x=" + x_path,
+                            "--output", y_path], check=True, capture_output=True)
+            rlx_out[variant] = np.load(y_path)
+            for threads in thread_counts:
+                rlx_time[variant, threads] = rlx_ms(args.bin_dir, artifacts[variant],
+                                                    weights, x_path, threads, args.calls)
+        want = None
+        for threads in thread_counts:
+            for variant in ["f32", "int8-dynamic", "int8-static"]:
+                options = ort.SessionOptions()
+                options.intra_op_num_threads = threads
+                options.inter_op_num_threads = 1
+                options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+                session = ort.InferenceSession(ort_files[variant], options,
+                                               providers=["CPUExecutionProvider"])
+                ort_y = session.run(None, {"x": x})[0]
+                if want is None:
+                    want = ort_y
+                o = ort_ms(session, x, args.calls)
+                del session
+                r = rlx_time[variant, threads]
+                rlx_y = rlx_out[variant].reshape(want.shape)
+                print(f"{name} {threads} {variant} {r:.3f} {o:.3f} {r / o:.2f} "
+                      f"{relative_error(rlx_y, want):.1e} "
+                      f"{relative_error(ort_y, want):.1e}", flush=True)
+
+if __name__ == "__main__":
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    main()
