@@ -59,6 +59,7 @@ void addShapeOps(llvm::StringMap<OpConverter> &table);
 void addNNOps(llvm::StringMap<OpConverter> &table);
 void addControlFlowOps(llvm::StringMap<OpConverter> &table);
 void addComposedOps(llvm::StringMap<OpConverter> &table);
+void addQuantOps(llvm::StringMap<OpConverter> &table);
 
 } // namespace mlir::rlx::onnx_import
 

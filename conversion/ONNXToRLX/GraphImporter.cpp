@@ -66,7 +66,10 @@ size_t storageBytes(Type type) {
 bool tensorBytes(MLIRContext *context, const onnx::TensorProto &tensor,
                  RankedTensorType &type, std::vector<char> &bytes,
                  std::string &error) {
-  Type elementType = elementTypeOf(context, tensor.data_type());
+  // uint8 (quantized data) is held as i32 of its values.
+  bool uint8 = tensor.data_type() == onnx::TensorProto::UINT8;
+  Type elementType = uint8 ? IntegerType::get(context, 32)
+                           : elementTypeOf(context, tensor.data_type());
   if (!elementType) {
     error = onnxTypeName(tensor.data_type()) + " tensors are not supported";
     return false;
@@ -101,6 +104,17 @@ bool tensorBytes(MLIRContext *context, const onnx::TensorProto &tensor,
     error = "has external data that was not loaded";
     return false;
   }
+  if (tensor.has_raw_data() && uint8) {
+    const std::string &raw = tensor.raw_data();
+    if (raw.size() != count)
+      return mismatch(raw.size(), "bytes");
+    bytes.resize(count * width);
+    for (uint64_t i = 0; i < count; ++i) {
+      int32_t value = static_cast<uint8_t>(raw[i]);
+      std::memcpy(bytes.data() + i * width, &value, width);
+    }
+    return true;
+  }
   if (tensor.has_raw_data()) {
     const std::string &raw = tensor.raw_data();
     if (raw.size() != count * width)
@@ -133,6 +147,10 @@ bool tensorBytes(MLIRContext *context, const onnx::TensorProto &tensor,
   case onnx::TensorProto::INT8:
     return copyFrom(tensor.int32_data(),
                     [](int32_t v) { return static_cast<int8_t>(v); });
+  case onnx::TensorProto::UINT8:
+    return copyFrom(tensor.int32_data(), [](int32_t v) {
+      return static_cast<int32_t>(static_cast<uint8_t>(v));
+    });
   case onnx::TensorProto::BOOL:
     return copyFrom(tensor.int32_data(),
                     [](int32_t v) { return static_cast<int8_t>(v != 0); });
@@ -219,6 +237,15 @@ FailureOr<SmallVector<int64_t>> NodeContext::constantInts(unsigned i,
   return toInts(*value);
 }
 
+bool NodeContext::inputIsUint8(unsigned i) const {
+  return hasInput(i) && importer.isUint8(node.input(i));
+}
+
+void NodeContext::markOutputUint8(unsigned i) {
+  if (hasOutput(i))
+    importer.uint8Names.insert(node.output(i));
+}
+
 void NodeContext::setOutput(unsigned i, Value value) {
   if (hasOutput(i))
     importer.values[node.output(i)] = value;
@@ -299,6 +326,27 @@ LogicalResult NodeContext::checkKnownAttributes(ArrayRef<StringRef> known) {
 //===----------------------------------------------------------------------===//
 // GraphImporter
 //===----------------------------------------------------------------------===//
+
+bool GraphImporter::isUint8(StringRef name) const {
+  if (uint8Names.contains(name))
+    return true;
+  auto init = initializers.find(name);
+  return init != initializers.end() &&
+         init->second->data_type() == onnx::TensorProto::UINT8;
+}
+
+/// The ops that may read a uint8 tensor (held as i32): the quantized ops,
+/// which know, casts (exact) and ops that only move elements, whose
+/// outputs are uint8 too.
+static bool readsUint8(StringRef opType, bool &propagates) {
+  propagates = llvm::is_contained(
+      {"Identity", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose"},
+      opType);
+  return propagates ||
+         llvm::is_contained({"QuantizeLinear", "DequantizeLinear",
+                             "MatMulInteger", "QLinearMatMul", "Cast"},
+                            opType);
+}
 
 Location GraphImporter::fileLoc() {
   return FileLineColLoc::get(builder.getContext(), fileName, 0, 0);
@@ -514,6 +562,22 @@ LogicalResult GraphImporter::importNodes(const onnx::GraphProto &graph,
       return ctx.error() << "op '" << node.op_type() << "' (opset "
                          << kONNXImportOpset
                          << ") is not supported by the ONNX importer";
+    bool readsAUint8 = false, propagates = false;
+    for (const std::string &name : node.input())
+      if (!name.empty() && isUint8(name)) {
+        if (!readsUint8(node.op_type(), propagates))
+          return ctx.error()
+                 << "reads '" << name
+                 << "', a uint8 tensor: uint8 is supported as quantized data "
+                    "(QuantizeLinear, DequantizeLinear, MatMulInteger, "
+                    "QLinearMatMul, Cast, and ops that move elements), not "
+                    "in "
+                 << node.op_type();
+        readsAUint8 = true;
+      }
+    if (readsAUint8 && propagates)
+      for (int i = 0; i < node.output_size(); ++i)
+        ctx.markOutputUint8(i);
     Operation *before = block->empty() ? nullptr : &block->back();
     FailureOr<bool> symbolic = convertSymbolicShapeOp(ctx);
     if (failed(symbolic) || (!*symbolic && failed(converter->second(ctx))))

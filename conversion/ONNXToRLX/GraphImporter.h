@@ -75,6 +75,10 @@ public:
   /// if it is not.
   FailureOr<SmallVector<int64_t>> constantInts(unsigned i, StringRef what);
 
+  /// Whether input `i` is an ONNX uint8 tensor (held as i32).
+  bool inputIsUint8(unsigned i) const;
+  /// Marks output `i` as an ONNX uint8 tensor held as i32.
+  void markOutputUint8(unsigned i);
   /// Sets output `i` to `value` / to a value known at import time.
   void setOutput(unsigned i, Value value);
   void setConstantOutput(unsigned i, DenseElementsAttr value);
@@ -197,6 +201,11 @@ public:
   void assignSymbols(Operation *op);
   /// Every name a node reads or the graph outputs.
   llvm::StringSet<> usedNames;
+  /// ONNX uint8 tensors (quantized data), held as i32 of their values: rlx
+  /// has no unsigned types. Only the ops in kUint8Readers read them, so no
+  /// uint8 arithmetic (which wraps) is computed in i32 (which does not).
+  llvm::StringSet<> uint8Names;
+  bool isUint8(StringRef name) const;
 
   /// The rlx value of `name`, making an rlx.param (initializer) or
   /// rlx.constant (a value known at import) on first use. `ctx` names the

@@ -21,6 +21,7 @@ const llvm::StringMap<OpConverter> &opConverters() {
     addNNOps(t);
     addControlFlowOps(t);
     addComposedOps(t);
+    addQuantOps(t);
     return t;
   }();
   return table;

@@ -139,6 +139,21 @@ def main():
         helper.make_node("Fancy", ["h"], ["y"], name="fancy", domain="com.example")],
         domain_ops=["com.example"])
     bad("op from an unknown domain", custom, "fancy", "com.example")
+    # uint8 is held as int32 of its values: arithmetic on it (which wraps
+    # in uint8) is refused, naming the node and the tensor.
+    bad("uint8 arithmetic", linear_model(
+        nodes=[helper.make_node("QuantizeLinear", ["x", "s"], ["q"], name="quant"),
+               helper.make_node("Add", ["q", "q"], ["y"], name="wraps")],
+        inits=[numpy_helper.from_array(np.array(0.1, np.float32), "s")]),
+        "node 1 'wraps' (Add)", "'q', a uint8 tensor")
+    bad("integer matmul of floats", linear_model(
+        nodes=[helper.make_node("MatMulInteger", ["x", "w"], ["y"], name="mmi")]),
+        "node 0 'mmi' (MatMulInteger)", "A (input 0) has element type 'f32'",
+        "int8 and uint8")
+    bad("per-axis scale of the wrong length", linear_model(
+        nodes=[helper.make_node("QuantizeLinear", ["x", "s"], ["y"], name="quant", axis=1)],
+        inits=[numpy_helper.from_array(np.ones(5, np.float32), "s")]),
+        "node 0 'quant' (QuantizeLinear)", "5 elements for the 4")
     conv_w = numpy_helper.from_array(rng.standard_normal((2, 1, 3, 3)).astype(np.float32), "k")
     conv = helper.make_graph(
         [helper.make_node("Conv", ["x", "k"], ["y"], name="c", auto_pad="BOGUS")], "conv",

@@ -570,6 +570,118 @@ for op, fn in [("Floor", np.floor), ("Ceil", np.ceil), ("Round", np.round)]:
          ref, rtol=0, atol=0, dynamic=True)
 
 
+# ---------------------------------------------------------------- quantized ops
+# References follow the ONNX spec in NumPy: x / scale in f32, rounded half
+# to even (np.rint), plus the zero point, saturated; integer products in
+# int64. uint8 results reach the graph's outputs through a Cast to int32
+# (rlx holds uint8 as i32 and takes no uint8 inputs or outputs).
+
+def i8(*shape):
+    return rng.integers(-128, 128, shape).astype(np.int8)
+
+
+def u8(*shape):
+    return rng.integers(0, 256, shape).astype(np.uint8)
+
+
+def quantize_ref(x, scale, zp, lo, hi, axis=1):
+    if np.ndim(scale) == 1:
+        shape = [1] * x.ndim
+        shape[axis] = -1
+        scale, zp = scale.reshape(shape), np.reshape(zp, shape)
+    q = np.rint((x / scale).astype(np.float32)) + np.asarray(zp, np.float32)
+    return np.clip(q, lo, hi)
+
+
+def dynamic_quantize_ref(x):
+    hi = np.float32(max(x.max(), 0))
+    lo = np.float32(min(x.min(), 0))
+    scale = np.float32((hi - lo) / np.float32(255))
+    zp = np.clip(np.rint(np.float32(-lo) / scale), 0, 255)
+    return quantize_ref(x, scale, zp, 0, 255).astype(np.int32), scale, np.int32(zp)
+
+
+def to_i32():
+    return {"to": TensorProto.INT32}
+
+
+case("QuantizeLinearInt8", "QuantizeLinear", {"x": batched(5, 6, fn=lambda *s: f32(*s, lo=-3, hi=3))},
+     lambda x, s, zp: quantize_ref(x, s, zp, -128, 127).astype(np.int8),
+     inits={"s": np.array(0.02, np.float32), "zp": np.array(3, np.int8)},
+     rtol=0, atol=0, dynamic=True)
+case("QuantizeLinearUint8PerAxis", None, {"x": batched(4, 6, fn=lambda *s: f32(*s, lo=-3, hi=3))},
+     lambda x, s, zp: quantize_ref(x, s, zp, 0, 255).astype(np.int32),
+     inits={"s": np.array([0.01, 0.02, 0.05, 0.1], np.float32),
+            "zp": np.array([0, 128, 200, 255], np.uint8)},
+     nodes=[("QuantizeLinear", ["x", "s", "zp"], {"axis": 1}, ["q"]),
+            ("Cast", ["q"], to_i32())], rtol=0, atol=0, dynamic=True)
+case("QuantizeLinearDefaultUint8", None, {"x": batched(6, fn=lambda *s: f32(*s, lo=-1, hi=4))},
+     lambda x, s: quantize_ref(x, s, 0, 0, 255).astype(np.int32),
+     inits={"s": np.array(0.015, np.float32)},
+     nodes=[("QuantizeLinear", ["x", "s"], {}, ["q"]),
+            ("Cast", ["q"], to_i32())], rtol=0, atol=0)
+case("DequantizeLinearInt8PerAxis", "DequantizeLinear", {"x": batched(3, 4, fn=i8)},
+     lambda x, s, zp: (x.astype(np.float32) - zp.reshape(3, 1)) * s.reshape(3, 1),
+     inits={"s": np.array([0.5, 0.25, 0.125], np.float32),
+            "zp": np.array([-3, 0, 7], np.int8)},
+     attrs={"axis": 1}, rtol=0, atol=0, dynamic=True)
+case("DequantizeLinearUint8Weight", None, {"x": batched(5)},
+     lambda x, wq, s, zp: x @ ((wq.astype(np.float32) - zp) * s),
+     inits={"wq": u8(5, 3), "s": np.array([0.1, 0.2, 0.3], np.float32),
+            "zp": np.array([100, 128, 0], np.uint8)},
+     nodes=[("DequantizeLinear", ["wq", "s", "zp"], {"axis": 1}, ["w"]),
+            ("MatMul", ["x", "w"], {})], dynamic=True)
+case("DequantizeLinearInt32", "DequantizeLinear",
+     {"x": batched(4, fn=lambda *s: rng.integers(-10**6, 10**6, s).astype(np.int32))},
+     lambda x, s: x.astype(np.float32) * s, inits={"s": np.array(0.001, np.float32)},
+     rtol=1e-6, atol=0, dynamic=True)
+case("DynamicQuantizeLinear", None, {"x": batched(5, fn=lambda *s: f32(*s, lo=-2, hi=3))},
+     dynamic_quantize_ref,
+     nodes=[("DynamicQuantizeLinear", ["x"], {}, ["q", "y1", "zp"]),
+            ("Cast", ["q"], to_i32(), ["y0"]), ("Cast", ["zp"], to_i32(), ["y2"])],
+     rtol=0, atol=0, dynamic=True)
+case("DynamicQuantizeLinearAllZero", None, {"x": fixed(np.zeros((2, 3), np.float32))},
+     lambda x: (np.zeros((2, 3), np.int32), np.float32(0), np.int32(0)),
+     nodes=[("DynamicQuantizeLinear", ["x"], {}, ["q", "y1", "zp"]),
+            ("Cast", ["q"], to_i32(), ["y0"]), ("Cast", ["zp"], to_i32(), ["y2"])],
+     rtol=0, atol=0)
+
+
+def dynamic_matmul_ref(x, wq, wzp):
+    q, _, zp = dynamic_quantize_ref(x)
+    return ((q.astype(np.int64) - zp) @ (wq.astype(np.int64) - wzp)).astype(np.int32)
+
+
+# ONNX Runtime's quantize_dynamic: a uint8 activation by an int8 weight.
+case("MatMulIntegerDynamic", None, {"x": batched(7, fn=lambda *s: f32(*s, lo=-2, hi=3))},
+     dynamic_matmul_ref, inits={"wq": i8(7, 4), "wzp": np.zeros(4, np.int8)},
+     nodes=[("DynamicQuantizeLinear", ["x"], {}, ["q", "qs", "qzp"]),
+            ("MatMulInteger", ["q", "wq", "qzp", "wzp"], {})],
+     rtol=0, atol=0, dynamic=True)
+# Zero points on both sides, a uint8 weight, a batched activation.
+case("MatMulIntegerZeroPoints", "MatMulInteger", {"a": batched(5, 7, fn=i8)},
+     lambda a, b, azp, bzp: ((a.astype(np.int64) - azp) @
+                             (b.astype(np.int64) - bzp)).astype(np.int32),
+     inits={"b": u8(7, 4), "azp": np.array(-9, np.int8),
+            "bzp": np.array([0, 127, 128, 255], np.uint8)},
+     rtol=0, atol=0, dynamic=True)
+
+
+def qlinear_matmul_ref(a, a_s, a_zp, b, b_s, b_zp, y_s, y_zp):
+    acc = (a.astype(np.int64) - a_zp) @ (b.astype(np.int64) - b_zp)
+    real = acc.astype(np.float32) * ((a_s * b_s) / y_s)
+    return np.clip(np.rint(real) + np.float32(y_zp), 0, 255).astype(np.int32)
+
+
+case("QLinearMatMul", None, {"a": batched(6, fn=i8)}, qlinear_matmul_ref,
+     inits={"a_s": np.array(0.02, np.float32), "a_zp": np.array(5, np.int8),
+            "b": u8(6, 3), "b_s": np.array([0.01, 0.03, 0.02], np.float32),
+            "b_zp": np.array([128, 120, 140], np.uint8),
+            "y_s": np.array(0.05, np.float32), "y_zp": np.array(128, np.uint8)},
+     nodes=[("QLinearMatMul", ["a", "a_s", "a_zp", "b", "b_s", "b_zp", "y_s", "y_zp"],
+             {}, ["q"]), ("Cast", ["q"], to_i32())], rtol=0, atol=0, dynamic=True)
+
+
 def py_mod(a, b):
     return np.mod(a, b)  # the sign of the divisor
 
