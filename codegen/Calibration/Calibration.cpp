@@ -50,18 +50,19 @@ std::string takeError(rlx_status_t status) {
   return message;
 }
 
-/// The quantizable matmuls of `fn`, in walk order (the same in a clone).
-SmallVector<MatmulOp> quantizableMatmuls(func::FuncOp fn) {
-  SmallVector<MatmulOp> matmuls;
-  fn.walk([&](MatmulOp op) {
-    if (isQuantizableMatmul(op))
-      matmuls.push_back(op);
+/// The ops of `fn` that int8 quantization rewrites, in walk order (the same
+/// in a clone).
+SmallVector<Operation *> quantizedOps(func::FuncOp fn) {
+  SmallVector<Operation *> ops;
+  fn.walk([&](Operation *op) {
+    if (quantizedActivation(op))
+      ops.push_back(op);
   });
-  return matmuls;
+  return ops;
 }
 
 /// The function to calibrate: the one named, or the only public function
-/// with a quantizable matmul.
+/// with a matmul or conv to quantize.
 FailureOr<func::FuncOp> findFunction(ModuleOp module, StringRef name) {
   if (!name.empty()) {
     auto fn = module.lookupSymbol<func::FuncOp>(name);
@@ -72,37 +73,38 @@ FailureOr<func::FuncOp> findFunction(ModuleOp module, StringRef name) {
   }
   SmallVector<func::FuncOp> candidates;
   for (auto fn : module.getOps<func::FuncOp>())
-    if (fn.isPublic() && !fn.isExternal() && !quantizableMatmuls(fn).empty())
+    if (fn.isPublic() && !fn.isExternal() && !quantizedOps(fn).empty())
       candidates.push_back(fn);
   if (candidates.size() == 1)
     return candidates.front();
   if (candidates.empty())
     return module.emitError()
-           << "calibration: no public function has a matmul of an "
+           << "calibration: no public function has a matmul or conv of an "
               "activation by a weight to quantize";
   InFlightDiagnostic diag = module.emitError()
                             << "calibration: several functions have "
-                               "matmuls to quantize (";
+                               "matmuls or convs to quantize (";
   llvm::interleaveComma(candidates, diag,
                         [&](func::FuncOp fn) { diag << fn.getSymName(); });
   return diag << "); name one with --calibrate-fn";
 }
 
 /// Turns `fn` (in a copy of the module) into the measuring function: its
-/// results become the largest |lhs| of each of `matmuls`, the inputs no
+/// results become the largest |activation| of each of `ops`, the inputs no
 /// measurement depends on are dropped, and the module's other public
 /// functions become private, to be erased when nothing calls them.
 LogicalResult makeMeasuringFunction(ModuleOp module, func::FuncOp fn,
-                                    ArrayRef<MatmulOp> matmuls) {
+                                    ArrayRef<Operation *> ops) {
   OpBuilder b(module.getContext());
+  SmallVector<Value> activations = llvm::map_to_vector(
+      ops, [](Operation *op) { return quantizedActivation(op); });
   SmallVector<Value> maxima;
-  for (MatmulOp op : matmuls) {
+  for (auto [op, x] : llvm::zip(ops, activations)) {
     b.setInsertionPointAfter(op);
-    Value lhs = op.getLhs();
-    auto rank = cast<RankedTensorType>(lhs.getType()).getRank();
+    auto rank = cast<RankedTensorType>(x.getType()).getRank();
     SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-    maxima.push_back(MaxOp::create(b, op.getLoc(),
-                                   AbsOp::create(b, op.getLoc(), lhs),
+    maxima.push_back(MaxOp::create(b, op->getLoc(),
+                                   AbsOp::create(b, op->getLoc(), x),
                                    b.getDenseI64ArrayAttr(all),
                                    b.getBoolAttr(false)));
   }
@@ -196,7 +198,7 @@ LogicalResult runBatches(ModuleOp module, StringRef artifactPath,
         std::string list;
         for (StringRef name : inputNames)
           list += (list.empty() ? "" : ", ") + name.str();
-        return fail("'" + input.path + "' names no input, but the matmuls "
+        return fail("'" + input.path + "' names no input, but the quantized ops "
                     "depend on " + std::to_string(inputCount) +
                     " inputs (" + list + "): pass NAME=FILE");
       }
@@ -208,7 +210,7 @@ LogicalResult runBatches(ModuleOp module, StringRef artifactPath,
       for (StringRef name : inputNames)
         list += (list.empty() ? "" : ", ") + name.str();
       return fail("'" + input.name + "' is not an input that the quantized "
-                  "matmuls depend on (they depend on: " +
+                  "ops depend on (they depend on: " +
                   (list.empty() ? "none" : list) + ")");
     }
     files[input.name].push_back(input.path);
@@ -254,7 +256,7 @@ LogicalResult runBatches(ModuleOp module, StringRef artifactPath,
         return fail(error);
       if (!std::isfinite(value))
         return fail(batchName +
-                    " gives a matmul an activation that is not finite");
+                    " gives a quantized op an activation that is not finite");
       maxima[i] = std::max(maxima[i], value);
     }
   }
@@ -268,11 +270,11 @@ LogicalResult mlir::rlx::calibrateActivations(ModuleOp module,
   FailureOr<func::FuncOp> fn = findFunction(module, options.function);
   if (failed(fn))
     return failure();
-  SmallVector<MatmulOp> matmuls = quantizableMatmuls(*fn);
-  if (matmuls.empty())
+  SmallVector<Operation *> ops = quantizedOps(*fn);
+  if (ops.empty())
     return fn->emitError() << "calibration: function '" << fn->getSymName()
-                           << "' has no matmul of an activation by a weight "
-                              "to quantize";
+                           << "' has no matmul or conv of an activation by a "
+                              "weight to quantize";
   for (const CalibrationInput &input : options.inputs)
     if (!llvm::sys::fs::exists(input.path))
       return module.emitError()
@@ -281,8 +283,8 @@ LogicalResult mlir::rlx::calibrateActivations(ModuleOp module,
 
   OwningOpRef<ModuleOp> copy = module.clone();
   auto measuring = copy->lookupSymbol<func::FuncOp>(fn->getSymName());
-  SmallVector<MatmulOp> copies = quantizableMatmuls(measuring);
-  if (copies.size() != matmuls.size())
+  SmallVector<Operation *> copies = quantizedOps(measuring);
+  if (copies.size() != ops.size())
     return module.emitError("calibration: the module's copy differs");
   if (failed(makeMeasuringFunction(*copy, measuring, copies)))
     return failure();
@@ -304,7 +306,7 @@ LogicalResult mlir::rlx::calibrateActivations(ModuleOp module,
                         maxima)))
     return failure();
   Builder b(module.getContext());
-  for (auto [op, max] : llvm::zip(matmuls, maxima))
+  for (auto [op, max] : llvm::zip(ops, maxima))
     op->setAttr(kActivationAbsMaxAttr, b.getF64FloatAttr(max));
   return success();
 }

@@ -2,12 +2,13 @@
 ///
 /// \file
 /// Post-training quantization with static activation scales needs the
-/// range of each quantized matmul's activation on representative data. The
+/// range of each quantized matmul or conv's activation on representative
+/// data. The
 /// compiler measures it the way ONNX Runtime's and PyTorch's calibrators
 /// do, by running the model: a copy of the function whose outputs are the
-/// largest |activation| of each such matmul is compiled for this machine's
+/// largest |activation| of each such op is compiled for this machine's
 /// CPU, loaded through the runtime, bound to the weights and called on
-/// each calibration batch. The maxima land on the original matmuls as
+/// each calibration batch. The maxima land on the original ops as
 /// `rlx.activation_absmax`, which rlx-quantize-int8 turns into constant
 /// scales.
 ///
@@ -37,7 +38,7 @@ struct CalibrationInput {
 
 struct CalibrationOptions {
   /// The public function to run; empty: the only public function holding a
-  /// matmul that int8 quantization rewrites.
+  /// matmul or conv that int8 quantization rewrites.
   std::string function;
   /// The batches: the k-th file given for each input forms batch k.
   std::vector<CalibrationInput> inputs;
@@ -46,10 +47,10 @@ struct CalibrationOptions {
   std::string weights;
 };
 
-/// Runs `module` (compiled through the simplify phase, so that its matmuls
-/// are the ones rlx-quantize-int8 will see) on the calibration batches and
-/// records on each quantizable matmul of the function the largest |lhs| of
-/// all batches. Only the inputs that those activations depend on are read.
+/// Runs `module` (compiled through the simplify phase, so that its ops are
+/// the ones rlx-quantize-int8 will see) on the calibration batches and
+/// records on each matmul and conv of the function that it quantizes the
+/// largest |activation| of all batches. Only the inputs that those activations depend on are read.
 /// Errors are reported on the module's context, naming the file, input or
 /// function at fault.
 mlir::LogicalResult calibrateActivations(mlir::ModuleOp module,

@@ -418,7 +418,8 @@ Value lowerIm2colConv(OpBuilder &b, Location loc, Conv2DOp op, Value input,
                       ArrayRef<Value> resultDyn) {
   MLIRContext *ctx = b.getContext();
   auto resultType = op.getType();
-  Type element = resultType.getElementType();
+  // The input's type: an int8 conv copies i8 windows (its result is i32).
+  Type element = op.getInput().getType().getElementType();
   auto filterType = op.getFilter().getType();
   int64_t kh = filterType.getDimSize(0), kw = filterType.getDimSize(1);
   int64_t c = filterType.getDimSize(2);
@@ -475,7 +476,9 @@ Value lowerGenericConv(OpBuilder &b, Location loc, Conv2DOp op, Value input,
                        ArrayRef<Value> resultDyn) {
   MLIRContext *ctx = b.getContext();
   auto resultType = op.getType();
-  Type element = resultType.getElementType();
+  // Input and filter of `element`, the sums of `resultElement` (i32 for i8).
+  Type element = op.getInput().getType().getElementType();
+  Type resultElement = resultType.getElementType();
   int64_t groups = op.getGroups();
   input = padSpatial(b, loc, input, op.getPadding(), zeroAttr(element));
   auto inType = cast<RankedTensorType>(input.getType());
@@ -509,9 +512,9 @@ Value lowerGenericConv(OpBuilder &b, Location loc, Conv2DOp op, Value input,
   auto groupedOutType = RankedTensorType::get(
       {resultType.getDimSize(0), resultType.getDimSize(1),
        resultType.getDimSize(2), groups, fg},
-      element);
-  Value acc =
-      filledTensor(b, loc, groupedOutType, resultDyn, zeroAttr(element));
+      resultElement);
+  Value acc = filledTensor(b, loc, groupedOutType, resultDyn,
+                           zeroAttr(resultElement));
   // Loops: n, oh, ow, g, f, kh, kw, c.
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
   ArrayRef<int64_t> s = op.getStrides(), dil = op.getDilations();

@@ -19,7 +19,7 @@
 
 // NOQUANT: rlxc: error: --calibrate fixes int8 scales: add --quantize=int8
 // MISSING: error: calibration: cannot read '{{.*}}missing.npy': no such file
-// NAME: error: calibration: 'y' is not an input that the quantized matmuls depend on (they depend on: x)
+// NAME: error: calibration: 'y' is not an input that the quantized ops depend on (they depend on: x)
 // SHAPE: error: calibration: batch 1 (x={{.*}}narrow.npy): input 0 ('x') of entry point 'f': expected f32[?,37], got f32[9,36]
 // NOWEIGHTS: error: calibration: the model reads weights: pass the safetensors file that binds them (--weights FILE)
 // TRUNCATED: error: calibration: '{{.*}}truncated.safetensors' is not a valid safetensors file

@@ -211,7 +211,8 @@ LogicalResult MatmulOp::verify() {
   return verifyInferredShape(*this);
 }
 
-bool MatmulOp::isCompatibleReturnTypes(TypeRange inferred, TypeRange actual) {
+/// isCompatibleReturnTypes of the contractions that may widen i8 to i32.
+static bool isSameOrInt8Widened(TypeRange inferred, TypeRange actual) {
   if (inferred.size() != 1 || actual.size() != 1)
     return false;
   auto i = dyn_cast<RankedTensorType>(inferred[0]);
@@ -221,6 +222,10 @@ bool MatmulOp::isCompatibleReturnTypes(TypeRange inferred, TypeRange actual) {
   return i == a || (i.getShape() == a.getShape() &&
                     i.getEncoding() == a.getEncoding() &&
                     isInt8Accumulation(i.getElementType(), a.getElementType()));
+}
+
+bool MatmulOp::isCompatibleReturnTypes(TypeRange inferred, TypeRange actual) {
+  return isSameOrInt8Widened(inferred, actual);
 }
 
 LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
@@ -238,10 +243,17 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
 LogicalResult Conv2DOp::verify() {
   auto input = getInput().getType();
   auto filter = getFilter().getType();
-  if (input.getElementType() != filter.getElementType() ||
-      input.getElementType() != getType().getElementType())
-    return emitOpError("expects input, filter and result of one element type");
+  Type element = input.getElementType(), result = getType().getElementType();
+  if (element != filter.getElementType() ||
+      !(isa<FloatType>(element) ? result == element
+                                : isInt8Accumulation(element, result)))
+    return emitOpError("expects float input, filter and result of one type, "
+                       "or i8 input and filter with an i32 result");
   return verifyInferredShape(*this);
+}
+
+bool Conv2DOp::isCompatibleReturnTypes(TypeRange inferred, TypeRange actual) {
+  return isSameOrInt8Widened(inferred, actual);
 }
 
 LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *,

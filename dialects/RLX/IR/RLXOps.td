@@ -348,7 +348,9 @@ def RLX_Conv2DOp : RLX_DiffOp<"conv2d", [Pure, InferTypeOpAdaptor]> {
     `input` is `[N, H, W, C]`, `filter` is `[KH, KW, C / groups, F]` with `F`
     divisible by `groups`; the result is `[N, OH, OW, F]` with
     `OH = (H + pad_top + pad_bottom - dil_h * (KH - 1) - 1) / stride_h + 1`
-    (likewise OW). `padding` is `[top, bottom, left, right]` zeros.
+    (likewise OW). `padding` is `[top, bottom, left, right]` zeros. Input,
+    filter and result are floats of one type, or i8 input and filter with
+    an i32 result, the products summed in i32 (int8 inference).
 
     Example:
 
@@ -357,15 +359,19 @@ def RLX_Conv2DOp : RLX_DiffOp<"conv2d", [Pure, InferTypeOpAdaptor]> {
         : (tensor<?x28x28x1xf32>, tensor<3x3x1x8xf32>) -> tensor<?x14x14x8xf32>
     ```
   }];
-  let arguments = (ins RLX_FloatTensor:$input, RLX_FloatTensor:$filter,
+  let arguments = (ins RLX_NumericTensor:$input, RLX_NumericTensor:$filter,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$strides,
       DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$padding,
       DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
       DefaultValuedAttr<I64Attr, "1">:$groups);
-  let results = (outs RLX_FloatTensor:$result);
+  let results = (outs RLX_NumericTensor:$result);
   let assemblyFormat =
       "$input `,` $filter attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// An i32 result of i8 operands is the inferred i8 one, widened.
+    static bool isCompatibleReturnTypes(TypeRange inferred, TypeRange actual);
+  }];
 }
 
 class RLX_Pool2DOp<string mnemonic>

@@ -123,6 +123,11 @@ Value concatAlong(RuleBuilder b, ArrayRef<Value> parts, int64_t axis) {
 LogicalResult Conv2DOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
                                  SmallVectorImpl<Value> &out,
                                  SymbolTableCollection &) {
+  // An int8 conv has no derivative: no adjoints.
+  if (!isa<FloatType>(getType().getElementType())) {
+    out.append(getOperation()->getNumOperands(), Value());
+    return success();
+  }
   RuleBuilder b{builder, getLoc()};
   auto inType = getInput().getType();
   auto filterType = getFilter().getType();

@@ -113,20 +113,22 @@ def RLXAccumulateInF32 : Pass<"rlx-accumulate-in-f32", "mlir::ModuleOp"> {
 }
 
 def RLXQuantizeInt8 : Pass<"rlx-quantize-int8", "mlir::ModuleOp"> {
-  let summary = "Post-training int8 quantization of activation-by-weight matmuls";
+  let summary = "Post-training int8 quantization of activation-by-weight "
+                "matmuls and convs";
   let description = [{
-    Each f32 matmul of an activation by a `[K, N]` weight (computed from
-    params and constants alone; K static and at most 133144, so that the
-    i32 sum cannot overflow) becomes an i8 x i8 -> i32 matmul between
-    scalings. The weight is quantized per output column, symmetric:
-    `s_w[n] = max_k |W[k, n]| / 127`. The activation is quantized per
-    tensor, symmetric: `s_x = a / 127` with `a` the f64 attribute
-    `rlx.activation_absmax` that calibration leaves on the matmul, or, when
-    it has none, the largest |x| of the call itself (dynamic quantization).
-    Values are rounded to nearest (ties to even) and clamped to
-    [-127, 127]; the i32 product times `s_x * s_w` is the result. The
-    weight's quantization depends on params alone, so
-    rlx-prepare-params computes it once per binding.
+    Each f32 matmul of an activation by a `[K, N]` weight, and each f32
+    conv2d of an activation by a filter weight (computed from params and
+    constants alone; a contraction of at most 133144 terms, so that the
+    i32 sum cannot overflow), becomes its i8 x i8 -> i32 twin between
+    scalings. The weight is quantized per output channel (a matmul's
+    column, a filter's last dim), symmetric: `s_w[n] = max |W[.., n]| /
+    127`. The activation is quantized per tensor, symmetric: `s_x = a /
+    127` with `a` the f64 attribute `rlx.activation_absmax` that
+    calibration leaves on the op, or, when it has none, the largest |x| of
+    the call itself (dynamic quantization). Values are rounded to nearest
+    (ties to even) and clamped to [-127, 127]; the i32 result times `s_x *
+    s_w` is the result. The weight's quantization depends on params alone,
+    so rlx-prepare-params computes it once per binding.
   }];
   let dependentDialects = ["mlir::rlx::RLXDialect"];
 }

@@ -2,7 +2,8 @@
 ///
 /// \file
 /// Shared by the rewrite (rlx-quantize-int8) and by calibration, which must
-/// agree on the matmuls it measures: a matmul of an activation by a weight.
+/// agree on the ops it measures: a matmul or conv of an activation by a
+/// weight.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -13,9 +14,9 @@
 
 namespace mlir::rlx {
 
-/// The f64 attribute with which calibration records, on a matmul, the
-/// largest |lhs| it saw; rlx-quantize-int8 then scales that lhs by a
-/// constant instead of measuring it at every call.
+/// The f64 attribute with which calibration records, on a matmul or conv,
+/// the largest |activation| it saw; rlx-quantize-int8 then scales that
+/// activation by a constant instead of measuring it at every call.
 inline constexpr llvm::StringLiteral kActivationAbsMaxAttr =
     "rlx.activation_absmax";
 
@@ -29,6 +30,15 @@ inline constexpr int64_t kMaxInt8ContractionLength = 133144;
 /// weight too: an activation by a weight, what post-training quantization
 /// rewrites.
 bool isQuantizableMatmul(MatmulOp op);
+
+/// Likewise for an f32 conv2d: its filter a weight (KH * KW * C / groups at
+/// most kMaxInt8ContractionLength), its input not.
+bool isQuantizableConv(Conv2DOp op);
+
+/// The activation that int8 quantization scales per tensor (a matmul's
+/// lhs, a conv's input) when `op` is a matmul or conv it rewrites; null
+/// otherwise. Calibration measures these.
+Value quantizedActivation(Operation *op);
 
 } // namespace mlir::rlx
 

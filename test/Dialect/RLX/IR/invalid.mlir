@@ -141,8 +141,26 @@ func.func @matmul_result(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>) {
 // -----
 
 func.func @conv_types(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2x4xf64>) {
-  // expected-error @+1 {{'rlx.conv2d' op expects input, filter and result of one element type}}
+  // expected-error @+1 {{'rlx.conv2d' op expects float input, filter and result of one type, or i8 input and filter with an i32 result}}
   %0 = rlx.conv2d %x, %w : (tensor<1x5x5x2xf32>, tensor<3x3x2x4xf64>) -> tensor<1x3x3x4xf32>
+  return
+}
+
+// -----
+
+// A float conv does not change its type.
+func.func @conv_float_widening(%x: tensor<1x5x5x2xf16>, %w: tensor<3x3x2x4xf16>) {
+  // expected-error @+1 {{'rlx.conv2d' op expects float input, filter and result of one type, or i8 input and filter with an i32 result}}
+  %0 = rlx.conv2d %x, %w : (tensor<1x5x5x2xf16>, tensor<3x3x2x4xf16>) -> tensor<1x3x3x4xf32>
+  return
+}
+
+// -----
+
+// Integer convs are int8 into i32 only.
+func.func @conv_int_types(%x: tensor<1x5x5x2xi32>, %w: tensor<3x3x2x4xi32>) {
+  // expected-error @+1 {{'rlx.conv2d' op expects float input, filter and result of one type, or i8 input and filter with an i32 result}}
+  %0 = rlx.conv2d %x, %w : (tensor<1x5x5x2xi32>, tensor<3x3x2x4xi32>) -> tensor<1x3x3x4xi32>
   return
 }
 

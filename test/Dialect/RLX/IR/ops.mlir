@@ -234,3 +234,10 @@ func.func @int8_matmul(%a: tensor<?x64xi8>, %b: tensor<64x32xi8>) -> tensor<?x32
   %0 = rlx.matmul %a, %b : (tensor<?x64xi8>, tensor<64x32xi8>) -> tensor<?x32xi32>
   return %0 : tensor<?x32xi32>
 }
+
+// CHECK-LABEL: func @int8_conv
+// CHECK: rlx.conv2d %{{.*}}, %{{.*}} {groups = 2 : i64, padding = array<i64: 1, 1, 1, 1>} : (tensor<?x5x5x4xi8>, tensor<3x3x2x6xi8>) -> tensor<?x5x5x6xi32>
+func.func @int8_conv(%x: tensor<?x5x5x4xi8>, %w: tensor<3x3x2x6xi8>) -> tensor<?x5x5x6xi32> {
+  %0 = rlx.conv2d %x, %w {groups = 2 : i64, padding = array<i64: 1, 1, 1, 1>} : (tensor<?x5x5x4xi8>, tensor<3x3x2x6xi8>) -> tensor<?x5x5x6xi32>
+  return %0 : tensor<?x5x5x6xi32>
+}

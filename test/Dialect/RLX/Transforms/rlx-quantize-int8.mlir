@@ -49,6 +49,23 @@ func.func @calibrated(%x: tensor<2x3x16xf32>) -> tensor<2x3x8xf32> {
   return %y : tensor<2x3x8xf32>
 }
 
+// A conv: the filter per output channel (its last dim), zero padding kept.
+// CHECK-LABEL: func @conv
+// CHECK:       %[[K:.+]] = rlx.param "k" : tensor<3x3x2x8xf32>
+// CHECK:       %[[KABS:.+]] = rlx.abs %[[K]]
+// CHECK:       rlx.max %[[KABS]] {axes = array<i64: 0, 1, 2>} : (tensor<3x3x2x8xf32>) -> tensor<8xf32>
+// CHECK:       %[[KQ:.+]] = rlx.cast %{{.+}} : tensor<3x3x2x8xf32> -> tensor<3x3x2x8xi8>
+// CHECK:       rlx.max %{{.+}} {axes = array<i64: 0, 1, 2, 3>} : (tensor<?x9x9x2xf32>) -> tensor<f32>
+// CHECK:       %[[XQ:.+]] = rlx.cast %{{.+}} : tensor<?x9x9x2xf32> -> tensor<?x9x9x2xi8>
+// CHECK:       %[[P:.+]] = rlx.conv2d %[[XQ]], %[[KQ]] {padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<?x9x9x2xi8>, tensor<3x3x2x8xi8>) -> tensor<?x5x5x8xi32>
+// CHECK:       %[[PF:.+]] = rlx.cast %[[P]] : tensor<?x5x5x8xi32> -> tensor<?x5x5x8xf32>
+// CHECK:       rlx.mul %[[PF]], %{{.+}} : (tensor<?x5x5x8xf32>, tensor<8xf32>) -> tensor<?x5x5x8xf32>
+func.func @conv(%x: tensor<?x9x9x2xf32>) -> tensor<?x5x5x8xf32> {
+  %k = rlx.param "k" : tensor<3x3x2x8xf32>
+  %y = rlx.conv2d %x, %k {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>} : (tensor<?x9x9x2xf32>, tensor<3x3x2x8xf32>) -> tensor<?x5x5x8xf32>
+  return %y : tensor<?x5x5x8xf32>
+}
+
 // Left in f32: activation by activation, weight by weight, a weight on the
 // left, a batched weight, f64, a contraction too long
 // for an i32 sum, and a weight computed from an argument.
