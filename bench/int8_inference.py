@@ -2,8 +2,9 @@
 """int8 inference: rlxc --quantize=int8 against ONNX Runtime's quantizer,
 side by side.
 
-Each model is exported by PyTorch (opset 17, random weights) and run in f32
-and int8 by both:
+Each model (the MLP 784-512-512-10 at batch 128 and 1, ResNet-50 at batch
+1 when torchvision is installed, a 4-layer BERT-base encoder) is exported
+by PyTorch (opset 17, random weights) and run in f32 and int8 by both:
 
 - rlx: `rlxc model.onnx` (f32), `rlxc model.onnx --quantize=int8` (dynamic:
   activation ranges measured at each call) and `... --calibrate x=CAL.npy`
@@ -40,6 +41,11 @@ def models():
     torch.manual_seed(0)
     yield "mlp_b128", MLP(), (128, 784)
     yield "mlp_b1", MLP(), (1, 784)
+    try:
+        import torchvision
+        yield "resnet50_b1", torchvision.models.resnet50(), (1, 3, 224, 224)
+    except ImportError:
+        print("# resnet50 skipped: torchvision is not installed", file=sys.stderr)
     yield "bert4_s128", Encoder(), (1, 128, 768)
 
 

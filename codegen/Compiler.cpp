@@ -221,6 +221,13 @@ std::string PipelineOptions::validate() const {
   // The GPU backends have no int8 matmul kernels yet.
   if (quantize != "none" && isGPUTarget(target))
     return "int8 quantization is for the cpu target, not " + target;
+  // It would quantize the backward products too: derivatives of rounded
+  // values, silently approximate.
+  if (quantize != "none" &&
+      (!gradFunctions.empty() || !valueAndGradFunctions.empty() ||
+       !perExampleGradFunctions.empty() || !checkGradFunctions.empty()))
+    return "int8 quantization is for inference: compile the gradient "
+           "entry points without it";
   std::string error;
   if (failed(resolveCPUTarget(cpu, llvm::to_vector(cpuFeatures), error)))
     return error;

@@ -13,6 +13,7 @@
 // RUN: not rlxc %s --quantize=int8 --calibrate %t.c.npy --weights %t.w.safetensors --compile-to=simplify 2>&1 | FileCheck %s --check-prefix=PHASE
 // RUN: not rlxc %s --quantize=int8 --calibrate %t.c.npy --weights %t.w.safetensors -o %t.w.safetensors 2>&1 | FileCheck %s --check-prefix=OVERWRITE
 // RUN: not rlxc %s --quantize=int8 --target=vulkan -o %t.so 2>&1 | FileCheck %s --check-prefix=TARGET
+// RUN: not rlxc %s --quantize=int8 --value-and-grad f -o %t.so 2>&1 | FileCheck %s --check-prefix=GRAD
 // The weights file is intact after the refused overwrite.
 // RUN: python3 %inputs/int8_matmuls.py weights %t.w2.safetensors
 // RUN: cmp %t.w.safetensors %t.w2.safetensors
@@ -27,6 +28,7 @@
 // PHASE: rlxc: error: --calibrate runs the quantization of the lower phase
 // OVERWRITE: rlxc: error: the output '{{.*}}w.safetensors' would overwrite the weights
 // TARGET: rlxc: error: int8 quantization is for the cpu target, not vulkan
+// GRAD: rlxc: error: int8 quantization is for inference: compile the gradient entry points without it
 
 // The labels are not needed to calibrate: only the inputs that the
 // quantized matmuls' activations depend on are (and the weights, for the
