@@ -12,7 +12,9 @@ by PyTorch (opset 17, random weights) and run in f32 and int8 by both:
 - ONNX Runtime: the same file, `quantize_dynamic` (per-channel int8
   weights, dynamic activations: MatMulInteger / DynamicQuantizeLinear) and
   `quantize_static` (QDQ, per-channel weights, the same calibration batch),
-  intra_op_num_threads=t, all graph optimizations.
+  intra_op_num_threads=t, all graph optimizations;
+- ort-qdq: ONNX Runtime's QDQ file itself compiled by `rlxc --quantize=int8`
+  against ONNX Runtime running it (one model file, two engines).
 
 Both quantize the same way (symmetric per-channel int8 weights, per-tensor
 activations), so the int8 ratios compare kernels and fusion, not schemes.
@@ -47,6 +49,9 @@ def models():
     except ImportError:
         print("# resnet50 skipped: torchvision is not installed", file=sys.stderr)
     yield "bert4_s128", Encoder(), (1, 128, 768)
+
+
+VARIANTS = ["f32", "int8-dynamic", "int8-static", "ort-qdq"]
 
 
 def relative_error(got, want):
@@ -96,14 +101,6 @@ def main():
         x_path, cal_path = (os.path.join(scratch, name + s) for s in ("_x.npy", "_cal.npy"))
         np.save(x_path, x)
         np.save(cal_path, cal)
-        weights = os.path.join(scratch, name + ".safetensors")
-        artifacts = {}
-        for variant, flags in [("f32", []), ("int8-dynamic", ["--quantize=int8"]),
-                               ("int8-static", ["--quantize=int8", "--calibrate",
-                                                "x=" + cal_path])]:
-            artifacts[variant] = os.path.join(scratch, f"{name}-{variant}.so")
-            subprocess.run([rlxc, f32_onnx, "-o", artifacts[variant],
-                            "--weights-out", weights] + flags, check=True)
         ort_files = {"f32": f32_onnx,
                      "int8-dynamic": os.path.join(scratch, name + "-dyn.onnx"),
                      "int8-static": os.path.join(scratch, name + "-static.onnx")}
@@ -114,21 +111,36 @@ def main():
                           activation_type=q.QuantType.QInt8,
                           weight_type=q.QuantType.QInt8,
                           extra_options={"ActivationSymmetric": True})
+        # ort-qdq: ONNX Runtime's QDQ file itself, compiled by rlxc with
+        # --quantize=int8 (its f32 matmuls and convs between the
+        # quantize-dequantize pairs run in int8).
+        ort_files["ort-qdq"] = ort_files["int8-static"]
+        artifacts, weight_files = {}, {}
+        for variant, source, flags in [
+                ("f32", f32_onnx, []),
+                ("int8-dynamic", f32_onnx, ["--quantize=int8"]),
+                ("int8-static", f32_onnx, ["--quantize=int8", "--calibrate", "x=" + cal_path]),
+                ("ort-qdq", ort_files["ort-qdq"], ["--quantize=int8"])]:
+            artifacts[variant] = os.path.join(scratch, f"{name}-{variant}.so")
+            weight_files[variant] = os.path.join(scratch, f"{name}-{variant}.safetensors")
+            subprocess.run([rlxc, source, "-o", artifacts[variant],
+                            "--weights-out", weight_files[variant]] + flags, check=True)
         # rlx first, with no ONNX Runtime session alive: a session's idle
         # threads spin on the cores rlx-run would use.
         rlx_out, rlx_time = {}, {}
-        for variant in ["f32", "int8-dynamic", "int8-static"]:
+        for variant in VARIANTS:
             y_path = os.path.join(scratch, f"{name}-{variant}_y.npy")
             subprocess.run([os.path.join(args.bin_dir, "rlx-run"), artifacts[variant],
-                            "--weights", weights, "--input", "x=" + x_path,
+                            "--weights", weight_files[variant], "--input", "x=" + x_path,
                             "--output", y_path], check=True, capture_output=True)
             rlx_out[variant] = np.load(y_path)
             for threads in thread_counts:
-                rlx_time[variant, threads] = rlx_ms(args.bin_dir, artifacts[variant],
-                                                    weights, x_path, threads, args.calls)
+                rlx_time[variant, threads] = rlx_ms(
+                    args.bin_dir, artifacts[variant], weight_files[variant], x_path,
+                    threads, args.calls)
         want = None
         for threads in thread_counts:
-            for variant in ["f32", "int8-dynamic", "int8-static"]:
+            for variant in VARIANTS:
                 options = ort.SessionOptions()
                 options.intra_op_num_threads = threads
                 options.inter_op_num_threads = 1

@@ -34,14 +34,16 @@ CASES = []
 
 
 def case(name, op, inputs, ref, attrs=None, inits=None, dynamic=False,
-         outputs=1, opset=17, nodes=None, rtol=1e-4, atol=1e-5, f64=False):
+         outputs=1, opset=17, nodes=None, rtol=1e-4, atol=1e-5, f64=False,
+         rlxc_args=()):
     """inputs: name -> function(batch) -> array (graph inputs); inits:
     name -> array (initializers); ref(**all arrays) -> array or tuple
-    (f64 results stand for f32 outputs unless f64)."""
+    (f64 results stand for f32 outputs unless f64); rlxc_args: more flags
+    for rlxc."""
     CASES.append(dict(name=name, op=op, inputs=inputs, ref=ref,
                       attrs=attrs or {}, inits=inits or {}, dynamic=dynamic,
                       outputs=outputs, opset=opset, nodes=nodes, rtol=rtol,
-                      atol=atol, f64=f64))
+                      atol=atol, f64=f64, rlxc_args=rlxc_args))
 
 
 def fixed(a):
@@ -682,6 +684,53 @@ case("QLinearMatMul", None, {"a": batched(6, fn=i8)}, qlinear_matmul_ref,
              {}, ["q"]), ("Cast", ["q"], to_i32())], rtol=0, atol=0, dynamic=True)
 
 
+def requantized(v, axis=None):
+    """v's int8 codes and scales as --quantize=int8 makes them: symmetric,
+    the largest |v| (per column with axis=0) over 127."""
+    top = np.abs(v).max(axis=axis)
+    scale = np.maximum((top / np.float32(127)).astype(np.float32),
+                       np.float32(np.finfo(np.float32).tiny))
+    return np.clip(np.rint((v / scale).astype(np.float32)), -127, 127), scale
+
+
+def qdq_matmul_ref(x, s, wq, ws):
+    """Q -> DQ of x (int8, saturating to [-128, 127] as QuantizeLinear
+    does) by a per-column int8 weight, then requantized and multiplied in
+    integers: what --quantize=int8 computes from a QDQ model."""
+    q = np.clip(np.rint((x / s).astype(np.float32)), -128, 127)
+    xq, sx = requantized((q * s).astype(np.float32))
+    wq2, sw = requantized((wq * ws).astype(np.float32), axis=0)
+    acc = xq.astype(np.int64) @ wq2.astype(np.int64)
+    return acc.astype(np.float32) * (sx * sw).astype(np.float32)
+
+
+QDQ_W = i8(6, 4)
+QDQ_W[0] = 127
+
+
+def saturating(*shape):
+    x = f32(*shape, lo=-3, hi=3)
+    x[..., 0] = 4.0  # beyond 127 * s
+    return x
+
+
+# A QDQ model (ONNX Runtime's quantize_static) compiled with
+# --quantize=int8: its float MatMul between quantize-dequantize pairs runs
+# on the int8 kernel. Where the activation's codes stay within [-127, 127]
+# and each weight column uses its full range, the requantized codes are the
+# model's own (the first batch row saturates at 127 on purpose).
+case("QDQMatMulAsInt8", None, {"x": batched(6, fn=saturating)},
+     qdq_matmul_ref,
+     inits={"s": np.array(0.02, np.float32), "zp": np.array(0, np.int8),
+            "wq": QDQ_W, "ws": np.array([0.01, 0.02, 0.03, 0.04], np.float32),
+            "wzp": np.zeros(4, np.int8)},
+     nodes=[("QuantizeLinear", ["x", "s", "zp"], {}, ["q"]),
+            ("DequantizeLinear", ["q", "s", "zp"], {}, ["xd"]),
+            ("DequantizeLinear", ["wq", "ws", "wzp"], {"axis": 1}, ["w"]),
+            ("MatMul", ["xd", "w"], {})],
+     rtol=1e-5, atol=1e-6, dynamic=True, rlxc_args=["--quantize=int8"])
+
+
 def py_mod(a, b):
     return np.mod(a, b)  # the sign of the divisor
 
@@ -1131,7 +1180,8 @@ def main():
         batches = [2, 3, 1] if c["dynamic"] else [2]
         input_sets = [{k: f(b) for k, f in c["inputs"].items()} for b in batches]
         try:
-            results = compile_and_run(rlxc, rlx_run, path, input_sets)
+            results = compile_and_run(rlxc, rlx_run, path, input_sets,
+                                      extra=c["rlxc_args"])
         except Exception as e:  # noqa: BLE001
             failures.append(f"{c['name']}: {e}")
             print(f"FAIL {c['name']}: {e}")
