@@ -116,6 +116,7 @@ void compileTo(mlir::ModuleOp traced, const Device &device,
   compileOptions.target = device.target;
   compileOptions.optLevel = options.opt_level;
   compileOptions.debugChecks = options.debug_checks;
+  compileOptions.quantize = options.quantize_int8 ? "int8" : "none";
   if (mlir::failed(runPhases(*module, Phase::Codegen, compileOptions)))
     throw Error("rlx::jit: compiling '" + what + "' failed:\n" +
                 diagnostics.all());
@@ -182,6 +183,7 @@ std::shared_ptr<runtime::Artifact> compile_module(const Func &func,
   std::string key = text + "\n// device=" + device.target +
                     " O=" + std::to_string(options.opt_level) +
                     (options.debug_checks ? " debug-checks" : "") +
+                    (options.quantize_int8 ? " quantize=int8" : "") +
                     " compiler=" + compilerVersion().str() +
                     " build=" + compilerBuild();
   std::string hex = hashHex(key);

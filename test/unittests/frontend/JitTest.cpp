@@ -2,7 +2,9 @@
 
 #include "FrontendTestUtil.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -317,6 +319,68 @@ TEST(Jit, DebugChecksNameTheOpProducingAnInf) {
   Compiled plain = f.jit(Device::cpu());
   double y = plain.run({{"x", zero}})[0].at(2);
   EXPECT_TRUE(std::isinf(y) && y < 0) << y;
+}
+
+/// x @ w as JitOptions::quantize_int8 computes it, in plain loops: x per
+/// tensor and w per column, symmetric, to [-127, 127] with ties to even.
+std::vector<double> int8Reference(const std::vector<float> &x,
+                                  const std::vector<float> &w, int rows,
+                                  int k, int n) {
+  auto scaleOf = [](float absMax) {
+    return std::max(absMax / 127.0f, std::numeric_limits<float>::min());
+  };
+  auto code = [](float v, float scale) {
+    return std::clamp(std::nearbyint(v / scale), -127.0f, 127.0f);
+  };
+  float xMax = 0;
+  for (float v : x)
+    xMax = std::max(xMax, std::fabs(v));
+  float sx = scaleOf(xMax);
+  std::vector<double> y(rows * n);
+  for (int j = 0; j < n; ++j) {
+    float wMax = 0;
+    for (int i = 0; i < k; ++i)
+      wMax = std::max(wMax, std::fabs(w[i * n + j]));
+    float sw = scaleOf(wMax);
+    for (int r = 0; r < rows; ++r) {
+      int64_t acc = 0;
+      for (int i = 0; i < k; ++i)
+        acc += int64_t(code(x[r * k + i], sx)) * int64_t(code(w[i * n + j], sw));
+      y[r * n + j] = float(acc) * (sx * sw);
+    }
+  }
+  return y;
+}
+
+TEST(Jit, QuantizeInt8RunsMatmulsInInt8) {
+  Func f("q8", [](Scope &s) {
+    Tensor x = s.input("x", {dyn, 40});
+    return matmul(x, s.param("w", {40, 6})).named("y");
+  });
+  std::vector<float> x(3 * 40), w(40 * 6);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = std::sin(0.7 * i) * 3;
+  for (size_t i = 0; i < w.size(); ++i)
+    w[i] = std::cos(1.3 * i) * (1 + i % 6);
+  JitOptions int8;
+  int8.quantize_int8 = true;
+  Compiled c = f.jit(Device::cpu(), int8);
+  c.with_param("w", Array::from(w, {40, 6}));
+  std::vector<double> got = c.run({{"x", Array::from(x, {3, 40})}})[0].to_vector();
+  std::vector<double> want = int8Reference(x, w, 3, 40, 6);
+  expectNear(got, want, 1e-5, 1e-5);
+  // Quantized, not the f32 product: close to it, but not equal.
+  double worst = 0, top = 0;
+  for (int r = 0; r < 3; ++r)
+    for (int j = 0; j < 6; ++j) {
+      double exact = 0;
+      for (int i = 0; i < 40; ++i)
+        exact += double(x[r * 40 + i]) * w[i * 6 + j];
+      worst = std::max(worst, std::fabs(got[r * 6 + j] - exact));
+      top = std::max(top, std::fabs(exact));
+    }
+  EXPECT_GT(worst, 1e-4 * top);
+  EXPECT_LT(worst, 0.1 * top); // the sums cancel: the terms are larger
 }
 
 TEST(Jit, MemoryAndDiskCache) {

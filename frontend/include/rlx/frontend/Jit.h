@@ -49,6 +49,12 @@ struct JitOptions {
   /// location (`model.cpp:14:9: rlx.log produced -inf`), as
   /// `rlxc --debug-checks`. Slower: one extra pass over each result.
   bool debug_checks = false;
+  /// CPU only: post-training int8 quantization, as `rlxc --quantize=int8`
+  /// without calibration: every matmul and conv of an activation by a param
+  /// runs in int8, the param quantized per output channel once per binding,
+  /// the activation per tensor from its largest magnitude in each call.
+  /// For inference functions (gradients would be quantized too).
+  bool quantize_int8 = false;
 };
 
 rlx_dtype_t to_runtime(DType dtype);
