@@ -53,6 +53,12 @@ std::optional<int64_t> checkedProduct(ArrayRef<int64_t> dims);
 /// arrays, masks): a model's dims must not make it allocate without bound.
 constexpr int64_t kMaxComputedConstant = int64_t(1) << 24;
 
+/// ONNX's Conv of `x` (N x C x H x W, or N x C x L) by `w` (M x C/group x
+/// KH x KW, or M x C/group x K) with the node's window attributes and
+/// `group`: rlx.conv2d between layout transposes. With `int8`, x and w are
+/// i8 and the result i32 (ConvInteger, QLinearConv).
+FailureOr<Value> convolve(NodeContext &ctx, Value x, Value w, bool int8);
+
 /// The op families, each adding its converters to the table.
 void addElementwiseOps(llvm::StringMap<OpConverter> &table);
 void addShapeOps(llvm::StringMap<OpConverter> &table);

@@ -344,7 +344,8 @@ static bool readsUint8(StringRef opType, bool &propagates) {
       opType);
   return propagates ||
          llvm::is_contained({"QuantizeLinear", "DequantizeLinear",
-                             "MatMulInteger", "QLinearMatMul", "Cast"},
+                             "MatMulInteger", "QLinearMatMul", "ConvInteger",
+                             "QLinearConv", "Cast"},
                             opType);
 }
 

@@ -179,51 +179,70 @@ FailureOr<Window> readWindow(NodeContext &ctx, ArrayRef<int64_t> inShape,
   return w;
 }
 
-LogicalResult convertConv(NodeContext &ctx) {
-  if (failed(ctx.checkKnownAttributes({"auto_pad", "dilations", "group",
-                                       "kernel_shape", "pads", "strides"})))
-    return failure();
-  FailureOr<Value> x = ctx.input(0), w = ctx.input(1);
+} // namespace
+
+FailureOr<Value> convolve(NodeContext &ctx, Value x, Value w, bool int8) {
   FailureOr<int64_t> group = ctx.getInt("group", 1);
-  if (failed(x) || failed(w) || failed(group))
+  if (failed(group))
     return failure();
-  int64_t rank = typeOf(*x).getRank();
-  if ((rank != 3 && rank != 4) || typeOf(*w).getRank() != rank)
+  int64_t rank = typeOf(x).getRank();
+  if ((rank != 3 && rank != 4) || typeOf(w).getRank() != rank)
     return ctx.error() << "only 1-D and 2-D convolutions (input and weight "
                           "of rank 3 or 4) are supported";
   // A 1-D convolution is a 2-D one of height 1.
   bool oneD = rank == 3;
   if (oneD) {
-    *x = liftTo2D(ctx, *x);
-    *w = liftTo2D(ctx, *w);
+    x = liftTo2D(ctx, x);
+    w = liftTo2D(ctx, w);
   }
-  ArrayRef<int64_t> wShape = typeOf(*w).getShape();
+  ArrayRef<int64_t> wShape = typeOf(w).getShape();
   FailureOr<Window> window =
-      readWindow(ctx, typeOf(*x).getShape(), {wShape[2], wShape[3]}, oneD);
+      readWindow(ctx, typeOf(x).getShape(), {wShape[2], wShape[3]}, oneD);
   if (failed(window))
     return failure();
   if (window->kernel[0] != wShape[2] || window->kernel[1] != wShape[3])
     return ctx.unsupportedAttribute("kernel_shape",
                                     "differs from the weight's spatial dims");
-  FailureOr<Value> input = transpose(ctx, *x, {0, 2, 3, 1});
-  FailureOr<Value> filter = transpose(ctx, *w, {2, 3, 1, 0});
+  FailureOr<Value> input = transpose(ctx, x, {0, 2, 3, 1});
+  FailureOr<Value> filter = transpose(ctx, w, {2, 3, 1, 0});
   if (failed(input) || failed(filter))
     return failure();
   FailureOr<Value> y = ctx.create<Conv2DOp>(
       *input, *filter, ArrayRef<int64_t>(window->strides),
       ArrayRef<int64_t>(window->padding), ArrayRef<int64_t>(window->dilations),
       static_cast<uint64_t>(*group));
-  if (failed(y) || failed(y = transpose(ctx, *y, {0, 3, 1, 2})))
+  if (failed(y))
+    return failure();
+  // The i8 conv's inferred type, widened: products summed in i32.
+  if (int8)
+    y->setType(typeOf(*y).clone(ctx.builder().getI32Type()));
+  if (failed(y = transpose(ctx, *y, {0, 3, 1, 2})))
+    return failure();
+  return oneD ? dropHeight(ctx, *y) : *y;
+}
+
+namespace {
+
+LogicalResult convertConv(NodeContext &ctx) {
+  if (failed(ctx.checkKnownAttributes({"auto_pad", "dilations", "group",
+                                       "kernel_shape", "pads", "strides"})))
+    return failure();
+  FailureOr<Value> x = ctx.input(0), w = ctx.input(1);
+  if (failed(x) || failed(w))
+    return failure();
+  FailureOr<Value> y = convolve(ctx, *x, *w, /*int8=*/false);
+  if (failed(y))
     return failure();
   if (ctx.hasInput(2)) {
     FailureOr<Value> bias = ctx.input(2);
     if (failed(bias))
       return failure();
-    Value b = reshape(ctx, *bias, {typeOf(*bias).getDimSize(0), 1, 1});
-    if (failed(y = ctx.create<AddOp>(*y, b)))
+    SmallVector<int64_t> shape(typeOf(*y).getRank() - 1, 1);
+    shape[0] = typeOf(*bias).getDimSize(0);
+    if (failed(y = ctx.create<AddOp>(*y, reshape(ctx, *bias, shape))))
       return failure();
   }
-  ctx.setOutput(0, oneD ? dropHeight(ctx, *y) : *y);
+  ctx.setOutput(0, *y);
   return success();
 }
 

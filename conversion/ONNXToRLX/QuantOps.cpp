@@ -1,8 +1,9 @@
 //===- QuantOps.cpp - ONNX's quantized ops ---------------------------------===//
 ///
 /// \file
-/// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, MatMulInteger
-/// and QLinearMatMul: what ONNX Runtime's quantizer writes (QDQ models and
+/// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, MatMulInteger,
+/// QLinearMatMul, ConvInteger and QLinearConv: what ONNX Runtime's
+/// quantizer writes (QDQ models and
 /// dynamically quantized ones) and what int8 models exported elsewhere use.
 ///
 /// int8 tensors are rlx i8. uint8 tensors are held as i32 of their values
@@ -401,6 +402,133 @@ LogicalResult convertQLinearMatMul(NodeContext &ctx) {
   return success();
 }
 
+/// A conv operand: `v` (input `i`) as i8 and its offset (128 for uint8).
+FailureOr<IntegerOperand> convOperand(NodeContext &ctx, unsigned i,
+                                      StringRef what) {
+  FailureOr<QuantType> q = quantTypeOf(ctx, i, std::nullopt, what);
+  if (failed(q))
+    return failure();
+  RLX_TRY(v, ctx.input(i));
+  if (!q->isUint8)
+    return IntegerOperand{v, 0};
+  RLX_TRY(moved, ctx.create<SubOp>(v, scalar(ctx, i32(ctx), 128)));
+  return IntegerOperand{castTo(ctx, moved, ctx.builder().getIntegerType(8)),
+                        128};
+}
+
+/// conv(x - x_zero_point, w - w_zero_point) in i32 (inputs `xInput`,
+/// `wInput` and the zero points). With x = x' + offset (x' i8) and alpha =
+/// offset - x_zero_point, x - x_zero_point is x' + alpha inside the image
+/// and 0 in the padding, so the conv is conv(x') + alpha conv(1), the
+/// second over an image of ones (zero padded): a weight-only term when the
+/// image's size is static. The weight's zero point must cancel its offset
+/// (int8 weights without one, ONNX Runtime's symmetric weights).
+FailureOr<Value> integerConv(NodeContext &ctx, unsigned xInput,
+                             unsigned wInput, unsigned zxInput,
+                             unsigned zwInput) {
+  FailureOr<IntegerOperand> x = convOperand(ctx, xInput, "x");
+  if (failed(x))
+    return failure();
+  FailureOr<IntegerOperand> w = convOperand(ctx, wInput, "w");
+  if (failed(w))
+    return failure();
+  RLX_TRY(beta, zeroPointShift(ctx, zwInput, w->offset, false,
+                               "w_zero_point"));
+  if (beta)
+    return ctx.error() << "w_zero_point must be "
+                       << (w->offset ? "128 for a uint8" : "0 for an int8")
+                       << " weight (symmetric weights): others are not "
+                          "supported";
+  RLX_TRY(alpha, zeroPointShift(ctx, zxInput, x->offset, false,
+                                "x_zero_point"));
+  if (alpha && typeOf(alpha).getNumElements() != 1)
+    return ctx.error() << "x_zero_point must be a scalar";
+  RLX_TRY(y, convolve(ctx, x->shifted, w->shifted, /*int8=*/true));
+  if (!alpha)
+    return y;
+  // An image of ones: one example when its size is static, else x's shape.
+  RankedTensorType xType = typeOf(x->shifted);
+  Value ones;
+  if (xType.hasStaticShape() || llvm::all_of(xType.getShape().drop_front(),
+                                             [](int64_t d) {
+                                               return !ShapedType::isDynamic(d);
+                                             })) {
+    SmallVector<int64_t> shape = llvm::to_vector(xType.getShape());
+    shape[0] = 1;
+    auto type = RankedTensorType::get(shape, xType.getElementType());
+    ones = ConstantOp::create(
+        ctx.builder(), ctx.loc, type,
+        DenseElementsAttr::get(type, ctx.builder().getI8IntegerAttr(1)));
+  } else {
+    RLX_TRY(zero, ctx.create<MulOp>(x->shifted,
+                                    scalar(ctx, xType.getElementType(), 0)));
+    RLX_TRY(one, ctx.create<AddOp>(zero,
+                                   scalar(ctx, xType.getElementType(), 1)));
+    ones = one;
+  }
+  RLX_TRY(counts, convolve(ctx, ones, w->shifted, /*int8=*/true));
+  RLX_TRY(term, ctx.create<MulOp>(reshape(ctx, alpha, {}), counts));
+  return ctx.create<AddOp>(y, term);
+}
+
+const std::initializer_list<StringRef> kConvAttributes = {
+    "auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"};
+
+LogicalResult convertConvInteger(NodeContext &ctx) {
+  if (failed(ctx.checkKnownAttributes(kConvAttributes)))
+    return failure();
+  RLX_TRY(y, integerConv(ctx, 0, 1, 2, 3));
+  ctx.setOutput(0, y);
+  return success();
+}
+
+/// QLinearConv(x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp, B): the
+/// integer conv plus the i32 bias, rescaled by x_scale * w_scale (per
+/// output channel) / y_scale and quantized.
+LogicalResult convertQLinearConv(NodeContext &ctx) {
+  if (failed(ctx.checkKnownAttributes(kConvAttributes)))
+    return failure();
+  for (unsigned i : {2u, 5u, 7u})
+    if (!ctx.hasInput(i))
+      return ctx.error() << "zero point input " << i << " is missing";
+  FailureOr<QuantType> q = quantTypeOf(ctx, 7, std::nullopt, "y_zero_point");
+  if (failed(q))
+    return failure();
+  RLX_TRY(acc, integerConv(ctx, 0, 3, 2, 5));
+  int64_t rank = typeOf(acc).getRank();
+  auto perChannel = [&](Value v) {
+    if (typeOf(v).getRank() != 1 || typeOf(v).getDimSize(0) == 1)
+      return reshape(ctx, v, {});
+    SmallVector<int64_t> shape(rank - 1, 1);
+    shape[0] = typeOf(v).getDimSize(0);
+    return reshape(ctx, v, shape);
+  };
+  if (ctx.hasInput(8)) {
+    RLX_TRY(bias, ctx.input(8));
+    if (!typeOf(bias).getElementType().isInteger(32) || typeOf(bias).getRank() != 1)
+      return ctx.error() << "B must be a 1-D int32 tensor";
+    RLX_TRY(biased, ctx.create<AddOp>(acc, perChannel(bias)));
+    acc = biased;
+  }
+  RLX_TRY(sx, matmulScale(ctx, 1, false, "x_scale"));
+  RLX_TRY(sw, matmulScale(ctx, 4, false, "w_scale"));
+  RLX_TRY(sy, matmulScale(ctx, 6, false, "y_scale"));
+  if (typeOf(sx).getRank() != 0 || typeOf(sy).getRank() != 0)
+    return ctx.error() << "x_scale and y_scale must be scalars";
+  RLX_TRY(sxw, ctx.create<MulOp>(sx, perChannel(sw)));
+  RLX_TRY(multiplier, ctx.create<DivOp>(sxw, sy));
+  RLX_TRY(real, ctx.create<MulOp>(castTo(ctx, acc, f32(ctx)), multiplier));
+  RLX_TRY(zp, ctx.input(7));
+  if (typeOf(zp).getNumElements() != 1)
+    return ctx.error() << "y_zero_point must be a scalar";
+  RLX_TRY(y, saturateTo(ctx, real,
+                        reshape(ctx, castTo(ctx, zp, f32(ctx)), {}), *q));
+  ctx.setOutput(0, y);
+  if (q->isUint8)
+    ctx.markOutputUint8(0);
+  return success();
+}
+
 #undef RLX_TRY
 
 } // namespace
@@ -411,6 +539,8 @@ void addQuantOps(llvm::StringMap<OpConverter> &t) {
   t["DynamicQuantizeLinear"] = convertDynamicQuantizeLinear;
   t["MatMulInteger"] = convertMatMulInteger;
   t["QLinearMatMul"] = convertQLinearMatMul;
+  t["ConvInteger"] = convertConvInteger;
+  t["QLinearConv"] = convertQLinearConv;
 }
 
 } // namespace mlir::rlx::onnx_import

@@ -704,6 +704,43 @@ def qdq_matmul_ref(x, s, wq, ws):
     return acc.astype(np.float32) * (sx * sw).astype(np.float32)
 
 
+def int_conv(x, w, **kw):
+    """An integer convolution, exact (|sums| < 2^24 in conv_ref's f32)."""
+    return conv_ref(x.astype(np.float64), w.astype(np.float64), **kw).astype(np.int64)
+
+
+def dynamic_conv_ref(x, w):
+    q, _, zp = dynamic_quantize_ref(x)
+    return int_conv(q.astype(np.int64) - zp, w, strides=(2, 2),
+                    pads=(1, 1, 1, 1)).astype(np.int32)
+
+
+# ONNX Runtime's dynamic quantization of a conv: a uint8 activation with a
+# zero point (the correction conv(x') + alpha conv(1) includes the padding).
+case("ConvIntegerDynamic", None, {"x": batched(3, 6, 5, fn=lambda *s: f32(*s, lo=-1, hi=3))},
+     dynamic_conv_ref, inits={"w": i8(4, 3, 3, 3)},
+     nodes=[("DynamicQuantizeLinear", ["x"], {}, ["q", "qs", "qzp"]),
+            ("ConvInteger", ["q", "w", "qzp"], {"strides": [2, 2], "pads": [1, 1, 1, 1]})],
+     rtol=0, atol=0, dynamic=True)
+
+
+def qlinear_conv_ref(x, x_s, x_zp, w, w_s, w_zp, y_s, y_zp, b):
+    acc = int_conv(x.astype(np.int64) - x_zp, w, pads=(1, 0, 1, 0), group=2)
+    acc = acc + b.reshape(1, -1, 1, 1)
+    real = acc.astype(np.float32) * ((x_s * w_s.reshape(1, -1, 1, 1)) / y_s)
+    return np.clip(np.rint(real) + np.float32(y_zp), 0, 255).astype(np.int32)
+
+
+case("QLinearConvGrouped", None, {"x": batched(4, 5, 5, fn=i8)}, qlinear_conv_ref,
+     inits={"x_s": np.array(0.05, np.float32), "x_zp": np.array(-7, np.int8),
+            "w": i8(6, 2, 3, 2), "w_s": np.linspace(0.001, 0.003, 6).astype(np.float32),
+            "w_zp": np.zeros(6, np.int8), "y_s": np.array(0.4, np.float32),
+            "y_zp": np.array(120, np.uint8),
+            "b": rng.integers(-3000, 3000, 6).astype(np.int32)},
+     nodes=[("QLinearConv", ["x", "x_s", "x_zp", "w", "w_s", "w_zp", "y_s", "y_zp", "b"],
+             {"pads": [1, 0, 1, 0], "group": 2}, ["q"]),
+            ("Cast", ["q"], to_i32())], rtol=0, atol=0, dynamic=True)
+
 QDQ_W = i8(6, 4)
 QDQ_W[0] = 127
 
