@@ -16,9 +16,10 @@
 /// A tile is 8 rows x 32 columns: 16 accumulators of 16 lanes, the k loop
 /// over groups; rows beyond the last full tile run the same loop one row at
 /// a time, and k not a multiple of G ends with a group whose missing values
-/// are zero. Rows are processed in blocks of 64 (an scf.parallel, spread
-/// over the threads by the OpenMP lowering), each block passing over every
-/// panel while its rows of A stay in cache.
+/// are zero. Rows are processed in blocks of 64, each block passing over
+/// every panel while its rows of A stay in cache; the (block, panel) pairs
+/// are one scf.parallel, spread over the threads by the OpenMP lowering, as
+/// is the packing, panel by panel.
 ///
 /// vpdpbusd multiplies unsigned by signed bytes: A's signed bytes are
 /// flipped to unsigned (a + 128, an xor of the sign bit) and the extra
@@ -53,6 +54,9 @@ constexpr int64_t kColumns = 2 * kLanes;
 /// Rows of A a thread works through per pass over B: 64 x K bf16 (256 KB
 /// at K = 2048) stays in L2 while every panel passes.
 constexpr int64_t kBlockRows = 64;
+/// Groups (rows of the packed copy, 128 bytes each) from which B is packed
+/// on every thread: 2048 of them, 256 KB, take tens of microseconds.
+constexpr int64_t kMinParallelPackGroups = 2048;
 
 /// What differs between the bf16 and the int8 kernel.
 struct DotKind {
@@ -167,44 +171,63 @@ Value packGroups(Builder &k, const DotKind &kind, Value bMatrix, Value kSize,
   Value zeroSums = arith::ConstantOp::create(b, loc, b.getZeroAttr(sumType));
   Value lastK = arith::SubIOp::create(b, loc, kSize, k.index(1));
   Value padding = k.zero(kind.element);
-  auto panelLoop = scf::ForOp::create(b, loc, k.index(0), panels, k.index(1));
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(panelLoop.getBody());
-  Value panel = panelLoop.getInductionVar();
-  Value col0 = k.mul(panel, k.index(kColumns));
-  auto groupLoop = scf::ForOp::create(
-      b, loc, k.index(0), groups, k.index(1), ValueRange{zeroSums},
-      [&](OpBuilder &nested, Location, Value g, ValueRange sums) {
-        OpBuilder::InsertionGuard inner(b);
-        b.setInsertionPointToEnd(nested.getInsertionBlock());
-        SmallVector<Value> rows;
-        Value sum = sums[0];
-        for (int64_t t = 0; t < kind.group; ++t) {
-          Value row = k.add(k.mul(g, k.index(kind.group)), k.index(t));
-          // Columns beyond N read as zero (a masked read); rows beyond K
-          // are read clamped, then replaced by zeros.
-          Value read = vector::TransferReadOp::create(
-              b, loc, rowType, bMatrix, ValueRange{k.min(row, lastK), col0},
-              padding, ArrayRef<bool>{false});
-          read = arith::SelectOp::create(b, loc, k.lt(row, kSize), read,
-                                         zeroRow);
-          rows.push_back(read);
-          if (kind.int8())
-            sum = arith::AddIOp::create(
-                b, loc, sum, arith::ExtSIOp::create(b, loc, sumType, read));
-        }
-        vector::StoreOp::create(b, loc, packRow(b, loc, kind, rows), packed,
-                                ValueRange{k.add(k.mul(panel, groups), g),
-                                           k.index(0)});
-        scf::YieldOp::create(b, loc, ValueRange{sum});
-      });
-  if (kind.int8()) {
-    Value shift = arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(sumType, b.getI32IntegerAttr(7)
-                                                    .getValue()));
-    Value scaled =
-        arith::ShLIOp::create(b, loc, groupLoop.getResult(0), shift);
-    vector::StoreOp::create(b, loc, scaled, *corrections, ValueRange{col0});
+  // One panel: its groups of rows, and (int8) its column sums.
+  auto packPanel = [&](Value panel) {
+    Value col0 = k.mul(panel, k.index(kColumns));
+    auto groupLoop = scf::ForOp::create(
+        b, loc, k.index(0), groups, k.index(1), ValueRange{zeroSums},
+        [&](OpBuilder &nested, Location, Value g, ValueRange sums) {
+          OpBuilder::InsertionGuard inner(b);
+          b.setInsertionPointToEnd(nested.getInsertionBlock());
+          SmallVector<Value> rows;
+          Value sum = sums[0];
+          for (int64_t t = 0; t < kind.group; ++t) {
+            Value row = k.add(k.mul(g, k.index(kind.group)), k.index(t));
+            // Columns beyond N read as zero (a masked read); rows beyond K
+            // are read clamped, then replaced by zeros.
+            Value read = vector::TransferReadOp::create(
+                b, loc, rowType, bMatrix, ValueRange{k.min(row, lastK), col0},
+                padding, ArrayRef<bool>{false});
+            read = arith::SelectOp::create(b, loc, k.lt(row, kSize), read,
+                                           zeroRow);
+            rows.push_back(read);
+            if (kind.int8())
+              sum = arith::AddIOp::create(
+                  b, loc, sum, arith::ExtSIOp::create(b, loc, sumType, read));
+          }
+          vector::StoreOp::create(b, loc, packRow(b, loc, kind, rows), packed,
+                                  ValueRange{k.add(k.mul(panel, groups), g),
+                                             k.index(0)});
+          scf::YieldOp::create(b, loc, ValueRange{sum});
+        });
+    if (kind.int8()) {
+      Value shift = arith::ConstantOp::create(
+          b, loc,
+          DenseElementsAttr::get(sumType, b.getI32IntegerAttr(7).getValue()));
+      Value scaled =
+          arith::ShLIOp::create(b, loc, groupLoop.getResult(0), shift);
+      vector::StoreOp::create(b, loc, scaled, *corrections, ValueRange{col0});
+    }
+  };
+  // Panels are independent (their own rows of the copy and their own
+  // column sums): a large B is copied on every thread, panel by panel; a
+  // small one (a fork costs microseconds) on one.
+  Value large = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::sge, k.mul(panels, groups),
+      k.index(kMinParallelPackGroups));
+  auto branch = scf::IfOp::create(b, loc, large, /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(branch.thenBlock());
+    auto parallel = scf::ParallelOp::create(b, loc, ValueRange{k.index(0)},
+                                            ValueRange{panels},
+                                            ValueRange{k.index(1)});
+    b.setInsertionPointToStart(parallel.getBody());
+    packPanel(parallel.getInductionVars()[0]);
+    b.setInsertionPointToStart(branch.elseBlock());
+    auto serial = scf::ForOp::create(b, loc, k.index(0), panels, k.index(1));
+    b.setInsertionPointToStart(serial.getBody());
+    packPanel(serial.getInductionVar());
   }
   return packed;
 }
@@ -372,10 +395,14 @@ void lowerMatmul(linalg::MatmulOp op, const DotKind &kind) {
   Value packed =
       packGroups(k, kind, bMatrix, kSize, groups, panels, &corrections);
 
+  // Row blocks x panels in parallel: a thread's share of the (row-major)
+  // iterations is whole blocks passing over every panel, as before, but a
+  // product with a single block of rows (batch-1 convs at 7x7: 49 rows)
+  // still spreads its panels over the threads.
   Value blocks = k.ceilDiv(mSize, kBlockRows);
-  auto parallel = scf::ParallelOp::create(b, k.loc, ValueRange{k.index(0)},
-                                          ValueRange{blocks},
-                                          ValueRange{k.index(1)});
+  auto parallel = scf::ParallelOp::create(
+      b, k.loc, ValueRange{k.index(0), k.index(0)}, ValueRange{blocks, panels},
+      ValueRange{k.index(1), k.index(1)});
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(parallel.getBody());
@@ -386,10 +413,7 @@ void lowerMatmul(linalg::MatmulOp op, const DotKind &kind) {
     Value fullTiles =
         arith::DivSIOp::create(b, k.loc, blockRows, k.index(kRows));
     Value restStart = k.add(block0, k.mul(fullTiles, k.index(kRows)));
-    auto panelLoop =
-        scf::ForOp::create(b, k.loc, k.index(0), panels, k.index(1));
-    b.setInsertionPointToStart(panelLoop.getBody());
-    Value panel = panelLoop.getInductionVar();
+    Value panel = parallel.getInductionVars()[1];
     auto tiles =
         scf::ForOp::create(b, k.loc, k.index(0), fullTiles, k.index(1));
     {
