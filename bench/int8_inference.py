@@ -27,28 +27,14 @@ Prints `model threads variant rlx_ms ort_ms ratio rlx_err ort_err` (ratio =
 rlx / ORT, lower is better)."""
 import argparse
 import os
-import re
 import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 import torch
 
-from onnx_inference import MLP, Encoder, ort_ms, rlx_ms
-
-
-def models():
-    torch.manual_seed(0)
-    yield "mlp_b128", MLP(), (128, 784)
-    yield "mlp_b1", MLP(), (1, 784)
-    try:
-        import torchvision
-        yield "resnet50_b1", torchvision.models.resnet50(), (1, 3, 224, 224)
-    except ImportError:
-        print("# resnet50 skipped: torchvision is not installed", file=sys.stderr)
-    yield "bert4_s128", Encoder(), (1, 128, 768)
+from onnx_inference import models, ort_ms, rlx_ms
 
 
 VARIANTS = ["f32", "int8-dynamic", "int8-static", "ort-qdq"]

@@ -255,7 +255,7 @@ LogicalResult convertDynamicQuantizeLinear(NodeContext &ctx) {
   return success();
 }
 
-/// One operand of an integer matmul: A' (i8) and the constant `offset`
+/// One operand of an integer matmul or conv: A' (i8) and the constant `offset`
 /// with A = A' + offset (128 for uint8, 0 for int8).
 struct IntegerOperand {
   Value shifted;
@@ -263,12 +263,12 @@ struct IntegerOperand {
 };
 
 FailureOr<IntegerOperand> integerOperand(NodeContext &ctx, unsigned i,
-                                         StringRef what) {
+                                         StringRef what, bool ofMatmul) {
   FailureOr<QuantType> q = quantTypeOf(ctx, i, std::nullopt, what);
   if (failed(q))
     return failure();
   RLX_TRY(v, ctx.input(i));
-  if (typeOf(v).getRank() < 2)
+  if (ofMatmul && typeOf(v).getRank() < 2)
     return ctx.error() << what << " has rank " << typeOf(v).getRank()
                        << ": integer matmuls of vectors are not supported";
   if (!q->isUint8)
@@ -310,10 +310,10 @@ FailureOr<Value> sumKeep(NodeContext &ctx, Value v, int64_t axis) {
 /// `bInput`, the zero points inputs `zpA` and `zpB`.
 FailureOr<Value> integerMatmul(NodeContext &ctx, unsigned bInput, unsigned zpA,
                                unsigned zpB) {
-  FailureOr<IntegerOperand> a = integerOperand(ctx, 0, "A");
+  FailureOr<IntegerOperand> a = integerOperand(ctx, 0, "A", true);
   if (failed(a))
     return failure();
-  FailureOr<IntegerOperand> b = integerOperand(ctx, bInput, "B");
+  FailureOr<IntegerOperand> b = integerOperand(ctx, bInput, "B", true);
   if (failed(b))
     return failure();
   RLX_TRY(alpha, zeroPointShift(ctx, zpA, a->offset, true, "a_zero_point"));
@@ -371,29 +371,19 @@ FailureOr<Value> matmulScale(NodeContext &ctx, unsigned i, bool rows,
   return s;
 }
 
-/// QLinearMatMul(a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp): the
-/// integer product rescaled by a_scale * b_scale / y_scale and quantized.
-LogicalResult convertQLinearMatMul(NodeContext &ctx) {
-  if (failed(ctx.checkKnownAttributes({})))
-    return failure();
-  for (unsigned i : {2u, 5u, 7u})
-    if (!ctx.hasInput(i))
-      return ctx.error() << "zero point input " << i << " is missing";
+/// The outputs of QLinearMatMul and QLinearConv: their i32 `acc` times
+/// `scales` (the inputs' scales multiplied, f32) / y_scale (input 6), rounded
+/// and saturated to y_zero_point's type (input 7) with that zero point.
+LogicalResult setRequantized(NodeContext &ctx, Value acc, Value scales) {
   FailureOr<QuantType> q = quantTypeOf(ctx, 7, std::nullopt, "y_zero_point");
   if (failed(q))
     return failure();
-  RLX_TRY(acc, integerMatmul(ctx, 3, 2, 5));
-  RLX_TRY(sa, matmulScale(ctx, 1, true, "a_scale"));
-  RLX_TRY(sb, matmulScale(ctx, 4, false, "b_scale"));
   RLX_TRY(sy, matmulScale(ctx, 6, false, "y_scale"));
-  if (typeOf(sy).getRank() != 0)
-    return ctx.error() << "y_scale must be a scalar";
-  RLX_TRY(sab, ctx.create<MulOp>(sa, sb));
-  RLX_TRY(multiplier, ctx.create<DivOp>(sab, sy));
-  RLX_TRY(real, ctx.create<MulOp>(castTo(ctx, acc, f32(ctx)), multiplier));
   RLX_TRY(zp, ctx.input(7));
-  if (typeOf(zp).getNumElements() != 1)
-    return ctx.error() << "y_zero_point must be a scalar";
+  if (typeOf(sy).getRank() != 0 || typeOf(zp).getNumElements() != 1)
+    return ctx.error() << "y_scale and y_zero_point must be scalars";
+  RLX_TRY(multiplier, ctx.create<DivOp>(scales, sy));
+  RLX_TRY(real, ctx.create<MulOp>(castTo(ctx, acc, f32(ctx)), multiplier));
   RLX_TRY(y, saturateTo(ctx, real,
                         reshape(ctx, castTo(ctx, zp, f32(ctx)), {}), *q));
   ctx.setOutput(0, y);
@@ -402,18 +392,24 @@ LogicalResult convertQLinearMatMul(NodeContext &ctx) {
   return success();
 }
 
-/// A conv operand: `v` (input `i`) as i8 and its offset (128 for uint8).
-FailureOr<IntegerOperand> convOperand(NodeContext &ctx, unsigned i,
-                                      StringRef what) {
-  FailureOr<QuantType> q = quantTypeOf(ctx, i, std::nullopt, what);
-  if (failed(q))
+/// The zero points a QLinear op needs (inputs 2, 5 and 7).
+LogicalResult checkZeroPointsGiven(NodeContext &ctx) {
+  for (unsigned i : {2u, 5u, 7u})
+    if (!ctx.hasInput(i))
+      return ctx.error() << "zero point input " << i << " is missing";
+  return success();
+}
+
+/// QLinearMatMul(a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp): the
+/// integer product rescaled by a_scale * b_scale / y_scale and quantized.
+LogicalResult convertQLinearMatMul(NodeContext &ctx) {
+  if (failed(ctx.checkKnownAttributes({})) || failed(checkZeroPointsGiven(ctx)))
     return failure();
-  RLX_TRY(v, ctx.input(i));
-  if (!q->isUint8)
-    return IntegerOperand{v, 0};
-  RLX_TRY(moved, ctx.create<SubOp>(v, scalar(ctx, i32(ctx), 128)));
-  return IntegerOperand{castTo(ctx, moved, ctx.builder().getIntegerType(8)),
-                        128};
+  RLX_TRY(acc, integerMatmul(ctx, 3, 2, 5));
+  RLX_TRY(sa, matmulScale(ctx, 1, true, "a_scale"));
+  RLX_TRY(sb, matmulScale(ctx, 4, false, "b_scale"));
+  RLX_TRY(sab, ctx.create<MulOp>(sa, sb));
+  return setRequantized(ctx, acc, sab);
 }
 
 /// conv(x - x_zero_point, w - w_zero_point) in i32 (inputs `xInput`,
@@ -426,10 +422,10 @@ FailureOr<IntegerOperand> convOperand(NodeContext &ctx, unsigned i,
 FailureOr<Value> integerConv(NodeContext &ctx, unsigned xInput,
                              unsigned wInput, unsigned zxInput,
                              unsigned zwInput) {
-  FailureOr<IntegerOperand> x = convOperand(ctx, xInput, "x");
+  FailureOr<IntegerOperand> x = integerOperand(ctx, xInput, "x", false);
   if (failed(x))
     return failure();
-  FailureOr<IntegerOperand> w = convOperand(ctx, wInput, "w");
+  FailureOr<IntegerOperand> w = integerOperand(ctx, wInput, "w", false);
   if (failed(w))
     return failure();
   RLX_TRY(beta, zeroPointShift(ctx, zwInput, w->offset, false,
@@ -486,13 +482,8 @@ LogicalResult convertConvInteger(NodeContext &ctx) {
 /// integer conv plus the i32 bias, rescaled by x_scale * w_scale (per
 /// output channel) / y_scale and quantized.
 LogicalResult convertQLinearConv(NodeContext &ctx) {
-  if (failed(ctx.checkKnownAttributes(kConvAttributes)))
-    return failure();
-  for (unsigned i : {2u, 5u, 7u})
-    if (!ctx.hasInput(i))
-      return ctx.error() << "zero point input " << i << " is missing";
-  FailureOr<QuantType> q = quantTypeOf(ctx, 7, std::nullopt, "y_zero_point");
-  if (failed(q))
+  if (failed(ctx.checkKnownAttributes(kConvAttributes)) ||
+      failed(checkZeroPointsGiven(ctx)))
     return failure();
   RLX_TRY(acc, integerConv(ctx, 0, 3, 2, 5));
   int64_t rank = typeOf(acc).getRank();
@@ -512,21 +503,10 @@ LogicalResult convertQLinearConv(NodeContext &ctx) {
   }
   RLX_TRY(sx, matmulScale(ctx, 1, false, "x_scale"));
   RLX_TRY(sw, matmulScale(ctx, 4, false, "w_scale"));
-  RLX_TRY(sy, matmulScale(ctx, 6, false, "y_scale"));
-  if (typeOf(sx).getRank() != 0 || typeOf(sy).getRank() != 0)
-    return ctx.error() << "x_scale and y_scale must be scalars";
+  if (typeOf(sx).getRank() != 0)
+    return ctx.error() << "x_scale must be a scalar";
   RLX_TRY(sxw, ctx.create<MulOp>(sx, perChannel(sw)));
-  RLX_TRY(multiplier, ctx.create<DivOp>(sxw, sy));
-  RLX_TRY(real, ctx.create<MulOp>(castTo(ctx, acc, f32(ctx)), multiplier));
-  RLX_TRY(zp, ctx.input(7));
-  if (typeOf(zp).getNumElements() != 1)
-    return ctx.error() << "y_zero_point must be a scalar";
-  RLX_TRY(y, saturateTo(ctx, real,
-                        reshape(ctx, castTo(ctx, zp, f32(ctx)), {}), *q));
-  ctx.setOutput(0, y);
-  if (q->isUint8)
-    ctx.markOutputUint8(0);
-  return success();
+  return setRequantized(ctx, acc, sxw);
 }
 
 #undef RLX_TRY

@@ -16,8 +16,8 @@ exact and the calibrated ranges are known exactly.
 import struct
 import sys
 
-from int8_matmuls import code, f32, read_safetensors, scale, write_input
-from npy_f32 import read_npy_f32
+from int8_matmuls import code, compare, f32, read_safetensors, scale, write_input
+from npy_f32 import read_npy_f32, write_safetensors_f32
 
 C, F1, F3 = 3, 4, 5
 SHAPES = {"w1": [3, 3, C, F1], "b1": [F1], "w2": [3, 3, 1, F1], "w3": [1, 1, F1, F3]}
@@ -54,17 +54,7 @@ def weights():
 
 
 def write_weights(path):
-    import json
-    header, body = {}, b""
-    for name, (shape, values) in weights().items():
-        data = struct.pack("<%df" % len(values), *values)
-        header[name] = {"dtype": "F32", "shape": shape,
-                        "data_offsets": [len(body), len(body) + len(data)]}
-        body += data
-    text = json.dumps(header).encode()
-    text += b" " * (-len(text) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)) + text + body)
+    write_safetensors_f32(path, weights())
 
 
 def conv(x, shape, w, wshape, stride, pad, groups, out=None):
@@ -158,20 +148,10 @@ def check(x_path, out_path, *calibration_paths):
             for i, act in enumerate(f32_model(cx, cshape, ws)):
                 absmax[i] = max(absmax[i], max(abs(v) for v in flat(act)))
     want = int8_model(x, shape, ws, absmax)
-    got = read_safetensors(out_path)
-    assert len(got) == len(want), "got %d values, want %d" % (len(got), len(want))
-    worst = max(abs(g - w) / max(1.0, abs(w)) for g, w in zip(got, want))
-    assert worst <= 1e-5, "largest relative difference %g" % worst
     acts = f32_model(x, shape, ws)
     exact, _ = conv(acts[2], [shape[0], len(acts[2][0]), len(acts[2][0][0]), F1],
                     ws["w3"][1], SHAPES["w3"], 1, 0, 1)
-    exact = flat(exact)
-    top = max(abs(v) for v in exact)
-    error = max(abs(g - e) for g, e in zip(got, exact))
-    assert 0 < error <= 0.05 * top, "int8 error %g against %g" % (error, top)
-    print("%d values match the int8 reference (f32 model within %.2g%%)" % (
-        len(want), 100 * error / top))
-
+    compare(read_safetensors(out_path), want, flat(exact))
 
 if __name__ == "__main__":
     if sys.argv[1] == "model":

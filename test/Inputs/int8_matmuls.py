@@ -20,7 +20,7 @@ import random
 import struct
 import sys
 
-from npy_f32 import read_npy_f32
+from npy_f32 import read_npy_f32, write_safetensors_f32
 
 K, N1, N2 = 37, 19, 7
 FLT_MIN = 1.1754943508222875e-38
@@ -57,16 +57,7 @@ def weights():
 
 
 def write_weights(path):
-    header, body = {}, b""
-    for name, (shape, values) in weights().items():
-        data = struct.pack("<%df" % len(values), *values)
-        header[name] = {"dtype": "F32", "shape": shape,
-                        "data_offsets": [len(body), len(body) + len(data)]}
-        body += data
-    text = json.dumps(header).encode()
-    text += b" " * (-len(text) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)) + text + body)
+    write_safetensors_f32(path, weights())
 
 
 def write_input(path, shape, seed):
@@ -144,14 +135,17 @@ def check(x_path, out_path, *calibration_paths):
     if a2 is None:
         a2 = max(max(r) for r in h)
     want = [v for r in dense(h, ws["w2"][1], N2, a2) for v in r]
-    got = read_safetensors(out_path)
+    exact = [sum(r[k] * ws["w2"][1][k * N2 + j] for k in range(N1))
+             for r in exact_hidden(rows, ws) for j in range(N2)]
+    compare(read_safetensors(out_path), want, exact)
+
+
+def compare(got, want, exact):
+    """rlx's outputs against the int8 reference, and the reference against
+    the exact f32 model: int8 is used (they differ), and used sensibly."""
     assert len(got) == len(want), "got %d values, want %d" % (len(got), len(want))
     worst = max(abs(g - w) / max(1.0, abs(w)) for g, w in zip(got, want))
     assert worst <= 1e-5, "largest relative difference %g" % worst
-    # The reference itself is close to the exact f32 model: int8 is used,
-    # and used sensibly.
-    exact = [sum(r[k] * ws["w2"][1][k * N2 + j] for k in range(N1))
-             for r in exact_hidden(rows, ws) for j in range(N2)]
     top = max(abs(v) for v in exact)
     error = max(abs(g - e) for g, e in zip(got, exact))
     assert 0 < error <= 0.05 * top, "int8 error %g against %g" % (error, top)

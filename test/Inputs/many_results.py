@@ -13,7 +13,7 @@ import json
 import struct
 import sys
 
-from npy_f32 import read_npy_f32
+from npy_f32 import read_npy_f32, write_safetensors_f32
 
 SHAPE = (2, 3)
 COUNT = SHAPE[0] * SHAPE[1]
@@ -36,16 +36,8 @@ def weight(i, k):
 
 
 def write_weights(n, path):
-    header, body = {}, b""
-    for i in range(n):
-        data = struct.pack("<%df" % COUNT, *(weight(i, k) for k in range(COUNT)))
-        header["w%d" % i] = {"dtype": "F32", "shape": list(SHAPE),
-                             "data_offsets": [len(body), len(body) + len(data)]}
-        body += data
-    text = json.dumps(header).encode()
-    text += b" " * (-len(text) % 8)
-    with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)) + text + body)
+    write_safetensors_f32(path, {"w%d" % i: (SHAPE, [weight(i, k) for k in range(COUNT)])
+                                 for i in range(n)})
 
 
 def read_safetensors(path):
