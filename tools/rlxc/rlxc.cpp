@@ -176,19 +176,19 @@ int main(int argc, char **argv) {
   std::string quantize = "none", calibrateFn, weights;
   std::vector<std::string> calibrate;
   app.add_option("--quantize", quantize,
-                 "none (default) or int8: matmuls of an activation by a "
-                 "weight run in int8 (VNNI vpdpbusd where the CPU has it), "
+                 "none (default) or int8: matmuls and convs of an activation "
+                 "by a weight run in int8 (VNNI vpdpbusd where the CPU has it), "
                  "weights per output channel, activations per tensor: "
                  "calibrated with --calibrate, else measured at each call")
       ->check(CLI::IsMember({"none", "int8"}));
   app.add_option("--calibrate", calibrate,
                  "[NAME=]FILE.npy: a batch of the input NAME (omitted when "
-                 "the quantized matmuls depend on one input) on which the "
+                 "the quantized ops depend on one input) on which the "
                  "model runs, here, to fix each activation's int8 scale; "
                  "repeat for more batches or inputs");
   app.add_option("--calibrate-fn", calibrateFn,
                  "the function that calibration runs (default: the only "
-                 "public one with a matmul to quantize)");
+                 "public one with a matmul or conv to quantize)");
   app.add_option("--weights", weights,
                  "the safetensors file binding the params, for "
                  "--calibrate (an ONNX model's are its own initializers)");
@@ -257,7 +257,7 @@ int main(int argc, char **argv) {
   calibration.function = calibrateFn;
   calibration.weights = weights;
   for (llvm::StringRef spec : calibrate) {
-    // NAME=FILE unless what precedes '=' is a path (holds no name).
+    // NAME=FILE when it holds '=', else FILE (of the only input).
     auto [name, path] = spec.split('=');
     if (path.empty())
       calibration.inputs.push_back({"", spec.str()});
@@ -365,8 +365,8 @@ int main(int argc, char **argv) {
                                     statsOrNull)))
       return 1;
   } else {
-    // Calibration measures the simplified module's matmuls, the very ones
-    // the lower phase quantizes.
+    // Calibration measures the simplified module's matmuls and convs, the
+    // very ones the lower phase quantizes.
     if (failed(mlir::rlx::runPhases(*module, mlir::rlx::Phase::Simplify,
                                     options, configure, statsOrNull)))
       return 1;

@@ -4,21 +4,25 @@
 // A bf16 x bf16 -> f32 matmul: B copied into k-pairs of 32-column panels
 // (zero padded: 50 columns are 2 panels, 77 rows 39 pairs; two masked row
 // reads, rows beyond K replaced by zeros, interleaved by one shuffle and
-// stored as one packed row), then blocks of
-// rows in parallel; per panel, 8-row tiles whose k loop is vdpbf16ps on
+// stored as one packed row; panels in parallel when B is large, else
+// serially), then (row block, panel) pairs in parallel: 8-row tiles whose k loop is vdpbf16ps on
 // 16 accumulators, an odd k's last pair in an scf.if, the rest of the rows
 // one at a time.
 // OFF-LABEL: func @bf16_matmul
 // OFF:         linalg.matmul
 // CHECK-LABEL: func @bf16_matmul
 // CHECK:         %[[PACKED:.+]] = memref.alloc(%{{.+}}) : memref<?x64xbf16>
-// CHECK:         scf.for
+// CHECK:         scf.if
+// CHECK:           scf.parallel
+// CHECK:             scf.for
+// CHECK-COUNT-2:       vector.transfer_read %{{.+}} : memref<77x50xbf16>, vector<32xbf16>
+// CHECK:               vector.shuffle %{{.+}}, %{{.+}} [0, 32, 1, 33, {{.+}}, 31, 63] : vector<32xbf16>, vector<32xbf16>
+// CHECK:               vector.store %{{.+}}, %[[PACKED]]{{.+}} : memref<?x64xbf16>, vector<64xbf16>
+// CHECK:         } else {
 // CHECK:           scf.for
-// CHECK-COUNT-2:     vector.transfer_read %{{.+}} : memref<77x50xbf16>, vector<32xbf16>
-// CHECK:             vector.shuffle %{{.+}}, %{{.+}} [0, 32, 1, 33, {{.+}}, 31, 63] : vector<32xbf16>, vector<32xbf16>
-// CHECK:             vector.store %{{.+}}, %[[PACKED]]{{.+}} : memref<?x64xbf16>, vector<64xbf16>
-// CHECK:         scf.parallel
-// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               vector.store %{{.+}}, %[[PACKED]]{{.+}} : memref<?x64xbf16>, vector<64xbf16>
+// CHECK:         scf.parallel ({{.+}}, {{.+}}) = ({{.+}}, {{.+}}) to ({{.+}}, {{.+}})
 // CHECK:             scf.for
 // CHECK-COUNT-16:      vector.transfer_read %{{.+}} : memref<?x50xf32>, vector<16xf32>
 // CHECK:               scf.for {{.+}} iter_args
@@ -59,7 +63,8 @@ func.func @others(%a: memref<4x8xf32>, %b: memref<8x2xf32>, %c: memref<4x2xf32>,
 // CHECK-LABEL: func @int8_matmul
 // CHECK:         %[[PACKED:.+]] = memref.alloc(%{{.+}}) : memref<?x128xi8>
 // CHECK:         %[[SUMS:.+]] = memref.alloc(%{{.+}}) : memref<?xi32>
-// CHECK:         scf.for
+// CHECK:         scf.if
+// CHECK:           scf.parallel
 // CHECK:           %[[PANEL_SUMS:.+]] = scf.for {{.+}} iter_args
 // CHECK-COUNT-4:     arith.extsi %{{.+}} : vector<32xi8> to vector<32xi32>
 // CHECK:             vector.shuffle {{.+}} : vector<32xi8>, vector<32xi8>
@@ -68,7 +73,9 @@ func.func @others(%a: memref<4x8xf32>, %b: memref<8x2xf32>, %c: memref<4x2xf32>,
 // CHECK:             vector.store %{{.+}}, %[[PACKED]]{{.+}} : memref<?x128xi8>, vector<128xi8>
 // CHECK:           %[[SCALED:.+]] = arith.shli %[[PANEL_SUMS]]
 // CHECK:           vector.store %[[SCALED]], %[[SUMS]]
-// CHECK:         scf.parallel
+// CHECK:         } else {
+// CHECK:           arith.shli
+// CHECK:         scf.parallel ({{.+}}, {{.+}}) =
 // CHECK:               scf.for {{.+}} iter_args
 // CHECK:                 vector.load %[[PACKED]]{{.+}} : memref<?x128xi8>, vector<64xi8>
 // CHECK:                 arith.xori
