@@ -14,6 +14,7 @@
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -26,7 +27,8 @@ using namespace mlir::rlx;
 
 namespace {
 
-/// Owning wrappers of the runtime's handles.
+/// Owning wrappers of the runtime's C handles (its C++ wrapper throws, and
+/// this library is built without exceptions, as MLIR is).
 struct ReleaseTensor {
   void operator()(rlx_tensor_t *t) const { rlx_tensor_release(t); }
 };
@@ -192,27 +194,20 @@ LogicalResult runBatches(ModuleOp module, StringRef artifactPath,
       return fail(error);
     inputNames.push_back(spec.name);
   }
+  std::string nameList = llvm::join(inputNames, ", ");
   for (const CalibrationInput &input : options.inputs) {
     if (input.name.empty()) {
-      if (inputCount != 1) {
-        std::string list;
-        for (StringRef name : inputNames)
-          list += (list.empty() ? "" : ", ") + name.str();
+      if (inputCount != 1)
         return fail("'" + input.path + "' names no input, but the quantized ops "
                     "depend on " + std::to_string(inputCount) +
-                    " inputs (" + list + "): pass NAME=FILE");
-      }
+                    " inputs (" + nameList + "): pass NAME=FILE");
       files[inputNames.front()].push_back(input.path);
       continue;
     }
-    if (!llvm::is_contained(inputNames, input.name)) {
-      std::string list;
-      for (StringRef name : inputNames)
-        list += (list.empty() ? "" : ", ") + name.str();
+    if (!llvm::is_contained(inputNames, input.name))
       return fail("'" + input.name + "' is not an input that the quantized "
                   "ops depend on (they depend on: " +
-                  (list.empty() ? "none" : list) + ")");
-    }
+                  (nameList.empty() ? "none" : nameList) + ")");
     files[input.name].push_back(input.path);
   }
   size_t batches = inputCount ? files[inputNames.front()].size() : 1;

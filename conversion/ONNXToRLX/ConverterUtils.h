@@ -53,6 +53,10 @@ std::optional<int64_t> checkedProduct(ArrayRef<int64_t> dims);
 /// arrays, masks): a model's dims must not make it allocate without bound.
 constexpr int64_t kMaxComputedConstant = int64_t(1) << 24;
 
+/// The attributes of Conv, ConvInteger and QLinearConv (read by convolve).
+inline constexpr StringRef kConvAttributes[] = {
+    "auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"};
+
 /// ONNX's Conv of `x` (N x C x H x W, or N x C x L) by `w` (M x C/group x
 /// KH x KW, or M x C/group x K) with the node's window attributes and
 /// `group`: rlx.conv2d between layout transposes. With `int8`, x and w are

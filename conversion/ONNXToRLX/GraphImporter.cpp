@@ -570,9 +570,8 @@ LogicalResult GraphImporter::importNodes(const onnx::GraphProto &graph,
           return ctx.error()
                  << "reads '" << name
                  << "', a uint8 tensor: uint8 is supported as quantized data "
-                    "(QuantizeLinear, DequantizeLinear, MatMulInteger, "
-                    "QLinearMatMul, Cast, and ops that move elements), not "
-                    "in "
+                    "(read by the quantized ops, Cast, and ops that move "
+                    "elements), not in "
                  << node.op_type();
         readsAUint8 = true;
       }

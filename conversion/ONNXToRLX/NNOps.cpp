@@ -224,8 +224,7 @@ FailureOr<Value> convolve(NodeContext &ctx, Value x, Value w, bool int8) {
 namespace {
 
 LogicalResult convertConv(NodeContext &ctx) {
-  if (failed(ctx.checkKnownAttributes({"auto_pad", "dilations", "group",
-                                       "kernel_shape", "pads", "strides"})))
+  if (failed(ctx.checkKnownAttributes(kConvAttributes)))
     return failure();
   FailureOr<Value> x = ctx.input(0), w = ctx.input(1);
   if (failed(x) || failed(w))

@@ -20,13 +20,14 @@
 /// int8 operand with no zero point, the usual symmetric weight). A term of
 /// B alone is computed once per binding when B is a weight.
 ///
-/// Quantizing rounds to nearest, ties to even (the ONNX spec), by adding
-/// and subtracting 1.5 * 2^23 after clamping to +-2^22: exact there, and
-/// every quantized type saturates far below.
+/// Quantizing rounds to nearest, ties to even (the ONNX spec), after
+/// clamping to +-2^22 (ad::roundHalfToEven is exact there, and every
+/// quantized type saturates far below).
 ///
 //===----------------------------------------------------------------------===//
 
 #include "conversion/ONNXToRLX/ConverterUtils.h"
+#include "dialects/RLX/IR/AutodiffBuilders.h"
 
 namespace mlir::rlx::onnx_import {
 namespace {
@@ -49,11 +50,10 @@ struct QuantType {
 constexpr QuantType kUint8{true, 0, 255};
 constexpr QuantType kInt8{false, -128, 127};
 
+/// x as `elementType` (itself when it is): a cast never fails its shape
+/// rule.
 Value castTo(NodeContext &ctx, Value x, Type elementType) {
-  if (typeOf(x).getElementType() == elementType)
-    return x;
-  return CastOp::create(ctx.builder(), ctx.loc, typeOf(x).clone(elementType),
-                        x);
+  return ad::castTo({ctx.builder(), ctx.loc}, x, elementType);
 }
 
 Type f32(NodeContext &ctx) { return ctx.builder().getF32Type(); }
@@ -131,9 +131,7 @@ FailureOr<Value> roundBounded(NodeContext &ctx, Value v) {
   Type f = f32(ctx);
   RLX_TRY(low, ctx.create<MaximumOp>(v, scalar(ctx, f, -4194304.0)));
   RLX_TRY(clamped, ctx.create<MinimumOp>(low, scalar(ctx, f, 4194304.0)));
-  Value shift = scalar(ctx, f, 12582912.0);
-  RLX_TRY(up, ctx.create<AddOp>(clamped, shift));
-  return ctx.create<SubOp>(up, shift);
+  return ad::roundHalfToEven({ctx.builder(), ctx.loc}, clamped);
 }
 
 /// round(scaled) + zeroPoint (f32, may be null), saturated to `q`'s range,
@@ -445,10 +443,7 @@ FailureOr<Value> integerConv(NodeContext &ctx, unsigned xInput,
   // An image of ones: one example when its size is static, else x's shape.
   RankedTensorType xType = typeOf(x->shifted);
   Value ones;
-  if (xType.hasStaticShape() || llvm::all_of(xType.getShape().drop_front(),
-                                             [](int64_t d) {
-                                               return !ShapedType::isDynamic(d);
-                                             })) {
+  if (!llvm::any_of(xType.getShape().drop_front(), ShapedType::isDynamic)) {
     SmallVector<int64_t> shape = llvm::to_vector(xType.getShape());
     shape[0] = 1;
     auto type = RankedTensorType::get(shape, xType.getElementType());
@@ -466,9 +461,6 @@ FailureOr<Value> integerConv(NodeContext &ctx, unsigned xInput,
   RLX_TRY(term, ctx.create<MulOp>(reshape(ctx, alpha, {}), counts));
   return ctx.create<AddOp>(y, term);
 }
-
-const std::initializer_list<StringRef> kConvAttributes = {
-    "auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"};
 
 LogicalResult convertConvInteger(NodeContext &ctx) {
   if (failed(ctx.checkKnownAttributes(kConvAttributes)))

@@ -115,6 +115,11 @@ Value transposeLast2(RuleBuilder b, Value x) {
   return transpose(b, x, perm);
 }
 
+Value roundHalfToEven(RuleBuilder b, Value x) {
+  Value shift = scalarLike(b, x, 12582912.0); // 1.5 * 2^23
+  return sub(b, add(b, x, shift), shift);
+}
+
 Value matmul(RuleBuilder b, Value x, Value y) {
   return MatmulOp::create(b.b, b.loc, x, y);
 }

@@ -42,6 +42,11 @@ mlir::Value compare(RuleBuilder b, llvm::StringRef direction, mlir::Value x,
                     mlir::Value y);
 /// Elementwise cast to `element`.
 mlir::Value castTo(RuleBuilder b, mlir::Value x, mlir::Type element);
+/// f32 `x` rounded to nearest, ties to even, for |x| <= 2^22 (callers clamp
+/// first): adding 1.5 * 2^23 leaves an f32 with no fraction bits, so the
+/// addition itself rounds and the subtraction is exact; nothing in this
+/// compiler reassociates float arithmetic. (rlx has no round op.)
+mlir::Value roundHalfToEven(RuleBuilder b, mlir::Value x);
 
 /// Sums `g` (broadcast from a value of `target` type) back to `target`:
 /// over leading dims and over dims where the target has a stretched 1.

@@ -75,17 +75,12 @@ bool isF32Tensor(Type type) {
 }
 
 /// `v` (already divided by its scale) clamped to [-127, 127], rounded to
-/// nearest with ties to even, as i8. Adding 1.5 * 2^23 leaves an f32 with
-/// no fraction bits for |v| <= 2^22, so the addition itself rounds (ties to
-/// even) and the subtraction is exact; nothing reassociates float
-/// arithmetic in this compiler.
+/// nearest with ties to even, as i8.
 Value roundToInt8(RuleBuilder r, Value v) {
   Value clamped = MinimumOp::create(
       r.b, r.loc, MaximumOp::create(r.b, r.loc, v, scalarLike(r, v, -127)),
       scalarLike(r, v, 127));
-  Value shift = scalarLike(r, v, 12582912.0);
-  Value rounded = sub(r, add(r, clamped, shift), shift);
-  return castTo(r, rounded, r.b.getI8Type());
+  return castTo(r, roundHalfToEven(r, clamped), r.b.getI8Type());
 }
 
 /// The scale of a tensor whose largest magnitude is `absMax`: absMax / 127,
