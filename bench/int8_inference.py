@@ -34,7 +34,7 @@ import tempfile
 import numpy as np
 import torch
 
-from onnx_inference import models, ort_ms, rlx_ms
+from onnx_inference import models, ort_ms, ort_session, rlx_ms
 
 
 VARIANTS = ["f32", "int8-dynamic", "int8-static", "ort-qdq"]
@@ -65,7 +65,6 @@ def main():
     args = parser.parse_args()
     dynamic = args.dynamic_batch
     thread_counts = [int(t) for t in args.threads.split(",")]
-    import onnxruntime as ort
     from onnxruntime import quantization as q
     wanted = set(filter(None, args.models.split(",")))
     scratch = tempfile.mkdtemp(prefix="rlx-int8-bench-")
@@ -127,12 +126,7 @@ def main():
         want = None
         for threads in thread_counts:
             for variant in VARIANTS:
-                options = ort.SessionOptions()
-                options.intra_op_num_threads = threads
-                options.inter_op_num_threads = 1
-                options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-                session = ort.InferenceSession(ort_files[variant], options,
-                                               providers=["CPUExecutionProvider"])
+                session = ort_session(ort_files[variant], threads)
                 ort_y = session.run(None, {"x": x})[0]
                 if want is None:
                     want = ort_y

@@ -95,6 +95,16 @@ def rlx_ms(bin_dir, artifact, weights, x_path, threads, calls):
     return float(re.search(r"median ([0-9.]+) ms", out).group(1))
 
 
+def ort_session(path, threads):
+    """ONNX Runtime on `threads` threads, every graph optimization."""
+    import onnxruntime as ort
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    return ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+
+
 def ort_ms(session, x, calls):
     feed = {"x": x}
     session.run(None, feed)
@@ -113,7 +123,7 @@ def main():
     parser.add_argument("--calls", type=int, default=50)
     parser.add_argument("--models", default="")
     args = parser.parse_args()
-    import onnxruntime as ort
+    import onnxruntime  # noqa: F401 (missing: fail before compiling anything)
     wanted = set(filter(None, args.models.split(",")))
     scratch = tempfile.mkdtemp(prefix="rlx-onnx-bench-")
     print("model threads rlx_ms ort_ms ratio")
@@ -139,12 +149,7 @@ def main():
                         "--weights", weights, "--input", "x=" + x_path,
                         "--output", y_path], check=True, capture_output=True)
         for threads in [int(t) for t in args.threads.split(",")]:
-            options = ort.SessionOptions()
-            options.intra_op_num_threads = threads
-            options.inter_op_num_threads = 1
-            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-            session = ort.InferenceSession(path, options,
-                                           providers=["CPUExecutionProvider"])
+            session = ort_session(path, threads)
             want = session.run(None, {"x": x})[0]
             got = np.load(y_path).reshape(want.shape)
             err = float(np.max(np.abs(got - want)) / (np.max(np.abs(want)) + 1e-30))

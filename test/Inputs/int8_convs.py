@@ -57,8 +57,9 @@ def write_weights(path):
     write_safetensors_f32(path, weights())
 
 
-def conv(x, shape, w, wshape, stride, pad, groups, out=None):
-    """NHWC x (nested lists) by HWIO w (flat); `out` maps (n, i, j, f, acc)."""
+def conv(x, shape, w, wshape, stride, pad, groups):
+    """NHWC x (nested lists) by HWIO w (flat), zero padded; returns the
+    result (nested lists) and its shape."""
     n_, h, wd, c = shape
     kh, kw, cg, f = wshape
     oh = (h + 2 * pad - kh) // stride + 1

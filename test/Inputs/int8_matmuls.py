@@ -48,7 +48,7 @@ def model(mode):
 def weights():
     rng = random.Random(7)
     w1 = [rng.randint(-24, 24) / 16 for _ in range(K * N1)]
-    w1[3 * N1 + 5] = 0  # column 5 is all zeros: a zero scale must not be NaN
+    # Column 5 all zeros: a zero scale must not give NaNs.
     for k in range(K):
         w1[k * N1 + 5] = 0.0
     b1 = [rng.randint(-8, 8) / 4 for _ in range(N1)]
