@@ -10,6 +10,7 @@
 #include "conversion/RLXToLinalg/RLXToLinalg.h"
 #include "conversion/RLXToSCF/Passes.h"
 #include "conversion/TosaToRLX/Passes.h"
+#include "dialects/RLX/IR/DotOperandLayout.h"
 #include "dialects/RLX/IR/ExternalModels.h"
 #include "dialects/RLX/IR/RLXDialect.h"
 #include "dialects/RLX/Transforms/Passes.h"
@@ -101,6 +102,15 @@ static bool targetHas(const PipelineOptions &options, StringRef feature) {
          llvm::is_contained(target->required, feature.str());
 }
 
+/// Whether rlx-cpu-dot-product-matmul has int8 (vpdpbusd) and bf16
+/// (vdpbf16ps) kernels for the target CPU.
+static bool targetHasDotProductInt8(const PipelineOptions &options) {
+  return targetHas(options, "+avx512vnni") && targetHas(options, "+avx512bw");
+}
+static bool targetHasDotProductBF16(const PipelineOptions &options) {
+  return targetHas(options, "+avx512bf16");
+}
+
 static void buildCPUCodegen(OpPassManager &pm,
                             const PipelineOptions &options) {
   RLXCPUVectorizeMatmulOptions matmul;
@@ -111,9 +121,8 @@ static void buildCPUCodegen(OpPassManager &pm,
   pm.addPass(createRLXLowerDynamicExpandShapes());
   // Before the generic matmul schedule, which would widen bf16 and i8.
   RLXCPUDotProductMatmulOptions dot;
-  dot.bf16 = targetHas(options, "+avx512bf16");
-  dot.int8 = targetHas(options, "+avx512vnni") &&
-             targetHas(options, "+avx512bw");
+  dot.bf16 = targetHasDotProductBF16(options);
+  dot.int8 = targetHasDotProductInt8(options);
   if (dot.bf16 || dot.int8)
     pm.addPass(createRLXCPUDotProductMatmul(dot));
   pm.addPass(createRLXCPUVectorizeMatmul(matmul));
@@ -125,6 +134,7 @@ static void buildCPUCodegen(OpPassManager &pm,
   pm.addPass(createConvertSCFToOpenMPPass());
   // Inlines the memref.alloca_scope the conversion wraps loop bodies in
   // (they allocate nothing); lowering SCF inside one would give it blocks.
+  pm.addPass(createRLXCPUInlineAllocaScopes());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createRLXCPUThreadCount());
   pm.addPass(createRLXCPUOutlineKernels());
@@ -393,9 +403,16 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
     // weights of a backward step) runs once, before the loop.
     pm.addPass(createLoopInvariantCodeMotionPass());
     // What weights alone determine is computed once per binding (CPU: the
-    // GPU runtimes bind device copies of user weights only).
-    if (!isGPUTarget(options.target))
+    // GPU runtimes bind device copies of user weights only), among it the
+    // dot-product kernels' copies of their weights.
+    if (!isGPUTarget(options.target)) {
+      RLXPackDotOperandsOptions pack;
+      pack.int8 = targetHasDotProductInt8(options);
+      pack.bf16 = targetHasDotProductBF16(options);
+      pack.f32 = options.matmulTileN == dot_layout::kPanelColumns;
+      pm.addPass(createRLXPackDotOperands(pack));
       pm.addPass(createRLXPrepareParams());
+    }
     pm.addPass(createRLXExposeParams());
     // Checks on the rlx ops themselves, so each names its op.
     if (options.debugChecks)

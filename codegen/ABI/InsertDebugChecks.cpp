@@ -99,8 +99,11 @@ struct RLXInsertDebugChecksPass
   void runOnOperation() override {
     SmallVector<Operation *> checked;
     getOperation().walk([&](Operation *op) {
+      // An unpack's values are its pack's, checked where the pack runs;
+      // a check would make the matmul read an unpacked copy.
       if (isa<rlx::RLXDialect>(op->getDialect()) &&
           !op->hasTrait<OpTrait::ConstantLike>() &&
+          !isa<rlx::UnpackDotOperandOp>(op) &&
           llvm::any_of(op->getResultTypes(), isCheckedType))
         checked.push_back(op);
     });

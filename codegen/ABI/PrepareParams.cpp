@@ -45,8 +45,12 @@ bool isView(Operation *op) {
 }
 
 /// Whether `op` may run in the prepare function: pure, no regions, static
-/// ranked tensor results.
+/// ranked tensor results, not an unpack.
 bool isMovable(Operation *op) {
+  // An unpack stays beside the matmul that reads the packed value through
+  // it (rlx-pack-dot-operands): its pack is what moves.
+  if (isa<UnpackDotOperandOp>(op))
+    return false;
   if (op->getNumRegions() || op->getNumResults() == 0 ||
       !isMemoryEffectFree(op))
     return false;

@@ -9,26 +9,32 @@
 /// i32 lanes adds the products of four u8 x s8 values).
 ///
 /// Both multiply groups of consecutive k (2 for bf16, 4 for int8), so B is
-/// first copied into groups (row `panel * KG + g` of the copy holds
-/// B[G*g + t][32 * panel + c] at G*c + t: the VNNI layout, one 32-column
-/// panel after the other, k and n padded with zeros): one load then holds
-/// 16 columns' groups. A's group is one 32-bit word broadcast to all lanes.
-/// A tile is 8 rows x 32 columns: 16 accumulators of 16 lanes, the k loop
-/// over groups; rows beyond the last full tile run the same loop one row at
-/// a time, and k not a multiple of G ends with a group whose missing values
-/// are zero. Rows are processed in blocks of 64, each block passing over
-/// every panel while its rows of A stay in cache; the (block, panel) pairs
-/// are one scf.parallel, spread over the threads by the OpenMP lowering, as
-/// is the packing, panel by panel.
+/// read in groups (DotOperandLayout.h: `packed[panel][g][G*c + t]` holds
+/// B[G*g + t][32 * panel + c], one 32-column panel after the other, k and n
+/// padded with zeros): one load then holds 16 columns' groups. A's group is
+/// one 32-bit word broadcast to all lanes. A tile is 8 rows x 32 columns:
+/// 16 accumulators of 16 lanes, the k loop over groups; rows beyond the
+/// last full tile run the same loop one row at a time, and k not a multiple
+/// of G ends with a group whose missing values are zero. Rows are processed
+/// in blocks of 64, each block passing over every panel while its rows of A
+/// stay in cache; the (block, panel) pairs are one scf.parallel, spread over
+/// the threads by the OpenMP lowering.
 ///
-/// vpdpbusd multiplies unsigned by signed bytes: A's signed bytes are
-/// flipped to unsigned (a + 128, an xor of the sign bit) and the extra
-/// 128 * sum_k B[k][n] is subtracted from each column at the end, the
-/// column sums computed while packing.
+/// A weight B arrives packed (a linalg.generic marked `rlx.packed_rhs`
+/// reading the param rlx-pack-dot-operands and rlx-prepare-params made);
+/// any other B is packed here at every call, panel by panel.
+///
+/// vpdpbusd multiplies unsigned by signed bytes: B is packed with 128 added
+/// (its sign bit flipped), A stays signed, and the extra 128 * sum_k
+/// A[m][k] is subtracted from each row at the end, summed once per row
+/// before the tiles (vpdpbusd of 64 bytes of A by ones: 1/N of the
+/// products). Adding to B rather than to A keeps a prepacked B free of
+/// anything A determines, and the k loop free of A's conversion.
 ///
 //===----------------------------------------------------------------------===//
 
 #include "codegen/CPU/Passes.h"
+#include "dialects/RLX/IR/DotOperandLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -50,13 +56,17 @@ namespace {
 
 constexpr int64_t kRows = 8;    // rows of a register tile
 constexpr int64_t kLanes = 16;  // 32-bit lanes of a zmm register
-constexpr int64_t kColumns = 2 * kLanes;
+constexpr int64_t kColumns = rlx::dot_layout::kPanelColumns;
+static_assert(kColumns == 2 * kLanes, "a panel is two zmm registers wide");
 /// Rows of A a thread works through per pass over B: 64 x K bf16 (256 KB
 /// at K = 2048) stays in L2 while every panel passes.
 constexpr int64_t kBlockRows = 64;
-/// Groups (rows of the packed copy, 128 bytes each) from which B is packed
+/// Groups (of the packed copy, 128 bytes each) from which B is packed
 /// on every thread: 2048 of them, 256 KB, take tens of microseconds.
 constexpr int64_t kMinParallelPackGroups = 2048;
+/// Bytes of A from which the rows' offsets (int8) are summed on every
+/// thread.
+constexpr int64_t kMinParallelOffsetBytes = 256 * 1024;
 
 /// What differs between the bf16 and the int8 kernel.
 struct DotKind {
@@ -70,6 +80,22 @@ struct DotKind {
   }
 };
 
+std::optional<DotKind> dotKind(Type a, Type b, Type c, bool bf16,
+                               bool int8) {
+  if (a != b)
+    return std::nullopt;
+  if (bf16 && a.isBF16() && c.isF32())
+    return DotKind{a, c, 2};
+  if (int8 && a.isSignlessInteger(8) && c.isSignlessInteger(32))
+    return DotKind{a, c, 4};
+  return std::nullopt;
+}
+
+Type elementOf(Value memref) {
+  return cast<MemRefType>(memref.getType()).getElementType();
+}
+
+/// A plain matmul: B packed here.
 std::optional<DotKind> dotKind(linalg::MatmulOp op, bool bf16, bool int8) {
   if (!op.hasPureBufferSemantics() ||
       // The default (signed) cast: plain extension of the operands.
@@ -79,19 +105,28 @@ std::optional<DotKind> dotKind(linalg::MatmulOp op, bool bf16, bool int8) {
       op.getIndexingMapsArray() !=
           linalg::MatmulOp::getDefaultIndexingMaps(op.getContext()))
     return std::nullopt;
-  auto element = [](Value v) {
-    return cast<MemRefType>(v.getType()).getElementType();
-  };
-  Type a = element(op.getDpsInputOperand(0)->get());
-  Type b = element(op.getDpsInputOperand(1)->get());
-  Type c = element(op.getDpsInitOperand(0)->get());
-  if (a != b)
+  return dotKind(elementOf(op.getDpsInputOperand(0)->get()),
+                 elementOf(op.getDpsInputOperand(1)->get()),
+                 elementOf(op.getDpsInitOperand(0)->get()), bf16, int8);
+}
+
+/// A matmul by a prepacked B (the generic the rlx-to-linalg lowering marks;
+/// its maps and body are that lowering's).
+std::optional<DotKind> dotKind(linalg::GenericOp op, bool bf16, bool int8) {
+  if (!op->hasAttr(rlx::dot_layout::kPackedRhsAttrName) ||
+      !op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1)
     return std::nullopt;
-  if (bf16 && a.isBF16() && c.isF32())
-    return DotKind{a, c, 2};
-  if (int8 && a.isSignlessInteger(8) && c.isSignlessInteger(32))
-    return DotKind{a, c, 4};
-  return std::nullopt;
+  std::optional<DotKind> kind =
+      dotKind(elementOf(op.getDpsInputOperand(0)->get()),
+              elementOf(op.getDpsInputOperand(1)->get()),
+              elementOf(op.getDpsInitOperand(0)->get()), bf16, int8);
+  auto packed = cast<MemRefType>(op.getDpsInputOperand(1)->get().getType());
+  if (!kind || packed.getRank() != 3 ||
+      packed.getDimSize(2) != kColumns * kind->group ||
+      !packed.isLastDimUnitStride())
+    return std::nullopt;
+  return kind;
 }
 
 struct Builder {
@@ -129,9 +164,20 @@ Value interleave(OpBuilder &b, Location loc, Value x, Value y) {
   return vector::ShuffleOp::create(b, loc, x, y, mask);
 }
 
+/// A splat of the 32-bit word `word` as a vector of `type`.
+Value splatWord(OpBuilder &b, Location loc, VectorType type, uint32_t word) {
+  auto words = VectorType::get({type.getNumElements() * type.getElementType()
+                                    .getIntOrFloatBitWidth() / 32},
+                               b.getI32Type());
+  Value splat = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(words, b.getI32IntegerAttr(word).getValue()));
+  return vector::BitCastOp::create(b, loc, type, splat);
+}
+
 /// The G rows `rows` (32 lanes each) of a group as one packed row: lane
 /// G*c + t holds rows[t][c] (for int8, pairs of bytes interleave as 16-bit
-/// words in a second step).
+/// words in a second step, and the sign bits flip: B + 128).
 Value packRow(OpBuilder &b, Location loc, const DotKind &kind,
               ArrayRef<Value> rows) {
   if (!kind.int8())
@@ -141,77 +187,54 @@ Value packRow(OpBuilder &b, Location loc, const DotKind &kind,
                                         interleave(b, loc, rows[0], rows[1]));
   Value high = vector::BitCastOp::create(
       b, loc, words, interleave(b, loc, rows[2], rows[3]));
-  return vector::BitCastOp::create(
-      b, loc, VectorType::get({kColumns * kind.group}, kind.element),
-      interleave(b, loc, low, high));
+  auto rowType = VectorType::get({kColumns * kind.group}, kind.element);
+  Value packed =
+      vector::BitCastOp::create(b, loc, rowType, interleave(b, loc, low, high));
+  return arith::XOrIOp::create(b, loc, packed,
+                               splatWord(b, loc, rowType, 0x80808080));
 }
 
 /// B in groups of kind.group k, panel after panel (see the file comment),
-/// zero outside B: panels * groups rows of 32 * group elements, built with
-/// vector loads and shuffles (a scalar copy of every element cost as much
-/// as the int8 products themselves). For int8 also the kernel's column
-/// corrections, 128 * sum_k B[k][n] (panels * 32 i32, zero beyond N),
-/// summed from the same loads into `corrections`.
+/// zero outside B: [panels, groups, 32 * group], built with vector loads
+/// and shuffles (a scalar copy of every element cost as much as the int8
+/// products themselves).
 Value packGroups(Builder &k, const DotKind &kind, Value bMatrix, Value kSize,
-                 Value groups, Value panels, Value *corrections) {
+                 Value groups, Value panels) {
   OpBuilder &b = k.b;
   Location loc = k.loc;
-  auto type = MemRefType::get({ShapedType::kDynamic, kind.group * kColumns},
-                              kind.element);
-  Value packed = memref::AllocOp::create(b, loc, type,
-                                         ValueRange{k.mul(panels, groups)});
-  auto i32 = b.getI32Type();
-  auto sumType = VectorType::get({kColumns}, i32);
-  if (kind.int8())
-    *corrections = memref::AllocOp::create(
-        b, loc, MemRefType::get({ShapedType::kDynamic}, i32),
-        ValueRange{k.mul(panels, k.index(kColumns))});
+  auto type = MemRefType::get(
+      {ShapedType::kDynamic, ShapedType::kDynamic, kind.group * kColumns},
+      kind.element);
+  Value packed =
+      memref::AllocOp::create(b, loc, type, ValueRange{panels, groups});
   auto rowType = VectorType::get({kColumns}, kind.element);
   Value zeroRow = arith::ConstantOp::create(b, loc, b.getZeroAttr(rowType));
-  Value zeroSums = arith::ConstantOp::create(b, loc, b.getZeroAttr(sumType));
   Value lastK = arith::SubIOp::create(b, loc, kSize, k.index(1));
   Value padding = k.zero(kind.element);
-  // One panel: its groups of rows, and (int8) its column sums.
+  // One panel: its groups of rows.
   auto packPanel = [&](Value panel) {
     Value col0 = k.mul(panel, k.index(kColumns));
-    auto groupLoop = scf::ForOp::create(
-        b, loc, k.index(0), groups, k.index(1), ValueRange{zeroSums},
-        [&](OpBuilder &nested, Location, Value g, ValueRange sums) {
-          OpBuilder::InsertionGuard inner(b);
-          b.setInsertionPointToEnd(nested.getInsertionBlock());
-          SmallVector<Value> rows;
-          Value sum = sums[0];
-          for (int64_t t = 0; t < kind.group; ++t) {
-            Value row = k.add(k.mul(g, k.index(kind.group)), k.index(t));
-            // Columns beyond N read as zero (a masked read); rows beyond K
-            // are read clamped, then replaced by zeros.
-            Value read = vector::TransferReadOp::create(
-                b, loc, rowType, bMatrix, ValueRange{k.min(row, lastK), col0},
-                padding, ArrayRef<bool>{false});
-            read = arith::SelectOp::create(b, loc, k.lt(row, kSize), read,
-                                           zeroRow);
-            rows.push_back(read);
-            if (kind.int8())
-              sum = arith::AddIOp::create(
-                  b, loc, sum, arith::ExtSIOp::create(b, loc, sumType, read));
-          }
-          vector::StoreOp::create(b, loc, packRow(b, loc, kind, rows), packed,
-                                  ValueRange{k.add(k.mul(panel, groups), g),
-                                             k.index(0)});
-          scf::YieldOp::create(b, loc, ValueRange{sum});
-        });
-    if (kind.int8()) {
-      Value shift = arith::ConstantOp::create(
-          b, loc,
-          DenseElementsAttr::get(sumType, b.getI32IntegerAttr(7).getValue()));
-      Value scaled =
-          arith::ShLIOp::create(b, loc, groupLoop.getResult(0), shift);
-      vector::StoreOp::create(b, loc, scaled, *corrections, ValueRange{col0});
+    auto groupLoop = scf::ForOp::create(b, loc, k.index(0), groups, k.index(1));
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(groupLoop.getBody());
+    Value g = groupLoop.getInductionVar();
+    SmallVector<Value> rows;
+    for (int64_t t = 0; t < kind.group; ++t) {
+      Value row = k.add(k.mul(g, k.index(kind.group)), k.index(t));
+      // Columns beyond N read as zero (a masked read); rows beyond K are
+      // read clamped, then replaced by zeros.
+      Value read = vector::TransferReadOp::create(
+          b, loc, rowType, bMatrix, ValueRange{k.min(row, lastK), col0},
+          padding, ArrayRef<bool>{false});
+      rows.push_back(
+          arith::SelectOp::create(b, loc, k.lt(row, kSize), read, zeroRow));
     }
+    vector::StoreOp::create(b, loc, packRow(b, loc, kind, rows), packed,
+                            ValueRange{panel, g, k.index(0)});
   };
-  // Panels are independent (their own rows of the copy and their own
-  // column sums): a large B is copied on every thread, panel by panel; a
-  // small one (a fork costs microseconds) on one.
+  // Panels are independent (their own part of the copy): a large B is
+  // copied on every thread, panel by panel; a small one (a fork costs
+  // microseconds) on one.
   Value large = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::sge, k.mul(panels, groups),
       k.index(kMinParallelPackGroups));
@@ -233,16 +256,15 @@ Value packGroups(Builder &k, const DotKind &kind, Value bMatrix, Value kSize,
 }
 
 /// A[row][G*g + t] for t < G (those at or beyond `kSize`, only in the last
-/// group, zero), int8 flipped to unsigned, broadcast to every lane as one
-/// 32-bit word.
+/// group, zero), broadcast to every lane as one 32-bit word.
 Value broadcastGroup(Builder &k, const DotKind &kind, Value aMatrix,
                      Value row, Value g, Value kSize, bool last) {
   OpBuilder &b = k.b;
   Location loc = k.loc;
   Value first = k.mul(g, k.index(kind.group));
   auto wordsType = VectorType::get({kLanes}, b.getI32Type());
-  // A whole group in a row with unit stride: one 32-bit load, broadcast,
-  // then one xor for int8 (vpbroadcastd and vpxord).
+  // A whole group in a row with unit stride: one 32-bit load, broadcast
+  // (vpbroadcastd).
   if (!last && cast<MemRefType>(aMatrix.getType()).isLastDimUnitStride()) {
     Value group = vector::LoadOp::create(
         b, loc, VectorType::get({kind.group}, kind.element), aMatrix,
@@ -252,14 +274,6 @@ Value broadcastGroup(Builder &k, const DotKind &kind, Value aMatrix,
     Value words = vector::BroadcastOp::create(
         b, loc, wordsType,
         vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0}));
-    if (kind.int8())
-      words = arith::XOrIOp::create(
-          b, loc, words,
-          arith::ConstantOp::create(
-              b, loc,
-              DenseElementsAttr::get(wordsType,
-                                     b.getI32IntegerAttr(0x80808080)
-                                         .getValue())));
     return vector::BitCastOp::create(b, loc, kind.operandType(), words);
   }
   SmallVector<Value> values;
@@ -274,10 +288,6 @@ Value broadcastGroup(Builder &k, const DotKind &kind, Value aMatrix,
     Value v = memref::LoadOp::create(b, loc, aMatrix, ValueRange{row, column});
     if (inside)
       v = arith::SelectOp::create(b, loc, inside, v, k.zero(kind.element));
-    if (kind.int8())
-      v = arith::XOrIOp::create(
-          b, loc, v,
-          arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(-128)));
     values.push_back(v);
   }
   Value groupVector = vector::FromElementsOp::create(
@@ -285,34 +295,114 @@ Value broadcastGroup(Builder &k, const DotKind &kind, Value aMatrix,
   Value word = vector::BitCastOp::create(
       b, loc, VectorType::get({1}, b.getI32Type()), groupVector);
   Value scalar = vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0});
-  Value words = vector::BroadcastOp::create(
-      b, loc, VectorType::get({kLanes}, b.getI32Type()), scalar);
+  Value words = vector::BroadcastOp::create(b, loc, wordsType, scalar);
   return vector::BitCastOp::create(b, loc, kind.operandType(), words);
 }
 
-Value dot(Builder &k, const DotKind &kind, Value acc, Value a, Value bVector) {
+/// acc + the lane-wise dot products of `a`'s and `packedB`'s groups.
+Value dot(Builder &k, const DotKind &kind, Value acc, Value a, Value packedB) {
   if (!kind.int8())
     return x86vector::DotBF16Op::create(k.b, k.loc, kind.accType(), acc, a,
-                                        bVector);
+                                        packedB);
   // MLIR's x86vector has no 512-bit vpdpbusd: LLVM's intrinsic directly.
+  // Its first operand is the unsigned one: B offset by 128.
   return LLVM::CallIntrinsicOp::create(
              k.b, k.loc, kind.accType(),
              k.b.getStringAttr("llvm.x86.avx512.vpdpbusd.512"),
-             ValueRange{acc, a, bVector})
+             ValueRange{acc, packedB, a})
       .getResult(0);
+}
+
+/// 128 * sum_k A[row][k] (int8): what the offset of B adds to each of the
+/// row's products. 256 bytes per step into four independent sums (one
+/// would wait on the previous dot product's latency), each 64 bytes
+/// multiplied by ones on vpdpbusd.
+Value rowOffset(Builder &k, const DotKind &kind, Value aMatrix, Value row,
+                Value kSize) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  constexpr int64_t kSums = 4;
+  int64_t chunk = kLanes * kind.group;
+  auto chunkType = VectorType::get({chunk}, kind.element);
+  Value ones = splatWord(b, loc, chunkType, 0x01010101);
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(kind.accType()));
+  auto loop = scf::ForOp::create(
+      b, loc, k.index(0), kSize, k.index(kSums * chunk),
+      SmallVector<Value>(kSums, zero),
+      [&](OpBuilder &nested, Location, Value k0, ValueRange sums) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToEnd(nested.getInsertionBlock());
+        SmallVector<Value> next;
+        for (int64_t i = 0; i < kSums; ++i) {
+          // Beyond K reads as zero (a masked read).
+          Value bytes = vector::TransferReadOp::create(
+              b, loc, chunkType, aMatrix,
+              ValueRange{row, k.add(k0, k.index(i * chunk))},
+              k.zero(kind.element), ArrayRef<bool>{false});
+          next.push_back(LLVM::CallIntrinsicOp::create(
+                             b, loc, kind.accType(),
+                             b.getStringAttr("llvm.x86.avx512.vpdpbusd.512"),
+                             ValueRange{sums[i], ones, bytes})
+                             .getResult(0));
+        }
+        scf::YieldOp::create(b, loc, next);
+      });
+  Value sum = loop.getResult(0);
+  for (int64_t i = 1; i < kSums; ++i)
+    sum = arith::AddIOp::create(b, loc, sum, loop.getResult(i));
+  Value total = vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD,
+                                            sum);
+  return arith::ShLIOp::create(
+      b, loc, total,
+      arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(7)));
+}
+
+/// Every row's offset (rowOffset) in a buffer of M i32, computed once
+/// before the tiles (each row's tiles, one per panel, read it): over the
+/// threads by blocks of rows when A is large.
+Value rowOffsets(Builder &k, const DotKind &kind, Value aMatrix, Value mSize,
+                 Value kSize) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  Value offsets = memref::AllocOp::create(
+      b, loc, MemRefType::get({ShapedType::kDynamic}, b.getI32Type()),
+      ValueRange{mSize});
+  auto rows = [&](Value first, Value end) {
+    auto loop = scf::ForOp::create(b, loc, first, end, k.index(1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value row = loop.getInductionVar();
+    memref::StoreOp::create(b, loc,
+                            rowOffset(k, kind, aMatrix, row, kSize), offsets,
+                            ValueRange{row});
+  };
+  Value large = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                      k.mul(mSize, kSize),
+                                      k.index(kMinParallelOffsetBytes));
+  auto branch = scf::IfOp::create(b, loc, large, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(branch.thenBlock());
+  auto parallel = scf::ParallelOp::create(
+      b, loc, ValueRange{k.index(0)}, ValueRange{k.ceilDiv(mSize, kBlockRows)},
+      ValueRange{k.index(1)});
+  b.setInsertionPointToStart(parallel.getBody());
+  Value first = k.mul(parallel.getInductionVars()[0], k.index(kBlockRows));
+  rows(first, k.min(k.add(first, k.index(kBlockRows)), mSize));
+  b.setInsertionPointToStart(branch.elseBlock());
+  rows(k.index(0), mSize);
+  return offsets;
 }
 
 /// C[row0 + r][32 * panel + 16v] += sum over groups, for `rows` rows
 /// (static) and the panel's 32 columns, the accumulators in registers
 /// across the k loop.
 void emitTile(Builder &k, const DotKind &kind, Value aMatrix, Value packed,
-              Value corrections, Value cMatrix, Value row0, Value panel,
-              int64_t rows, Value kSize, Value groups) {
+              Value offsets, Value cMatrix, Value row0, Value panel,
+              int64_t rows, Value kSize) {
   OpBuilder &b = k.b;
   Location loc = k.loc;
   VectorType accType = kind.accType();
   Value col0 = k.mul(panel, k.index(kColumns));
-  Value panelRow0 = k.mul(panel, groups);
   Value padding = k.zero(kind.accElement);
   SmallVector<Value> accs;
   auto cIndex = [&](int64_t r, int64_t v) {
@@ -328,12 +418,11 @@ void emitTile(Builder &k, const DotKind &kind, Value aMatrix, Value packed,
 
   auto step = [&](Value g, ValueRange in, bool last) {
     SmallVector<Value> out(in.begin(), in.end());
-    Value packedRow = k.add(panelRow0, g);
     SmallVector<Value> bVectors;
     for (int64_t v = 0; v < 2; ++v)
       bVectors.push_back(vector::LoadOp::create(
           b, loc, kind.operandType(), packed,
-          ValueRange{packedRow, k.index(v * kLanes * kind.group)}));
+          ValueRange{panel, g, k.index(v * kLanes * kind.group)}));
     for (int64_t r = 0; r < rows; ++r) {
       Value a = broadcastGroup(k, kind, aMatrix, k.add(row0, k.index(r)), g,
                                kSize, last);
@@ -367,33 +456,39 @@ void emitTile(Builder &k, const DotKind &kind, Value aMatrix, Value packed,
     b.setInsertionPointToStart(last.elseBlock());
     scf::YieldOp::create(b, loc, results);
   }
-  for (int64_t r = 0; r < rows; ++r)
+  for (int64_t r = 0; r < rows; ++r) {
+    Value offset;
+    if (offsets)
+      offset = vector::BroadcastOp::create(
+          b, loc, accType,
+          memref::LoadOp::create(b, loc, offsets,
+                                 ValueRange{k.add(row0, k.index(r))}));
     for (int64_t v = 0; v < 2; ++v) {
       Value result = last.getResult(r * 2 + v);
-      if (corrections)
-        result = arith::SubIOp::create(
-            b, loc, result,
-            vector::LoadOp::create(b, loc, accType, corrections,
-                                   ValueRange{k.add(col0,
-                                                    k.index(v * kLanes))}));
+      if (offset)
+        result = arith::SubIOp::create(b, loc, result, offset);
       vector::TransferWriteOp::create(b, loc, result, cMatrix, cIndex(r, v),
                                       ArrayRef<bool>{false});
     }
+  }
 }
 
-void lowerMatmul(linalg::MatmulOp op, const DotKind &kind) {
+/// C += A x B, B either plain (`bMatrix`, packed here) or packed already
+/// (`prepacked`, [panels, groups, 32 * group]); `op` is erased.
+void lowerMatmul(Operation *op, const DotKind &kind, Value aMatrix,
+                 Value bMatrix, Value prepacked, Value cMatrix) {
   OpBuilder b(op);
-  Builder k{b, op.getLoc()};
-  Value aMatrix = op.getDpsInputOperand(0)->get();
-  Value bMatrix = op.getDpsInputOperand(1)->get();
-  Value cMatrix = op.getDpsInitOperand(0)->get();
+  Builder k{b, op->getLoc()};
   Value mSize = k.dim(aMatrix, 0), kSize = k.dim(aMatrix, 1),
-        nSize = k.dim(bMatrix, 1);
+        nSize = k.dim(cMatrix, 1);
   Value groups = k.ceilDiv(kSize, kind.group);
   Value panels = k.ceilDiv(nSize, kColumns);
-  Value corrections;
-  Value packed =
-      packGroups(k, kind, bMatrix, kSize, groups, panels, &corrections);
+  Value packed = prepacked ? prepacked
+                           : packGroups(k, kind, bMatrix, kSize, groups,
+                                        panels);
+  Value offsets;
+  if (kind.int8())
+    offsets = rowOffsets(k, kind, aMatrix, mSize, kSize);
 
   // Row blocks x panels in parallel: a thread's share of the (row-major)
   // iterations is whole blocks passing over every panel, as before, but a
@@ -421,18 +516,19 @@ void lowerMatmul(linalg::MatmulOp op, const DotKind &kind) {
       b.setInsertionPointToStart(tiles.getBody());
       Value row0 =
           k.add(block0, k.mul(tiles.getInductionVar(), k.index(kRows)));
-      emitTile(k, kind, aMatrix, packed, corrections, cMatrix, row0, panel,
-               kRows, kSize, groups);
+      emitTile(k, kind, aMatrix, packed, offsets, cMatrix, row0, panel, kRows,
+               kSize);
     }
     auto rest = scf::ForOp::create(b, k.loc, restStart, blockEnd, k.index(1));
     b.setInsertionPointToStart(rest.getBody());
-    emitTile(k, kind, aMatrix, packed, corrections, cMatrix,
-             rest.getInductionVar(), panel, 1, kSize, groups);
+    emitTile(k, kind, aMatrix, packed, offsets, cMatrix,
+             rest.getInductionVar(), panel, 1, kSize);
   }
-  memref::DeallocOp::create(b, k.loc, packed);
-  if (corrections)
-    memref::DeallocOp::create(b, k.loc, corrections);
-  op.erase();
+  if (!prepacked)
+    memref::DeallocOp::create(b, k.loc, packed);
+  if (offsets)
+    memref::DeallocOp::create(b, k.loc, offsets);
+  op->erase();
 }
 
 struct RLXCPUDotProductMatmulPass
@@ -440,12 +536,24 @@ struct RLXCPUDotProductMatmulPass
   using Base::Base;
   void runOnOperation() override {
     SmallVector<std::pair<linalg::MatmulOp, DotKind>> matmuls;
-    getOperation()->walk([&](linalg::MatmulOp op) {
-      if (std::optional<DotKind> kind = dotKind(op, bf16, int8))
-        matmuls.push_back({op, *kind});
+    SmallVector<std::pair<linalg::GenericOp, DotKind>> packedMatmuls;
+    getOperation()->walk([&](Operation *op) {
+      if (auto matmul = dyn_cast<linalg::MatmulOp>(op)) {
+        if (std::optional<DotKind> kind = dotKind(matmul, bf16, int8))
+          matmuls.push_back({matmul, *kind});
+      } else if (auto generic = dyn_cast<linalg::GenericOp>(op)) {
+        if (std::optional<DotKind> kind = dotKind(generic, bf16, int8))
+          packedMatmuls.push_back({generic, *kind});
+      }
     });
     for (auto &[op, kind] : matmuls)
-      lowerMatmul(op, kind);
+      lowerMatmul(op, kind, op.getDpsInputOperand(0)->get(),
+                  op.getDpsInputOperand(1)->get(), Value(),
+                  op.getDpsInitOperand(0)->get());
+    for (auto &[op, kind] : packedMatmuls)
+      lowerMatmul(op, kind, op.getDpsInputOperand(0)->get(), Value(),
+                  op.getDpsInputOperand(1)->get(),
+                  op.getDpsInitOperand(0)->get());
   }
 };
 

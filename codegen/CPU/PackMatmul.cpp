@@ -14,9 +14,14 @@
 /// matmul with A transposed: both operands then stream from consecutive
 /// addresses.
 ///
+/// A weight B is packed once per binding instead (rlx-pack-dot-operands,
+/// the same panels): its matmul arrives as a linalg.generic marked
+/// `rlx.packed_rhs` reading them, and gets the same loops without the copy.
+///
 //===----------------------------------------------------------------------===//
 
 #include "codegen/CPU/PackMatmul.h"
+#include "dialects/RLX/IR/DotOperandLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -24,11 +29,9 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
+using namespace mlir::rlx;
 
 namespace {
-
-/// B operands of at least this many bytes are packed.
-constexpr int64_t kPackBytes = int64_t(2) << 20;
 
 /// Bytes of packed A a core should keep in its L2 across the B panels.
 constexpr int64_t kABlockBytes = int64_t(1) << 20;
@@ -130,17 +133,17 @@ struct PackedMatmulBuilder {
   }
 };
 
-void packOne(linalg::MatmulOp matmul, int64_t tileM, int64_t tileN) {
-  Value a = matmul.getDpsInputOperand(0)->get();
-  Value bOperand = matmul.getDpsInputOperand(1)->get();
-  Value c = matmul.getDpsInitOperand(0)->get();
+/// Replaces `matmul` (C += A x B, B [k, n]) by the packed loops. B is
+/// `bOperand`, copied into panels here, or `prepacked` already (panels x k
+/// x tileN, rlx-pack-dot-operands' layout for f32).
+void packOne(Operation *matmul, Value a, Value bOperand, Value prepacked,
+             Value c, int64_t k, int64_t n, int64_t tileM, int64_t tileN) {
   auto aType = cast<MemRefType>(a.getType());
-  auto bType = cast<MemRefType>(bOperand.getType());
-  int64_t k = bType.getDimSize(0), n = bType.getDimSize(1);
   int64_t panels = n / tileN, block = kBlockFor(k);
   OpBuilder builder(matmul);
-  PackedMatmulBuilder p{builder, matmul.getLoc()};
-  Value packedB = p.pack(bOperand, /*split=*/1, tileN);
+  PackedMatmulBuilder p{builder, matmul->getLoc()};
+  Value packedB =
+      prepacked ? prepacked : p.pack(bOperand, /*split=*/1, tileN);
   bool packA = aType.hasStaticShape() && aType.getLayout().isIdentity() &&
                aType.getDimSize(0) % tileM == 0;
   OpBuilder::InsertionGuard guard(builder);
@@ -205,11 +208,40 @@ void packOne(linalg::MatmulOp matmul, int64_t tileM, int64_t tileN) {
     p.matmul(aBlock, bBlock, cPanel, /*transposedA=*/false);
     builder.setInsertionPointAfter(panelLoop);
   }
-  memref::DeallocOp::create(builder, p.loc, packedB);
-  matmul.erase();
+  if (!prepacked)
+    memref::DeallocOp::create(builder, p.loc, packedB);
+  matmul->erase();
 }
 
 } // namespace
+
+void mlir::rlx::expandPrepackedMatmuls(ModuleOp module, int64_t tileM,
+                                       int64_t tileN) {
+  SmallVector<linalg::GenericOp> generics;
+  module.walk([&](linalg::GenericOp op) {
+    if (op->hasAttr(dot_layout::kPackedRhsAttrName))
+      generics.push_back(op);
+  });
+  for (linalg::GenericOp op : generics) {
+    if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2)
+      continue;
+    Value a = op.getDpsInputOperand(0)->get();
+    Value packed = op.getDpsInputOperand(1)->get();
+    Value c = op.getDpsInitOperand(0)->get();
+    auto packedType = cast<MemRefType>(packed.getType());
+    auto cType = cast<MemRefType>(c.getType());
+    if (!packedType.getElementType().isF32() ||
+        !cast<MemRefType>(a.getType()).getElementType().isF32() ||
+        !packedType.hasStaticShape() || !packedType.getLayout().isIdentity() ||
+        packedType.getDimSize(2) != tileN || cType.isDynamicDim(1))
+      continue;
+    int64_t n = cType.getDimSize(1);
+    if (n != packedType.getDimSize(0) * tileN)
+      continue;
+    packOne(op, a, Value(), packed, c, packedType.getDimSize(1), n, tileM,
+            tileN);
+  }
+}
 
 void mlir::rlx::packLargeMatmuls(ModuleOp module, int64_t tileM, int64_t tileN) {
   SmallVector<linalg::MatmulOp> matmuls;
@@ -221,8 +253,11 @@ void mlir::rlx::packLargeMatmuls(ModuleOp module, int64_t tileM, int64_t tileN) 
       continue;
     int64_t k = bType.getDimSize(0), n = bType.getDimSize(1);
     if (n % tileN != 0 || n == tileN ||
-        k * n * (bType.getElementTypeBitWidth() / 8) < kPackBytes)
+        k * n * (bType.getElementTypeBitWidth() / 8) <
+            dot_layout::kMinPanelledF32Bytes)
       continue;
-    packOne(matmul, tileM, tileN);
+    packOne(matmul, matmul.getDpsInputOperand(0)->get(),
+            matmul.getDpsInputOperand(1)->get(), Value(),
+            matmul.getDpsInitOperand(0)->get(), k, n, tileM, tileN);
   }
 }

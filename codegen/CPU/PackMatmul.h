@@ -12,6 +12,12 @@ namespace mlir::rlx {
 /// (PackMatmul.cpp). Runs before the register tiling of the matmul pass.
 void packLargeMatmuls(mlir::ModuleOp module, int64_t tileM, int64_t tileN);
 
+/// The same loops for every f32 matmul by a prepacked B (a linalg.generic
+/// marked `rlx.packed_rhs`, B in panels x K x tileN), without the copy.
+/// Runs first: its loops' matmuls are then scheduled like any other.
+void expandPrepackedMatmuls(mlir::ModuleOp module, int64_t tileM,
+                            int64_t tileN);
+
 } // namespace mlir::rlx
 
 #endif // RLX_CODEGEN_CPU_PACKMATMUL_H

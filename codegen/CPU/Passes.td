@@ -31,12 +31,15 @@ def RLXCPUDotProductMatmul : Pass<"rlx-cpu-dot-product-matmul", "mlir::ModuleOp"
   let description = [{
     Every `linalg.matmul` on memrefs with the plain maps and bf16 operands
     into f32 (`bf16`: AVX512-BF16's vdpbf16ps) or i8 operands into i32
-    (`int8`: AVX512-VNNI's vpdpbusd, A flipped to unsigned and corrected by
-    B's column sums) becomes: B copied into k-groups of 32-column panels
-    (zero padded), then blocks of rows in parallel, each 8 x 32 register
-    tiles (one row at a time for the rest) whose k loop is the dot product
-    of a broadcast group of A and packed B. The pipeline enables each kind
-    only when the target CPU has its instruction.
+    (`int8`: AVX512-VNNI's vpdpbusd, B offset to unsigned and each row
+    corrected by 128 times its sum), and every linalg.generic marked
+    `rlx.packed_rhs` (a matmul by a weight already in that layout, see
+    rlx-pack-dot-operands), becomes: B copied into k-groups of 32-column
+    panels (zero padded; not for a prepacked B), then blocks of rows in
+    parallel, each 8 x 32 register tiles (one row at a time for the rest)
+    whose k loop is the dot product of a broadcast group of A and packed B.
+    The pipeline enables each kind only when the target CPU has its
+    instruction.
   }];
   let options = [
     Option<"bf16", "bf16", "bool", /*default=*/"true",
@@ -104,6 +107,18 @@ def RLXCPUParallelize : Pass<"rlx-cpu-parallelize", "mlir::ModuleOp"> {
     copy of the loop. Other marks are dropped.
   }];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::arith::ArithDialect"];
+}
+
+def RLXCPUInlineAllocaScopes : Pass<"rlx-cpu-inline-alloca-scopes", "mlir::ModuleOp"> {
+  let summary = "Inlines the alloca scopes of bodies that make no alloca";
+  let description = [{
+    Every `memref.alloca_scope` whose region holds no `memref.alloca` is
+    replaced by its body. convert-scf-to-openmp wraps each parallel body in
+    one, and upstream's canonicalization keeps one around any op without
+    memory effects (an `llvm.call_intrinsic`), whose loops, lowered, would
+    give the scope several blocks.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
 def RLXCPUThreadCount : Pass<"rlx-cpu-thread-count", "mlir::ModuleOp"> {

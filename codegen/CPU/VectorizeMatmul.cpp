@@ -199,6 +199,7 @@ struct RLXCPUVectorizeMatmulPass
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    mlir::rlx::expandPrepackedMatmuls(module, tileM, tileN);
     bool hasMatmul = false;
     module.walk([&](Operation *op) {
       hasMatmul |= isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);

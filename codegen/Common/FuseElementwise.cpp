@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/Common/Passes.h"
+#include "dialects/RLX/IR/DotOperandLayout.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/IRMapping.h"
@@ -214,9 +215,12 @@ struct RLXFuseElementwisePass
     // Fuse a producer only when it has this one use: recomputing a shared
     // producer in every consumer would duplicate work. Bodies stay bounded
     // (kMaxFusedBodyOps), so long chains fuse in linear time.
+    // Nothing fuses into a matmul reading a prepacked weight: the CPU
+    // kernel takes it as a plain product of two buffers.
     linalg::ControlFusionFn control = [](OpOperand *fused) {
       Operation *producer = fused->get().getDefiningOp();
       return producer && producer->hasOneUse() &&
+             !fused->getOwner()->hasAttr(rlx::dot_layout::kPackedRhsAttrName) &&
              bodiesWithin(producer, fused->getOwner(), kMaxFusedBodyOps);
     };
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);

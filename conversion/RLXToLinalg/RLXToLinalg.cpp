@@ -1,6 +1,7 @@
 //===- RLXToLinalg.cpp - The convert-rlx-to-linalg pass -------------------===//
 
 #include "conversion/RLXToLinalg/RLXToLinalg.h"
+#include "conversion/RLXToLinalg/PackedMatmul.h"
 #include "dialects/RLX/IR/RLXDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -21,6 +22,7 @@ void mlir::rlx::populateRLXToLinalgPatterns(RewritePatternSet &patterns) {
   populateStructuredToLinalgPatterns(patterns);
   populateShapeToLinalgPatterns(patterns);
   populateRandomToLinalgPatterns(patterns);
+  populateDotOperandsToLinalgPatterns(patterns);
 }
 
 namespace {
@@ -35,11 +37,24 @@ struct ConvertRLXToLinalgPass
     // Params are entry-point arguments by the time code is generated; the
     // artifact ABI pass, not this conversion, decides how they are passed.
     target.addLegalOp<ParamOp>();
+    // A matmul or conv reads its packed weight through the unpack (it must
+    // still be there when they are lowered); an unpack anything else
+    // reads is copied back below.
+    target.addLegalOp<UnpackDotOperandOp>();
     RewritePatternSet patterns(&getContext());
     populateRLXToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    SmallVector<UnpackDotOperandOp> unpacks;
+    getOperation()->walk([&](UnpackDotOperandOp op) { unpacks.push_back(op); });
+    for (UnpackDotOperandOp op : unpacks) {
+      if (!op->use_empty()) {
+        OpBuilder b(op);
+        op.getResult().replaceAllUsesWith(buildUnpack(b, op.getLoc(), op));
+      }
+      op->erase();
+    }
   }
 };
 } // namespace

@@ -20,7 +20,8 @@ namespace mlir::rlx {
 #define GEN_PASS_REGISTRATION
 #include "conversion/RLXToLinalg/Passes.h.inc"
 
-/// Adds the patterns lowering every rlx op but rlx.param.
+/// Adds the patterns lowering every rlx op but rlx.param and
+/// rlx.unpack_dot_operand (its readers lower it; the pass copies the rest).
 void populateRLXToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 // The pattern families, one file each.
@@ -28,6 +29,7 @@ void populateElementwiseToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateStructuredToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateShapeToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateRandomToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateDotOperandsToLinalgPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace mlir::rlx
 

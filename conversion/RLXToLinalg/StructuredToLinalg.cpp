@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "conversion/RLXToLinalg/LinalgBuilders.h"
+#include "conversion/RLXToLinalg/PackedMatmul.h"
 #include "conversion/RLXToLinalg/RLXToLinalg.h"
 #include "dialects/RLX/IR/RLXDialect.h"
 
@@ -92,6 +93,17 @@ Value bf16Source(Value v) {
   return v;
 }
 
+/// `acc` + `lhs` x `rhs`, [M, K] x [K, N]: a linalg.matmul, or, when rhs
+/// is a prepacked weight (rlx-pack-dot-operands), a product reading it
+/// packed.
+Value matmul2D(OpBuilder &b, Location loc, Value lhs, Value rhs, Value acc) {
+  if (UnpackDotOperandOp unpack = packedSource(rhs))
+    return buildPackedMatmul(b, loc, lhs, unpack, acc);
+  return linalg::MatmulOp::create(b, loc, TypeRange{acc.getType()},
+                                  ValueRange{lhs, rhs}, ValueRange{acc})
+      .getResult(0);
+}
+
 struct MatmulPattern : OpRewritePattern<MatmulOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MatmulOp op,
@@ -141,10 +153,7 @@ struct MatmulPattern : OpRewritePattern<MatmulOp> {
         dyn.push_back(dimValue(rewriter, loc, rhs, 1));
       Value acc =
           filledTensor(rewriter, loc, productType, dyn, zeroAttr(element));
-      Value product = linalg::MatmulOp::create(rewriter, loc, TypeRange{productType},
-                                               ValueRange{flatLhs, rhs},
-                                               ValueRange{acc})
-                          .getResult(0);
+      Value product = matmul2D(rewriter, loc, flatLhs, rhs, acc);
       if (r > 2) {
         ReassociationIndices front;
         for (int64_t d = 0; d < r - 1; ++d)
@@ -391,10 +400,7 @@ Value convRowsTimesFilter(OpBuilder &b, Location loc, Conv2DOp op, Value rows,
   if (productType.isDynamicDim(0))
     dyn.push_back(dimValue(b, loc, rows, 0));
   Value acc = filledTensor(b, loc, productType, dyn, zeroAttr(element));
-  Value product = linalg::MatmulOp::create(b, loc, TypeRange{productType},
-                                           ValueRange{rows, filter},
-                                           ValueRange{acc})
-                      .getResult(0);
+  Value product = matmul2D(b, loc, rows, filter, acc);
   return tensor::ExpandShapeOp::create(
       b, loc, resultType, product,
       ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}},

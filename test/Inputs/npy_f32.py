@@ -1,6 +1,6 @@
-"""f32 test files without numpy (lit's python3 may lack it): the values of
-an .npy file (version 1, little-endian, C order) as a tuple, and a
-safetensors file written from named f32 tensors."""
+"""Test files without numpy (lit's python3 may lack it): the values of an
+f32 .npy file (version 1, little-endian, C order) as a tuple, .npy files of
+f32 or i8, and safetensors files of F32, I32, I8 and BF16 tensors."""
 import json
 import struct
 
@@ -15,13 +15,55 @@ def read_npy_f32(path):
 
 def write_safetensors_f32(path, tensors):
     """tensors: name -> (shape, values), written as F32 in that order."""
+    write_safetensors(path, {name: ("F32", shape, values)
+                             for name, (shape, values) in tensors.items()})
+
+
+# struct codes of the dtypes these tests write; BF16 values are given as
+# their 16-bit patterns.
+_CODES = {"F32": "f", "I32": "i", "I8": "b", "BF16": "H"}
+
+
+def write_safetensors(path, tensors):
+    """tensors: name -> (dtype, shape, values), dtype F32, I32, I8 or BF16."""
     header, body = {}, b""
-    for name, (shape, values) in tensors.items():
-        data = struct.pack("<%df" % len(values), *values)
-        header[name] = {"dtype": "F32", "shape": list(shape),
+    for name, (dtype, shape, values) in tensors.items():
+        data = struct.pack("<%d%s" % (len(values), _CODES[dtype]), *values)
+        header[name] = {"dtype": dtype, "shape": list(shape),
                         "data_offsets": [len(body), len(body) + len(data)]}
         body += data
     text = json.dumps(header).encode()
     text += b" " * (-len(text) % 8)
     with open(path, "wb") as f:
         f.write(struct.pack("<Q", len(text)) + text + body)
+
+
+def read_safetensors(path):
+    """name -> (dtype, shape, values) of every tensor in the file."""
+    with open(path, "rb") as f:
+        data = f.read()
+    (length,) = struct.unpack("<Q", data[:8])
+    header = json.loads(data[8:8 + length])
+    tensors = {}
+    for name, entry in header.items():
+        if name == "__metadata__":
+            continue
+        lo, hi = entry["data_offsets"]
+        raw = data[8 + length + lo:8 + length + hi]
+        code = _CODES[entry["dtype"]]
+        count = len(raw) // struct.calcsize(code)
+        tensors[name] = (entry["dtype"], entry["shape"],
+                         struct.unpack("<%d%s" % (count, code), raw))
+    return tensors
+
+
+def write_npy(path, descr, shape, values):
+    """An .npy of `values`, descr '<f4' (f32) or '|i1' (i8)."""
+    code = {"<f4": "f", "|i1": "b"}[descr]
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%s,), }" % (
+        descr, ", ".join(str(d) for d in shape))
+    header += " " * (-(len(header) + 11) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) +
+                header.encode())
+        f.write(struct.pack("<%d%s" % (len(values), code), *values))

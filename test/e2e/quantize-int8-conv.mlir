@@ -30,10 +30,19 @@
 // RUN: rlx-run %t.alldyn-cal.so --weights %t.w.safetensors --input x=%t.x3.npy --outputs %t.out5.safetensors
 // RUN: python3 %inputs/int8_convs.py check %t.x3.npy %t.out5.safetensors %t.calib.npy %t.x3.npy | FileCheck %s
 
-// The three convs take i8 operands.
-// RUN: rlxc %t.dyn.mlir --quantize=int8 --compile-to=lower | FileCheck %s --check-prefix=LOWER
-// LOWER: linalg.matmul ins({{.*}}xi8>, {{.*}}xi8>) outs({{.*}}xi32>)
-// LOWER: linalg.generic {{.*}} ins({{.*}}xi8>, {{.*}}xi8>) outs({{.*}}xi32>)
-// LOWER: linalg.matmul ins({{.*}}xi8>, {{.*}}xi8>) outs({{.*}}xi32>)
+// The three convs take i8 operands. On a CPU with VNNI the im2col and 1x1
+// convs read their filters prepacked ([panels, k groups, 128] params the
+// prepare entry packs); the depthwise one is a generic contraction.
+// RUN: rlxc %t.dyn.mlir --quantize=int8 --cpu=znver4 --compile-to=lower | FileCheck %s --check-prefix=LOWER
+// LOWER: linalg.generic {{.*}} ins({{.*}}xi8>, {{.*}}x7x128xi8>) outs({{.*}}xi32>) attrs = {rlx.packed_rhs}
+// LOWER: linalg.generic {{.*}} ins({{.*}}xi8>, {{.*}}xi8>) outs({{.*}}xi32>) {
+// LOWER: linalg.generic {{.*}} ins({{.*}}xi8>, {{.*}}x1x128xi8>) outs({{.*}}xi32>) attrs = {rlx.packed_rhs}
+// LOWER: func.func @f__prepare_params
+// Without VNNI they are plain int8 matmuls.
+// RUN: rlxc %t.dyn.mlir --quantize=int8 --cpu=x86-64-v3 --compile-to=lower | FileCheck %s --check-prefix=PLAIN
+// PLAIN-NOT: rlx.packed_rhs
+// PLAIN: linalg.matmul ins({{.*}}xi8>, {{.*}}xi8>) outs({{.*}}xi32>)
+// PLAIN: linalg.generic {{.*}} ins({{.*}}xi8>, {{.*}}xi8>) outs({{.*}}xi32>)
+// PLAIN: linalg.matmul ins({{.*}}xi8>, {{.*}}xi8>) outs({{.*}}xi32>)
 
 // CHECK: values match the int8 reference

@@ -639,6 +639,7 @@ include "dialects/RLX/IR/RLXMarkers.td"
 include "dialects/RLX/IR/RLXControlFlow.td"
 include "dialects/RLX/IR/RLXRandomOps.td"
 include "dialects/RLX/IR/RLXQuantOps.td"
+include "dialects/RLX/IR/RLXLayoutOps.td"
 include "dialects/RLX/IR/RLXCollectiveOps.td"
 
 #endif // RLX_DIALECT_RLXOPS_TD

@@ -112,6 +112,33 @@ def RLXAccumulateInF32 : Pass<"rlx-accumulate-in-f32", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::rlx::RLXDialect"];
 }
 
+def RLXPackDotOperands : Pass<"rlx-pack-dot-operands", "mlir::ModuleOp"> {
+  let summary = "Weights of matmuls and convs prepacked for the CPU's "
+                "matmul kernels";
+  let description = [{
+    The `[K, N]` weight of an i8 x i8 -> i32 matmul, the filter of an i8
+    conv2d with one group (`int8`), the bf16 `[K, N]` weight widened into
+    an f32 matmul of two widened bf16 values (`bf16`), and the f32 `[K, N]`
+    weight of an f32 matmul or filter of an f32 conv2d with one group that
+    the f32 kernel reads in column panels (2 MiB or more, N a multiple of 32
+    and more than 32; `f32`) are read through
+    `rlx.unpack_dot_operand(rlx.pack_dot_operand(w))`: rlx-prepare-params
+    moves the pack into the prepare entry, and the lowered matmul reads the
+    packed param directly, so the kernel no longer copies the weight into
+    its layout at every call. Weights are values computed from params and
+    constants alone, of static shape; one pack per weight.
+  }];
+  let options = [
+    Option<"int8", "int8", "bool", "false",
+           "Pack i8 weights (a CPU with AVX512-VNNI and AVX512-BW)">,
+    Option<"bf16", "bf16", "bool", "false",
+           "Pack bf16 weights (a CPU with AVX512-BF16)">,
+    Option<"f32", "f32", "bool", "false",
+           "Pack large f32 weights (the f32 kernel's panels 32 wide)">,
+  ];
+  let dependentDialects = ["mlir::rlx::RLXDialect"];
+}
+
 def RLXQuantizeInt8 : Pass<"rlx-quantize-int8", "mlir::ModuleOp"> {
   let summary = "Post-training int8 quantization of activation-by-weight "
                 "matmuls and convs";

@@ -29,10 +29,7 @@
 #include "dialects/RLX/IR/RLXDialect.h"
 #include "dialects/RLX/Transforms/Passes.h"
 #include "dialects/RLX/Transforms/Quantization.h"
-
-#include "mlir/IR/Matchers.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/DenseSet.h"
+#include "dialects/RLX/Transforms/Weights.h"
 
 #include <cfloat>
 
@@ -46,28 +43,6 @@ using namespace mlir::rlx;
 using namespace mlir::rlx::ad;
 
 namespace {
-
-/// True when `value` is computed in `block` from params and constants alone
-/// by pure, region-free ops: a weight, fixed once the params are bound.
-bool isWeight(Value value, Block *block) {
-  SmallVector<Value> work = {value};
-  llvm::DenseSet<Value> seen;
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    if (!seen.insert(v).second)
-      continue;
-    Operation *def = v.getDefiningOp();
-    if (!def || def->getBlock() != block)
-      return false;
-    if (isa<ParamOp>(def) || matchPattern(def, m_Constant()))
-      continue;
-    if (def->getNumRegions() || def->getNumOperands() == 0 ||
-        !isMemoryEffectFree(def))
-      return false;
-    llvm::append_range(work, def->getOperands());
-  }
-  return true;
-}
 
 bool isF32Tensor(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);

@@ -72,3 +72,22 @@ func.func @loop(%x: tensor<2x3xf32>, %n: index) -> tensor<2x3xf32> {
   }
   return %r : tensor<2x3xf32>
 }
+
+// -----
+
+// A packed weight (rlx-pack-dot-operands) is prepared; its unpack stays
+// beside the matmul, which reads the packed param through it.
+// CHECK-LABEL: func.func @packed
+// CHECK:         %[[P:.+]] = rlx.param "rlx.prepared/packed/0" : tensor<1x2x128xi8>
+// CHECK:         %[[U:.+]] = rlx.unpack_dot_operand %[[P]]
+// CHECK:         rlx.matmul %arg0, %[[U]]
+// CHECK:       func.func @packed__prepare_params() -> (tensor<1x2x128xi8> {rlx.name = "rlx.prepared/packed/0"})
+// CHECK:         rlx.pack_dot_operand
+// CHECK-NOT:     rlx.unpack_dot_operand
+func.func @packed(%x: tensor<?x8xi8>) -> tensor<?x32xi32> {
+  %w = rlx.param "w" : tensor<8x32xi8>
+  %p = rlx.pack_dot_operand %w : (tensor<8x32xi8>) -> tensor<1x2x128xi8>
+  %u = rlx.unpack_dot_operand %p : (tensor<1x2x128xi8>) -> tensor<8x32xi8>
+  %0 = rlx.matmul %x, %u : (tensor<?x8xi8>, tensor<8x32xi8>) -> tensor<?x32xi32>
+  return %0 : tensor<?x32xi32>
+}

@@ -11,22 +11,22 @@
 // OFF-LABEL: func @bf16_matmul
 // OFF:         linalg.matmul
 // CHECK-LABEL: func @bf16_matmul
-// CHECK:         %[[PACKED:.+]] = memref.alloc(%{{.+}}) : memref<?x64xbf16>
+// CHECK:         %[[PACKED:.+]] = memref.alloc(%{{.+}}, %{{.+}}) : memref<?x?x64xbf16>
 // CHECK:         scf.if
 // CHECK:           scf.parallel
 // CHECK:             scf.for
 // CHECK-COUNT-2:       vector.transfer_read %{{.+}} : memref<77x50xbf16>, vector<32xbf16>
 // CHECK:               vector.shuffle %{{.+}}, %{{.+}} [0, 32, 1, 33, {{.+}}, 31, 63] : vector<32xbf16>, vector<32xbf16>
-// CHECK:               vector.store %{{.+}}, %[[PACKED]]{{.+}} : memref<?x64xbf16>, vector<64xbf16>
+// CHECK:               vector.store %{{.+}}, %[[PACKED]]{{.+}} : memref<?x?x64xbf16>, vector<64xbf16>
 // CHECK:         } else {
 // CHECK:           scf.for
 // CHECK:             scf.for
-// CHECK:               vector.store %{{.+}}, %[[PACKED]]{{.+}} : memref<?x64xbf16>, vector<64xbf16>
+// CHECK:               vector.store %{{.+}}, %[[PACKED]]{{.+}} : memref<?x?x64xbf16>, vector<64xbf16>
 // CHECK:         scf.parallel ({{.+}}, {{.+}}) = ({{.+}}, {{.+}}) to ({{.+}}, {{.+}})
 // CHECK:             scf.for
 // CHECK-COUNT-16:      vector.transfer_read %{{.+}} : memref<?x50xf32>, vector<16xf32>
 // CHECK:               scf.for {{.+}} iter_args
-// CHECK:                 vector.load %[[PACKED]]{{.+}} : memref<?x64xbf16>, vector<32xbf16>
+// CHECK:                 vector.load %[[PACKED]]{{.+}} : memref<?x?x64xbf16>, vector<32xbf16>
 // CHECK-COUNT-16:        x86vector.avx512.dot
 // CHECK:               scf.if
 // CHECK-COUNT-16:      vector.transfer_write
@@ -57,37 +57,77 @@ func.func @others(%a: memref<4x8xf32>, %b: memref<8x2xf32>, %c: memref<4x2xf32>,
 // -----
 
 // i8 x i8 -> i32: groups of 4 k (37 rows are 10 groups) packed by byte
-// then 16-bit interleaves, B's column sums summed from the same reads; A
-// flipped to unsigned for vpdpbusd, 128 * the column sums subtracted before
-// the store.
+// then 16-bit interleaves, sign bits flipped (B + 128, vpdpbusd's unsigned
+// operand); A stays signed. Before the tiles, each row's 128 * sum of A
+// (vpdpbusd of 64 bytes of A by ones into four sums, then a reduction;
+// rows in parallel when A is large), subtracted after each tile's k loop.
 // CHECK-LABEL: func @int8_matmul
-// CHECK:         %[[PACKED:.+]] = memref.alloc(%{{.+}}) : memref<?x128xi8>
-// CHECK:         %[[SUMS:.+]] = memref.alloc(%{{.+}}) : memref<?xi32>
+// CHECK:         %[[PACKED:.+]] = memref.alloc(%{{.+}}, %{{.+}}) : memref<?x?x128xi8>
 // CHECK:         scf.if
 // CHECK:           scf.parallel
-// CHECK:           %[[PANEL_SUMS:.+]] = scf.for {{.+}} iter_args
-// CHECK-COUNT-4:     arith.extsi %{{.+}} : vector<32xi8> to vector<32xi32>
-// CHECK:             vector.shuffle {{.+}} : vector<32xi8>, vector<32xi8>
-// CHECK:             vector.shuffle {{.+}} : vector<32xi8>, vector<32xi8>
-// CHECK:             vector.shuffle {{.+}} : vector<32xi16>, vector<32xi16>
-// CHECK:             vector.store %{{.+}}, %[[PACKED]]{{.+}} : memref<?x128xi8>, vector<128xi8>
-// CHECK:           %[[SCALED:.+]] = arith.shli %[[PANEL_SUMS]]
-// CHECK:           vector.store %[[SCALED]], %[[SUMS]]
+// CHECK:             scf.for
+// CHECK:               vector.shuffle {{.+}} : vector<32xi8>, vector<32xi8>
+// CHECK:               vector.shuffle {{.+}} : vector<32xi8>, vector<32xi8>
+// CHECK:               vector.shuffle {{.+}} : vector<32xi16>, vector<32xi16>
+// CHECK:               arith.xori %{{.+}} : vector<128xi8>
+// CHECK:               vector.store %{{.+}}, %[[PACKED]]{{.+}} : memref<?x?x128xi8>, vector<128xi8>
 // CHECK:         } else {
-// CHECK:           arith.shli
+// CHECK:         %[[OFFSETS:.+]] = memref.alloc(%{{.+}}) : memref<?xi32>
+// CHECK:         scf.if
+// CHECK:           scf.parallel
+// CHECK:               scf.for {{.+}} iter_args
+// CHECK-COUNT-4:         llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK:               vector.reduction <add>
+// CHECK:               arith.shli
+// CHECK:               memref.store %{{.+}}, %[[OFFSETS]]
+// CHECK:         } else {
 // CHECK:         scf.parallel ({{.+}}, {{.+}}) =
 // CHECK:               scf.for {{.+}} iter_args
-// CHECK:                 vector.load %[[PACKED]]{{.+}} : memref<?x128xi8>, vector<64xi8>
-// CHECK:                 arith.xori
+// CHECK:                 vector.load %[[PACKED]]{{.+}} : memref<?x?x128xi8>, vector<64xi8>
+// CHECK-NOT:             arith.xori
 // CHECK:                 llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
-// CHECK:               vector.load %[[SUMS]]
+// CHECK:               memref.load %[[OFFSETS]]
 // CHECK:               arith.subi %{{.+}} : vector<16xi32>
 // CHECK:               vector.transfer_write
 // CHECK:         memref.dealloc %[[PACKED]]
-// CHECK:         memref.dealloc %[[SUMS]]
+// CHECK:         memref.dealloc %[[OFFSETS]]
 // OFF-LABEL: func @int8_matmul
 // OFF:         linalg.matmul
 func.func @int8_matmul(%a: memref<?x37xi8>, %b: memref<37x50xi8>, %c: memref<?x50xi32>) {
   linalg.matmul ins(%a, %b : memref<?x37xi8>, memref<37x50xi8>) outs(%c : memref<?x50xi32>)
+  return
+}
+
+// -----
+
+// A matmul by a prepacked weight (what the rlx-to-linalg lowering makes of a
+// matmul reading rlx.unpack_dot_operand): the same tiles read the packed
+// param directly: nothing is packed (only the rows' offsets are summed).
+#a = affine_map<(m, n, k) -> (m, k)>
+#p = affine_map<(m, n, k) -> (n floordiv 32, k floordiv 4, (n mod 32) * 4 + k mod 4)>
+#c = affine_map<(m, n, k) -> (m, n)>
+// CHECK-LABEL: func @prepacked_int8
+// CHECK-NOT:     vector.store
+// CHECK:         memref.alloc(%{{.+}}) : memref<?xi32>
+// CHECK-NOT:     vector.store
+// CHECK:         scf.parallel ({{.+}}, {{.+}}) =
+// CHECK:                 vector.load %arg1{{.+}} : memref<2x10x128xi8>, vector<64xi8>
+// CHECK:                 llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK-NOT:     memref.dealloc %arg1
+// CHECK-NOT:     linalg.generic
+// OFF-LABEL: func @prepacked_int8
+// OFF:         linalg.generic
+func.func @prepacked_int8(%a: memref<?x37xi8>, %b: memref<2x10x128xi8>, %c: memref<?x50xi32>) {
+  linalg.generic {indexing_maps = [#a, #p, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<?x37xi8>, memref<2x10x128xi8>) outs(%c : memref<?x50xi32>) attrs = {rlx.packed_rhs} {
+  ^bb0(%x: i8, %y: i8, %acc: i32):
+    %m = arith.constant -128 : i8
+    %yb = arith.xori %y, %m : i8
+    %xe = arith.extsi %x : i8 to i32
+    %ye = arith.extsi %yb : i8 to i32
+    %pr = arith.muli %xe, %ye : i32
+    %s = arith.addi %acc, %pr : i32
+    linalg.yield %s : i32
+  }
   return
 }

@@ -91,6 +91,49 @@ func.func @matmul_packed(%a: memref<64x1024xf32>, %b: memref<1024x1024xf32>, %c:
 
 // -----
 
+// A matmul by a weight prepacked into the same panels (a generic marked
+// rlx.packed_rhs reading panels x K x 32) gets the same loops without the
+// copy of B; with a dynamic A, panel then K block over the rows.
+#pa = affine_map<(m, n, k) -> (m, k)>
+#pp = affine_map<(m, n, k) -> (n floordiv 32, k, n mod 32)>
+#pc = affine_map<(m, n, k) -> (m, n)>
+// CHECK-LABEL: func @matmul_prepacked
+// CHECK-NOT: linalg.transpose
+// CHECK: %[[PACKEDA:.+]] = memref.alloc() {alignment = 64 : i64} : memref<8x1024x8xf32>
+// CHECK: linalg.transpose ins(%{{.+}}) outs(%[[PACKEDA]] : memref<8x1024x8xf32>) permutation = [0, 2, 1]
+// CHECK: scf.for %[[PANEL:.+]] = %c0 to %c32 step %c1
+// CHECK: vector.transfer_read %arg1[%[[PANEL]], %{{.+}}, %c0]{{.*}} vector<1x32xf32>
+// CHECK: vector.fma
+// CHECK-NOT: memref.dealloc %arg1
+// CHECK-NOT: linalg.generic
+// CHECK-LABEL: func @matmul_prepacked_dynamic
+// CHECK-NOT: linalg.transpose
+// CHECK: scf.for %[[PANEL:.+]] = %c0 to %c32 step %c1
+// CHECK: vector.fma
+// CHECK-NOT: linalg.generic
+func.func @matmul_prepacked(%a: memref<64x1024xf32>, %b: memref<32x1024x32xf32>, %c: memref<64x1024xf32>) {
+  linalg.generic {indexing_maps = [#pa, #pp, #pc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x1024xf32>, memref<32x1024x32xf32>) outs(%c : memref<64x1024xf32>) attrs = {rlx.packed_rhs} {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @matmul_prepacked_dynamic(%a: memref<?x1024xf32>, %b: memref<32x1024x32xf32>, %c: memref<?x1024xf32>) {
+  linalg.generic {indexing_maps = [#pa, #pp, #pc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<?x1024xf32>, memref<32x1024x32xf32>) outs(%c : memref<?x1024xf32>) attrs = {rlx.packed_rhs} {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
 // A product reshaped after the matmul (a conv's [N*OH*OW, F] expanded to
 // NHWC) still carries its C tile in registers through the k loop; the
 // expand_shape keeps the buffer.

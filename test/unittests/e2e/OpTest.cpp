@@ -303,6 +303,11 @@ TEST(OpCoverage, EveryOpInEveryVariant) {
             op.name == "reduce_scatter" || op.name == "broadcast" ||
             op.name == "axis_index")
           continue;
+        // The layout ops are the lower phase's (rlx-pack-dot-operands), on
+        // i8, bf16 and f32 weights: test/e2e/pack-dot-operands.mlir runs
+        // them, static, with one dynamic dim and with every dim dynamic.
+        if (op.name == "pack_dot_operand" || op.name == "unpack_dot_operand")
+          continue;
         std::string needle = "rlx." + op.name + " ";
         EXPECT_NE(text.find(needle), std::string::npos)
             << v.name() << " lacks " << needle;

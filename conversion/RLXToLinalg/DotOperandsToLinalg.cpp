@@ -1,0 +1,186 @@
+//===- DotOperandsToLinalg.cpp - Packed weights to linalg -----------------===//
+///
+/// \file
+/// rlx.pack_dot_operand, rlx.unpack_dot_operand, and the matmul that reads
+/// a packed weight through an unpack. That matmul is one linalg.generic
+/// over (m, n, k) reading the packed tensor at (n / 32, k / G, (n % 32) *
+/// G + k % G), marked `rlx.packed_rhs` for rlx-cpu-dot-product-matmul;
+/// its body is the exact product, so any other lowering of it (loops) is
+/// correct too. The pack is an affine copy of the zero-padded weight; an
+/// unpack read by anything but a matmul's or conv's B is an affine copy
+/// back.
+///
+//===----------------------------------------------------------------------===//
+
+#include "conversion/RLXToLinalg/PackedMatmul.h"
+#include "conversion/RLXToLinalg/LinalgBuilders.h"
+#include "conversion/RLXToLinalg/RLXToLinalg.h"
+#include "dialects/RLX/IR/DotOperandLayout.h"
+#include "dialects/RLX/IR/RLXDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+namespace {
+
+/// Where element (k, n) of a [K, N] operand lies in its packed layout, as
+/// the three results of a map over `dims` with k and n the dims `kDim` and
+/// `nDim`.
+AffineMap packedPositionMap(MLIRContext *ctx, unsigned dims, unsigned kDim,
+                            unsigned nDim, int64_t group) {
+  AffineExpr k = getAffineDimExpr(kDim, ctx), n = getAffineDimExpr(nDim, ctx);
+  int64_t columns = dot_layout::kPanelColumns;
+  return AffineMap::get(dims, 0,
+                        {n.floorDiv(columns), k.floorDiv(group),
+                         (n % columns) * group + k % group},
+                        ctx);
+}
+
+/// `v` with its sign bit flipped when the layout offsets the type by 128
+/// (the same operation packs and unpacks).
+Value offsetBy128(OpBuilder &b, Location loc, Value v) {
+  if (!dot_layout::isOffsetBy128(v.getType()))
+    return v;
+  return arith::XOrIOp::create(
+      b, loc, v,
+      arith::ConstantOp::create(b, loc, b.getIntegerAttr(v.getType(), -128)));
+}
+
+/// `b` ([..., N] static) as [K, N].
+Value asMatrix(OpBuilder &b, Location loc, Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  if (type.getRank() == 2)
+    return tensor;
+  ReassociationIndices front;
+  for (int64_t d = 0; d + 1 < type.getRank(); ++d)
+    front.push_back(d);
+  return tensor::CollapseShapeOp::create(
+      b, loc, tensor, ArrayRef<ReassociationIndices>{front, {type.getRank() - 1}});
+}
+
+struct PackDotOperandPattern : OpRewritePattern<PackDotOperandOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(PackDotOperandOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType packedType = op.getType();
+    Type element = packedType.getElementType();
+    int64_t group = dot_layout::groupSize(element);
+    Value matrix = asMatrix(rewriter, loc, op.getB());
+    auto matrixType = cast<RankedTensorType>(matrix.getType());
+    // Zeros up to whole groups and panels, then one affine copy.
+    int64_t paddedK = packedType.getDimSize(1) * group;
+    int64_t paddedN = packedType.getDimSize(0) * dot_layout::kPanelColumns;
+    SmallVector<OpFoldResult> low(2, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> high = {
+        rewriter.getIndexAttr(paddedK - matrixType.getDimSize(0)),
+        rewriter.getIndexAttr(paddedN - matrixType.getDimSize(1))};
+    Value zero =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element));
+    Value padded = tensor::PadOp::create(
+        rewriter, loc, RankedTensorType::get({paddedK, paddedN}, element),
+        matrix, low, high, zero);
+    // Loops (p, g, j): B[G * g + j % G, 32 * p + j / G].
+    MLIRContext *ctx = rewriter.getContext();
+    AffineExpr p = getAffineDimExpr(0, ctx), g = getAffineDimExpr(1, ctx),
+               j = getAffineDimExpr(2, ctx);
+    AffineMap read = AffineMap::get(
+        3, 0,
+        {g * group + j % group,
+         p * dot_layout::kPanelColumns + j.floorDiv(group)},
+        ctx);
+    Value init = emptyTensor(rewriter, loc, packedType, {});
+    auto copy = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{packedType}, ValueRange{padded},
+        ValueRange{init},
+        ArrayRef<AffineMap>{read, rewriter.getMultiDimIdentityMap(3)},
+        SmallVector<utils::IteratorType>(3, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(b, l, offsetBy128(b, l, args[0]));
+        });
+    rewriter.replaceOp(op, copy.getResult(0));
+    return success();
+  }
+};
+
+} // namespace
+
+UnpackDotOperandOp mlir::rlx::packedSource(Value rhs) {
+  if (auto collapse = rhs.getDefiningOp<tensor::CollapseShapeOp>())
+    rhs = collapse.getSrc();
+  return rhs.getDefiningOp<UnpackDotOperandOp>();
+}
+
+Value mlir::rlx::buildPackedMatmul(OpBuilder &b, Location loc, Value lhs,
+                                   UnpackDotOperandOp unpack, Value acc) {
+  MLIRContext *ctx = b.getContext();
+  Value packed = unpack.getPacked();
+  Type element = unpack.getType().getElementType();
+  int64_t group = dot_layout::groupSize(element);
+  AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+             k = getAffineDimExpr(2, ctx);
+  SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {m, k}, ctx),
+                                 packedPositionMap(ctx, 3, 2, 1, group),
+                                 AffineMap::get(3, 0, {m, n}, ctx)};
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{acc.getType()}, ValueRange{lhs, packed},
+      ValueRange{acc}, maps,
+      {utils::IteratorType::parallel, utils::IteratorType::parallel,
+       utils::IteratorType::reduction},
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Type accType = args[2].getType();
+        Value a = args[0], w = offsetBy128(nb, l, args[1]), sum;
+        if (isa<FloatType>(accType)) {
+          if (a.getType() != accType) {
+            a = arith::ExtFOp::create(nb, l, accType, a);
+            w = arith::ExtFOp::create(nb, l, accType, w);
+          }
+          sum = arith::AddFOp::create(nb, l, args[2],
+                                      arith::MulFOp::create(nb, l, a, w));
+        } else {
+          a = arith::ExtSIOp::create(nb, l, accType, a);
+          w = arith::ExtSIOp::create(nb, l, accType, w);
+          sum = arith::AddIOp::create(nb, l, args[2],
+                                      arith::MulIOp::create(nb, l, a, w));
+        }
+        linalg::YieldOp::create(nb, l, sum);
+      });
+  generic->setAttr(dot_layout::kPackedRhsAttrName, b.getUnitAttr());
+  return generic.getResult(0);
+}
+
+Value mlir::rlx::buildUnpack(OpBuilder &b, Location loc,
+                             UnpackDotOperandOp op) {
+  RankedTensorType type = op.getType();
+  Type element = type.getElementType();
+  auto [k, n] = dot_layout::asMatrix(type.getShape());
+  auto matrixType = RankedTensorType::get({k, n}, element);
+  AffineMap read = packedPositionMap(b.getContext(), 2, 0, 1,
+                                     dot_layout::groupSize(element));
+  Value init = emptyTensor(b, loc, matrixType, {});
+  auto copy = linalg::GenericOp::create(
+      b, loc, TypeRange{matrixType}, ValueRange{op.getPacked()},
+      ValueRange{init}, ArrayRef<AffineMap>{read, b.getMultiDimIdentityMap(2)},
+      SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        linalg::YieldOp::create(nb, l, offsetBy128(nb, l, args[0]));
+      });
+  Value matrix = copy.getResult(0);
+  if (type.getRank() == 2)
+    return matrix;
+  ReassociationIndices front;
+  for (int64_t d = 0; d + 1 < type.getRank(); ++d)
+    front.push_back(d);
+  return tensor::ExpandShapeOp::create(
+      b, loc, type, matrix,
+      ArrayRef<ReassociationIndices>{front, {type.getRank() - 1}});
+}
+
+void mlir::rlx::populateDotOperandsToLinalgPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<PackDotOperandPattern>(patterns.getContext());
+}

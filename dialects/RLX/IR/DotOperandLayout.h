@@ -1,0 +1,60 @@
+//===- DotOperandLayout.h - The CPU dot-product kernels' B layout -*- C++ -*-===//
+///
+/// \file
+/// One definition of the layout rlx.pack_dot_operand produces and the CPU
+/// matmul kernels read (also when they pack B themselves, per call), so the
+/// two cannot drift apart.
+///
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_DIALECTS_RLX_IR_DOTOPERANDLAYOUT_H
+#define RLX_DIALECTS_RLX_IR_DOTOPERANDLAYOUT_H
+
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace mlir::rlx::dot_layout {
+
+/// The unit attribute marking the linalg.generic of a matmul whose B is
+/// read in this layout (its lowering, then rlx-cpu-dot-product-matmul).
+inline constexpr llvm::StringLiteral kPackedRhsAttrName = "rlx.packed_rhs";
+
+/// Columns of B per panel: two 16-lane zmm registers of 32-bit sums.
+inline constexpr int64_t kPanelColumns = 32;
+
+/// Consecutive k one 32-bit lane multiplies: 4 i8 (vpdpbusd) or 2 bf16
+/// (vdpbf16ps); 1 f32 (FMA: the f32 kernel's K x 32 column panels).
+inline int64_t groupSize(Type element) {
+  if (element.isInteger(8))
+    return 4;
+  return element.isBF16() ? 2 : 1;
+}
+
+/// The f32 kernel (rlx-cpu-vectorize-matmul) reads B in panels only when B
+/// has this many bytes or more, N is a multiple of the panel width and
+/// more than one panel: below that a tile's B stays in cache anyway.
+inline constexpr int64_t kMinPanelledF32Bytes = int64_t(2) << 20;
+
+/// i8 values are stored plus 128 (sign bit flipped): vpdpbusd multiplies
+/// unsigned bytes of one operand by signed bytes of the other.
+inline bool isOffsetBy128(Type element) { return element.isInteger(8); }
+
+/// The packed type of a `[k, n]` operand: [panels, groups, 32 * group].
+inline RankedTensorType packedType(int64_t k, int64_t n, Type element) {
+  int64_t group = groupSize(element);
+  return RankedTensorType::get({(n + kPanelColumns - 1) / kPanelColumns,
+                                (k + group - 1) / group,
+                                kPanelColumns * group},
+                               element);
+}
+
+/// `shape` ([..., N], static) read as [K, N]: the leading dims collapsed.
+inline std::pair<int64_t, int64_t> asMatrix(ArrayRef<int64_t> shape) {
+  int64_t k = 1;
+  for (int64_t d : shape.drop_back())
+    k *= d;
+  return {k, shape.back()};
+}
+
+} // namespace mlir::rlx::dot_layout
+
+#endif // RLX_DIALECTS_RLX_IR_DOTOPERANDLAYOUT_H

@@ -1,0 +1,65 @@
+//===- RLXLayoutOps.td - rlx data layout ops ------------------*- tablegen -*-===//
+//
+// A weight copied once into the layout a CPU kernel reads, so the kernel
+// does not copy it at every call (what ONNX Runtime and oneDNN call
+// prepacking): rlx-pack-dot-operands inserts the pair, rlx-prepare-params
+// moves the pack into the prepare entry.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef RLX_DIALECT_RLXLAYOUTOPS_TD
+#define RLX_DIALECT_RLXLAYOUTOPS_TD
+
+def RLX_DotOperandElement : AnyTypeOf<[I8, BF16, F32], "i8, bf16 or f32">;
+
+def RLX_PackDotOperandOp : RLX_Op<"pack_dot_operand", [Pure]> {
+  let summary = "a matmul's right operand in the CPU kernels' layout";
+  let description = [{
+    `b` (static shape `[..., N]`, read as `[K, N]` with K the product of the
+    leading dims: a matmul's `[K, N]`, a conv filter's `[KH, KW, C, F]`) in
+    the layout of the CPU's matmul kernels: the dot-product ones (vdpbf16ps
+    for bf16, vpdpbusd for i8), whose lanes each multiply G consecutive k
+    (G = 2 for bf16, 4 for i8), and the f32 one (G = 1: column panels). The
+    result is `[P, KG, 32 * G]` with `P = ceil(N / 32)` panels of 32 columns
+    and `KG = ceil(K / G)` groups:
+
+    `result[p, g, c * G + t] = B[G * g + t, 32 * p + c]`, zero beyond B,
+
+    and for i8 each value plus 128 modulo 256 (its sign bit flipped): the
+    unsigned operand of vpdpbusd. `rlx.unpack_dot_operand` is the inverse.
+
+    Example:
+
+    ```mlir
+    %p = rlx.pack_dot_operand %w : (tensor<784x512xi8>) -> tensor<16x196x128xi8>
+    %q = rlx.pack_dot_operand %v : (tensor<2304x256xf32>) -> tensor<8x2304x32xf32>
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[RLX_DotOperandElement]>:$b);
+  let results = (outs RankedTensorOf<[RLX_DotOperandElement]>:$result);
+  let assemblyFormat = "$b attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def RLX_UnpackDotOperandOp : RLX_Op<"unpack_dot_operand", [Pure]> {
+  let summary = "the tensor a rlx.pack_dot_operand packed";
+  let description = [{
+    The inverse of `rlx.pack_dot_operand`: `packed` is the packed layout of
+    a tensor of the result's (static) type. A matmul's right operand or a
+    conv's filter that is an unpack is lowered to read the packed layout
+    directly; anything else reads an unpacked copy.
+
+    Example:
+
+    ```mlir
+    %w = rlx.unpack_dot_operand %p : (tensor<16x196x128xi8>) -> tensor<784x512xi8>
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[RLX_DotOperandElement]>:$packed);
+  let results = (outs RankedTensorOf<[RLX_DotOperandElement]>:$result);
+  let assemblyFormat =
+      "$packed attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+#endif // RLX_DIALECT_RLXLAYOUTOPS_TD

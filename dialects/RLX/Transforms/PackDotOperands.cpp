@@ -1,0 +1,160 @@
+//===- PackDotOperands.cpp - Weights prepacked for the dot-product kernels ===//
+///
+/// \file
+/// rlx-pack-dot-operands: the CPU's int8 and bf16 matmul kernel
+/// (rlx-cpu-dot-product-matmul) reads B in its own layout, groups of
+/// consecutive k interleaved panel by panel, and the f32 one
+/// (rlx-cpu-vectorize-matmul) a B of 2 MiB or more in K x 32 column
+/// panels; each copies B into its layout at every call when B is a plain
+/// tensor. When B is a weight (computed from params
+/// and constants alone) that copy is the same at every call: here it
+/// becomes `rlx.unpack_dot_operand(rlx.pack_dot_operand(B))`,
+/// rlx-prepare-params moves the pack into the prepare entry (once per
+/// binding of weights, as ONNX Runtime and oneDNN prepack constant
+/// weights), and the matmul or conv, lowered, reads the packed param
+/// through the unpack. Operands it rewrites:
+///
+/// - the i8 `[K, N]` rhs of an i8 x i8 -> i32 matmul (int8 quantization's),
+///   and the i8 filter of an i8 conv2d with one group (its lowering is a
+///   matmul by the filter viewed as `[KH * KW * C, F]`);
+/// - the bf16 `[K, N]` weight of an f32 matmul of two bf16 values widened
+///   by rlx.cast (what rlx-accumulate-in-f32 makes of a bf16 matmul);
+/// - the f32 `[K, N]` weight of an f32 matmul, and the f32 filter of a conv
+///   with one group, that the f32 kernel reads in panels (2 MiB or more, N
+///   a multiple of 32 and more than 32).
+///
+/// Only for a CPU with the kernel's instructions (options `int8`, `bf16`;
+/// `f32` when the f32 kernel's panels are 32 wide), after loop-invariant
+/// code motion and before rlx-prepare-params.
+///
+//===----------------------------------------------------------------------===//
+
+#include "dialects/RLX/IR/DotOperandLayout.h"
+#include "dialects/RLX/IR/RLXDialect.h"
+#include "dialects/RLX/Transforms/Passes.h"
+#include "dialects/RLX/Transforms/Weights.h"
+
+namespace mlir::rlx {
+#define GEN_PASS_DEF_RLXPACKDOTOPERANDS
+#include "dialects/RLX/Transforms/Passes.h.inc"
+} // namespace mlir::rlx
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+namespace {
+
+bool hasElement(Value v, llvm::function_ref<bool(Type)> is) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type && is(type.getElementType());
+}
+bool isI8(Type t) { return t.isSignlessInteger(8); }
+bool isI32(Type t) { return t.isSignlessInteger(32); }
+bool isF32(Type t) { return t.isF32(); }
+
+/// An f32 weight the f32 kernel reads in column panels.
+bool isPanelledF32(Value w) {
+  auto type = cast<RankedTensorType>(w.getType());
+  if (!type.hasStaticShape() || !type.getElementType().isF32())
+    return false;
+  int64_t n = type.getShape().back();
+  return n % dot_layout::kPanelColumns == 0 &&
+         n > dot_layout::kPanelColumns &&
+         type.getNumElements() * 4 >= dot_layout::kMinPanelledF32Bytes;
+}
+
+/// A static weight the kernel can read packed.
+bool isPackableWeight(Value w, Block *block) {
+  auto type = cast<RankedTensorType>(w.getType());
+  return type.hasStaticShape() && type.getNumElements() > 0 &&
+         isWeight(w, block);
+}
+
+/// The bf16 value `v` widens (rlx.cast to f32 of the same shape), if any.
+Value widenedBF16(Value v) {
+  auto cast = v.getDefiningOp<CastOp>();
+  if (!cast || !hasElement(v, [](Type t) { return t.isF32(); }) ||
+      !hasElement(cast.getX(), [](Type t) { return t.isBF16(); }))
+    return Value();
+  return cast.getX();
+}
+
+struct RLXPackDotOperandsPass
+    : mlir::rlx::impl::RLXPackDotOperandsBase<RLXPackDotOperandsPass> {
+  using Base::Base;
+
+  /// One pack and unpack per weight, however many ops read it.
+  llvm::DenseMap<Value, Value> unpacked;
+
+  Value unpack(Value weight) {
+    Value &slot = unpacked[weight];
+    if (slot)
+      return slot;
+    auto type = cast<RankedTensorType>(weight.getType());
+    auto [k, n] = dot_layout::asMatrix(type.getShape());
+    OpBuilder b = OpBuilder::atBlockBegin(weight.getParentBlock());
+    if (Operation *def = weight.getDefiningOp())
+      b.setInsertionPointAfter(def);
+    Value packed = PackDotOperandOp::create(
+        b, weight.getLoc(),
+        dot_layout::packedType(k, n, type.getElementType()), weight);
+    return slot = UnpackDotOperandOp::create(b, weight.getLoc(), type, packed);
+  }
+
+  void runOnOperation() override {
+    // (operand to rewrite, weight to pack, whether the operand widens it).
+    struct Rewrite {
+      OpOperand *use;
+      Value weight;
+      bool widened;
+    };
+    SmallVector<Rewrite> rewrites;
+    getOperation()->walk([&](Operation *op) {
+      Block *block = op->getBlock();
+      if (auto matmul = dyn_cast<MatmulOp>(op)) {
+        Value rhs = matmul.getRhs();
+        if (matmul.getRhs().getType().getRank() != 2)
+          return;
+        if (int8 && hasElement(matmul.getLhs(), isI8) &&
+            hasElement(rhs, isI8) && hasElement(matmul, isI32) &&
+            isPackableWeight(rhs, block))
+          rewrites.push_back({&matmul.getRhsMutable(), rhs, false});
+        Value weight = widenedBF16(rhs);
+        if (bf16 && weight && widenedBF16(matmul.getLhs()) &&
+            isPackableWeight(weight, block)) {
+          rewrites.push_back({&matmul.getRhsMutable(), weight, true});
+          return;
+        }
+        if (f32 && hasElement(matmul.getLhs(), isF32) &&
+            hasElement(matmul, isF32) && isPanelledF32(rhs) &&
+            isPackableWeight(rhs, block))
+          rewrites.push_back({&matmul.getRhsMutable(), rhs, false});
+      } else if (auto conv = dyn_cast<Conv2DOp>(op)) {
+        // Grouped convs are not lowered to one matmul by the filter.
+        Value filter = conv.getFilter();
+        if (conv.getGroups() != 1 || !isPackableWeight(filter, block))
+          return;
+        bool int8Conv = int8 && hasElement(conv.getInput(), isI8) &&
+                        hasElement(filter, isI8);
+        bool f32Conv = f32 && hasElement(conv.getInput(), isF32) &&
+                       isPanelledF32(filter);
+        if (int8Conv || f32Conv)
+          rewrites.push_back({&conv.getFilterMutable(), filter, false});
+      }
+    });
+    for (Rewrite &r : rewrites) {
+      Value operand = unpack(r.weight);
+      // The op gets its own widening of the unpacked weight (the old one
+      // may have other readers; unread, it is dead code).
+      if (r.widened) {
+        OpBuilder b(r.use->getOwner());
+        operand = CastOp::create(b, r.use->get().getLoc(),
+                                 r.use->get().getType(), operand);
+      }
+      r.use->set(operand);
+    }
+    unpacked.clear();
+  }
+};
+
+} // namespace

@@ -1,0 +1,47 @@
+// RUN: rlx-opt %s -split-input-file -verify-diagnostics
+
+func.func @pack_i32(%w: tensor<8x32xi32>) {
+  // expected-error @+1 {{'rlx.pack_dot_operand' op operand #0 must be ranked tensor of i8, bf16 or f32 values}}
+  %0 = rlx.pack_dot_operand %w : (tensor<8x32xi32>) -> tensor<1x2x128xi32>
+  return
+}
+
+// -----
+
+func.func @pack_element_changes(%w: tensor<8x32xi8>) {
+  // expected-error @+1 {{'rlx.pack_dot_operand' op expects packed and unpacked tensors of one element type, got 'bf16' and 'i8'}}
+  %0 = rlx.pack_dot_operand %w : (tensor<8x32xi8>) -> tensor<1x4x64xbf16>
+  return
+}
+
+// -----
+
+func.func @pack_dynamic(%w: tensor<?x32xi8>) {
+  // expected-error @+1 {{'rlx.pack_dot_operand' op expects an unpacked tensor of static shape and rank 2 or more, got 'tensor<?x32xi8>'}}
+  %0 = rlx.pack_dot_operand %w : (tensor<?x32xi8>) -> tensor<1x2x128xi8>
+  return
+}
+
+// -----
+
+func.func @pack_vector(%w: tensor<32xi8>) {
+  // expected-error @+1 {{'rlx.pack_dot_operand' op expects an unpacked tensor of static shape and rank 2 or more, got 'tensor<32xi8>'}}
+  %0 = rlx.pack_dot_operand %w : (tensor<32xi8>) -> tensor<1x1x128xi8>
+  return
+}
+
+// -----
+
+func.func @pack_wrong_groups(%w: tensor<37x50xi8>) {
+  // expected-error @+1 {{'rlx.pack_dot_operand' op expects the packed layout of 'tensor<37x50xi8>' (as [37, 50]) to be 'tensor<2x10x128xi8>', got 'tensor<2x9x128xi8>'}}
+  %0 = rlx.pack_dot_operand %w : (tensor<37x50xi8>) -> tensor<2x9x128xi8>
+  return
+}
+
+// -----
+
+func.func @unpack_wrong_shape(%p: tensor<2x10x128xi8>) {
+  // expected-error @+1 {{'rlx.unpack_dot_operand' op expects the packed layout of 'tensor<37x70xi8>' (as [37, 70]) to be 'tensor<3x10x128xi8>', got 'tensor<2x10x128xi8>'}}
+  %0 = rlx.unpack_dot_operand %p : (tensor<2x10x128xi8>) -> tensor<37x70xi8>
+  return
+}

@@ -1,0 +1,24 @@
+// RUN: rlx-opt %s | rlx-opt | FileCheck %s
+// RUN: rlx-opt %s --mlir-print-op-generic | rlx-opt | FileCheck %s
+
+// The packed type: ceil(N / 32) panels, ceil(K / G) groups (G = 4 for i8,
+// 2 for bf16, 1 for f32), 32 * G values per group.
+// CHECK-LABEL: func @pack_unpack
+func.func @pack_unpack(%w: tensor<37x50xi8>, %f: tensor<3x3x5x7xi8>,
+                       %h: tensor<77x64xbf16>, %p32: tensor<2x100x32xf32>) {
+  // CHECK: rlx.pack_dot_operand %{{.*}} : (tensor<37x50xi8>) -> tensor<2x10x128xi8>
+  %0 = rlx.pack_dot_operand %w : (tensor<37x50xi8>) -> tensor<2x10x128xi8>
+  // CHECK: rlx.unpack_dot_operand %{{.*}} : (tensor<2x10x128xi8>) -> tensor<37x50xi8>
+  %1 = rlx.unpack_dot_operand %0 : (tensor<2x10x128xi8>) -> tensor<37x50xi8>
+  // A conv filter is read as [KH * KW * C, F] = [45, 7].
+  // CHECK: rlx.pack_dot_operand %{{.*}} : (tensor<3x3x5x7xi8>) -> tensor<1x12x128xi8>
+  %2 = rlx.pack_dot_operand %f : (tensor<3x3x5x7xi8>) -> tensor<1x12x128xi8>
+  // CHECK: rlx.unpack_dot_operand %{{.*}} : (tensor<1x12x128xi8>) -> tensor<3x3x5x7xi8>
+  %3 = rlx.unpack_dot_operand %2 : (tensor<1x12x128xi8>) -> tensor<3x3x5x7xi8>
+  // CHECK: rlx.pack_dot_operand %{{.*}} : (tensor<77x64xbf16>) -> tensor<2x39x64xbf16>
+  %4 = rlx.pack_dot_operand %h : (tensor<77x64xbf16>) -> tensor<2x39x64xbf16>
+  // f32: G = 1, column panels of 32.
+  // CHECK: rlx.unpack_dot_operand %{{.*}} : (tensor<2x100x32xf32>) -> tensor<100x64xf32>
+  %5 = rlx.unpack_dot_operand %p32 : (tensor<2x100x32xf32>) -> tensor<100x64xf32>
+  return
+}

@@ -1,0 +1,116 @@
+// RUN: rlx-opt %s -split-input-file -rlx-pack-dot-operands='int8=true bf16=true f32=true' | FileCheck %s
+// RUN: rlx-opt %s -split-input-file -rlx-pack-dot-operands | FileCheck %s --check-prefix=OFF
+
+// An int8 matmul's weight: packed once for both matmuls that read it, read
+// through one unpack.
+// CHECK-LABEL: func @int8_matmuls
+// CHECK:         %[[W:.+]] = rlx.param "w" : tensor<37x50xi8>
+// CHECK-NEXT:    %[[P:.+]] = rlx.pack_dot_operand %[[W]] : (tensor<37x50xi8>) -> tensor<2x10x128xi8>
+// CHECK-NEXT:    %[[U:.+]] = rlx.unpack_dot_operand %[[P]] : (tensor<2x10x128xi8>) -> tensor<37x50xi8>
+// CHECK:         rlx.matmul %arg0, %[[U]]
+// CHECK:         rlx.matmul %arg1, %[[U]]
+// CHECK-NOT:     rlx.pack_dot_operand
+// OFF-LABEL: func @int8_matmuls
+// OFF-NOT:     rlx.pack_dot_operand
+func.func @int8_matmuls(%x: tensor<?x37xi8>, %y: tensor<3x?x37xi8>) -> (tensor<?x50xi32>, tensor<3x?x50xi32>) {
+  %w = rlx.param "w" : tensor<37x50xi8>
+  %0 = rlx.matmul %x, %w : (tensor<?x37xi8>, tensor<37x50xi8>) -> tensor<?x50xi32>
+  %1 = rlx.matmul %y, %w : (tensor<3x?x37xi8>, tensor<37x50xi8>) -> tensor<3x?x50xi32>
+  return %0, %1 : tensor<?x50xi32>, tensor<3x?x50xi32>
+}
+
+// -----
+
+// A weight computed from params (int8 quantization's codes) is packed
+// after its computation; an activation on the right is not.
+// CHECK-LABEL: func @computed_weight
+// CHECK:         %[[Q:.+]] = rlx.cast %{{.+}} : tensor<8x32xf32> -> tensor<8x32xi8>
+// CHECK-NEXT:    %[[P:.+]] = rlx.pack_dot_operand %[[Q]]
+// CHECK-NEXT:    %[[U:.+]] = rlx.unpack_dot_operand %[[P]]
+// CHECK:         rlx.matmul %arg0, %[[U]]
+// CHECK:         rlx.matmul %arg0, %arg1 : (tensor<4x8xi8>, tensor<8x32xi8>)
+func.func @computed_weight(%x: tensor<4x8xi8>, %a: tensor<8x32xi8>) -> (tensor<4x32xi32>, tensor<4x32xi32>) {
+  %w = rlx.param "w" : tensor<8x32xf32>
+  %q = rlx.cast %w : tensor<8x32xf32> -> tensor<8x32xi8>
+  %0 = rlx.matmul %x, %q : (tensor<4x8xi8>, tensor<8x32xi8>) -> tensor<4x32xi32>
+  %1 = rlx.matmul %x, %a : (tensor<4x8xi8>, tensor<8x32xi8>) -> tensor<4x32xi32>
+  return %0, %1 : tensor<4x32xi32>, tensor<4x32xi32>
+}
+
+// -----
+
+// An int8 conv with one group reads its filter packed as [KH*KW*C, F]; a
+// depthwise one (its lowering is no matmul by the filter) does not.
+// CHECK-LABEL: func @int8_convs
+// CHECK:         rlx.pack_dot_operand %{{.+}} : (tensor<3x3x4x8xi8>) -> tensor<1x9x128xi8>
+// CHECK:         %[[U:.+]] = rlx.unpack_dot_operand %{{.+}} : (tensor<1x9x128xi8>) -> tensor<3x3x4x8xi8>
+// CHECK:         rlx.conv2d %arg0, %[[U]]
+// CHECK-NOT:     rlx.pack_dot_operand
+// CHECK:         rlx.conv2d %arg0, %{{.+}} {groups = 4
+func.func @int8_convs(%x: tensor<1x6x6x4xi8>) -> (tensor<1x4x4x8xi32>, tensor<1x4x4x4xi32>) {
+  %f = rlx.param "f" : tensor<3x3x4x8xi8>
+  %d = rlx.param "d" : tensor<3x3x1x4xi8>
+  %0 = rlx.conv2d %x, %f {strides = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x6x6x4xi8>, tensor<3x3x4x8xi8>) -> tensor<1x4x4x8xi32>
+  %1 = rlx.conv2d %x, %d {strides = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 4 : i64} : (tensor<1x6x6x4xi8>, tensor<3x3x1x4xi8>) -> tensor<1x4x4x4xi32>
+  return %0, %1 : tensor<1x4x4x8xi32>, tensor<1x4x4x4xi32>
+}
+
+// -----
+
+// A bf16 matmul widened to f32 (rlx-accumulate-in-f32): its bf16 weight is
+// packed and the matmul gets its own widening of the unpack; the old
+// widening keeps its other reader. A widened f32 weight by an f32
+// activation is left alone (no bf16 kernel reads it).
+// CHECK-LABEL: func @bf16_matmul
+// CHECK:         %[[W:.+]] = rlx.param "w" : tensor<77x40xbf16>
+// CHECK:         %[[P:.+]] = rlx.pack_dot_operand %[[W]] : (tensor<77x40xbf16>) -> tensor<2x39x64xbf16>
+// CHECK:         %[[U:.+]] = rlx.unpack_dot_operand %[[P]]
+// CHECK:         %[[WIDE:.+]] = rlx.cast %[[W]] : tensor<77x40xbf16> -> tensor<77x40xf32>
+// CHECK:         %[[MINE:.+]] = rlx.cast %[[U]] : tensor<77x40xbf16> -> tensor<77x40xf32>
+// CHECK:         rlx.matmul %{{.+}}, %[[MINE]]
+// CHECK:         rlx.matmul %arg1, %[[WIDE]]
+// CHECK:         rlx.add %[[WIDE]]
+func.func @bf16_matmul(%x: tensor<?x77xbf16>, %f: tensor<?x77xf32>) -> (tensor<?x40xf32>, tensor<?x40xf32>, tensor<77x40xf32>) {
+  %w = rlx.param "w" : tensor<77x40xbf16>
+  %xw = rlx.cast %x : tensor<?x77xbf16> -> tensor<?x77xf32>
+  %ww = rlx.cast %w : tensor<77x40xbf16> -> tensor<77x40xf32>
+  %0 = rlx.matmul %xw, %ww : (tensor<?x77xf32>, tensor<77x40xf32>) -> tensor<?x40xf32>
+  %1 = rlx.matmul %f, %ww : (tensor<?x77xf32>, tensor<77x40xf32>) -> tensor<?x40xf32>
+  %2 = rlx.add %ww, %ww : (tensor<77x40xf32>, tensor<77x40xf32>) -> tensor<77x40xf32>
+  return %0, %1, %2 : tensor<?x40xf32>, tensor<?x40xf32>, tensor<77x40xf32>
+}
+
+// -----
+
+// f32 weights the f32 kernel reads in panels (2 MiB or more, N a multiple
+// of 32 and more than 32): a matmul's and a conv's.
+// CHECK-LABEL: func @f32_panels
+// CHECK:         rlx.pack_dot_operand %{{.+}} : (tensor<1024x512xf32>) -> tensor<16x1024x32xf32>
+// CHECK:         rlx.pack_dot_operand %{{.+}} : (tensor<3x3x256x256xf32>) -> tensor<8x2304x32xf32>
+// OFF-LABEL: func @f32_panels
+// OFF-NOT:     rlx.pack_dot_operand
+func.func @f32_panels(%x: tensor<?x1024xf32>, %img: tensor<1x14x14x256xf32>) -> (tensor<?x512xf32>, tensor<1x12x12x256xf32>) {
+  %w = rlx.param "w" : tensor<1024x512xf32>
+  %f = rlx.param "f" : tensor<3x3x256x256xf32>
+  %0 = rlx.matmul %x, %w : (tensor<?x1024xf32>, tensor<1024x512xf32>) -> tensor<?x512xf32>
+  %1 = rlx.conv2d %img, %f {strides = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x14x14x256xf32>, tensor<3x3x256x256xf32>) -> tensor<1x12x12x256xf32>
+  return %0, %1 : tensor<?x512xf32>, tensor<1x12x12x256xf32>
+}
+
+// -----
+
+// Smaller f32 weights, f32 weights with N not a multiple of 32 or of one
+// panel, and batched weights stay as they are.
+// CHECK-LABEL: func @left_alone
+// CHECK-NOT:     rlx.pack_dot_operand
+func.func @left_alone(%x: tensor<4x8xf32>, %y: tensor<2x4x8xi8>, %z: tensor<4x16384xf32>) -> (tensor<4x16xf32>, tensor<2x4x16xi32>, tensor<4x40xf32>, tensor<4x32xf32>) {
+  %w = rlx.param "w" : tensor<8x16xf32>
+  %b = rlx.param "b" : tensor<2x8x16xi8>
+  %odd = rlx.param "odd" : tensor<16384x40xf32>
+  %one = rlx.param "one" : tensor<16384x32xf32>
+  %0 = rlx.matmul %x, %w : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  %1 = rlx.matmul %y, %b : (tensor<2x4x8xi8>, tensor<2x8x16xi8>) -> tensor<2x4x16xi32>
+  %2 = rlx.matmul %z, %odd : (tensor<4x16384xf32>, tensor<16384x40xf32>) -> tensor<4x40xf32>
+  %3 = rlx.matmul %z, %one : (tensor<4x16384xf32>, tensor<16384x32xf32>) -> tensor<4x32xf32>
+  return %0, %1, %2, %3 : tensor<4x16xf32>, tensor<2x4x16xi32>, tensor<4x40xf32>, tensor<4x32xf32>
+}
