@@ -215,31 +215,41 @@ void packOne(Operation *matmul, Value a, Value bOperand, Value prepacked,
 
 } // namespace
 
+bool mlir::rlx::isPrepackedF32Matmul(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || !generic->hasAttr(dot_layout::kPackedRhsAttrName) ||
+      !generic.hasPureBufferSemantics() || generic.getNumDpsInputs() != 2 ||
+      generic.getNumDpsInits() != 1)
+    return false;
+  auto aType = cast<MemRefType>(generic.getDpsInputOperand(0)->get().getType());
+  auto packedType =
+      cast<MemRefType>(generic.getDpsInputOperand(1)->get().getType());
+  auto cType = cast<MemRefType>(generic.getDpsInitOperand(0)->get().getType());
+  return aType.getElementType().isF32() &&
+         packedType.getElementType().isF32() && packedType.hasStaticShape() &&
+         packedType.getLayout().isIdentity() &&
+         packedType.getDimSize(2) == dot_layout::kPanelColumns &&
+         !cType.isDynamicDim(1) &&
+         cType.getDimSize(1) ==
+             packedType.getDimSize(0) * dot_layout::kPanelColumns;
+}
+
 void mlir::rlx::expandPrepackedMatmuls(ModuleOp module, int64_t tileM,
                                        int64_t tileN) {
+  if (tileN != dot_layout::kPanelColumns)
+    return;
   SmallVector<linalg::GenericOp> generics;
   module.walk([&](linalg::GenericOp op) {
-    if (op->hasAttr(dot_layout::kPackedRhsAttrName))
+    if (isPrepackedF32Matmul(op))
       generics.push_back(op);
   });
   for (linalg::GenericOp op : generics) {
-    if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2)
-      continue;
-    Value a = op.getDpsInputOperand(0)->get();
     Value packed = op.getDpsInputOperand(1)->get();
     Value c = op.getDpsInitOperand(0)->get();
     auto packedType = cast<MemRefType>(packed.getType());
-    auto cType = cast<MemRefType>(c.getType());
-    if (!packedType.getElementType().isF32() ||
-        !cast<MemRefType>(a.getType()).getElementType().isF32() ||
-        !packedType.hasStaticShape() || !packedType.getLayout().isIdentity() ||
-        packedType.getDimSize(2) != tileN || cType.isDynamicDim(1))
-      continue;
-    int64_t n = cType.getDimSize(1);
-    if (n != packedType.getDimSize(0) * tileN)
-      continue;
-    packOne(op, a, Value(), packed, c, packedType.getDimSize(1), n, tileM,
-            tileN);
+    packOne(op, op.getDpsInputOperand(0)->get(), Value(), packed, c,
+            packedType.getDimSize(1), cast<MemRefType>(c.getType()).getDimSize(1),
+            tileM, tileN);
   }
 }
 

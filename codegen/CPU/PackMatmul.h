@@ -12,6 +12,11 @@ namespace mlir::rlx {
 /// (PackMatmul.cpp). Runs before the register tiling of the matmul pass.
 void packLargeMatmuls(mlir::ModuleOp module, int64_t tileM, int64_t tileN);
 
+/// Whether `op` is a product by a prepacked f32 B that
+/// expandPrepackedMatmuls expands (a linalg.generic marked
+/// `rlx.packed_rhs` on memrefs, B in panels x K x tileN with tileN 32).
+bool isPrepackedF32Matmul(mlir::Operation *op);
+
 /// The same loops for every f32 matmul by a prepacked B (a linalg.generic
 /// marked `rlx.packed_rhs`, B in panels x K x tileN), without the copy.
 /// Runs first: its loops' matmuls are then scheduled like any other.

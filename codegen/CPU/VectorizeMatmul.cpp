@@ -70,6 +70,14 @@ module attributes {{transform.with_named_sequence} {
 /// 22; an O(n^2) copy in front of an O(n^3) matmul is the cheap way out.
 void copyExpandedInputs(ModuleOp module);
 
+/// A matmul the schedule tiles: linalg's, or a product by a prepacked f32
+/// weight (rlx-pack-dot-operands) that expandPrepackedMatmuls turns into
+/// linalg matmuls.
+bool isMatmul(Operation *op) {
+  return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) ||
+         mlir::rlx::isPrepackedF32Matmul(op);
+}
+
 /// The buffer a view-like op chain starts from.
 Value viewRoot(Value v) {
   while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
@@ -87,8 +95,7 @@ Value viewRoot(Value v) {
 SmallVector<Value> outputsWithViews(ModuleOp module) {
   llvm::SetVector<Value> outputs;
   module.walk([&](linalg::LinalgOp op) {
-    if (!isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) ||
-        !op.hasPureBufferSemantics())
+    if (!isMatmul(op) || !op.hasPureBufferSemantics())
       return;
     Value c = op.getDpsInitOperand(0)->get();
     if (c.getDefiningOp<ViewLikeOpInterface>())
@@ -140,7 +147,7 @@ void hoistPastOutputViews(ModuleOp module, ArrayRef<Value> outputs) {
 LogicalResult tileAndPeel(ModuleOp module, int64_t tileM, int64_t tileN) {
   SmallVector<linalg::LinalgOp> matmuls;
   module.walk([&](Operation *op) {
-    if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+    if (isMatmul(op))
       matmuls.push_back(cast<linalg::LinalgOp>(op));
   });
   IRRewriter rewriter(module.getContext());
@@ -199,15 +206,15 @@ struct RLXCPUVectorizeMatmulPass
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    mlir::rlx::expandPrepackedMatmuls(module, tileM, tileN);
     bool hasMatmul = false;
-    module.walk([&](Operation *op) {
-      hasMatmul |= isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
-    });
+    module.walk([&](Operation *op) { hasMatmul |= isMatmul(op); });
     if (!hasMatmul)
       return;
     copyExpandedInputs(module);
     SmallVector<Value> viewedOutputs = outputsWithViews(module);
+    // After those two, which treat a prepacked product as the matmul it is
+    // (its C, viewed as NHWC, must have its tiles hoisted too).
+    mlir::rlx::expandPrepackedMatmuls(module, tileM, tileN);
     mlir::rlx::packLargeMatmuls(module, tileM, tileN);
     if (failed(tileAndPeel(module, tileM, tileN)))
       return signalPassFailure();

@@ -115,13 +115,19 @@ FailureOr<Value> alongAxis(NodeContext &ctx, Value v, RankedTensorType data,
   return reshape(ctx, v, shape);
 }
 
-/// The `axis` attribute normalized against `data` (per-axis scales).
-FailureOr<int64_t> axisAttribute(NodeContext &ctx, RankedTensorType data) {
+/// The `axis` attribute normalized against `data`, for a per-axis `scale`
+/// (1-D, more than one element). ONNX uses the axis only then: with a
+/// scalar scale it is ignored, whatever it says (ONNX Runtime's quantizer
+/// writes axis 1 on the per-tensor DequantizeLinear of a 1-D bias).
+FailureOr<int64_t> axisAttribute(NodeContext &ctx, RankedTensorType data,
+                                 Value scale) {
   FailureOr<int64_t> axis = ctx.getInt("axis", 1);
   if (failed(axis))
     return failure();
-  // A scalar scale needs no axis; ONNX's default 1 is then meaningless.
-  if (data.getRank() == 0)
+  RankedTensorType scaleType = typeOf(scale);
+  bool perTensor = scaleType.getRank() == 0 ||
+                   (scaleType.getRank() == 1 && scaleType.getDimSize(0) == 1);
+  if (data.getRank() == 0 || perTensor)
     return 0;
   return normalizeAxis(ctx, *axis, data.getRank());
 }
@@ -169,7 +175,7 @@ LogicalResult convertQuantizeLinear(NodeContext &ctx) {
   RLX_TRY(x, f32Input(ctx, 0, "x"));
   RLX_TRY(scale, f32Input(ctx, 1, "y_scale"));
   FailureOr<QuantType> q = quantTypeOf(ctx, 2, kUint8, "y_zero_point");
-  FailureOr<int64_t> axis = axisAttribute(ctx, typeOf(x));
+  FailureOr<int64_t> axis = axisAttribute(ctx, typeOf(x), scale);
   if (failed(q) || failed(axis))
     return failure();
   RLX_TRY(s, alongAxis(ctx, scale, typeOf(x), *axis, "y_scale"));
@@ -197,10 +203,10 @@ LogicalResult convertDequantizeLinear(NodeContext &ctx) {
     if (!zp || !llvm::all_of(toInts(*zp), [](int64_t v) { return v == 0; }))
       return ctx.error() << "an int32 x takes no zero point other than 0";
   }
-  FailureOr<int64_t> axis = axisAttribute(ctx, typeOf(x));
+  RLX_TRY(scale, f32Input(ctx, 1, "x_scale"));
+  FailureOr<int64_t> axis = axisAttribute(ctx, typeOf(x), scale);
   if (failed(axis))
     return failure();
-  RLX_TRY(scale, f32Input(ctx, 1, "x_scale"));
   RLX_TRY(s, alongAxis(ctx, scale, typeOf(x), *axis, "x_scale"));
   Value values = castTo(ctx, x, f32(ctx));
   if (!int32 && ctx.hasInput(2)) {

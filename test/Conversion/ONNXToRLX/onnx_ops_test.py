@@ -633,6 +633,14 @@ case("DequantizeLinearUint8Weight", None, {"x": batched(5)},
             "zp": np.array([100, 128, 0], np.uint8)},
      nodes=[("DequantizeLinear", ["wq", "s", "zp"], {"axis": 1}, ["w"]),
             ("MatMul", ["x", "w"], {})], dynamic=True)
+# ONNX Runtime's QDQ bias: a 1-D int32 tensor, a per-tensor scale, and
+# axis 1, which ONNX ignores without a per-axis scale.
+case("DequantizeLinearScalarScaleIgnoresAxis", None, {"x": batched(6)},
+     lambda x, bq, s: x + bq.astype(np.float32) * s,
+     inits={"bq": np.array([-300, -7, 0, 5, 90, 1000], np.int32),
+            "s": np.array(0.004, np.float32)},
+     nodes=[("DequantizeLinear", ["bq", "s"], {"axis": 1}, ["b"]),
+            ("Add", ["x", "b"], {})], rtol=1e-6, atol=0, dynamic=True)
 case("DequantizeLinearInt32", "DequantizeLinear",
      {"x": batched(4, fn=lambda *s: rng.integers(-10**6, 10**6, s).astype(np.int32))},
      lambda x, s: x.astype(np.float32) * s, inits={"s": np.array(0.001, np.float32)},
