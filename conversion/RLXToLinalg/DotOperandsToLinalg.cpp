@@ -50,16 +50,22 @@ Value offsetBy128(OpBuilder &b, Location loc, Value v) {
       arith::ConstantOp::create(b, loc, b.getIntegerAttr(v.getType(), -128)));
 }
 
+/// The leading dims of a rank-`rank` tensor as one, the last as another:
+/// [..., N] <-> [K, N].
+SmallVector<ReassociationIndices> leadingDimsAsOne(int64_t rank) {
+  ReassociationIndices front;
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    front.push_back(d);
+  return {front, {rank - 1}};
+}
+
 /// `b` ([..., N] static) as [K, N].
 Value asMatrix(OpBuilder &b, Location loc, Value tensor) {
   auto type = cast<RankedTensorType>(tensor.getType());
   if (type.getRank() == 2)
     return tensor;
-  ReassociationIndices front;
-  for (int64_t d = 0; d + 1 < type.getRank(); ++d)
-    front.push_back(d);
-  return tensor::CollapseShapeOp::create(
-      b, loc, tensor, ArrayRef<ReassociationIndices>{front, {type.getRank() - 1}});
+  return tensor::CollapseShapeOp::create(b, loc, tensor,
+                                         leadingDimsAsOne(type.getRank()));
 }
 
 struct PackDotOperandPattern : OpRewritePattern<PackDotOperandOp> {
@@ -172,12 +178,8 @@ Value mlir::rlx::buildUnpack(OpBuilder &b, Location loc,
   Value matrix = copy.getResult(0);
   if (type.getRank() == 2)
     return matrix;
-  ReassociationIndices front;
-  for (int64_t d = 0; d + 1 < type.getRank(); ++d)
-    front.push_back(d);
-  return tensor::ExpandShapeOp::create(
-      b, loc, type, matrix,
-      ArrayRef<ReassociationIndices>{front, {type.getRank() - 1}});
+  return tensor::ExpandShapeOp::create(b, loc, type, matrix,
+                                       leadingDimsAsOne(type.getRank()));
 }
 
 void mlir::rlx::populateDotOperandsToLinalgPatterns(

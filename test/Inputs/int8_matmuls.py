@@ -15,12 +15,12 @@ runs is exact whatever its summation order and the calibrated ranges are
 known exactly. Without a calibration file the reference measures each
 activation's range per call (dynamic quantization).
 """
-import json
 import random
 import struct
 import sys
 
-from npy_f32 import read_npy_f32, write_safetensors_f32
+from npy_f32 import read_npy_f32, write_npy, write_safetensors_f32
+from npy_f32 import read_safetensors as read_safetensors_typed
 
 K, N1, N2 = 37, 19, 7
 FLT_MIN = 1.1754943508222875e-38
@@ -65,24 +65,12 @@ def write_input(path, shape, seed):
     count = 1
     for d in shape:
         count *= d
-    values = [rng.randint(-40, 40) / 8 for _ in range(count)]
-    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%s,), }" % (
-        ", ".join(str(d) for d in shape))
-    header += " " * (-(len(header) + 11) % 64) + "\n"
-    with open(path, "wb") as f:
-        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
-        f.write(struct.pack("<%df" % count, *values))
+    write_npy(path, "<f4", shape, [rng.randint(-40, 40) / 8 for _ in range(count)])
 
 
 def read_safetensors(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    (length,) = struct.unpack("<Q", data[:8])
-    header = json.loads(data[8:8 + length])
-    name = [n for n in header if n != "__metadata__"][0]
-    lo, hi = header[name]["data_offsets"]
-    raw = data[8 + length + lo:8 + length + hi]
-    return struct.unpack("<%df" % (len(raw) // 4), raw)
+    """The values of the file's one tensor."""
+    return list(read_safetensors_typed(path).values())[0][2]
 
 
 def scale(absmax):

@@ -9,11 +9,10 @@ Output i is y_i = x + w_i * w_i over x, w_i: f32[2, 3]; w_i * w_i depends on
 the weights alone, so the prepare entry point returns N values too. No numpy
 (lit's python3 may lack it).
 """
-import json
-import struct
 import sys
 
 from npy_f32 import read_npy_f32, write_safetensors_f32
+from npy_f32 import read_safetensors as read_safetensors_typed
 
 SHAPE = (2, 3)
 COUNT = SHAPE[0] * SHAPE[1]
@@ -41,18 +40,7 @@ def write_weights(n, path):
 
 
 def read_safetensors(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    (length,) = struct.unpack("<Q", data[:8])
-    header = json.loads(data[8:8 + length])
-    out = {}
-    for name, info in header.items():
-        if name == "__metadata__":
-            continue
-        lo, hi = info["data_offsets"]
-        raw = data[8 + length + lo:8 + length + hi]
-        out[name] = struct.unpack("<%df" % (len(raw) // 4), raw)
-    return out
+    return {name: values for name, (_, _, values) in read_safetensors_typed(path).items()}
 
 
 def check(n, x_path, out_path):
