@@ -404,7 +404,7 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
     pm.addPass(createLoopInvariantCodeMotionPass());
     // What weights alone determine is computed once per binding (CPU: the
     // GPU runtimes bind device copies of user weights only), among it the
-    // dot-product kernels' copies of their weights.
+    // CPU matmul kernels' copies of their weights.
     if (!isGPUTarget(options.target)) {
       RLXPackDotOperandsOptions pack;
       pack.int8 = targetHasDotProductInt8(options);

@@ -2,8 +2,9 @@
 ///
 /// \file
 /// One definition of the layout rlx.pack_dot_operand produces and the CPU
-/// matmul kernels read (also when they pack B themselves, per call), so the
-/// two cannot drift apart.
+/// matmul kernels read: the dot-product kernel (also when it packs B
+/// itself, per call) and, for f32 (G = 1), the panels of the f32 kernel
+/// with its default 32-column tile, so the two sides cannot drift apart.
 ///
 //===----------------------------------------------------------------------===//
 
