@@ -26,6 +26,31 @@ tileByConstants(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
   return tiled;
 }
 
+/// Marks for rlx-cpu-parallelize the outermost loop of a tiled op (one loop
+/// per op dim, tiled by `sizes`; `ranges` are the op's static loop ranges)
+/// that walks a leading parallel dim in more than one tile. A dim of one
+/// tile (an NHWC tensor's batch of 1, the single row of a matmul at batch
+/// 1) is skipped: marking its loop, the first one, left every batch-1
+/// elementwise op, im2col copy and classifier on one thread. No mark when
+/// a reduction comes first. Mark before peeling, so partial tiles' copies
+/// of a loop keep it.
+inline void
+markOuterParallelLoop(mlir::RewriterBase &rewriter,
+                      llvm::ArrayRef<mlir::LoopLikeOpInterface> loops,
+                      llvm::ArrayRef<mlir::utils::IteratorType> iterators,
+                      llvm::ArrayRef<int64_t> ranges,
+                      llvm::ArrayRef<int64_t> sizes) {
+  for (auto [loop, iterator, range, size] :
+       llvm::zip(loops, iterators, ranges, sizes)) {
+    if (iterator != mlir::utils::IteratorType::parallel)
+      return;
+    if (!mlir::ShapedType::isDynamic(range) && range <= size)
+      continue;
+    loop->setAttr("rlx.parallel", rewriter.getUnitAttr());
+    return;
+  }
+}
+
 } // namespace mlir::rlx
 
 #endif // RLX_CODEGEN_CPU_TILING_H

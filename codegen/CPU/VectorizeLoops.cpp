@@ -172,16 +172,15 @@ void tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op) {
   if (!ShapedType::isDynamic(ranges.back()) && ranges.back() < width)
     vectorSizes.back() = std::max<int64_t>(ranges.back(), 1);
 
-  bool parallelOuter =
-      op.getIteratorTypesArray().front() == utils::IteratorType::parallel;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   FailureOr<scf::SCFTilingResult> tiled =
       mlir::rlx::tileByConstants(rewriter, op, vectorSizes);
   if (failed(tiled) || tiled->tiledOps.size() != 1)
     return;
-  // The outer loop may run on several cores when it walks a parallel dim
+  // The outer loop over a parallel dim may run on several cores
   // (rlx-cpu-parallelize decides).
-  if (!tiled->loops.empty() && parallelOuter)
-    tiled->loops.front()->setAttr("rlx.parallel", rewriter.getUnitAttr());
+  mlir::rlx::markOuterParallelLoop(rewriter, tiled->loops, iterators, ranges,
+                                   vectorSizes);
   Operation *tile = tiled->tiledOps.front();
   foldUnitWindowExprs(rewriter, cast<linalg::LinalgOp>(tile));
   // The vectorizer reads one scalable flag per vector dim.

@@ -142,8 +142,9 @@ void hoistPastOutputViews(ModuleOp module, ArrayRef<Value> outputs) {
 /// Tiles every matmul (m x n x 1) and batch matmul (1 x m x n x 1) into
 /// register tiles and peels the n and m loops, so that full tiles, the
 /// common case, are vectorized without masks and only the last partial
-/// tile of each dim pays for them. The outer loop is marked for
-/// rlx-cpu-parallelize.
+/// tile of each dim pays for them. The outer loop over a dim of more than
+/// one tile is marked for rlx-cpu-parallelize (a batch matmul's batch, else
+/// m, else n for fewer rows than a tile).
 LogicalResult tileAndPeel(ModuleOp module, int64_t tileM, int64_t tileN) {
   SmallVector<linalg::LinalgOp> matmuls;
   module.walk([&](Operation *op) {
@@ -157,6 +158,9 @@ LogicalResult tileAndPeel(ModuleOp module, int64_t tileM, int64_t tileN) {
     if (batched)
       sizes.insert(sizes.begin(), 1);
     Location loc = matmul.getLoc();
+    SmallVector<utils::IteratorType> iterators =
+        matmul.getIteratorTypesArray();
+    SmallVector<int64_t> ranges = matmul.getStaticLoopRanges();
     FailureOr<scf::SCFTilingResult> tiled =
         mlir::rlx::tileByConstants(rewriter, matmul, sizes);
     if (failed(tiled))
@@ -164,11 +168,12 @@ LogicalResult tileAndPeel(ModuleOp module, int64_t tileM, int64_t tileN) {
     unsigned m = batched ? 1 : 0;
     auto mLoop = cast<scf::ForOp>(tiled->loops[m].getOperation());
     auto nLoop = cast<scf::ForOp>(tiled->loops[m + 1].getOperation());
+    mlir::rlx::markOuterParallelLoop(rewriter, tiled->loops, iterators,
+                                     ranges, sizes);
     scf::ForOp partial;
     // Failure means the loop has no partial tile: nothing to peel.
     (void)scf::peelForLoopAndSimplifyBounds(rewriter, nLoop, partial);
     (void)scf::peelForLoopAndSimplifyBounds(rewriter, mLoop, partial);
-    tiled->loops.front()->setAttr("rlx.parallel", rewriter.getUnitAttr());
   }
   return success();
 }

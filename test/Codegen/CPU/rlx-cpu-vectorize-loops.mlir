@@ -180,3 +180,25 @@ func.func @count(%x: memref<?xf32>, %n: memref<f32>) {
   }
   return
 }
+
+// -----
+
+// A batch of 1 is skipped when marking the loop that may run in parallel:
+// an NHWC elementwise op at batch 1 forks over its rows, not over the unit
+// batch (whose loop has one iteration: every such op ran on one thread).
+// CHECK-LABEL: func @batch_one_rows_parallel
+// CHECK: scf.for %{{.+}} = %c0 to %c1 step %c1 {
+// CHECK-NEXT: scf.for %{{.+}} = %c0 to %c56 step %c1 {
+// CHECK: } {rlx.parallel}
+// CHECK-NEXT: }{{$}}
+#nhwc = affine_map<(n, h, w, c) -> (n, h, w, c)>
+func.func @batch_one_rows_parallel(%x: memref<1x56x56x64xf32>, %y: memref<1x56x56x64xf32>) {
+  linalg.generic {indexing_maps = [#nhwc, #nhwc], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : memref<1x56x56x64xf32>) outs(%y : memref<1x56x56x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %c = arith.constant 0.0 : f32
+    %r = arith.maximumf %in, %c : f32
+    linalg.yield %r : f32
+  }
+  return
+}

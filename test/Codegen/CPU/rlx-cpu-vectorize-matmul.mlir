@@ -166,3 +166,17 @@ func.func @matmul_output_aliases_input(%b: memref<64x64xf32>) -> memref<4x16x64x
   %e = memref.expand_shape %c [[0, 1], [2]] output_shape [4, 16, 64] : memref<64x64xf32> into memref<4x16x64xf32>
   return %e : memref<4x16x64xf32>
 }
+
+// -----
+
+// A single row (a classifier at batch 1) has one m tile: its n loop is the
+// one marked for parallelization (the last, partial tile of n stays serial).
+// CHECK-LABEL: func @matmul_one_row
+// CHECK: scf.for %{{.+}} = %c0 to %c992 step %c32 {
+// CHECK: vector.fma
+// CHECK: } {rlx.parallel}
+// CHECK-NOT: rlx.parallel
+func.func @matmul_one_row(%a: memref<1x256xf32>, %b: memref<256x1000xf32>, %c: memref<1x1000xf32>) {
+  linalg.matmul ins(%a, %b : memref<1x256xf32>, memref<256x1000xf32>) outs(%c : memref<1x1000xf32>)
+  return
+}
