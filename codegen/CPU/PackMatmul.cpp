@@ -148,11 +148,14 @@ void packOne(Operation *matmul, Value a, Value bOperand, Value prepacked,
                aType.getDimSize(0) % tileM == 0;
   OpBuilder::InsertionGuard guard(builder);
   if (packA) {
-    // K block; M block (its packed A, at most kABlockBytes, stays in L2
-    // while every B panel passes over it: GotoBLAS's mc blocking); B
-    // panel; row tile, each a tileM x tileN matmul with A transposed. The
-    // M blocks run in parallel when there are several (each core keeps its
-    // own A block), else the row tiles do.
+    // K block; (M block, B panel) pairs, panels inner, so that an M block
+    // (its packed A, at most kABlockBytes) stays in L2 while every B panel
+    // passes over it (GotoBLAS's mc blocking); row tile, each a tileM x
+    // tileN matmul with A transposed. The pairs are one parallel loop: a
+    // core takes a contiguous run of them, keeping its own A block, and a
+    // single M block (BERT's 128 rows) still splits its panels over the
+    // cores in one region per K block (parallel row tiles forked once per
+    // panel: hundreds of regions of a few tiles each).
     int64_t m = aType.getDimSize(0);
     int64_t mc = mBlockFor(m, block, aType.getElementTypeBitWidth() / 8,
                            tileM);
@@ -166,18 +169,18 @@ void packOne(Operation *matmul, Value a, Value bOperand, Value prepacked,
                                          p.index(block));
     Value aBlock = p.view(a, {p.attr(0), kStart}, {m, block}, 2);
     p.pack(aBlock, /*split=*/0, tileM, packedA);
-    scf::ForOp mLoop;
-    Value firstRowTile = arith::MulIOp::create(
-        builder, p.loc, p.loop(m / mc, &mLoop), p.index(mc / tileM));
-    Value panel = p.loop(panels);
+    scf::ForOp pairLoop;
+    Value pair = p.loop(m / mc * panels, &pairLoop);
+    pairLoop->setAttr("rlx.parallel", builder.getUnitAttr());
+    Value mBlock = arith::DivUIOp::create(builder, p.loc, pair, p.index(panels));
+    Value panel = arith::RemUIOp::create(builder, p.loc, pair, p.index(panels));
+    Value firstRowTile =
+        arith::MulIOp::create(builder, p.loc, mBlock, p.index(mc / tileM));
     Value bTile = p.view(packedB, {panel, kStart, p.attr(0)},
                          {1, block, tileN}, 2);
     Value column = arith::MulIOp::create(builder, p.loc, panel, p.index(tileN));
-    scf::ForOp rowLoop;
-    Value rowTile = arith::AddIOp::create(
-        builder, p.loc, firstRowTile, p.loop(mc / tileM, &rowLoop));
-    (m / mc >= 2 ? mLoop : rowLoop)
-        ->setAttr("rlx.parallel", builder.getUnitAttr());
+    Value rowTile = arith::AddIOp::create(builder, p.loc, firstRowTile,
+                                          p.loop(mc / tileM));
     Value aTile = p.view(packedA, {rowTile, p.attr(0), p.attr(0)},
                          {1, block, tileM}, 2);
     Value row = arith::MulIOp::create(builder, p.loc, rowTile, p.index(tileM));
@@ -188,8 +191,12 @@ void packOne(Operation *matmul, Value a, Value bOperand, Value prepacked,
   } else {
     // B panel, then K block, so that the rows of A a register tile walks
     // stay in cache while every row tile of the panel passes over them.
+    // The panels run in parallel: one region per matmul (the row tiles,
+    // forked per panel and K block, made ResNet-50's 7x7 convs hundreds of
+    // regions of three tiles per core).
     scf::ForOp panelLoop;
     Value panel = p.loop(panels, &panelLoop);
+    panelLoop->setAttr("rlx.parallel", builder.getUnitAttr());
     Value column = arith::MulIOp::create(builder, p.loc, panel, p.index(tileN));
     OpFoldResult rows = memref::getMixedSize(builder, p.loc, c, 0);
     Value cPanel = memref::SubViewOp::create(

@@ -69,19 +69,25 @@ func.func @matmul_expanded_input(%a: memref<8x8xf32>, %b: memref<256xf32>, %c: m
 // A B operand of 2 MiB or more is packed into contiguous K x 32 column
 // panels, and a static A with whole 8-row tiles into K-major row tiles, so
 // a register tile reads its 8 A values and 32 B values for one k as two
-// contiguous vectors. Loops: K block (1024 here: folded away), B panel,
-// row tile.
+// contiguous vectors. Loops: K block (1024 here: folded away), one parallel
+// loop over (M block, B panel) pairs (one M block here: the cores split the
+// panels), row tile.
 // CHECK-LABEL: func @matmul_packed
 // CHECK: memref.expand_shape %{{.+}} output_shape [1024, 32, 32]
 // CHECK: %[[PACKED:.+]] = memref.alloc() {alignment = 64 : i64} : memref<32x1024x32xf32>
 // CHECK: linalg.transpose ins(%{{.+}}) outs(%[[PACKED]] : memref<32x1024x32xf32>) permutation = [1, 0, 2]
 // CHECK: %[[PACKEDA:.+]] = memref.alloc() {alignment = 64 : i64} : memref<8x1024x8xf32>
 // CHECK: linalg.transpose ins(%{{.+}}) outs(%[[PACKEDA]] : memref<8x1024x8xf32>) permutation = [0, 2, 1]
-// CHECK: scf.for %[[PANEL:.+]] = %c0 to %c32 step %c1
+// CHECK: scf.for %[[PAIR:.+]] = %c0 to %c32 step %c1
+// CHECK: %[[BLOCK:.+]] = arith.divui %[[PAIR]], %c32
+// CHECK: %[[PANEL:.+]] = arith.remui %[[PAIR]], %c32
+// CHECK: %[[FIRST:.+]] = arith.muli %[[BLOCK]], %c8
 // CHECK: scf.for %[[ROW:.+]] = %c0 to %c8 step %c1
-// CHECK: vector.transfer_read %[[PACKEDA]][%[[ROW]], %{{.+}}, %c0]{{.*}} vector<1x8xf32>
+// CHECK: %[[TILE:.+]] = arith.addi %[[FIRST]], %[[ROW]]
+// CHECK: vector.transfer_read %[[PACKEDA]][%[[TILE]], %{{.+}}, %c0]{{.*}} vector<1x8xf32>
 // CHECK: vector.transfer_read %[[PACKED]][%[[PANEL]], %{{.+}}, %c0]{{.*}} vector<1x32xf32>
 // CHECK: vector.fma
+// CHECK: } {rlx.parallel}
 // CHECK: memref.dealloc %[[PACKEDA]]
 // CHECK: memref.dealloc %[[PACKED]]
 func.func @matmul_packed(%a: memref<64x1024xf32>, %b: memref<1024x1024xf32>, %c: memref<64x1024xf32>) {
@@ -93,7 +99,8 @@ func.func @matmul_packed(%a: memref<64x1024xf32>, %b: memref<1024x1024xf32>, %c:
 
 // A matmul by a weight prepacked into the same panels (a generic marked
 // rlx.packed_rhs reading panels x K x 32) gets the same loops without the
-// copy of B; with a dynamic A, panel then K block over the rows.
+// copy of B; with a dynamic A, panel (the parallel loop) then K block over
+// the rows.
 #pa = affine_map<(m, n, k) -> (m, k)>
 #pp = affine_map<(m, n, k) -> (n floordiv 32, k, n mod 32)>
 #pc = affine_map<(m, n, k) -> (m, n)>
@@ -101,7 +108,8 @@ func.func @matmul_packed(%a: memref<64x1024xf32>, %b: memref<1024x1024xf32>, %c:
 // CHECK-NOT: linalg.transpose
 // CHECK: %[[PACKEDA:.+]] = memref.alloc() {alignment = 64 : i64} : memref<8x1024x8xf32>
 // CHECK: linalg.transpose ins(%{{.+}}) outs(%[[PACKEDA]] : memref<8x1024x8xf32>) permutation = [0, 2, 1]
-// CHECK: scf.for %[[PANEL:.+]] = %c0 to %c32 step %c1
+// CHECK: scf.for %[[PAIR:.+]] = %c0 to %c32 step %c1
+// CHECK: %[[PANEL:.+]] = arith.remui %[[PAIR]], %c32
 // CHECK: vector.transfer_read %arg1[%[[PANEL]], %{{.+}}, %c0]{{.*}} vector<1x32xf32>
 // CHECK: vector.fma
 // CHECK-NOT: memref.dealloc %arg1
@@ -110,6 +118,7 @@ func.func @matmul_packed(%a: memref<64x1024xf32>, %b: memref<1024x1024xf32>, %c:
 // CHECK-NOT: linalg.transpose
 // CHECK: scf.for %[[PANEL:.+]] = %c0 to %c32 step %c1
 // CHECK: vector.fma
+// CHECK: } {rlx.parallel}
 // CHECK-NOT: linalg.generic
 func.func @matmul_prepacked(%a: memref<64x1024xf32>, %b: memref<32x1024x32xf32>, %c: memref<64x1024xf32>) {
   linalg.generic {indexing_maps = [#pa, #pp, #pc], iterator_types = ["parallel", "parallel", "reduction"]}
