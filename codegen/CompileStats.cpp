@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/JSON.h"
@@ -45,10 +46,28 @@ unsigned fusedOps(linalg::LinalgOp op) {
 } // namespace
 
 void CompileStats::collectKernels(ModuleOp module) {
-  module.walk([&](linalg::LinalgOp op) {
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
     auto func = op->getParentOfType<func::FuncOp>();
-    kernels.push_back({func ? func.getName().str() : "?", kernelKind(op),
-                       fusedOps(op)});
+    std::string name = func ? func.getName().str() : "?";
+    // A loop over row tiles of a product with its fill and epilogue
+    // (rlx-cpu-fuse-matmul-epilogues) is one loop nest: the product and
+    // what its epilogue fuses, the fill not counted.
+    if (isa<scf::ForOp>(op) && op->hasAttr("rlx.parallel")) {
+      unsigned ops = 0;
+      bool hasMatmul = false;
+      op->walk([&](linalg::LinalgOp inner) {
+        hasMatmul |= isa<linalg::MatmulOp>(inner);
+        if (!isa<linalg::FillOp>(inner))
+          ops += fusedOps(inner);
+      });
+      if (hasMatmul) {
+        kernels.push_back({name, "matmul + epilogue, row tiles", ops});
+        return WalkResult::skip();
+      }
+    }
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+      kernels.push_back({name, kernelKind(linalgOp), fusedOps(linalgOp)});
+    return WalkResult::advance();
   });
 }
 

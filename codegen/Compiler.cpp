@@ -431,8 +431,10 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
     break;
   case Phase::Fuse:
     pm.addPass(createRLXFuseElementwise());
-    if (!isGPUTarget(options.target))
+    if (!isGPUTarget(options.target)) {
       pm.addPass(createRLXCPUSplitReductions());
+      pm.addPass(createRLXCPUFuseMatmulEpilogues());
+    }
     pm.addPass(createCanonicalizerPass());
     break;
   case Phase::Bufferize: {

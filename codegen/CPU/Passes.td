@@ -77,6 +77,23 @@ def RLXCPUSplitReductions : Pass<"rlx-cpu-split-reductions"> {
                            "mlir::tensor::TensorDialect"];
 }
 
+def RLXCPUFuseMatmulEpilogues : Pass<"rlx-cpu-fuse-matmul-epilogues"> {
+  let summary = "Runs a matmul's fill and elementwise epilogue per row tile";
+  let description = [{
+    On tensors, after fusion: an f32 `linalg.matmul` into a zero fill whose
+    only reader is an all-parallel `linalg.generic` (bias, activation,
+    residual add; through the `tensor.expand_shape` of a convolution's
+    product) becomes one loop over tiles of 8 rows, marked for
+    rlx-cpu-parallelize: fill, product and epilogue per tile, in place in
+    the epilogue's output. The product never makes a round trip through
+    memory. Not for products whose B the matmul kernel packs at each call.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::affine::AffineDialect"];
+}
+
 def RLXCPUVectorizeLoops : Pass<"rlx-cpu-vectorize-loops", "mlir::ModuleOp"> {
   let summary = "Vectorizes elementwise, broadcast, transpose and reduction loops";
   let description = [{

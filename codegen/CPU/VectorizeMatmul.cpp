@@ -87,24 +87,28 @@ Value viewRoot(Value v) {
 
 /// The output buffers of matmuls that have view-like users (a conv's
 /// [N*OH*OW, F] product expanded to NHWC, a batched lhs's product expanded
-/// back). MLIR 22's hoisting of the C tile out of the k loop refuses any
-/// buffer with a view-like user, wherever that user is, so their C tiles
-/// stayed in memory, read and written at every k step (a 1x1 conv ran at
-/// 40% of the same matmul on 2-D buffers). Left out: outputs that are views
-/// themselves, or whose buffer an input of the matmul also reads.
+/// back), or that are views of an allocation themselves (the row tiles of
+/// rlx-cpu-fuse-matmul-epilogues, in the epilogue's output). MLIR 22's
+/// hoisting of the C tile out of the k loop refuses any buffer with a
+/// view-like user, wherever that user is, so their C tiles stayed in
+/// memory, read and written at every k step (a 1x1 conv ran at 40% of the
+/// same matmul on 2-D buffers). Left out: outputs whose buffer an input of
+/// the matmul also reads, and views of anything but an allocation.
 SmallVector<Value> outputsWithViews(ModuleOp module) {
   llvm::SetVector<Value> outputs;
   module.walk([&](linalg::LinalgOp op) {
     if (!isMatmul(op) || !op.hasPureBufferSemantics())
       return;
     Value c = op.getDpsInitOperand(0)->get();
-    if (c.getDefiningOp<ViewLikeOpInterface>())
+    Value root = viewRoot(c);
+    if (root != c && !root.getDefiningOp<memref::AllocOp>())
       return;
     for (OpOperand *input : op.getDpsInputOperands())
-      if (viewRoot(input->get()) == c)
+      if (viewRoot(input->get()) == root)
         return;
-    if (llvm::any_of(c.getUsers(), llvm::IsaPred<ViewLikeOpInterface>))
-      outputs.insert(c);
+    if (root != c ||
+        llvm::any_of(c.getUsers(), llvm::IsaPred<ViewLikeOpInterface>))
+      outputs.insert(root);
   });
   return outputs.takeVector();
 }

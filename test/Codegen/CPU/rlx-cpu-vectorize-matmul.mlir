@@ -189,3 +189,29 @@ func.func @matmul_one_row(%a: memref<1x256xf32>, %b: memref<256x1000xf32>, %c: m
   linalg.matmul ins(%a, %b : memref<1x256xf32>, memref<256x1000xf32>) outs(%c : memref<1x1000xf32>)
   return
 }
+
+// -----
+
+// A product written into a row tile of a larger allocation that has other
+// views (rlx-cpu-fuse-matmul-epilogues' tiles, the epilogue then reading
+// the tile): the C tile still lives in registers across the k loop.
+// CHECK-LABEL: func @matmul_into_tile_of_viewed_buffer
+// CHECK: scf.for %[[ROW:.+]] = %c0 to %c64 step %c8
+// CHECK: %[[C:.+]] = vector.transfer_read %[[BUF:.+]][%[[ROW]], %{{.+}}]{{.*}} vector<8x32xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.+}} = %[[C]]) -> (vector<8x32xf32>)
+// CHECK-NOT: vector.transfer_write
+// CHECK: scf.yield
+// CHECK: vector.transfer_write %{{.+}}, %[[BUF]][%[[ROW]], %{{.+}}]
+func.func @matmul_into_tile_of_viewed_buffer(%a: memref<64x64xf32>, %b: memref<64x64xf32>) -> memref<1x8x8x64xf32> {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  %buf = memref.alloc() : memref<64x64xf32>
+  scf.for %row = %c0 to %c64 step %c8 {
+    %at = memref.subview %a[%row, 0] [8, 64] [1, 1] : memref<64x64xf32> to memref<8x64xf32, strided<[64, 1], offset: ?>>
+    %ct = memref.subview %buf[%row, 0] [8, 64] [1, 1] : memref<64x64xf32> to memref<8x64xf32, strided<[64, 1], offset: ?>>
+    linalg.matmul ins(%at, %b : memref<8x64xf32, strided<[64, 1], offset: ?>>, memref<64x64xf32>) outs(%ct : memref<8x64xf32, strided<[64, 1], offset: ?>>)
+  }
+  %v = memref.expand_shape %buf [[0, 1, 2], [3]] output_shape [1, 8, 8, 64] : memref<64x64xf32> into memref<1x8x8x64xf32>
+  return %v : memref<1x8x8x64xf32>
+}

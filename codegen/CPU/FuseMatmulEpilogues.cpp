@@ -1,0 +1,333 @@
+//===- FuseMatmulEpilogues.cpp - Bias, activation, residual per row tile --===//
+///
+/// \file
+/// A convolution or dense layer is a matmul into a zero-filled buffer, then
+/// an elementwise op reading that buffer once: bias, activation, a residual
+/// add. Run as two kernels, the product makes a full pass over memory for
+/// the zero fill, another to write it, and the epilogue a third to read it
+/// back (ResNet-50's 56x56 outputs are 3 MiB each, beyond L2). Here, on
+/// tensors after fusion, the three become one loop over row tiles of the
+/// product, rows in parallel: each tile is zero-filled, multiplied and
+/// passed through the epilogue in place in the epilogue's own output, so
+/// the product's rows are still in L1 when the epilogue reads them and the
+/// product never has a buffer of its own.
+///
+/// Matched: an f32 linalg.matmul (plain maps) into a linalg.fill of a
+/// tensor.empty, read only by one all-parallel linalg.generic, directly or
+/// through a tensor.expand_shape whose last group is the column dim alone
+/// (a conv's `[N*OH*OW, F]` product viewed as NHWC). The generic's other
+/// inputs are either of its full shape (a residual, collapsed to the
+/// product's rows) or read at constants and at most the column dim (a bias,
+/// a scalar); its output starts from a tensor.empty and the body reads no
+/// output and no index. Left alone: products whose B the matmul kernel
+/// packs at each call (2 MiB or more, see PackMatmul.cpp: that schedule
+/// wants the whole product), and bf16/int8 products (dot-product kernels).
+///
+//===----------------------------------------------------------------------===//
+
+#include "codegen/CPU/Passes.h"
+#include "dialects/RLX/IR/DotOperandLayout.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::rlx {
+#define GEN_PASS_DEF_RLXCPUFUSEMATMULEPILOGUES
+#include "codegen/CPU/Passes.h.inc"
+} // namespace mlir::rlx
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+namespace {
+
+/// Rows per tile: the matmul kernel's register tile height, so each tile is
+/// one row of register tiles and the rows split evenly over the cores.
+constexpr int64_t kRowsPerTile = 8;
+
+/// How the epilogue reads one of its inputs, in the product's [M, N] terms.
+enum class InputKind { Product, FullShape, ColumnOrScalar };
+
+struct Epilogue {
+  linalg::GenericOp generic;
+  /// The expand_shape between the product and the generic, if any.
+  tensor::ExpandShapeOp expand;
+  SmallVector<InputKind> inputs;
+};
+
+/// The one user of `v` that is no tensor.dim (the shape of the epilogue's
+/// output is often taken from its input), if there is exactly one.
+Operation *soleUser(Value v) {
+  Operation *sole = nullptr;
+  for (Operation *user : v.getUsers()) {
+    if (isa<tensor::DimOp>(user))
+      continue;
+    if (sole)
+      return nullptr;
+    sole = user;
+  }
+  return sole;
+}
+
+/// Replaces each tensor.dim of `v` by `sizes[dim]`.
+void replaceDims(RewriterBase &rewriter, Value v,
+                 ArrayRef<OpFoldResult> sizes) {
+  for (Operation *user : llvm::make_early_inc_range(v.getUsers())) {
+    auto dim = dyn_cast<tensor::DimOp>(user);
+    if (!dim)
+      continue;
+    rewriter.setInsertionPoint(dim);
+    std::optional<int64_t> index = dim.getConstantIndex();
+    Value size = index ? getValueOrCreateConstantIndexOp(
+                             rewriter, dim.getLoc(), sizes[*index])
+                       : tensor::DimOp::create(rewriter, dim.getLoc(), v,
+                                               dim.getIndex())
+                             .getResult();
+    if (size != dim.getResult())
+      rewriter.replaceOp(dim, size);
+  }
+}
+
+/// Whether the packed f32 schedule (PackMatmul.cpp) would take this B.
+bool packedAtEachCall(Value b) {
+  auto type = cast<RankedTensorType>(b.getType());
+  if (!type.hasStaticShape())
+    return false;
+  int64_t n = type.getDimSize(1);
+  return n % dot_layout::kPanelColumns == 0 && n > dot_layout::kPanelColumns &&
+         type.getNumElements() * 4 >= dot_layout::kMinPanelledF32Bytes;
+}
+
+/// Whether `input` is read at most along the last loop dim, in its own last
+/// dim, and its other dims have one element (a bias `[1, 1, 1, F]` read at
+/// (0, 0, 0, f), a scalar): it collapses to `[F]` or to a 0-d tensor.
+bool readsColumnOrScalar(linalg::GenericOp generic, OpOperand *input) {
+  AffineMap map = generic.getMatchingIndexingMap(input);
+  auto type = dyn_cast<RankedTensorType>(input->get().getType());
+  if (!type)
+    return false;
+  unsigned loops = generic.getNumLoops();
+  for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (dim && dim.getPosition() + 1 == loops && i + 1 == map.getNumResults())
+      continue;
+    if (type.getDimSize(i) != 1 || (!dim && !isa<AffineConstantExpr>(expr)) ||
+        (dim && dim.getPosition() + 1 == loops))
+      return false;
+  }
+  return true;
+}
+
+/// Whether such an input is read along the last loop dim (a bias) rather
+/// than as a scalar.
+bool readsColumn(AffineMap map) {
+  return map.getNumResults() > 0 && isa<AffineDimExpr>(map.getResults().back());
+}
+
+std::optional<Epilogue> matchEpilogue(linalg::MatmulOp matmul) {
+  if (!matmul.hasPureTensorSemantics() || matmul.hasUserDefinedMaps())
+    return std::nullopt;
+  for (Value v : matmul->getOperands())
+    if (!cast<RankedTensorType>(v.getType()).getElementType().isF32())
+      return std::nullopt;
+  auto fill = matmul.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+  if (!fill || !fill->hasOneUse() ||
+      !fill.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>() ||
+      packedAtEachCall(matmul.getDpsInputs()[1]))
+    return std::nullopt;
+
+  Epilogue epilogue;
+  Value product = matmul->getResult(0);
+  Operation *user = soleUser(product);
+  if (auto expand = dyn_cast_or_null<tensor::ExpandShapeOp>(user)) {
+    SmallVector<ReassociationIndices> groups =
+        expand.getReassociationIndices();
+    if (groups.size() != 2 || groups.back().size() != 1)
+      return std::nullopt;
+    epilogue.expand = expand;
+    product = expand.getResult();
+    user = soleUser(product);
+  }
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(user);
+  if (!generic || !generic.hasPureTensorSemantics() ||
+      generic.getNumLoops() != generic.getNumParallelLoops() ||
+      generic.getNumDpsInits() != 1 || generic.hasIndexSemantics() ||
+      !generic.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>() ||
+      generic.payloadUsesValueFromOperand(generic.getDpsInitOperand(0)) ||
+      !generic.getIndexingMapsArray().back().isIdentity() ||
+      generic->getResult(0).getType() != product.getType())
+    return std::nullopt;
+  bool readsProduct = false;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    AffineMap map = generic.getMatchingIndexingMap(input);
+    auto type = dyn_cast<RankedTensorType>(input->get().getType());
+    if (input->get() == product) {
+      if (readsProduct || !map.isIdentity())
+        return std::nullopt;
+      readsProduct = true;
+      epilogue.inputs.push_back(InputKind::Product);
+    } else if (map.isIdentity() && type && type == product.getType()) {
+      epilogue.inputs.push_back(InputKind::FullShape);
+    } else if (readsColumnOrScalar(generic, input)) {
+      epilogue.inputs.push_back(InputKind::ColumnOrScalar);
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (!readsProduct)
+    return std::nullopt;
+  epilogue.generic = generic;
+  return epilogue;
+}
+
+void fuse(RewriterBase &rewriter, linalg::MatmulOp matmul, Epilogue epilogue) {
+  linalg::GenericOp generic = epilogue.generic;
+  MLIRContext *context = rewriter.getContext();
+  Location loc = matmul.getLoc();
+  // The sizes right after the product: they replace its tensor.dim users.
+  rewriter.setInsertionPointAfter(matmul);
+  Value lhs = matmul.getDpsInputs()[0], rhs = matmul.getDpsInputs()[1];
+  auto productType = cast<RankedTensorType>(matmul->getResult(0).getType());
+  auto fill = matmul.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+  Value fillValue = fill.getDpsInputs()[0];
+
+  OpFoldResult rows = tensor::getMixedSize(rewriter, loc, lhs, 0);
+  OpFoldResult depth = tensor::getMixedSize(rewriter, loc, lhs, 1);
+  OpFoldResult columns = tensor::getMixedSize(rewriter, loc, rhs, 1);
+  // Sizes taken of the product or its NHWC view, from what they equal.
+  replaceDims(rewriter, matmul->getResult(0), {rows, columns});
+  if (epilogue.expand)
+    replaceDims(rewriter, epilogue.expand.getResult(),
+                epilogue.expand.getMixedOutputShape());
+  rewriter.setInsertionPoint(generic);
+
+  // Full-shape inputs (a residual) on the product's [M, N] rows, a bias as
+  // [N], a scalar as a 0-d tensor, each with its map on the tile's (m, n).
+  SmallVector<Value> tileInputs;
+  SmallVector<AffineMap> tileMaps;
+  AffineMap tileIdentity = AffineMap::getMultiDimIdentityMap(2, context);
+  for (auto [operand, kind] :
+       llvm::zip(generic.getDpsInputOperands(), epilogue.inputs)) {
+    Value v = operand->get();
+    AffineMap map = tileIdentity;
+    if (kind == InputKind::FullShape && epilogue.expand) {
+      v = tensor::CollapseShapeOp::create(
+          rewriter, loc, v, epilogue.expand.getReassociationIndices());
+    } else if (kind == InputKind::ColumnOrScalar) {
+      int64_t rank = cast<RankedTensorType>(v.getType()).getRank();
+      bool column = readsColumn(generic.getMatchingIndexingMap(operand));
+      // [1, ..., 1, F] into one group; all unit dims into none (0-d).
+      SmallVector<ReassociationIndices> groups;
+      if (column)
+        groups.push_back(llvm::to_vector(llvm::seq<int64_t>(0, rank)));
+      if (rank != (column ? 1 : 0))
+        v = tensor::CollapseShapeOp::create(rewriter, loc, v, groups);
+      map = column ? AffineMap::get(2, 0, getAffineDimExpr(1, context))
+                   : AffineMap::get(2, 0, {}, context);
+    }
+    tileInputs.push_back(v);
+    tileMaps.push_back(map);
+  }
+  SmallVector<OpFoldResult> productSizes = {rows, columns};
+  Value output = tensor::EmptyOp::create(rewriter, loc, productSizes,
+                                         productType.getElementType());
+
+  // One tile: fill, product, then the epilogue over the product's tile.
+  auto emitTile = [&](OpBuilder &b, Location loc, Value acc, OpFoldResult row,
+                      OpFoldResult tileRows) -> Value {
+    OpFoldResult zeroAttr = b.getIndexAttr(0), one = b.getIndexAttr(1);
+    SmallVector<OpFoldResult> offsets = {row, zeroAttr}, strides = {one, one};
+    SmallVector<OpFoldResult> tileSizes = {tileRows, columns};
+    Value aTile = tensor::ExtractSliceOp::create(
+        b, loc, lhs, offsets, ArrayRef<OpFoldResult>{tileRows, depth}, strides);
+    Value cTile = tensor::ExtractSliceOp::create(b, loc, acc, offsets,
+                                                 tileSizes, strides);
+    Value zeroed = linalg::FillOp::create(b, loc, fillValue, cTile).getResult(0);
+    Value product =
+        linalg::MatmulOp::create(b, loc, ValueRange{aTile, rhs},
+                                 ValueRange{zeroed})
+            .getResult(0);
+    SmallVector<Value> inputs;
+    for (auto [i, kind] : llvm::enumerate(epilogue.inputs)) {
+      switch (kind) {
+      case InputKind::Product:
+        inputs.push_back(product);
+        break;
+      case InputKind::FullShape:
+        inputs.push_back(tensor::ExtractSliceOp::create(
+            b, loc, tileInputs[i], offsets, tileSizes, strides));
+        break;
+      case InputKind::ColumnOrScalar:
+        inputs.push_back(tileInputs[i]);
+        break;
+      }
+    }
+    SmallVector<AffineMap> maps = tileMaps;
+    maps.push_back(tileIdentity);
+    SmallVector<utils::IteratorType> iterators(2,
+                                               utils::IteratorType::parallel);
+    auto tile = linalg::GenericOp::create(b, loc, TypeRange{product.getType()},
+                                          inputs, ValueRange{product}, maps,
+                                          iterators);
+    IRMapping mapping;
+    generic.getRegion().cloneInto(&tile.getRegion(), mapping);
+    return tensor::InsertSliceOp::create(b, loc, tile.getResult(0), acc,
+                                         offsets, tileSizes, strides);
+  };
+
+  // Whole tiles in a loop, static in size so the matmul kernel needs no
+  // masks; the last rows, if any, after it.
+  AffineExpr s0 = getAffineSymbolExpr(0, context);
+  OpFoldResult wholeRows = affine::makeComposedFoldedAffineApply(
+      rewriter, loc, AffineMap::get(0, 1, s0 - s0 % kRowsPerTile), {rows});
+  OpFoldResult restRows = affine::makeComposedFoldedAffineApply(
+      rewriter, loc, AffineMap::get(0, 1, s0 % kRowsPerTile), {rows});
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value step = arith::ConstantIndexOp::create(rewriter, loc, kRowsPerTile);
+  auto loop = scf::ForOp::create(
+      rewriter, loc, zero,
+      getValueOrCreateConstantIndexOp(rewriter, loc, wholeRows), step,
+      ValueRange{output},
+      [&](OpBuilder &b, Location loc, Value row, ValueRange iterArgs) {
+        scf::YieldOp::create(
+            b, loc,
+            emitTile(b, loc, iterArgs[0], row, b.getIndexAttr(kRowsPerTile)));
+      });
+  // The row tiles are independent: rlx-cpu-parallelize may fork them.
+  loop->setAttr("rlx.parallel", rewriter.getUnitAttr());
+  Value result = loop.getResult(0);
+  std::optional<int64_t> staticRest = getConstantIntValue(restRows);
+  if (!staticRest || *staticRest != 0)
+    result = emitTile(rewriter, loc, result, wholeRows, restRows);
+  if (epilogue.expand)
+    result = tensor::ExpandShapeOp::create(
+        rewriter, loc, generic->getResult(0).getType(), result,
+        epilogue.expand.getReassociationIndices(),
+        epilogue.expand.getMixedOutputShape());
+  rewriter.replaceOp(generic, result);
+  if (epilogue.expand)
+    rewriter.eraseOp(epilogue.expand);
+  rewriter.eraseOp(matmul);
+  rewriter.eraseOp(fill);
+}
+
+struct RLXCPUFuseMatmulEpiloguesPass
+    : mlir::rlx::impl::RLXCPUFuseMatmulEpiloguesBase<
+          RLXCPUFuseMatmulEpiloguesPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::MatmulOp> matmuls;
+    getOperation()->walk(
+        [&](linalg::MatmulOp matmul) { matmuls.push_back(matmul); });
+    IRRewriter rewriter(&getContext());
+    // Matched one at a time on the current IR: two products may share one
+    // epilogue (a residual add of two convolutions); the first takes it.
+    for (linalg::MatmulOp matmul : matmuls)
+      if (std::optional<Epilogue> epilogue = matchEpilogue(matmul))
+        fuse(rewriter, matmul, *epilogue);
+  }
+};
+
+} // namespace

@@ -1,0 +1,145 @@
+"""A model of products whose elementwise epilogues the CPU runs per row tile
+of the product (rlx-cpu-fuse-matmul-epilogues), its weights, inputs, and
+its reference as plain loops (no numpy: lit's python3 may lack it).
+
+    matmul_epilogues.py model static|dyn|alldyn   prints the rlx MLIR
+    matmul_epilogues.py weights FILE               writes the weights
+    matmul_epilogues.py inputs DIR BATCH SEED      writes img.npy, res.npy,
+                                                   im8.npy and x.npy into DIR
+    matmul_epilogues.py check DIR OUT.safetensors
+
+Outputs: y1 = relu(conv1x1(img, wc) + bc + res), a residual block's end;
+y2 = relu(conv3x3(im8, wk, padding 1) + bk) (im2col, rows a multiple of
+the tiles when the batch is); y3 = relu(x w + bw) * 0.5,
+a dense layer. F = 40 and N = 24 are no multiple of the kernel's 32
+columns, and the rows of y1 and y3 (batch x 5 x 5 pixels, batch x 7 rows
+of x) no multiple of its 8-row tiles. Values are multiples of 1/16 below 1: every
+product and sum is exact in f32, so outputs are compared exactly.
+"""
+import random
+import sys
+
+from npy_f32 import read_npy_f32, read_safetensors, write_npy, write_safetensors
+
+H, C, F = 5, 6, 40     # img [B, H, H, C]; the convs' filters F
+H8 = 8                 # im8 [B, H8, H8, C]
+K, N, ROWS = 13, 24, 7  # x [B, ROWS, K] times w [K, N]
+
+
+def model(mode):
+    img = {"static": "2x5x5x6", "dyn": "?x5x5x6", "alldyn": "?x?x?x6"}[mode]
+    out = img[: img.rindex("x") + 1] + str(F)
+    im8 = {"static": "2x8x8x6", "dyn": "?x8x8x6", "alldyn": "?x?x?x6"}[mode]
+    out8 = im8[: im8.rindex("x") + 1] + str(F)
+    x = {"static": "2x7x13", "dyn": "?x7x13", "alldyn": "?x?x13"}[mode]
+    y3 = x[: x.rindex("x") + 1] + str(N)
+    conv = "strides = array<i64: 1, 1>, padding = array<i64: %s>, dilations = array<i64: 1, 1>, groups = 1 : i64"
+    print('func.func @f(%%img: tensor<%sxf32> {rlx.name = "img"}, %%res: tensor<%sxf32> {rlx.name = "res"}, '
+          '%%im8: tensor<%sxf32> {rlx.name = "im8"}, %%x: tensor<%sxf32> {rlx.name = "x"}) -> '
+          '(tensor<%sxf32> {rlx.name = "y1"}, tensor<%sxf32> {rlx.name = "y2"}, '
+          'tensor<%sxf32> {rlx.name = "y3"}) {'
+          % (img, out, im8, x, out, out8, y3))
+    print('  %%wc = rlx.param "wc" : tensor<1x1x%dx%dxf32>' % (C, F))
+    print('  %%bc = rlx.param "bc" : tensor<%dxf32>' % F)
+    print('  %%wk = rlx.param "wk" : tensor<3x3x%dx%dxf32>' % (C, F))
+    print('  %%bk = rlx.param "bk" : tensor<%dxf32>' % F)
+    print('  %%w = rlx.param "w" : tensor<%dx%dxf32>' % (K, N))
+    print('  %%bw = rlx.param "bw" : tensor<%dxf32>' % N)
+    print('  %%c1 = rlx.conv2d %%img, %%wc {%s} : (tensor<%sxf32>, tensor<1x1x%dx%dxf32>) -> tensor<%sxf32>'
+          % (conv % "0, 0, 0, 0", img, C, F, out))
+    print('  %%b1 = rlx.add %%c1, %%bc : (tensor<%sxf32>, tensor<%dxf32>) -> tensor<%sxf32>' % (out, F, out))
+    print('  %%s1 = rlx.add %%b1, %%res : (tensor<%sxf32>, tensor<%sxf32>) -> tensor<%sxf32>' % (out, out, out))
+    print('  %%y1 = rlx.relu %%s1 : tensor<%sxf32>' % out)
+    print('  %%c2 = rlx.conv2d %%im8, %%wk {%s} : (tensor<%sxf32>, tensor<3x3x%dx%dxf32>) -> tensor<%sxf32>'
+          % (conv % "1, 1, 1, 1", im8, C, F, out8))
+    print('  %%b2 = rlx.add %%c2, %%bk : (tensor<%sxf32>, tensor<%dxf32>) -> tensor<%sxf32>' % (out8, F, out8))
+    print('  %%y2 = rlx.relu %%b2 : tensor<%sxf32>' % out8)
+    print('  %%m = rlx.matmul %%x, %%w : (tensor<%sxf32>, tensor<%dx%dxf32>) -> tensor<%sxf32>' % (x, K, N, y3))
+    print('  %%b3 = rlx.add %%m, %%bw : (tensor<%sxf32>, tensor<%dxf32>) -> tensor<%sxf32>' % (y3, N, y3))
+    print('  %%r3 = rlx.relu %%b3 : tensor<%sxf32>' % y3)
+    print('  %half = rlx.constant dense<0.5> : tensor<f32>')
+    print('  %%y3 = rlx.mul %%r3, %%half : (tensor<%sxf32>, tensor<f32>) -> tensor<%sxf32>' % (y3, y3))
+    print('  return %%y1, %%y2, %%y3 : tensor<%sxf32>, tensor<%sxf32>, tensor<%sxf32>\n}' % (out, out8, y3))
+
+
+def fractions(rng, count):
+    return [rng.randint(-15, 15) / 16 for _ in range(count)]
+
+
+def weights():
+    rng = random.Random(5)
+    return {
+        "wc": ("F32", [1, 1, C, F], fractions(rng, C * F)),
+        "bc": ("F32", [F], fractions(rng, F)),
+        "wk": ("F32", [3, 3, C, F], fractions(rng, 9 * C * F)),
+        "bk": ("F32", [F], fractions(rng, F)),
+        "w": ("F32", [K, N], fractions(rng, K * N)),
+        "bw": ("F32", [N], fractions(rng, N)),
+    }
+
+
+def write_inputs(folder, batch, seed):
+    rng = random.Random(seed)
+    write_npy(folder + "/img.npy", "<f4", [batch, H, H, C], fractions(rng, batch * H * H * C))
+    write_npy(folder + "/res.npy", "<f4", [batch, H, H, F], fractions(rng, batch * H * H * F))
+    write_npy(folder + "/im8.npy", "<f4", [batch, H8, H8, C], fractions(rng, batch * H8 * H8 * C))
+    write_npy(folder + "/x.npy", "<f4", [batch, ROWS, K], fractions(rng, batch * ROWS * K))
+
+
+def conv(img, batch, filt, kh, pad, h=H):
+    out = []
+    for b in range(batch):
+        for y in range(h):
+            for x in range(h):
+                for o in range(F):
+                    total = 0.0
+                    for i in range(kh):
+                        for j in range(kh):
+                            yy, xx = y + i - pad, x + j - pad
+                            if 0 <= yy < h and 0 <= xx < h:
+                                base = ((b * h + yy) * h + xx) * C
+                                for c in range(C):
+                                    total += img[base + c] * filt[((i * kh + j) * C + c) * F + o]
+                    out.append(total)
+    return out
+
+
+def check(folder, out_path):
+    w = {name: values for name, (_, _, values) in weights().items()}
+    got = {name: values for name, (_, _, values) in read_safetensors(out_path).items()}
+    img = read_npy_f32(folder + "/img.npy")
+    res = read_npy_f32(folder + "/res.npy")
+    x = read_npy_f32(folder + "/x.npy")
+    batch = len(img) // (H * H * C)
+    relu = lambda v: max(v, 0.0)
+    c1 = conv(img, batch, w["wc"], 1, 0)
+    c2 = conv(read_npy_f32(folder + "/im8.npy"), batch, w["wk"], 3, 1, H8)
+    rows = len(x) // K
+    want = {
+        "y1": [relu(v + w["bc"][i % F] + res[i]) for i, v in enumerate(c1)],
+        "y2": [relu(v + w["bk"][i % F]) for i, v in enumerate(c2)],
+        "y3": [relu(sum(x[r * K + t] * w["w"][t * N + j] for t in range(K)) + w["bw"][j]) * 0.5
+               for r in range(rows) for j in range(N)],
+    }
+    for name, values in want.items():
+        if list(got[name]) != values:
+            bad = [i for i, (a, b) in enumerate(zip(got[name], values)) if a != b]
+            print("%s differs (%d vs %d values) at %s: got %s, want %s" % (
+                name, len(got[name]), len(values), bad[:5],
+                [got[name][i] for i in bad[:5]], [values[i] for i in bad[:5]]))
+            sys.exit(1)
+    print("matmul epilogues: all %d outputs exact" % len(want))
+
+
+if __name__ == "__main__":
+    command = sys.argv[1]
+    if command == "model":
+        model(sys.argv[2])
+    elif command == "weights":
+        write_safetensors(sys.argv[2], weights())
+    elif command == "inputs":
+        write_inputs(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    elif command == "check":
+        check(sys.argv[2], sys.argv[3])
+    else:
+        sys.exit("usage: matmul_epilogues.py model|weights|inputs|check ...")
