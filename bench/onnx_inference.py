@@ -10,9 +10,9 @@ Outputs are compared first (relative 1e-3), then each prints its median over
 the calls.
 
 Models: the MLP 784-512-512-10 at batch 128 and batch 1; ResNet-50 at batch
-1, 224x224 (torchvision's, random weights; skipped without torchvision); a
-BERT-base-shaped encoder of 4 layers (hidden 768, 12 heads, sequence 128,
-batch 1).
+1 and 8, 224x224 (torchvision's, random weights; skipped without
+torchvision); a BERT-base-shaped encoder of 4 layers (hidden 768, 12
+heads, sequence 128, batch 1).
 
 Usage: onnx_inference.py BIN_DIR [--threads 1,2] [--calls N] [--models a,b]
 Prints `model threads rlx_ms ort_ms ratio` lines (ratio = rlx / ORT, lower
@@ -81,6 +81,7 @@ def models():
     try:
         import torchvision
         yield "resnet50_b1", torchvision.models.resnet50(), (1, 3, 224, 224)
+        yield "resnet50_b8", torchvision.models.resnet50(), (8, 3, 224, 224)
     except ImportError:
         print("# resnet50 skipped: torchvision is not installed", file=sys.stderr)
     yield "bert4_s128", Encoder(), (1, 128, 768)
