@@ -19,7 +19,8 @@ product and sum is exact in f32, so outputs are compared exactly.
 import random
 import sys
 
-from npy_f32 import read_npy_f32, read_safetensors, write_npy, write_safetensors
+from npy_f32 import check_exact, read_npy_f32, read_safetensors, write_npy, write_safetensors
+from plain_loops import conv_nhwc, matmul
 
 H, C, F = 5, 6, 40     # img [B, H, H, C]; the convs' filters F
 H8 = 8                 # im8 [B, H8, H8, C]
@@ -86,24 +87,6 @@ def write_inputs(folder, batch, seed):
     write_npy(folder + "/x.npy", "<f4", [batch, ROWS, K], fractions(rng, batch * ROWS * K))
 
 
-def conv(img, batch, filt, kh, pad, h=H):
-    out = []
-    for b in range(batch):
-        for y in range(h):
-            for x in range(h):
-                for o in range(F):
-                    total = 0.0
-                    for i in range(kh):
-                        for j in range(kh):
-                            yy, xx = y + i - pad, x + j - pad
-                            if 0 <= yy < h and 0 <= xx < h:
-                                base = ((b * h + yy) * h + xx) * C
-                                for c in range(C):
-                                    total += img[base + c] * filt[((i * kh + j) * C + c) * F + o]
-                    out.append(total)
-    return out
-
-
 def check(folder, out_path):
     w = {name: values for name, (_, _, values) in weights().items()}
     got = {name: values for name, (_, _, values) in read_safetensors(out_path).items()}
@@ -112,23 +95,14 @@ def check(folder, out_path):
     x = read_npy_f32(folder + "/x.npy")
     batch = len(img) // (H * H * C)
     relu = lambda v: max(v, 0.0)
-    c1 = conv(img, batch, w["wc"], 1, 0)
-    c2 = conv(read_npy_f32(folder + "/im8.npy"), batch, w["wk"], 3, 1, H8)
-    rows = len(x) // K
+    c1 = conv_nhwc(img, batch, H, C, w["wc"], 1, F, 1, 0)
+    c2 = conv_nhwc(read_npy_f32(folder + "/im8.npy"), batch, H8, C, w["wk"], 3, F, 1, 1)
     want = {
         "y1": [relu(v + w["bc"][i % F] + res[i]) for i, v in enumerate(c1)],
         "y2": [relu(v + w["bk"][i % F]) for i, v in enumerate(c2)],
-        "y3": [relu(sum(x[r * K + t] * w["w"][t * N + j] for t in range(K)) + w["bw"][j]) * 0.5
-               for r in range(rows) for j in range(N)],
+        "y3": [relu(v + w["bw"][i % N]) * 0.5 for i, v in enumerate(matmul(x, w["w"], K, N))],
     }
-    for name, values in want.items():
-        if list(got[name]) != values:
-            bad = [i for i, (a, b) in enumerate(zip(got[name], values)) if a != b]
-            print("%s differs (%d vs %d values) at %s: got %s, want %s" % (
-                name, len(got[name]), len(values), bad[:5],
-                [got[name][i] for i in bad[:5]], [values[i] for i in bad[:5]]))
-            sys.exit(1)
-    print("matmul epilogues: all %d outputs exact" % len(want))
+    check_exact("matmul epilogues", got, want)
 
 
 if __name__ == "__main__":

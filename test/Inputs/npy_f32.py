@@ -3,6 +3,7 @@ f32 .npy file (version 1, little-endian, C order) as a tuple, .npy files of
 f32 or i8, and safetensors files of F32, I32, I8 and BF16 tensors."""
 import json
 import struct
+import sys
 
 
 def read_npy_f32(path):
@@ -67,3 +68,17 @@ def write_npy(path, descr, shape, values):
         f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) +
                 header.encode())
         f.write(struct.pack("<%d%s" % (len(values), code), *values))
+
+
+def check_exact(label, got, want):
+    """Exits 1 naming the first differing values of an output of `want`
+    (name -> values) that `got` (name -> values) does not hold exactly;
+    else prints that all are exact."""
+    for name, values in want.items():
+        if list(got[name]) != values:
+            bad = [i for i, (a, b) in enumerate(zip(got[name], values)) if a != b]
+            print("%s differs (%d vs %d values) at %s: got %s, want %s" % (
+                name, len(got[name]), len(values), bad[:5],
+                [got[name][i] for i in bad[:5]], [values[i] for i in bad[:5]]))
+            sys.exit(1)
+    print("%s: all %d outputs exact" % (label, len(want)))

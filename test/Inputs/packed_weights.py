@@ -24,7 +24,8 @@ import random
 import struct
 import sys
 
-from npy_f32 import read_npy_f32, read_safetensors, write_npy, write_safetensors
+from npy_f32 import check_exact, read_npy_f32, read_safetensors, write_npy, write_safetensors
+from plain_loops import conv_nhwc, matmul
 
 K8, N8 = 37, 50        # w8: [K8, N8]; K8 is not a multiple of 4
 KB, NB = 77, 40        # wb: [KB, NB]; KB is odd
@@ -137,35 +138,6 @@ def read_npy_i8(path):
     return struct.unpack("<%db" % len(body), body)
 
 
-def matmul(x, w, k, n):
-    rows = len(x) // k
-    out = []
-    for r in range(rows):
-        row = x[r * k:(r + 1) * k]
-        for j in range(n):
-            out.append(sum(row[t] * w[t * n + j] for t in range(k)))
-    return out
-
-
-def conv(img, batch, filt, kh, f, stride, pad):
-    oh = (H + 2 * pad - kh) // stride + 1
-    out = []
-    for b in range(batch):
-        for y in range(oh):
-            for x in range(oh):
-                for o in range(f):
-                    total = 0
-                    for i in range(kh):
-                        for j in range(kh):
-                            yy, xx = y * stride + i - pad, x * stride + j - pad
-                            if 0 <= yy < H and 0 <= xx < H:
-                                base = ((b * H + yy) * H + xx) * C
-                                for c in range(C):
-                                    total += img[base + c] * filt[((i * kh + j) * C + c) * f + o]
-                    out.append(total)
-    return out
-
-
 def check(folder, out_path):
     w = {name: values for name, (_, _, values) in weights().items()}
     got = {name: values for name, (_, _, values) in read_safetensors(out_path).items()}
@@ -176,20 +148,13 @@ def check(folder, out_path):
     want = {
         "y1": matmul(xf, [bf16_value(b) for b in w["wb"]], KB, NB),
         "y2": matmul(xi, w["w8"], K8, N8),
-        "y3": conv(img, batch, w["f8"], 3, F, 2, 1),
-        "y4": conv(img, batch, w["p8"], 1, P, 1, 0),
+        "y3": conv_nhwc(img, batch, H, C, w["f8"], 3, F, 2, 1),
+        "y4": conv_nhwc(img, batch, H, C, w["p8"], 1, P, 1, 0),
         "y5": matmul(read_npy_f32(folder + "/xg.npy"), w["wf"], KF, NF),
         "y6": matmul(read_npy_f32(folder + "/im.npy"), w["pf"], CF, FF),
         "r1": list(w["w8"]), "r2": list(w["f8"]), "r3": list(w["wb"]),
     }
-    for name, values in want.items():
-        if list(got[name]) != values:
-            bad = [i for i, (a, b) in enumerate(zip(got[name], values)) if a != b]
-            print("%s differs (%d vs %d values) at %s: got %s, want %s" % (
-                name, len(got[name]), len(values), bad[:5],
-                [got[name][i] for i in bad[:5]], [values[i] for i in bad[:5]]))
-            sys.exit(1)
-    print("packed weights: all %d outputs exact" % len(want))
+    check_exact("packed weights", got, want)
 
 
 if __name__ == "__main__":
