@@ -150,6 +150,10 @@ def main():
                         "--weights", weights, "--input", "x=" + x_path,
                         "--output", y_path], check=True, capture_output=True)
         for threads in [int(t) for t in args.threads.split(",")]:
+            # rlx first, with no ONNX Runtime session alive: a session's idle
+            # threads may spin on the cores rlx-run would use (as in
+            # int8_inference.py).
+            r = rlx_ms(args.bin_dir, artifact, weights, x_path, threads, args.calls)
             session = ort_session(path, threads)
             want = session.run(None, {"x": x})[0]
             got = np.load(y_path).reshape(want.shape)
@@ -157,8 +161,8 @@ def main():
             if err > 1e-3:
                 print(f"# {name}: rlx differs from ONNX Runtime (max relative "
                       f"error {err:.2e})", file=sys.stderr)
-            r = rlx_ms(args.bin_dir, artifact, weights, x_path, threads, args.calls)
             o = ort_ms(session, x, args.calls)
+            del session
             print(f"{name} {threads} {r:.3f} {o:.3f} {r / o:.2f}", flush=True)
         print(f"# {name}: rlxc took {compile_s:.1f} s", file=sys.stderr)
 
