@@ -3,8 +3,8 @@
 /// \file
 /// A convolution or dense layer is a matmul into a zero-filled buffer, then
 /// an elementwise op reading that buffer once: bias, activation, a residual
-/// add. Run as two kernels, the product makes a full pass over memory for
-/// the zero fill, another to write it, and the epilogue a third to read it
+/// add. Run as separate kernels, the fill makes a full pass over memory,
+/// the product another to write it, and the epilogue a third to read it
 /// back (ResNet-50's 56x56 outputs are 3 MiB each, beyond L2). Here, on
 /// tensors after fusion, the three become one loop over row tiles of the
 /// product, rows in parallel: each tile is zero-filled, multiplied and
@@ -21,7 +21,9 @@
 /// a scalar); its output starts from a tensor.empty and the body reads no
 /// output and no index. Left alone: products whose B the matmul kernel
 /// packs at each call (2 MiB or more, see PackMatmul.cpp: that schedule
-/// wants the whole product), and bf16/int8 products (dot-product kernels).
+/// wants the whole product), products by a prepacked weight (generics
+/// marked `rlx.packed_rhs`, not matmuls), and bf16/int8 products
+/// (dot-product kernels).
 ///
 //===----------------------------------------------------------------------===//
 

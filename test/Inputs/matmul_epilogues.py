@@ -9,12 +9,12 @@ its reference as plain loops (no numpy: lit's python3 may lack it).
     matmul_epilogues.py check DIR OUT.safetensors
 
 Outputs: y1 = relu(conv1x1(img, wc) + bc + res), a residual block's end;
-y2 = relu(conv3x3(im8, wk, padding 1) + bk) (im2col, rows a multiple of
-the tiles when the batch is); y3 = relu(x w + bw) * 0.5,
-a dense layer. F = 40 and N = 24 are no multiple of the kernel's 32
-columns, and the rows of y1 and y3 (batch x 5 x 5 pixels, batch x 7 rows
-of x) no multiple of its 8-row tiles. Values are multiples of 1/16 below 1: every
-product and sum is exact in f32, so outputs are compared exactly.
+y2 = relu(conv3x3(im8, wk, padding 1) + bk) (im2col; its batch x 64 rows
+are whole 8-row tiles); y3 = relu(x w + bw) * 0.5, a dense layer. F = 40
+and N = 24 are no multiple of the kernel's 32 columns, and the rows of y1
+and y3 (batch x 5 x 5 pixels, batch x 7 rows of x) no multiple of its
+8-row tiles. Values are multiples of 1/16 below 1: every product and sum
+is exact in f32, so outputs are compared exactly.
 """
 import random
 import sys
