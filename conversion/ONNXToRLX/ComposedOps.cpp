@@ -455,6 +455,49 @@ LogicalResult convertAtanh(NodeContext &ctx) {
   });
 }
 
+/// tan(x) = sin(x) / cos(x).
+LogicalResult convertTan(NodeContext &ctx) {
+  return convertFloatUnary(ctx, [&](Value x) -> FailureOr<Value> {
+    Math m{ctx, typeOf(x).getElementType()};
+    FailureOr<Value> s = ctx.create<SinOp>(x), c = ctx.create<CosOp>(x);
+    if (failed(s) || failed(c))
+      return failure();
+    return m.div(*s, *c);
+  });
+}
+
+/// asin(x) = atan(x / sqrt((1 - x)(1 + x))): the product keeps 1 - x^2
+/// exact near |x| = 1, where the quotient goes to +-inf and atan to
+/// +-pi/2; NaN beyond, as ONNX's.
+LogicalResult convertAsin(NodeContext &ctx) {
+  return convertFloatUnary(ctx, [&](Value x) -> FailureOr<Value> {
+    Math m{ctx, typeOf(x).getElementType()};
+    FailureOr<Value> lo = m.sub(m.c(1.0), x), hi = m.add(m.c(1.0), x);
+    if (failed(lo) || failed(hi))
+      return failure();
+    FailureOr<Value> r = m.mul(*lo, *hi);
+    if (failed(r) || failed(r = m.sqrt(*r)) || failed(r = m.div(x, *r)))
+      return failure();
+    return ctx.create<AtanOp>(*r);
+  });
+}
+
+/// acos(x) = 2 atan(sqrt((1 - x) / (1 + x))): no cancellation near 1 (as
+/// pi/2 - asin(x) would have), pi at -1 through atan(inf); NaN beyond.
+LogicalResult convertAcos(NodeContext &ctx) {
+  return convertFloatUnary(ctx, [&](Value x) -> FailureOr<Value> {
+    Math m{ctx, typeOf(x).getElementType()};
+    FailureOr<Value> lo = m.sub(m.c(1.0), x), hi = m.add(m.c(1.0), x);
+    if (failed(lo) || failed(hi))
+      return failure();
+    FailureOr<Value> r = m.div(*lo, *hi);
+    if (failed(r) || failed(r = m.sqrt(*r)) ||
+        failed(r = ctx.create<AtanOp>(*r)))
+      return failure();
+    return m.mul(*r, m.c(2.0));
+  });
+}
+
 /// MeanVarianceNormalization: (x - mean) / (std + 1e-9) over `axes`, the
 /// variance as the mean of squared deviations (ONNX writes E[x^2] - E[x]^2,
 /// equal in exact arithmetic; this form cannot go negative).
@@ -499,6 +542,9 @@ void addComposedOps(llvm::StringMap<OpConverter> &t) {
   t["Asinh"] = convertAsinh;
   t["Acosh"] = convertAcosh;
   t["Atanh"] = convertAtanh;
+  t["Tan"] = convertTan;
+  t["Asin"] = convertAsin;
+  t["Acos"] = convertAcos;
   t["Floor"] = convertFloor;
   t["Ceil"] = convertCeil;
   t["Round"] = convertRound;

@@ -57,16 +57,18 @@ constexpr int64_t kMaxComputedConstant = int64_t(1) << 24;
 inline constexpr StringRef kConvAttributes[] = {
     "auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"};
 
-/// ONNX's Conv of `x` (N x C x H x W, or N x C x L) by `w` (M x C/group x
-/// KH x KW, or M x C/group x K) with the node's window attributes and
-/// `group`: rlx.conv2d between layout transposes. With `int8`, x and w are
-/// i8 and the result i32 (ConvInteger, QLinearConv).
+/// ONNX's Conv of `x` (N x C x L, N x C x H x W or N x C x D x H x W) by
+/// `w` (M x C/group x kernel) with the node's window attributes and
+/// `group`: rlx.conv2d between layout transposes (WindowOps.cpp). With
+/// `int8`, x and w are i8 and the result i32 (ConvInteger, QLinearConv).
 FailureOr<Value> convolve(NodeContext &ctx, Value x, Value w, bool int8);
 
 /// The op families, each adding its converters to the table.
 void addElementwiseOps(llvm::StringMap<OpConverter> &table);
 void addShapeOps(llvm::StringMap<OpConverter> &table);
 void addNNOps(llvm::StringMap<OpConverter> &table);
+void addWindowOps(llvm::StringMap<OpConverter> &table);
+void addRecurrentOps(llvm::StringMap<OpConverter> &table);
 void addControlFlowOps(llvm::StringMap<OpConverter> &table);
 void addComposedOps(llvm::StringMap<OpConverter> &table);
 void addQuantOps(llvm::StringMap<OpConverter> &table);

@@ -625,6 +625,9 @@ void addElementwiseOps(llvm::StringMap<OpConverter> &t) {
   t["Sqrt"] = convertUnary<SqrtOp>;
   t["Tanh"] = convertUnary<TanhOp>;
   t["Erf"] = convertUnary<ErfOp>;
+  t["Sin"] = convertUnary<SinOp>;
+  t["Cos"] = convertUnary<CosOp>;
+  t["Atan"] = convertUnary<AtanOp>;
   t["Sigmoid"] = convertUnary<SigmoidOp>;
   t["Relu"] = convertUnary<ReluOp>;
   t["Reciprocal"] = convertReciprocal;

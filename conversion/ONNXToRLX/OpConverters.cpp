@@ -19,6 +19,8 @@ const llvm::StringMap<OpConverter> &opConverters() {
     addElementwiseOps(t);
     addShapeOps(t);
     addNNOps(t);
+    addWindowOps(t);
+    addRecurrentOps(t);
     addControlFlowOps(t);
     addComposedOps(t);
     addQuantOps(t);

@@ -244,6 +244,15 @@ void mlir::rlx::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns)
   add<ErfOp>(patterns, [](OpBuilder &b, Location l, Args a, ErfOp) -> Value {
     return math::ErfOp::create(b, l, a[0]);
   });
+  add<SinOp>(patterns, [](OpBuilder &b, Location l, Args a, SinOp) -> Value {
+    return math::SinOp::create(b, l, a[0]);
+  });
+  add<CosOp>(patterns, [](OpBuilder &b, Location l, Args a, CosOp) -> Value {
+    return math::CosOp::create(b, l, a[0]);
+  });
+  add<AtanOp>(patterns, [](OpBuilder &b, Location l, Args a, AtanOp) -> Value {
+    return math::AtanOp::create(b, l, a[0]);
+  });
   add<SigmoidOp>(patterns, [](OpBuilder &b, Location l, Args a, SigmoidOp) {
     return sigmoid(b, l, a[0]);
   });

@@ -777,6 +777,8 @@ void mlir::rlx::populateTosaToRLXPatterns(RewritePatternSet &patterns) {
       UnaryPattern<tosa::LogOp, mlir::rlx::LogOp>,
       UnaryPattern<tosa::RsqrtOp, mlir::rlx::RsqrtOp>,
       UnaryPattern<tosa::TanhOp, mlir::rlx::TanhOp>,
+      UnaryPattern<tosa::SinOp, mlir::rlx::SinOp>,
+      UnaryPattern<tosa::CosOp, mlir::rlx::CosOp>,
       UnaryPattern<tosa::SigmoidOp, mlir::rlx::SigmoidOp>, NegatePattern,
       ReciprocalPattern, ClampPattern, SelectPattern, CastPattern,
       IdentityPattern,

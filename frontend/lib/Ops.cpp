@@ -185,6 +185,15 @@ Tensor tanh(const Tensor &x, SourceLoc loc) {
 Tensor erf(const Tensor &x, SourceLoc loc) {
   return unary<ErfOp>("erf", x, loc);
 }
+Tensor sin(const Tensor &x, SourceLoc loc) {
+  return unary<SinOp>("sin", x, loc);
+}
+Tensor cos(const Tensor &x, SourceLoc loc) {
+  return unary<CosOp>("cos", x, loc);
+}
+Tensor atan(const Tensor &x, SourceLoc loc) {
+  return unary<AtanOp>("atan", x, loc);
+}
 Tensor sigmoid(const Tensor &x, SourceLoc loc) {
   return unary<SigmoidOp>("sigmoid", x, loc);
 }

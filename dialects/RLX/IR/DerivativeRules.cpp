@@ -29,6 +29,11 @@ Value unaryDerivative(RuleBuilder b, Operation *op) {
         Value e = ExpOp::create(b.b, b.loc, neg(b, mul(b, x, x)));
         return mul(b, c(2.0 / std::sqrt(M_PI)), e);
       })
+      .Case<SinOp>([&](auto) { return Value(CosOp::create(b.b, b.loc, x)); })
+      .Case<CosOp>([&](auto) { return neg(b, SinOp::create(b.b, b.loc, x)); })
+      .Case<AtanOp>([&](auto) {
+        return div(b, c(1), add(b, c(1), mul(b, x, x)));
+      })
       .Case<SigmoidOp>([&](auto) { return mul(b, r, sub(b, c(1), r)); })
       .Case<ReluOp>([&](auto) {
         return select(b, compare(b, "gt", x, c(0)), c(1), c(0));

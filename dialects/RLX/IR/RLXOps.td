@@ -190,6 +190,15 @@ def RLX_TanhOp : RLX_UnaryOp<"tanh", RLX_FloatTensor> {
 def RLX_ErfOp : RLX_UnaryOp<"erf", RLX_FloatTensor> {
   let summary = "elementwise Gauss error function";
 }
+def RLX_SinOp : RLX_UnaryOp<"sin", RLX_FloatTensor> {
+  let summary = "elementwise sine (radians)";
+}
+def RLX_CosOp : RLX_UnaryOp<"cos", RLX_FloatTensor> {
+  let summary = "elementwise cosine (radians)";
+}
+def RLX_AtanOp : RLX_UnaryOp<"atan", RLX_FloatTensor> {
+  let summary = "elementwise arctangent, in (-pi/2, pi/2)";
+}
 def RLX_SigmoidOp : RLX_UnaryOp<"sigmoid", RLX_FloatTensor> {
   let summary = "elementwise logistic sigmoid 1 / (1 + e^-x)";
 }

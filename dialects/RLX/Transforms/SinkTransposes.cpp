@@ -30,7 +30,7 @@ namespace {
 
 bool isUnaryElementwise(Operation *op) {
   return isa<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, ErfOp,
-             SigmoidOp, ReluOp>(op);
+             SinOp, CosOp, AtanOp, SigmoidOp, ReluOp>(op);
 }
 
 bool isBinaryElementwise(Operation *op) {

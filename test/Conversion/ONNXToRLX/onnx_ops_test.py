@@ -12,6 +12,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from onnx_common import SKIP, close, compile_and_run, require  # noqa: E402
+from nd_window_refs import conv_nd, conv_transpose_nd, pool_nd  # noqa: E402
 
 np = require("numpy")
 onnx = require("onnx")
@@ -504,6 +505,60 @@ case("ConvTranspose", "ConvTranspose", {"x": batched(3, 4, 5)},
 case("ConvTransposeGroupedDilated", "ConvTranspose", {"x": fixed(f32(1, 4, 3, 3))},
      lambda x, w: conv_transpose_ref(x, w, dil=(2, 1), group=2),
      attrs={"dilations": [2, 1], "group": 2}, inits={"w": f32(4, 3, 2, 3)})
+# 3-D windows (split into 2-D ones along the depth) against n-d loops:
+# strides, dilations and pads differing per dim, groups, SAME padding,
+# ceil_mode, both average counts; a dynamic batch.
+case("Conv3D", "Conv", {"x": batched(3, 5, 6, 7)},
+     lambda x, w, b: conv_nd(x, w, b, strides=(2, 1, 2), pads=(1, 0, 1, 0, 1, 1),
+                             dil=(1, 2, 1)),
+     attrs={"strides": [2, 1, 2], "pads": [1, 0, 1, 0, 1, 1],
+            "dilations": [1, 2, 1]},
+     inits={"w": f32(4, 3, 3, 2, 3), "b": f32(4)}, dynamic=True)
+case("Conv3DGroupedSame", "Conv", {"x": fixed(f32(1, 4, 5, 4, 5))},
+     lambda x, w: conv_nd(x, w, pads=(1, 1, 1, 1, 1, 1), group=2),
+     attrs={"group": 2, "auto_pad": "SAME_UPPER"}, inits={"w": f32(6, 2, 3, 3, 3)})
+case("MaxPool3D", "MaxPool", {"x": batched(2, 6, 7, 5)},
+     lambda x: pool_nd(x, (3, 2, 3), (2, 2, 1), (1, 0, 1, 1, 0, 1), "max"),
+     attrs={"kernel_shape": [3, 2, 3], "strides": [2, 2, 1],
+            "pads": [1, 0, 1, 1, 0, 1]}, dynamic=True)
+case("MaxPool3DCeilDilated", "MaxPool", {"x": fixed(f32(1, 2, 8, 6, 7))},
+     lambda x: pool_nd(x, (2, 2, 2), (2, 2, 2), (0,) * 6, "max", ceil=True,
+                       dil=(2, 1, 2)),
+     attrs={"kernel_shape": [2, 2, 2], "strides": [2, 2, 2], "ceil_mode": 1,
+            "dilations": [2, 1, 2]})
+for include in [0, 1]:
+    case(f"AveragePool3DPad{'Included' if include else 'Excluded'}",
+         "AveragePool", {"x": batched(3, 5, 6, 5)},
+         (lambda include: lambda x: pool_nd(
+             x, (3, 3, 2), (2, 1, 2), (1, 1, 0, 1, 1, 1), "avg",
+             include_pad=bool(include)))(include),
+         attrs={"kernel_shape": [3, 3, 2], "strides": [2, 1, 2],
+                "pads": [1, 1, 0, 1, 1, 1], "count_include_pad": include},
+         dynamic=True)
+# ConvTranspose of 1 to 3 spatial dims; output_shape and SAME padding
+# (ONNX's split of the total padding, negative totals padding the end).
+case("ConvTranspose1D", "ConvTranspose", {"x": batched(3, 6)},
+     lambda x, w, b: conv_transpose_nd(x, w, b, strides=(2,), begins=(1,),
+                                       out=(2 * 5 + 1 + 3 + 1 - 1,)),
+     attrs={"strides": [2], "pads": [1, 0], "output_padding": [1]},
+     inits={"w": f32(3, 2, 4), "b": f32(2)}, dynamic=True)
+case("ConvTranspose3D", "ConvTranspose", {"x": fixed(f32(1, 2, 3, 4, 3))},
+     lambda x, w: conv_transpose_nd(x, w, strides=(2, 1, 2), begins=(0, 1, 0),
+                                    out=(2 * 2 + 2 - 1, 3 + 3 - 1, 2 * 2 + 2 - 1)),
+     attrs={"strides": [2, 1, 2], "pads": [0, 1, 0, 1, 0, 1]},
+     inits={"w": f32(2, 3, 2, 3, 2)})
+case("ConvTransposeOutputShape", "ConvTranspose", {"x": fixed(f32(2, 1, 3, 3))},
+     lambda x, w: conv_transpose_nd(x, w, strides=(3, 2), begins=(0, 1),
+                                    out=(10, 6)),
+     attrs={"strides": [3, 2], "output_shape": [10, 6]},
+     inits={"w": f32(1, 2, 3, 3)})
+for mode, begins in [("SAME_UPPER", (0, 0)), ("SAME_LOWER", (1, 1))]:
+    case(f"ConvTranspose{mode.title().replace('_', '')}", "ConvTranspose",
+         {"x": fixed(f32(1, 2, 4, 5))},
+         (lambda begins: lambda x, w: conv_transpose_nd(
+             x, w, strides=(2, 2), begins=begins, out=(8, 10)))(begins),
+         attrs={"strides": [2, 2], "auto_pad": mode},
+         inits={"w": f32(2, 3, 3, 3)})
 case("InstanceNormalization", "InstanceNormalization", {"x": batched(3, 4, 5)},
      lambda x, s, b: (x - x.mean((2, 3), keepdims=True)) /
      np.sqrt(x.var((2, 3), keepdims=True) + 1e-5) * s.reshape(1, 3, 1, 1) +
@@ -870,6 +925,23 @@ for op, fn, xs in [
          {"x": batched(9, fn=(lambda lo, hi: lambda *s: f32(*s, lo=lo, hi=hi))(lo, hi))},
          (lambda fn: lambda x: fn(x.astype(np.float64)))(fn),
          rtol=4e-7, atol=1e-37, dynamic=True)
+
+# Trigonometry: Sin, Cos and Atan as rlx ops, Tan, Asin and Acos composed
+# from them, against NumPy in f64: near 0, at the ends of asin's and acos's
+# domain (+-1, where the composed forms reach atan(+-inf)), out of it (NaN)
+# and over several periods.
+TRIG = np.array([0.0, 1e-7, -3e-4, 0.5, -0.99, 0.999999, 1.0, -1.0, 1.5,
+                 -7.25, 30.0], np.float32)
+for op, fn in [("Sin", np.sin), ("Cos", np.cos), ("Tan", np.tan),
+               ("Atan", np.arctan), ("Asin", np.arcsin), ("Acos", np.arccos)]:
+    case(op, op, {"x": fixed(TRIG)},
+         (lambda fn: lambda x: fn(x.astype(np.float64)))(fn),
+         rtol=2e-6, atol=2e-7)
+    case(op + "Random", op,
+         {"x": batched(9, fn=lambda *s: f32(*s, lo=-1, hi=1))},
+         (lambda fn: lambda x: fn(x.astype(np.float64)))(fn),
+         rtol=2e-6, atol=2e-7, dynamic=True)
+
 
 def mvn_ref(x, axes):
     x = x.astype(np.float64)

@@ -35,13 +35,19 @@ func.func @sub_stretch(%a: tensor<3x4xi32>, %b: tensor<3x1xi32>) -> tensor<3x4xi
 // CHECK: math.exp
 // CHECK: math.tanh
 // CHECK: math.erf
+// CHECK: math.sin
+// CHECK: math.cos
+// CHECK: math.atan
 // CHECK: arith.cmpf ogt
 // CHECK: arith.select
 // CHECK: arith.fptosi
 func.func @unary_math(%x: tensor<4xf32>) -> tensor<4xi32> {
   %0 = rlx.exp %x : tensor<4xf32>
   %1 = rlx.tanh %0 : tensor<4xf32>
-  %2 = rlx.gelu %1 {approximate = "erf"} : tensor<4xf32>
+  %t = rlx.gelu %1 {approximate = "erf"} : tensor<4xf32>
+  %sin = rlx.sin %t : tensor<4xf32>
+  %cos = rlx.cos %sin : tensor<4xf32>
+  %2 = rlx.atan %cos : tensor<4xf32>
   %m = rlx.compare "gt", %2, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
   %s = rlx.select %m, %2, %x : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   %c = rlx.cast %s : tensor<4xf32> -> tensor<4xi32>

@@ -124,6 +124,19 @@ func.func @unary(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 
 // -----
 
+// CHECK-LABEL: func.func @trig
+// CHECK-SAME: (%[[X:.+]]: tensor<?x3xf32>)
+// CHECK: %[[SIN:.+]] = rlx.sin %[[X]] : tensor<?x3xf32>
+// CHECK: %[[COS:.+]] = rlx.cos %[[SIN]] : tensor<?x3xf32>
+// CHECK: return %[[COS]]
+func.func @trig(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
+  %0 = tosa.sin %x : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  %1 = tosa.cos %0 : (tensor<?x3xf32>) -> tensor<?x3xf32>
+  return %1 : tensor<?x3xf32>
+}
+
+// -----
+
 // Bounds become scalar constants of the element type; a bound at the end of
 // the type's range is left out, and clamp(x, 0, max) is rlx.relu.
 // CHECK-LABEL: func.func @clamp

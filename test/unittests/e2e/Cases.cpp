@@ -164,6 +164,13 @@ func.func @{N}(%a: tensor<{B}x3x{F}>, %b: tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}
               [](double x) { return std::tanh(x); }, Tol::Trans);
   b.unaryCase("sigmoid", "sigmoid", "", uniform(-6, 6), ref::sigmoid,
               Tol::Trans);
+  // Several periods, so the lowering's range reduction is exercised.
+  b.unaryCase("sin", "sin", "", uniform(-10, 10),
+              [](double x) { return std::sin(x); }, Tol::Trans);
+  b.unaryCase("cos", "cos", "", uniform(-10, 10),
+              [](double x) { return std::cos(x); }, Tol::Trans);
+  b.unaryCase("atan", "atan", "", uniform(-20, 20),
+              [](double x) { return std::atan(x); }, Tol::Trans);
   // The function is named @erf like libm's erf, which rlx.erf lowers to.
   b.unaryCase("erf", "erf", "", uniform(-3, 3),
               [](double x) { return std::erf(x); }, Tol::Trans);
@@ -1457,6 +1464,7 @@ std::string instantiate(const Case &c, const Variant &v) {
 bool Case::needsF64Transcendentals() const {
   for (const char *op :
        {"rlx.exp ", "rlx.log ", "rlx.tanh ", "rlx.pow ", "rlx.erf ",
+        "rlx.sin ", "rlx.cos ", "rlx.atan ",
         "rlx.gelu ", "rlx.sigmoid ", "rlx.softmax ", "rlx.log_softmax ",
         "rlx.random_normal ", "rlx.random_truncated_normal ",
         // rounding to a narrow float is a roundeven

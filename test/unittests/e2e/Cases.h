@@ -79,9 +79,9 @@ struct Case {
             (v.allDims ? kAllDynamic : v.dynamic ? kDynamic : kStatic)) &&
            !(v.target == "vulkan" && v.f64 && needsF64Transcendentals());
   }
-  /// Whether the case computes exp, log, tanh, pow or erf in f64 (through
-  /// the op or its lowering), which SPIR-V cannot: Vulkan refuses such
-  /// modules at compile time (test RlxcCli.VulkanRefusesF64Exp).
+  /// Whether the case computes exp, log, tanh, pow, erf or trigonometry in
+  /// f64 (through the op or its lowering), which SPIR-V cannot: Vulkan
+  /// refuses such modules at compile time (test RlxcCli.VulkanRefusesF64Exp).
   bool needsF64Transcendentals() const;
 };
 

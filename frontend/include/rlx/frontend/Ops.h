@@ -58,6 +58,11 @@ Tensor sqrt(const Tensor &x, RLX_LOC);
 Tensor rsqrt(const Tensor &x, RLX_LOC);
 Tensor tanh(const Tensor &x, RLX_LOC);
 Tensor erf(const Tensor &x, RLX_LOC);
+/// Radians.
+Tensor sin(const Tensor &x, RLX_LOC);
+Tensor cos(const Tensor &x, RLX_LOC);
+/// In (-pi/2, pi/2).
+Tensor atan(const Tensor &x, RLX_LOC);
 Tensor sigmoid(const Tensor &x, RLX_LOC);
 Tensor relu(const Tensor &x, RLX_LOC);
 /// `approximate`: "tanh" (JAX's default) or "erf".

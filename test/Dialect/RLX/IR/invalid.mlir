@@ -1280,3 +1280,28 @@ func.func @matmul_widening(%a: tensor<2x3xi16>, %b: tensor<3x4xi16>) {
   %0 = rlx.matmul %a, %b : (tensor<2x3xi16>, tensor<3x4xi16>) -> tensor<2x4xi32>
   return
 }
+
+// -----
+
+// Trigonometric ops take floats only.
+func.func @sin_int(%x: tensor<3xi32>) {
+  // expected-error @+1 {{'rlx.sin' op operand #0 must be ranked tensor of f16, bf16, f32 or f64 values}}
+  %0 = rlx.sin %x : tensor<3xi32>
+  return
+}
+
+// -----
+
+func.func @cos_result_type(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.cos' op requires the same type for all operands and results}}
+  %0 = "rlx.cos"(%x) : (tensor<3xf32>) -> tensor<3xf64>
+  return
+}
+
+// -----
+
+func.func @atan_int(%x: tensor<2x3xi64>) {
+  // expected-error @+1 {{'rlx.atan' op operand #0 must be ranked tensor of f16, bf16, f32 or f64 values}}
+  %0 = rlx.atan %x : tensor<2x3xi64>
+  return
+}

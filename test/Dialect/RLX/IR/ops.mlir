@@ -131,11 +131,17 @@ func.func @shapes(%x: tensor<?x28x28xf32>, %v: tensor<4xf32>, %t: tensor<1000x64
 func.func @autodiff_ops(%x: tensor<?x3xf32>, %z: tensor<f32>) -> (tensor<?x3xf32>, tensor<?x7xf32>, tensor<?x3xf32>) {
   // CHECK: rlx.erf %{{.*}} : tensor<?x3xf32>
   %e = rlx.erf %x : tensor<?x3xf32>
+  // CHECK: rlx.sin %{{.*}} : tensor<?x3xf32>
+  %sin = rlx.sin %e : tensor<?x3xf32>
+  // CHECK: rlx.cos %{{.*}} : tensor<?x3xf32>
+  %cos = rlx.cos %sin : tensor<?x3xf32>
+  // CHECK: rlx.atan %{{.*}} : tensor<?x3xf32>
+  %atan = rlx.atan %cos : tensor<?x3xf32>
   // CHECK: rlx.pad %{{.*}}, %{{.*}} {high = array<i64: 0, 1>, interior = array<i64: 0, 1>, low = array<i64: 0, 1>}
   %p = rlx.pad %x, %z {low = array<i64: 0, 1>, high = array<i64: 0, 1>, interior = array<i64: 0, 1>}
       : (tensor<?x3xf32>, tensor<f32>) -> tensor<?x7xf32>
   // CHECK: rlx.stop_gradient %{{.*}} : tensor<?x3xf32>
-  %s = rlx.stop_gradient %e : tensor<?x3xf32>
+  %s = rlx.stop_gradient %atan : tensor<?x3xf32>
   return %e, %p, %s : tensor<?x3xf32>, tensor<?x7xf32>, tensor<?x3xf32>
 }
 
