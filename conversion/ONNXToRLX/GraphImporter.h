@@ -159,6 +159,11 @@ FailureOr<Value> materializeSymbolicShape(NodeContext &ctx,
 /// (a dynamic dim brought in as a tensor: rlx ops take no run-time sizes).
 FailureOr<Value> dimCarrier(NodeContext &ctx, Value source, int64_t dim);
 
+/// The size of `source`'s dim `dim` as a rank-0 tensor of `elementType`,
+/// counted at run time (exact up to 2^24).
+FailureOr<Value> dimSize(NodeContext &ctx, Value source, int64_t dim,
+                         Type elementType);
+
 /// The result shape of ONNX Reshape of `in` to `spec` (0: copy, -1: the
 /// rest, kDynamic: a dynamic dim), or an error. `equalTo[i]`, when given
 /// and not -1, is the input dim that the dynamic entry i equals.

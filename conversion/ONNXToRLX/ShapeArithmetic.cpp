@@ -444,36 +444,42 @@ FailureOr<Value> dimCarrier(NodeContext &ctx, Value source, int64_t dim) {
   return ctx.create<SumOp>(carrier, others, false);
 }
 
+FailureOr<Value> dimSize(NodeContext &ctx, Value source, int64_t dim,
+                         Type elementType) {
+  Type f32 = ctx.builder().getF32Type();
+  // The dim's size, counted: ones along it, summed (exact in f32 up to 2^24
+  // elements).
+  FailureOr<Value> carrier = dimCarrier(ctx, source, dim);
+  if (failed(carrier))
+    return failure();
+  // carrier * 0 + 1 (finite): ones that read the carrier, so the sum's loop
+  // keeps its bound (a select ignoring it lost the dim's size in the CPU
+  // lowering: the sum came out 1).
+  FailureOr<Value> zeros = ctx.create<MulOp>(*carrier, scalar(ctx, f32, 0.0));
+  if (failed(zeros))
+    return failure();
+  FailureOr<Value> ones = ctx.create<AddOp>(*zeros, scalar(ctx, f32, 1.0));
+  if (failed(ones))
+    return failure();
+  FailureOr<Value> count =
+      ctx.create<SumOp>(*ones, ArrayRef<int64_t>{0}, false);
+  if (failed(count))
+    return failure();
+  return castTo(ctx, *count, elementType);
+}
+
 FailureOr<Value> materializeSymbolicShape(NodeContext &ctx,
                                           const SymbolicShape &shape) {
-  OpBuilder &b = ctx.builder();
-  Type f32 = b.getF32Type();
   SmallVector<Value> parts;
   for (auto [k, e] : llvm::enumerate(shape.elements)) {
     Value part;
     if (e.known()) {
       part = scalar(ctx, shape.elementType, static_cast<double>(e.value));
     } else if (e.source) {
-      // The dim's size, counted: ones along it, summed (exact in f32 up
-      // to 2^24 elements).
-      FailureOr<Value> carrier = dimCarrier(ctx, e.source, e.dim);
-      if (failed(carrier))
+      FailureOr<Value> size = dimSize(ctx, e.source, e.dim, shape.elementType);
+      if (failed(size))
         return failure();
-      // carrier * 0 + 1 (finite): ones that read the carrier, so the
-      // sum's loop keeps its bound (a select ignoring it lost the dim's
-      // size in the CPU lowering: the sum came out 1).
-      FailureOr<Value> zeros =
-          ctx.create<MulOp>(*carrier, scalar(ctx, f32, 0.0));
-      if (failed(zeros))
-        return failure();
-      FailureOr<Value> ones = ctx.create<AddOp>(*zeros, scalar(ctx, f32, 1.0));
-      if (failed(ones))
-        return failure();
-      FailureOr<Value> count =
-          ctx.create<SumOp>(*ones, ArrayRef<int64_t>{0}, false);
-      if (failed(count))
-        return failure();
-      part = castTo(ctx, *count, shape.elementType);
+      part = *size;
     } else {
       return ctx.error() << "element " << k
                          << " of a shape read as data is computed from "

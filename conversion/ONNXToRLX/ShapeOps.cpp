@@ -616,14 +616,21 @@ LogicalResult convertGather(NodeContext &ctx) {
     if (failed(i))
       return failure();
     index = *i;
-    // Indices known at run time: a negative one counts from the end, which
-    // rlx.gather (it clamps) needs spelled out; only static dims know it.
-    if (!ShapedType::isDynamic(dim)) {
+    // Indices known at run time, or a dynamic dim: a negative index counts
+    // from the end, which rlx.gather (it clamps) needs spelled out, with
+    // the dim's size counted at run time when it is dynamic.
+    bool knownNonNegative =
+        indices && isa<IntegerType>(indices->getElementType()) &&
+        llvm::all_of(toInts(*indices), [](int64_t i) { return i >= 0; });
+    if (!knownNonNegative) {
       Type indexType = typeOf(index).getElementType();
       Value zero = scalar(ctx, indexType, 0);
+      FailureOr<Value> size =
+          ShapedType::isDynamic(dim) ? dimSize(ctx, *x, *a, indexType)
+                                     : FailureOr<Value>(scalar(ctx, indexType, dim));
       FailureOr<Value> negative = ctx.create<CompareOp>("lt", index, zero);
       FailureOr<Value> wrapped =
-          ctx.create<AddOp>(index, scalar(ctx, indexType, dim));
+          failed(size) ? size : ctx.create<AddOp>(index, *size);
       if (failed(negative) || failed(wrapped))
         return failure();
       FailureOr<Value> fixed = ctx.create<SelectOp>(*negative, *wrapped, index);

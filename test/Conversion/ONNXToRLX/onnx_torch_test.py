@@ -5,7 +5,8 @@ block (LayerNorm, attention with Softmax, GELU through Erf, reshapes
 computed from the input's shape), a causal GPT block (embeddings, a masked
 attention), an upsampler (Resize nearest and bilinear), a scripted model
 with a for loop, a while loop and an if (Loop, If), a scripted recurrence
-over a dynamic sequence length, all with a dynamic batch, each compiled by
+over a dynamic sequence length, nn.LSTM into nn.GRU, all with a dynamic
+batch, each compiled by
 `rlxc model.onnx`, run by rlx-run with the weights rlxc wrote and compared
 with PyTorch's own output (relative 1e-4); and a classifier with a
 cross-entropy head compiled with `--value-and-grad main`, its loss and
@@ -221,6 +222,25 @@ class RNN(nn.Module):
         return h
 
 
+class Recurrent(nn.Module):
+    """nn.LSTM (two layers, both directions) into nn.GRU (PyTorch's GRU is
+    ONNX's linear_before_reset), batch first, over a dynamic batch and
+    sequence length: ONNX LSTM and GRU nodes."""
+    dynamic_axes = {"input": {0: "batch", 1: "seq"}, "logits": {0: "batch"}}
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(6, 8, num_layers=2, bidirectional=True,
+                            batch_first=True)
+        self.gru = nn.GRU(16, 5, batch_first=True)
+        self.head = nn.Linear(5 + 5 + 8 + 8, 3)
+
+    def forward(self, x):
+        y, (h, c) = self.lstm(x)
+        z, g = self.gru(y)
+        return self.head(torch.cat([z[:, -1], g[0], h[-1], c[0]], dim=1))
+
+
 def export(model, example, path, dynamic):
     model.eval()
     kwargs = {}
@@ -256,7 +276,9 @@ def main():
              ("upsample", Upsampler(), lambda b: torch.randn(b, 2, 4, 3), True),
              ("looped", Looped(), lambda b: torch.randn(b, 5, 6), True),
              # Sequence lengths 3, 5 and 10 with the batches.
-             ("rnn", RNN(), lambda b: torch.randn(b, b + 2, 6), True)]
+             ("rnn", RNN(), lambda b: torch.randn(b, b + 2, 6), True),
+             ("lstm-gru", Recurrent(), lambda b: torch.randn(b, 2 * b + 1, 6),
+              True)]
     failures = 0
     for name, model, make, dynamic in cases:
         randomize_batch_norms(model)
