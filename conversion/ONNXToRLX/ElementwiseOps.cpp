@@ -521,10 +521,25 @@ LogicalResult convertThresholdedRelu(NodeContext &ctx) {
   return success();
 }
 
+/// PRelu. A 1-D slope of x's channel count that does not broadcast
+/// against x's last dim is per channel (dim 1), as opsets before 7 define
+/// it (ONNX's version converter keeps such slopes; under NumPy's rule they
+/// would be invalid).
 LogicalResult convertPRelu(NodeContext &ctx) {
   FailureOr<Value> slope = ctx.input(1);
-  if (failed(slope))
+  FailureOr<Value> x = ctx.input(0);
+  if (failed(slope) || failed(x))
     return failure();
+  RankedTensorType xType = typeOf(*x), slopeType = typeOf(*slope);
+  if (slopeType.getRank() == 1 && xType.getRank() >= 3 &&
+      slopeType.hasStaticShape() && slopeType.getDimSize(0) != 1 &&
+      xType.getDimSize(1) == slopeType.getDimSize(0) &&
+      !ShapedType::isDynamic(xType.getShape().back()) &&
+      xType.getShape().back() != slopeType.getDimSize(0)) {
+    Ints perChannel(xType.getRank() - 1, 1);
+    perChannel[0] = slopeType.getDimSize(0);
+    *slope = reshape(ctx, *slope, perChannel);
+  }
   return convertPiecewise(
       ctx, [&](Value x) { return ctx.create<MulOp>(x, *slope); });
 }
