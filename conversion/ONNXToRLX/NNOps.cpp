@@ -406,6 +406,126 @@ LogicalResult convertArgExtremum(NodeContext &ctx, bool isMax) {
 }
 
 /// Hardmax: 1 at the first maximum along `axis`, 0 elsewhere.
+/// The most elements TopK picks (one max, argmax and mask per element).
+constexpr int64_t kMaxTopK = 256;
+
+/// TopK: k rounds of (the maximum of the elements not yet taken, its first
+/// index, mark it taken), so ties come out in index order, as ONNX says.
+/// The smallest are the largest of an order-reversing map: -x for floats,
+/// -1 - x for integers (no overflow at the type's minimum). Values and
+/// indices come out sorted whatever `sorted` says (which allows it).
+LogicalResult convertTopK(NodeContext &ctx) {
+  if (failed(ctx.checkKnownAttributes({"axis", "largest", "sorted"})))
+    return failure();
+  FailureOr<int64_t> axis = ctx.getInt("axis", -1),
+                     largest = ctx.getInt("largest", 1);
+  FailureOr<Value> x = ctx.input(0);
+  FailureOr<Ints> k = ctx.constantInts(1, "K");
+  if (failed(axis) || failed(largest) || failed(x) || failed(k))
+    return failure();
+  RankedTensorType type = typeOf(*x);
+  int64_t rank = type.getRank();
+  FailureOr<int64_t> a = normalizeAxis(ctx, *axis, rank);
+  if (failed(a))
+    return failure();
+  int64_t size = type.getDimSize(*a);
+  if (ShapedType::isDynamic(size))
+    return ctx.error() << "the dim TopK selects along (" << *a
+                       << ") must be static";
+  if (k->size() != 1 || (*k)[0] < 0 || (*k)[0] > size)
+    return ctx.error() << "K must be one value in [0, " << size << "]";
+  int64_t count = (*k)[0];
+  if (count > kMaxTopK)
+    return ctx.error() << "K = " << count << " is more than the " << kMaxTopK
+                       << " elements TopK picks";
+  Type elementType = type.getElementType();
+  bool isFloat = isa<FloatType>(elementType);
+  Type i64 = ctx.builder().getIntegerType(64);
+  // The order-reversing map for the smallest; its own inverse.
+  auto reverse = [&](Value v) -> FailureOr<Value> {
+    if (isFloat)
+      return ctx.create<NegOp>(v);
+    return ctx.create<SubOp>(scalar(ctx, elementType, -1.0), v);
+  };
+  Value v = *x;
+  if (!*largest) {
+    FailureOr<Value> r = reverse(v);
+    if (failed(r))
+      return failure();
+    v = *r;
+  }
+  Value lowest =
+      isFloat ? scalar(ctx, elementType,
+                       -std::numeric_limits<double>::infinity())
+              : scalar(ctx, elementType,
+                       -std::ldexp(1.0, elementType.getIntOrFloatBitWidth() - 1));
+  FailureOr<Value> positions = indicesAlong(ctx, size, *a, rank, i64);
+  if (failed(positions))
+    return failure();
+  FailureOr<Value> taken = ctx.create<CompareOp>(
+      "lt", *positions, scalar(ctx, i64, 0.0)); // all false
+  if (failed(taken))
+    return failure();
+  SmallVector<Value> values, indices;
+  for (int64_t round = 0; round < count; ++round) {
+    FailureOr<Value> open = ctx.create<SelectOp>(*taken, lowest, v);
+    FailureOr<Value> m = failed(open)
+                             ? open
+                             : ctx.create<MaxOp>(*open, ArrayRef<int64_t>{*a},
+                                                 true);
+    if (failed(m))
+      return failure();
+    // The first untaken position holding the maximum: -max(-candidates).
+    FailureOr<Value> hit = ctx.create<CompareOp>("eq", *open, *m);
+    FailureOr<Value> notTaken =
+        ctx.create<CompareOp>("eq", *taken, scalar(ctx, ctx.builder().getI1Type(), 0));
+    if (failed(hit) || failed(notTaken) ||
+        failed(hit = ctx.create<SelectOp>(*notTaken, *hit, *notTaken)))
+      return failure();
+    FailureOr<Value> candidates =
+        ctx.create<SelectOp>(*hit, *positions, scalar(ctx, i64, size));
+    if (failed(candidates) ||
+        failed(candidates = ctx.create<NegOp>(*candidates)))
+      return failure();
+    FailureOr<Value> index =
+        ctx.create<MaxOp>(*candidates, ArrayRef<int64_t>{*a}, true);
+    if (failed(index) || failed(index = ctx.create<NegOp>(*index)))
+      return failure();
+    FailureOr<Value> chosen = ctx.create<CompareOp>("eq", *positions, *index);
+    FailureOr<Value> nowTaken =
+        failed(chosen) ? chosen : ctx.create<SelectOp>(*chosen, *chosen, *taken);
+    if (failed(nowTaken))
+      return failure();
+    taken = *nowTaken;
+    values.push_back(*m);
+    indices.push_back(*index);
+  }
+  auto joined = [&](ArrayRef<Value> parts, Type elem) -> FailureOr<Value> {
+    if (parts.empty()) {
+      Ints shape(type.getShape());
+      shape[*a] = 0;
+      if (llvm::any_of(shape, ShapedType::isDynamic))
+        return ctx.error() << "K = 0 needs static dims";
+      return ctx.importer.materialize(
+          DenseElementsAttr::get(RankedTensorType::get(shape, elem),
+                                 ArrayRef<Attribute>{}),
+          ctx.loc);
+    }
+    if (parts.size() == 1)
+      return parts[0];
+    return ctx.create<ConcatOp>(ValueRange(parts), static_cast<uint64_t>(*a));
+  };
+  FailureOr<Value> y = joined(values, elementType),
+                   i = joined(indices, i64);
+  if (failed(y) || failed(i))
+    return failure();
+  if (!*largest && count > 0 && failed(y = reverse(*y)))
+    return failure();
+  ctx.setOutput(0, *y);
+  ctx.setOutput(1, *i);
+  return success();
+}
+
 LogicalResult convertHardmax(NodeContext &ctx) {
   FailureOr<int64_t> axis = ctx.getInt("axis", -1);
   FailureOr<Value> x = ctx.input(0);
@@ -1333,6 +1453,7 @@ void addNNOps(llvm::StringMap<OpConverter> &t) {
   t["ArgMax"] = [](NodeContext &c) { return convertArgExtremum(c, true); };
   t["ArgMin"] = [](NodeContext &c) { return convertArgExtremum(c, false); };
   t["Hardmax"] = convertHardmax;
+  t["TopK"] = convertTopK;
   t["OneHot"] = convertOneHot;
   t["CumSum"] = convertCumSum;
   t["MatMul"] = convertMatMul;

@@ -274,6 +274,33 @@ case("GatherEmbedding", "Gather", {"ids": batched(3, fn=lambda *s: rng.integers(
 case("GatherConstIndices", "Gather", {"x": fixed(f32(3, 5))},
      lambda x, i: np.take(x, np.array([4, -1, 0]), axis=1), attrs={"axis": 1},
      inits={"i": np.array([4, -1, 0], np.int64)})
+# TopK against a stable sort (ties in index order): largest and smallest,
+# along the last and a middle axis, floats with ties and infinities, int32
+# with the type's extremes, a dynamic batch.
+def topk_ref(x, k, axis, largest):
+    key = -x.astype(np.float64) if largest else x.astype(np.float64)
+    order = np.argsort(key, axis=axis, kind="stable")
+    idx = np.take(order, np.arange(k), axis=axis)
+    return np.take_along_axis(x, idx, axis=axis), idx.astype(np.int64)
+
+
+TIES = np.array([[1, 3, 3, -np.inf, 2, 3, np.inf, -np.inf],
+                 [0, 0, -1, 0, 5, -np.inf, 0, 5]], np.float32)
+case("TopKLargestTies", "TopK", {"x": fixed(TIES)},
+     lambda x, k: topk_ref(x, 5, 1, True), inits={"k": np.array([5], np.int64)})
+case("TopKSmallestTies", "TopK", {"x": fixed(TIES)},
+     lambda x, k: topk_ref(x, 7, 1, False), attrs={"largest": 0},
+     inits={"k": np.array([7], np.int64)})
+case("TopKMiddleAxis", "TopK", {"x": batched(6, 3)},
+     lambda x, k: topk_ref(x, 3, 1, True), attrs={"axis": 1},
+     inits={"k": np.array([3], np.int64)}, dynamic=True)
+INTS = np.array([[5, -2147483648, 2147483647, 0, -2147483648, 7],
+                 [1, 1, 1, -1, 2147483647, 0]], np.int32)
+for largest in [1, 0]:
+    case(f"TopKInt{'Largest' if largest else 'Smallest'}", "TopK",
+         {"x": fixed(INTS)},
+         (lambda largest: lambda x, k: topk_ref(x, 4, -1, bool(largest)))(largest),
+         attrs={"largest": largest}, inits={"k": np.array([4], np.int64)})
 # Negative indices along a dynamic dim count from its end at run time (the
 # last time step of a sequence: PyTorch's y[:, -1]), known or not.
 case("GatherNegativeDynamicDim", "Gather", {"x": batched(3)},
