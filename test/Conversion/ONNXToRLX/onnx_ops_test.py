@@ -301,6 +301,29 @@ for largest in [1, 0]:
          {"x": fixed(INTS)},
          (lambda largest: lambda x, k: topk_ref(x, 4, -1, bool(largest)))(largest),
          attrs={"largest": largest}, inits={"k": np.array([4], np.int64)})
+# GatherND against plain loops: tuples shorter than the data's rank,
+# negative components, batch_dims 1, a dynamic number of tuples.
+def gather_nd_ref(x, idx, batch_dims=0):
+    idx = np.asarray(idx)
+    outer = idx.shape[:-1]
+    out = []
+    for pos in np.ndindex(*outer):
+        sub = x[pos[:batch_dims]] if batch_dims else x
+        out.append(sub[tuple(int(i) for i in idx[pos])])
+    rest = x.shape[batch_dims + idx.shape[-1]:]
+    return np.array(out, x.dtype).reshape(outer + rest)
+
+
+case("GatherNDNegative", "GatherND", {"x": fixed(f32(3, 4, 5))},
+     lambda x, i: gather_nd_ref(x, i),
+     inits={"i": np.array([[[-1, 2]], [[0, -4]]], np.int64)})
+case("GatherNDBatchDims", "GatherND", {"x": fixed(f32(2, 3, 4))},
+     lambda x, i: gather_nd_ref(x, i, 1), attrs={"batch_dims": 1},
+     inits={"i": np.array([[[2, -1], [0, 1]], [[-3, 3], [1, 0]]], np.int32)})
+case("GatherNDDynamicTuples", "GatherND",
+     {"i": batched(2, fn=lambda *s: rng.integers(-3, 3, s))},
+     lambda x, i: gather_nd_ref(x, i), inits={"x": f32(3, 3, 2)},
+     nodes=[("GatherND", ["x", "i"], {})], dynamic=True)
 # Negative indices along a dynamic dim count from its end at run time (the
 # last time step of a sequence: PyTorch's y[:, -1]), known or not.
 case("GatherNegativeDynamicDim", "Gather", {"x": batched(3)},
