@@ -139,11 +139,10 @@ LogicalResult convertRound(NodeContext &ctx) {
   return success();
 }
 
-/// Mod of integers: r = a - (a / b) * b (rlx's division truncates), the
-/// sign of the dividend (fmod = 1, C's %) or, by adding b where the signs
-/// differ, of the divisor (fmod = 0, Python's %). A zero divisor gives
-/// what rlx's division by zero (-1) makes of it, not a trap. Floats need
-/// an exact remainder (a - trunc(a / b) * b rounds), which rlx lacks.
+/// Mod: rlx.rem, the sign of the dividend (fmod = 1, C's % and fmod) or,
+/// by adding b where the signs differ, of the divisor (fmod = 0, Python's
+/// %, NumPy's mod for floats). An integer divisor of zero gives a (rlx.rem's
+/// x rem 0), not a trap.
 LogicalResult convertMod(NodeContext &ctx) {
   if (failed(ctx.checkKnownAttributes({"fmod"})))
     return failure();
@@ -152,16 +151,12 @@ LogicalResult convertMod(NodeContext &ctx) {
   if (failed(fmod) || failed(a) || failed(b))
     return failure();
   Type type = typeOf(*a).getElementType();
-  if (!isa<IntegerType>(type) || type.isInteger(1))
-    return ctx.error() << "Mod of " << type
-                       << " is not supported (integers only: a float "
-                          "remainder composed from rlx ops would round)";
+  if (type.isInteger(1))
+    return ctx.error() << "Mod of booleans is not defined";
   if (*fmod != 0 && *fmod != 1)
     return ctx.unsupportedAttribute("fmod", "must be 0 or 1, got " +
                                                 Twine(*fmod));
-  FailureOr<Value> q = ctx.create<DivOp>(*a, *b);
-  FailureOr<Value> qb = failed(q) ? FailureOr<Value>(failure()) : ctx.create<MulOp>(*q, *b);
-  FailureOr<Value> r = failed(qb) ? FailureOr<Value>(failure()) : ctx.create<SubOp>(*a, *qb);
+  FailureOr<Value> r = ctx.create<RemOp>(*a, *b);
   if (failed(r))
     return failure();
   Value y = *r;

@@ -8,6 +8,7 @@
 #include "conversion/ONNXToRLX/ConverterUtils.h"
 
 #include <climits>
+#include <numeric>
 
 namespace mlir::rlx::onnx_import {
 
@@ -157,6 +158,18 @@ std::optional<int64_t> checkedArith(char op, int64_t a, int64_t b) {
       return std::nullopt;
     return a / b;
   }
+}
+
+FailureOr<Value> indicesAlong(NodeContext &ctx, int64_t size, int64_t axis,
+                              int64_t rank, Type type) {
+  if (size > kMaxComputedConstant)
+    return ctx.error() << "dim " << axis << " of size " << size
+                       << " is too large for the index constant it needs";
+  Ints iota(size), shape(rank, 1);
+  std::iota(iota.begin(), iota.end(), 0);
+  shape[axis] = size;
+  return ctx.importer.materialize(
+      intsAttr(ctx.builder().getContext(), iota, shape, type), ctx.loc);
 }
 
 } // namespace mlir::rlx::onnx_import

@@ -49,6 +49,11 @@ std::optional<int64_t> checkedArith(char op, int64_t a, int64_t b);
 /// The product of static `dims`, or nullopt when it overflows.
 std::optional<int64_t> checkedProduct(ArrayRef<int64_t> dims);
 
+/// Class indices 0..size-1 along `axis` of a rank-`rank` tensor of `type`
+/// (size 1 on the other dims), or an error when it would be too large.
+FailureOr<Value> indicesAlong(NodeContext &ctx, int64_t size, int64_t axis,
+                              int64_t rank, Type type);
+
 /// The most elements of a constant the importer computes itself (index
 /// arrays, masks): a model's dims must not make it allocate without bound.
 constexpr int64_t kMaxComputedConstant = int64_t(1) << 24;
@@ -69,6 +74,7 @@ void addShapeOps(llvm::StringMap<OpConverter> &table);
 void addNNOps(llvm::StringMap<OpConverter> &table);
 void addWindowOps(llvm::StringMap<OpConverter> &table);
 void addRecurrentOps(llvm::StringMap<OpConverter> &table);
+void addIndexedOps(llvm::StringMap<OpConverter> &table);
 void addControlFlowOps(llvm::StringMap<OpConverter> &table);
 void addComposedOps(llvm::StringMap<OpConverter> &table);
 void addQuantOps(llvm::StringMap<OpConverter> &table);

@@ -415,12 +415,23 @@ LogicalResult convertDropout(NodeContext &ctx) {
     return ctx.error() << "training_mode must be false (inference import)";
   if (ctx.hasInput(2) && !ctx.constantInput(2))
     return ctx.error() << "training_mode must be known at import time";
-  if (failed(ctx.expectUnusedOutputsFrom(1)))
-    return failure();
   FailureOr<Value> x = ctx.input(0);
   if (failed(x))
     return failure();
   ctx.setOutput(0, *x);
+  if (ctx.hasOutput(1)) {
+    // The mask of an inference Dropout keeps everything: true in x's
+    // shape, broadcast by a select that reads none of x's values.
+    Type i1 = ctx.builder().getI1Type();
+    FailureOr<Value> carrier = ctx.create<CompareOp>("eq", *x, *x);
+    FailureOr<Value> mask =
+        failed(carrier) ? carrier
+                        : ctx.create<SelectOp>(scalar(ctx, i1, 1),
+                                               scalar(ctx, i1, 1), *carrier);
+    if (failed(mask))
+      return failure();
+    ctx.setOutput(1, *mask);
+  }
   return success();
 }
 

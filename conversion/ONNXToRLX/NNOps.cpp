@@ -336,19 +336,6 @@ LogicalResult convertInstanceNorm(NodeContext &ctx) {
   return success();
 }
 
-/// Class indices 0..size-1 along `axis` of a rank-`rank` tensor.
-FailureOr<Value> indicesAlong(NodeContext &ctx, int64_t size, int64_t axis,
-                              int64_t rank, Type type) {
-  if (size > kMaxComputedConstant)
-    return ctx.error() << "dim " << axis << " of size " << size
-                       << " is too large for the index constant it needs";
-  Ints iota(size), shape(rank, 1);
-  std::iota(iota.begin(), iota.end(), 0);
-  shape[axis] = size;
-  return ctx.importer.materialize(
-      intsAttr(ctx.builder().getContext(), iota, shape, type), ctx.loc);
-}
-
 /// The i64 index of the maximum (or minimum) along `axis`: the first one,
 /// the minimum over `select(x == max, index, size)`, or with `last` the
 /// maximum over `select(x == max, index, -1)`.
@@ -1347,90 +1334,6 @@ LogicalResult convertLRN(NodeContext &ctx) {
 /// GatherElements: out[..., i, ...] = x[..., index[..., i, ...], ...] along
 /// `axis`, as a one-hot contraction: x (cut to the index's shape off the
 /// axis) and one-hot(index) with the axis moved last, multiplied and summed.
-/// GatherND as one rlx.gather: each index tuple (and, with batch_dims,
-/// its batch position) becomes a linear index into the data with those
-/// dims folded into one, `sum(i_d * stride_d)` (negative i_d wrapped);
-/// the output is indices.shape[:-1] + data.shape[batch_dims + k:].
-LogicalResult convertGatherND(NodeContext &ctx) {
-  if (failed(ctx.checkKnownAttributes({"batch_dims"})))
-    return failure();
-  FailureOr<int64_t> batchDims = ctx.getInt("batch_dims", 0);
-  FailureOr<Value> x = ctx.input(0), index = ctx.input(1);
-  if (failed(batchDims) || failed(x) || failed(index))
-    return failure();
-  RankedTensorType xType = typeOf(*x), iType = typeOf(*index);
-  int64_t r = xType.getRank(), q = iType.getRank(), b = *batchDims;
-  if (q < 1 || b < 0 || b >= std::min(r, q))
-    return ctx.error() << "batch_dims " << b
-                       << " must be less than the ranks of data (" << r
-                       << ") and indices (" << q << ")";
-  int64_t k = iType.getShape().back();
-  if (ShapedType::isDynamic(k) || k < 1 || k > r - b)
-    return ctx.error() << "the indices' last dim must be static and in [1, "
-                       << r - b << "]";
-  // The folded dims: the batch dims and the k indexed ones, all static.
-  ArrayRef<int64_t> folded = xType.getShape().take_front(b + k);
-  if (llvm::any_of(folded, ShapedType::isDynamic))
-    return ctx.error() << "the data's batch and indexed dims must be static";
-  std::optional<int64_t> rows = checkedProduct(folded);
-  if (!rows || *rows > (int64_t(1) << 40))
-    return ctx.error() << "the data's indexed dims are too large";
-  for (int64_t d = 0; d < b; ++d)
-    if (iType.getDimSize(d) != xType.getDimSize(d))
-      return ctx.error() << "batch dim " << d
-                         << " of indices must equal the data's ("
-                         << xType.getDimSize(d) << ")";
-  Type i64 = ctx.builder().getIntegerType(64);
-  Value idx = *index;
-  if (!isa<IntegerType>(iType.getElementType()))
-    return ctx.error() << "indices must be integers";
-  if (iType.getElementType() != i64)
-    idx = CastOp::create(ctx.builder(), ctx.loc, iType.clone(i64), idx);
-  Ints outer(iType.getShape().drop_back());
-  std::optional<Value> linear;
-  int64_t stride = 1;
-  for (int64_t d = b + k - 1; d >= 0; --d) {
-    int64_t size = xType.getDimSize(d);
-    FailureOr<Value> term = failure();
-    if (d >= b) {
-      // Component d - b of each index tuple, negatives counted from the
-      // end of the dim.
-      Ints start(q, 0), limit(q, -1), strides(q, 1);
-      start[q - 1] = d - b;
-      limit[q - 1] = d - b + 1;
-      FailureOr<Value> c = ctx.create<SliceOp>(idx, start, limit, strides);
-      if (failed(c))
-        return failure();
-      Value component = reshape(ctx, *c, outer);
-      FailureOr<Value> negative =
-          ctx.create<CompareOp>("lt", component, scalar(ctx, i64, 0.0));
-      FailureOr<Value> wrapped =
-          ctx.create<AddOp>(component, scalar(ctx, i64, double(size)));
-      if (failed(negative) || failed(wrapped))
-        return failure();
-      term = ctx.create<SelectOp>(*negative, *wrapped, component);
-    } else {
-      // The batch position along dim d.
-      term = indicesAlong(ctx, size, d, outer.size(), i64);
-    }
-    if (failed(term) ||
-        (stride != 1 &&
-         failed(term = ctx.create<MulOp>(*term, scalar(ctx, i64, double(stride))))) ||
-        (linear && failed(term = ctx.create<AddOp>(*linear, *term))))
-      return failure();
-    linear = *term;
-    stride *= size;
-  }
-  Ints flat{*rows};
-  llvm::append_range(flat, xType.getShape().drop_front(b + k));
-  FailureOr<Value> y =
-      ctx.create<GatherOp>(reshape(ctx, *x, flat), *linear, uint64_t(0));
-  if (failed(y))
-    return failure();
-  ctx.setOutput(0, *y);
-  return success();
-}
-
 LogicalResult convertGatherElements(NodeContext &ctx) {
   FailureOr<int64_t> axis = ctx.getInt("axis", 0);
   FailureOr<Value> x = ctx.input(0), index = ctx.input(1);
@@ -1517,7 +1420,6 @@ LogicalResult convertGatherElements(NodeContext &ctx) {
 void addNNOps(llvm::StringMap<OpConverter> &t) {
   t["LRN"] = convertLRN;
   t["GatherElements"] = convertGatherElements;
-  t["GatherND"] = convertGatherND;
   t["Resize"] = convertResize;
   t["Einsum"] = convertEinsum;
   t["SoftmaxCrossEntropyLoss"] = [](NodeContext &c) {

@@ -21,6 +21,7 @@ const llvm::StringMap<OpConverter> &opConverters() {
     addNNOps(t);
     addWindowOps(t);
     addRecurrentOps(t);
+    addIndexedOps(t);
     addControlFlowOps(t);
     addComposedOps(t);
     addQuantOps(t);

@@ -81,6 +81,27 @@ Value safeIntDiv(OpBuilder &b, Location loc, Value x, Value y) {
   return arith::SelectOp::create(b, loc, byZero, minusOne, quotient);
 }
 
+/// Signed integer remainder that cannot trap, with XLA's results where C's
+/// are undefined: x rem 0 = x and INT_MIN rem -1 = 0.
+Value safeIntRem(OpBuilder &b, Location loc, Value x, Value y) {
+  auto type = cast<IntegerType>(x.getType());
+  unsigned width = type.getWidth();
+  auto constant = [&](const APInt &v) -> Value {
+    return arith::ConstantOp::create(b, loc, IntegerAttr::get(type, v));
+  };
+  Value zero = constant(APInt::getZero(width));
+  Value byZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+  // Any x rem -1 is 0; a divisor of 1 gives it without INT_MIN's overflow.
+  Value minusOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y,
+                                         constant(APInt::getAllOnes(width)));
+  Value unsafe = arith::OrIOp::create(b, loc, byZero, minusOne);
+  Value divisor =
+      arith::SelectOp::create(b, loc, unsafe, constant(APInt(width, 1)), y);
+  Value r = arith::RemSIOp::create(b, loc, x, divisor);
+  return arith::SelectOp::create(b, loc, byZero, x, r);
+}
+
 Value constantLike(OpBuilder &b, Location loc, Value like, double value) {
   return scalarConstant(b, loc, like.getType(), value);
 }
@@ -205,6 +226,11 @@ void mlir::rlx::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns)
     if (isFloat(a[0]))
       return Value(arith::DivFOp::create(b, l, a[0], a[1]));
     return safeIntDiv(b, l, a[0], a[1]);
+  });
+  add<RemOp>(patterns, [](OpBuilder &b, Location l, Args a, RemOp) -> Value {
+    if (isFloat(a[0]))
+      return arith::RemFOp::create(b, l, a[0], a[1]);
+    return safeIntRem(b, l, a[0], a[1]);
   });
   add<PowOp>(patterns, [](OpBuilder &b, Location l, Args a, PowOp) -> Value {
     return math::PowFOp::create(b, l, a[0], a[1]);

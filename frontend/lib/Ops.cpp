@@ -130,6 +130,9 @@ Tensor div(const Tensor &a, const Tensor &b, SourceLoc loc) {
 Tensor pow(const Tensor &a, const Tensor &b, SourceLoc loc) {
   return binary<PowOp>("pow", a, b, loc);
 }
+Tensor rem(const Tensor &a, const Tensor &b, SourceLoc loc) {
+  return binary<RemOp>("rem", a, b, loc);
+}
 Tensor pow(const Tensor &a, double b, SourceLoc loc) {
   return pow(a, scalarLike(a, b, loc), loc);
 }

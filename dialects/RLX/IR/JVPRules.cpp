@@ -204,6 +204,18 @@ LogicalResult PowOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
       [&](RuleBuilder b, Value t) -> Value { return mul(b, t, get(b).second); });
 }
 
+LogicalResult RemOp::buildJVP(OpBuilder &builder, ArrayRef<Value> tan,
+                              SmallVectorImpl<Value> &out,
+                              SymbolTableCollection &) {
+  // d(x rem y) = dx - trunc(x / y) dy, the quotient read as (x - r) / y.
+  return binaryJVP(
+      *this, builder, tan, out, [&](RuleBuilder, Value t) -> Value { return t; },
+      [&](RuleBuilder b, Value t) -> Value {
+        Value n = div(b, sub(b, getLhs(), getResult()), getRhs());
+        return neg(b, mul(b, t, n));
+      });
+}
+
 static LogicalResult chooserJVP(Operation *op, OpBuilder &builder,
                                 ArrayRef<Value> tan,
                                 SmallVectorImpl<Value> &out) {

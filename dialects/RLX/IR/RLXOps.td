@@ -139,6 +139,9 @@ def RLX_DivOp : RLX_BinaryOp<"div", RLX_NumericTensor> {
   let summary = "elementwise division (integer division truncates; x / 0 = -1, INT_MIN / -1 = INT_MIN)";
   let hasFolder = 1;
 }
+def RLX_RemOp : RLX_BinaryOp<"rem", RLX_NumericTensor> {
+  let summary = "elementwise remainder of the truncating division, with the sign of lhs (C's fmod; an integer x rem 0 = x, INT_MIN rem -1 = 0)";
+}
 def RLX_PowOp : RLX_BinaryOp<"pow", RLX_FloatTensor> {
   let summary = "elementwise power lhs^rhs";
 }

@@ -169,6 +169,21 @@ LogicalResult PowOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
   return success();
 }
 
+/// x rem y = x - n y with n = trunc(x / y) constant almost everywhere: the
+/// partials are 1 and -n, n read back as (x - r) / y.
+LogicalResult RemOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
+                              SmallVectorImpl<Value> &out,
+                              SymbolTableCollection &) {
+  if (!isFloatTensor(getResult()))
+    return noAdjoints(*this, out);
+  RuleBuilder b{builder, getLoc()};
+  Value g = adj[0];
+  out.push_back(sumToType(b, g, getLhs().getType()));
+  Value n = div(b, sub(b, getLhs(), getResult()), getRhs());
+  out.push_back(sumToType(b, neg(b, mul(b, g, n)), getRhs().getType()));
+  return success();
+}
+
 /// max/min: the winner takes the adjoint, ties split it evenly (as JAX).
 static LogicalResult chooserVJP(Operation *op, OpBuilder &builder, Value g,
                                 SmallVectorImpl<Value> &out) {

@@ -34,7 +34,8 @@ bool isUnaryElementwise(Operation *op) {
 }
 
 bool isBinaryElementwise(Operation *op) {
-  return isa<AddOp, SubOp, MulOp, DivOp, PowOp, MaximumOp, MinimumOp>(op);
+  return isa<AddOp, SubOp, MulOp, DivOp, RemOp, PowOp, MaximumOp, MinimumOp>(
+      op);
 }
 
 SmallVector<int64_t> inverse(ArrayRef<int64_t> perm) {

@@ -198,6 +198,11 @@ case("Cast", "Cast", {"x": fixed(f32(3, 4, lo=-5, hi=5))},
 case("CastToInt", "Cast", {"x": fixed(f32(3, 4, lo=-5, hi=5))},
      lambda x: np.trunc(x).astype(np.int64), attrs={"to": TensorProto.INT64})
 case("Dropout", "Dropout", {"x": batched(4)}, lambda x: x, dynamic=True)
+# The mask output of inference: all true, NaNs of x included.
+case("DropoutMask", "Dropout",
+     {"x": batched(4, fn=lambda *s: np.where(f32(*s) > 1.5, np.nan, f32(*s))
+                   .astype(np.float32))},
+     lambda x: (x, np.ones(x.shape, bool)), dynamic=True)
 
 # Contractions.
 W = f32(6, 5)
@@ -324,6 +329,63 @@ case("GatherNDDynamicTuples", "GatherND",
      {"i": batched(2, fn=lambda *s: rng.integers(-3, 3, s))},
      lambda x, i: gather_nd_ref(x, i), inits={"x": f32(3, 3, 2)},
      nodes=[("GatherND", ["x", "i"], {})], dynamic=True)
+# ScatterND and ScatterElements against plain loops: writes (the last of
+# duplicate indices wins, as ONNX Runtime's loop), add and mul with
+# duplicates, negative indices, slices of rows, a dynamic data batch is
+# not possible (the indexed dims are static), infinities in updates.
+def scatter_nd_ref(x, idx, upd, reduction="none"):
+    out = x.copy()
+    for pos in np.ndindex(*idx.shape[:-1]):
+        at = tuple(int(i) for i in idx[pos])
+        if reduction == "add":
+            out[at] += upd[pos]
+        elif reduction == "mul":
+            out[at] *= upd[pos]
+        else:
+            out[at] = upd[pos]
+    return out
+
+
+def scatter_elements_ref(x, idx, upd, axis, reduction="none"):
+    out = x.copy()
+    for pos in np.ndindex(*idx.shape):
+        at = list(pos)
+        at[axis] = int(idx[pos])
+        at = tuple(at)
+        if reduction == "add":
+            out[at] += upd[pos]
+        elif reduction == "mul":
+            out[at] *= upd[pos]
+        else:
+            out[at] = upd[pos]
+    return out
+
+
+SND_I = np.array([[1, -1], [0, 2], [1, -1]], np.int64)
+SND_U = np.array([[1.5, np.inf, -2.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]],
+                 np.float32)
+for red in ["none", "add", "mul"]:
+    case(f"ScatterND{red.title()}", "ScatterND", {"x": fixed(f32(2, 3, 3))},
+         (lambda red: lambda x, i, u: scatter_nd_ref(x, i, u, red))(red),
+         attrs={"reduction": red} if red != "none" else {},
+         inits={"i": SND_I, "u": SND_U})
+case("ScatterNDRows", "ScatterND", {"x": fixed(f32(5, 2))},
+     lambda x, i, u: scatter_nd_ref(x, i, u),
+     inits={"i": np.array([[4], [-5]], np.int32), "u": f32(2, 2)})
+SE_I = np.array([[2, 0], [-1, 1], [0, 0]], np.int64)
+for red in ["none", "add", "mul"]:
+    case(f"ScatterElements{red.title()}", "ScatterElements",
+         {"x": fixed(f32(3, 4)), "u": fixed(f32(3, 2))},
+         (lambda red: lambda x, i, u: scatter_elements_ref(x, i, u, 1, red))(red),
+         attrs={"axis": 1, **({"reduction": red} if red != "none" else {})},
+         inits={"i": SE_I},
+         nodes=[("ScatterElements", ["x", "i", "u"],
+                 {"axis": 1, **({"reduction": red} if red != "none" else {})})])
+case("ScatterElementsAxis0Partial", "ScatterElements",
+     {"x": fixed(f32(4, 3)), "u": fixed(f32(2, 2))},
+     lambda x, i, u: scatter_elements_ref(x, i, u, 0),
+     inits={"i": np.array([[3, 0], [-4, 2]], np.int64)},
+     nodes=[("ScatterElements", ["x", "i", "u"], {"axis": 0})])
 # Negative indices along a dynamic dim count from its end at run time (the
 # last time step of a sequence: PyTorch's y[:, -1]), known or not.
 case("GatherNegativeDynamicDim", "Gather", {"x": batched(3)},
@@ -965,6 +1027,19 @@ case("ModIntFmod", "Mod", {"a": fixed(MOD_A), "b": fixed(MOD_B)},
 case("ModInt64Broadcast", "Mod",
      {"a": fixed(np.arange(-12, 12, dtype=np.int64).reshape(4, 6))},
      lambda a, b: np.mod(a, b), inits={"b": np.array([5, -5, 3, -3, 7, 1], np.int64)})
+# Float Mod through rlx.rem, exact like C's fmod: quotients far from 1
+# (where a - trunc(a / b) * b would round), both signs, a dynamic batch.
+MODF_A = np.array([7.5, -7.5, 7.5, -7.5, 0.0, 1e7 + 1, -3.0e-3, 5.0],
+                  np.float32)
+MODF_B = np.array([2.0, 2.0, -2.0, -2.0, 3.0, 0.1, 1e-3, 5.0], np.float32)
+case("ModFloatFmod", "Mod", {"a": fixed(MODF_A), "b": fixed(MODF_B)},
+     lambda a, b: np.fmod(a, b), attrs={"fmod": 1}, rtol=0, atol=0)
+case("ModFloatPython", "Mod", {"a": fixed(MODF_A), "b": fixed(MODF_B)},
+     lambda a, b: np.mod(a, b), rtol=1e-7, atol=0)
+case("ModFloatDynamic", "Mod", {"a": batched(4, fn=lambda *s: f32(*s, lo=-9, hi=9))},
+     lambda a, b: np.fmod(a, b), attrs={"fmod": 1},
+     inits={"b": np.array([1.5, -0.7, 2.0, -3.25], np.float32)}, dynamic=True,
+     rtol=0, atol=0)
 case("ReduceProd", "ReduceProd", {"x": fixed(f32(3, 7, 5, lo=0.5, hi=1.5))},
      lambda x: np.prod(x.astype(np.float64), axis=(1, 2), keepdims=True),
      attrs={"axes": [1, -1]}, opset=13)

@@ -497,3 +497,21 @@ func.func @narrow_float_casts(%x: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32
   %f = rlx.fake_quant %x {exponent_bits = 2, mantissa_bits = 1, exponent_bias = 1, specials = "finite"} : tensor<?xf32>
   return %d, %f : tensor<?xf32>, tensor<?xf32>
 }
+
+// -----
+
+// rem: arith.remf for floats; for integers a remsi whose divisor is 1 where
+// it would trap (0, or -1 at INT_MIN), x where the divisor was 0.
+// CHECK-LABEL: func @rem
+// CHECK: arith.remf
+// CHECK: arith.cmpi eq
+// CHECK: arith.cmpi eq
+// CHECK: arith.ori
+// CHECK: arith.select
+// CHECK: arith.remsi
+// CHECK: arith.select
+func.func @rem(%a: tensor<4xf32>, %b: tensor<4xf32>, %i: tensor<4xi32>, %j: tensor<4xi32>) -> (tensor<4xf32>, tensor<4xi32>) {
+  %0 = rlx.rem %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %1 = rlx.rem %i, %j : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0, %1 : tensor<4xf32>, tensor<4xi32>
+}

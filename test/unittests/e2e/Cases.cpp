@@ -112,6 +112,21 @@ func.func @{N}(%a: tensor<{B}x3x{F}>, %b: tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}
           return {ref::binary(c.F, in[0], in[1], std::divides<>())};
         });
 
+  // Quotients several units wide, of both signs: the remainder's sign is
+  // the dividend's.
+  b.add("rem", R"(
+func.func @{N}(%a: tensor<{B}x3x{F}>, %b: tensor<3x{F}>) -> tensor<{B}x3x{F}> {
+  %r = rlx.rem %a, %b : (tensor<{B}x3x{F}>, tensor<3x{F}>) -> tensor<{B}x3x{F}>
+  return %r : tensor<{B}x3x{F}>
+}
+)",
+        {{"a", El::F, {kB, 3}, uniform(-6, 6)},
+         {"b", El::F, {3}, signedMagnitude(0.5, 2)}},
+        [](const In &in, const Ctx &c) -> Outs {
+          return {ref::binary(c.F, in[0], in[1],
+                              [](double x, double y) { return std::fmod(x, y); })};
+        });
+
   b.add("pow", R"(
 func.func @{N}(%a: tensor<{B}x3x{F}>, %b: tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}> {
   %r = rlx.pow %a, %b : (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}>
@@ -966,6 +981,9 @@ void integerCases(Builder &b) {
   // Integer division truncates toward zero: -7 / 2 = -3.
   binaryI32("div_i32", "div", "{B}x3", {kB, 3}, cycle({2, -2, 3, -3, 7, 1, -1, 5}),
             [](double x, double y) { return std::trunc(x / y); });
+  // The remainder has the dividend's sign: -7 rem 2 = -1, 7 rem -2 = 1.
+  binaryI32("rem_i32", "rem", "{B}x3", {kB, 3}, cycle({2, -2, 3, -3, 7, 1, -1, 5}),
+            [](double x, double y) { return std::fmod(x, y); });
   binaryI32("maximum_i32", "maximum", "1x3", {1, 3}, big,
             [](double x, double y) { return std::max(x, y); });
   binaryI32("minimum_i32", "minimum", "3", {3}, big,

@@ -28,6 +28,8 @@ Tensor add(const Tensor &a, const Tensor &b, RLX_LOC);
 Tensor sub(const Tensor &a, const Tensor &b, RLX_LOC);
 Tensor mul(const Tensor &a, const Tensor &b, RLX_LOC);
 Tensor div(const Tensor &a, const Tensor &b, RLX_LOC);
+/// The remainder of the truncating division, with a's sign (C's fmod).
+Tensor rem(const Tensor &a, const Tensor &b, RLX_LOC);
 Tensor pow(const Tensor &a, const Tensor &b, RLX_LOC);
 Tensor pow(const Tensor &a, double b, RLX_LOC);
 Tensor maximum(const Tensor &a, const Tensor &b, RLX_LOC);

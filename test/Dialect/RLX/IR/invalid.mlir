@@ -1305,3 +1305,27 @@ func.func @atan_int(%x: tensor<2x3xi64>) {
   %0 = rlx.atan %x : tensor<2x3xi64>
   return
 }
+
+// -----
+
+func.func @rem_broadcast(%a: tensor<4x3xf32>, %b: tensor<2xf32>) {
+  // expected-error @+1 {{'rlx.rem' op expects operand shapes that broadcast, got [4,3] and [2]}}
+  %0 = rlx.rem %a, %b : (tensor<4x3xf32>, tensor<2xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @rem_result(%a: tensor<4x3xi32>, %b: tensor<3xi32>) {
+  // expected-error @+1 {{'rlx.rem' op expects result shape [4,3] (the broadcast of the operands), got [4,1]}}
+  %0 = rlx.rem %a, %b : (tensor<4x3xi32>, tensor<3xi32>) -> tensor<4x1xi32>
+  return
+}
+
+// -----
+
+func.func @rem_mixed_types(%a: tensor<3xf32>, %b: tensor<3xf64>) {
+  // expected-error @+1 {{'rlx.rem'}}
+  %0 = rlx.rem %a, %b : (tensor<3xf32>, tensor<3xf64>) -> tensor<3xf32>
+  return
+}

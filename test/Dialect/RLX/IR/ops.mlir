@@ -28,7 +28,11 @@ func.func @binary(%a: tensor<?x4xf32>, %b: tensor<4xf32>, %i: tensor<3xi32>) -> 
   %6 = rlx.minimum %5, %b : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32>
   // CHECK: rlx.add %{{.*}} : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
   %7 = rlx.add %i, %i : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
-  return %6 : tensor<?x4xf32>
+  // CHECK: rlx.rem %{{.*}}, %{{.*}} : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32>
+  %8 = rlx.rem %6, %b : (tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32>
+  // CHECK: rlx.rem %{{.*}}, %{{.*}} : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  %9 = rlx.rem %7, %i : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+  return %8 : tensor<?x4xf32>
 }
 
 // CHECK-LABEL: func @unary
