@@ -63,11 +63,19 @@ bool isPanelledF32(Value w) {
          type.getNumElements() * 4 >= dot_layout::kMinPanelledF32Bytes;
 }
 
-/// A static weight the kernel can read packed.
+/// A static weight the kernel can read packed. The weight may be computed
+/// in a block enclosing the reader's: a loop body (a scan's step) reading
+/// weights computed before the loop gets them packed once, before it, not
+/// at every step.
 bool isPackableWeight(Value w, Block *block) {
   auto type = cast<RankedTensorType>(w.getType());
-  return type.hasStaticShape() && type.getNumElements() > 0 &&
-         isWeight(w, block);
+  Operation *def = w.getDefiningOp();
+  if (!def || !type.hasStaticShape() || type.getNumElements() == 0)
+    return false;
+  Block *home = def->getBlock();
+  if (home != block && !home->getParent()->isAncestor(block->getParent()))
+    return false;
+  return isWeight(w, home);
 }
 
 /// The bf16 value `v` widens (rlx.cast to f32 of the same shape), if any.

@@ -126,7 +126,9 @@ def RLXPackDotOperands : Pass<"rlx-pack-dot-operands", "mlir::ModuleOp"> {
     moves the pack into the prepare entry, and the lowered matmul reads the
     packed param directly, so the kernel no longer copies the weight into
     its layout at every call. Weights are values computed from params and
-    constants alone, of static shape; one pack per weight.
+    constants alone, of static shape; one pack per weight, where the weight
+    is computed, also for a reader in a loop body nested there (a scan's
+    step reading a weight computed before the loop).
   }];
   let options = [
     Option<"int8", "int8", "bool", "false",

@@ -114,3 +114,32 @@ func.func @left_alone(%x: tensor<4x8xf32>, %y: tensor<2x4x8xi8>, %z: tensor<4x16
   %3 = rlx.matmul %z, %one : (tensor<4x16384xf32>, tensor<16384x32xf32>) -> tensor<4x32xf32>
   return %0, %1, %2, %3 : tensor<4x16xf32>, tensor<2x4x16xi32>, tensor<4x40xf32>, tensor<4x32xf32>
 }
+
+// -----
+
+// A loop body (a scan's step after convert-rlx-to-scf) reading a weight
+// computed before the loop: packed once, before the loop. A weight computed
+// inside the loop from its carried value is not a weight.
+// CHECK-LABEL: func @weight_read_in_loop
+// CHECK:         %[[W:.+]] = rlx.param "r" : tensor<512x2048xf32>
+// CHECK-NEXT:    %[[P:.+]] = rlx.pack_dot_operand %[[W]]
+// CHECK-NEXT:    %[[U:.+]] = rlx.unpack_dot_operand %[[P]]
+// CHECK:         scf.for
+// CHECK:           rlx.matmul %{{.+}}, %[[U]]
+// CHECK-NOT:       rlx.pack_dot_operand
+// CHECK:           rlx.matmul %{{.+}}, %{{.+}} : (tensor<8x512xf32>, tensor<512x1024xf32>)
+func.func @weight_read_in_loop(%h0: tensor<8x512xf32>, %m0: tensor<512x1024xf32>) -> tensor<8x2048xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = rlx.param "r" : tensor<512x2048xf32>
+  %init = rlx.matmul %h0, %r : (tensor<8x512xf32>, tensor<512x2048xf32>) -> tensor<8x2048xf32>
+  %y:2 = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %init, %m = %m0) -> (tensor<8x2048xf32>, tensor<512x1024xf32>) {
+    %p = rlx.matmul %h0, %r : (tensor<8x512xf32>, tensor<512x2048xf32>) -> tensor<8x2048xf32>
+    %s = rlx.add %acc, %p : (tensor<8x2048xf32>, tensor<8x2048xf32>) -> tensor<8x2048xf32>
+    %mm = rlx.matmul %h0, %m : (tensor<8x512xf32>, tensor<512x1024xf32>) -> tensor<8x1024xf32>
+    %m2 = rlx.add %m, %m : (tensor<512x1024xf32>, tensor<512x1024xf32>) -> tensor<512x1024xf32>
+    scf.yield %s, %m2 : tensor<8x2048xf32>, tensor<512x1024xf32>
+  }
+  return %y#0 : tensor<8x2048xf32>
+}
