@@ -12,7 +12,8 @@ the calls.
 Models: the MLP 784-512-512-10 at batch 128 and batch 1; ResNet-50 at batch
 1 and 8, 224x224 (torchvision's, random weights; skipped without
 torchvision); a BERT-base-shaped encoder of 4 layers (hidden 768, 12
-heads, sequence 128, batch 1).
+heads, sequence 128, batch 1); an LSTM 256 -> 512 over 64 steps at batch
+8.
 
 Usage: onnx_inference.py BIN_DIR [--threads 1,2] [--calls N] [--models a,b]
 Prints `model threads rlx_ms ort_ms ratio` lines (ratio = rlx / ORT, lower
@@ -63,6 +64,17 @@ class EncoderLayer(nn.Module):
         return self.ln2(x + self.down(nn.functional.gelu(self.up(x))))
 
 
+class LSTM(nn.Module):
+    """One LSTM layer (ONNX's LSTM node: an rlx.scan of matmul steps)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(256, 512, batch_first=True)
+
+    def forward(self, x):
+        return self.lstm(x)[0]
+
+
 class Encoder(nn.Module):
     def __init__(self, layers=4):
         super().__init__()
@@ -85,6 +97,7 @@ def models():
     except ImportError:
         print("# resnet50 skipped: torchvision is not installed", file=sys.stderr)
     yield "bert4_s128", Encoder(), (1, 128, 768)
+    yield "lstm_b8_s64", LSTM(), (8, 64, 256)
 
 
 def rlx_ms(bin_dir, artifact, weights, x_path, threads, calls):
