@@ -8,6 +8,8 @@
 #include "conversion/ONNXToRLX/ConverterUtils.h"
 
 #include <climits>
+#include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace mlir::rlx::onnx_import {
@@ -170,6 +172,13 @@ FailureOr<Value> indicesAlong(NodeContext &ctx, int64_t size, int64_t axis,
   shape[axis] = size;
   return ctx.importer.materialize(
       intsAttr(ctx.builder().getContext(), iota, shape, type), ctx.loc);
+}
+
+Value lowest(NodeContext &ctx, Type elementType) {
+  if (isa<FloatType>(elementType))
+    return scalar(ctx, elementType, -std::numeric_limits<double>::infinity());
+  return scalar(ctx, elementType,
+                -std::ldexp(1.0, elementType.getIntOrFloatBitWidth() - 1));
 }
 
 } // namespace mlir::rlx::onnx_import

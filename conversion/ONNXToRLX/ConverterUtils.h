@@ -23,6 +23,9 @@ FailureOr<int64_t> normalizeAxis(NodeContext &ctx, int64_t axis, int64_t rank,
                                  StringRef what = "axis");
 /// A rank-0 constant of `elementType` holding `value`.
 Value scalar(NodeContext &ctx, Type elementType, double value);
+/// The lowest value of `elementType` as a rank-0 constant (-inf, or the
+/// signed minimum): what a max pool pads with, what TopK masks with.
+Value lowest(NodeContext &ctx, Type elementType);
 /// `x` reshaped to `shape` (itself when it has that shape).
 Value reshape(NodeContext &ctx, Value x, ArrayRef<int64_t> shape);
 FailureOr<Value> transpose(NodeContext &ctx, Value x, ArrayRef<int64_t> perm);

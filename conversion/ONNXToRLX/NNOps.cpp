@@ -441,11 +441,7 @@ LogicalResult convertTopK(NodeContext &ctx) {
       return failure();
     v = *r;
   }
-  Value lowest =
-      isFloat ? scalar(ctx, elementType,
-                       -std::numeric_limits<double>::infinity())
-              : scalar(ctx, elementType,
-                       -std::ldexp(1.0, elementType.getIntOrFloatBitWidth() - 1));
+  Value least = lowest(ctx, elementType);
   FailureOr<Value> positions = indicesAlong(ctx, size, *a, rank, i64);
   if (failed(positions))
     return failure();
@@ -455,7 +451,7 @@ LogicalResult convertTopK(NodeContext &ctx) {
     return failure();
   SmallVector<Value> values, indices;
   for (int64_t round = 0; round < count; ++round) {
-    FailureOr<Value> open = ctx.create<SelectOp>(*taken, lowest, v);
+    FailureOr<Value> open = ctx.create<SelectOp>(*taken, least, v);
     FailureOr<Value> m = failed(open)
                              ? open
                              : ctx.create<MaxOp>(*open, ArrayRef<int64_t>{*a},

@@ -281,10 +281,20 @@ FailureOr<func::FuncOp> buildStep(NodeContext &ctx, const Layer &layer,
     FailureOr<Value> y = ctx.create<MaximumOp>(*x, o.c(-*layer.clip));
     return failed(y) ? y : ctx.create<MinimumOp>(*y, o.c(*layer.clip));
   };
-  /// Gate g's columns of xw plus, without `noRecurrent`, of h R^T.
-  FailureOr<Value> hr = o.matmul(h, rT);
+  // h R^T for the gates that add it whole: all but GRU's candidate unless
+  // its reset applies after the product (linear_before_reset).
+  Value recurrentWeight = rT;
+  if (layer.cell == Cell::GRU && !layer.linearBeforeReset) {
+    FailureOr<Value> zr =
+        ctx.create<SliceOp>(rT, Ints{0, 0}, Ints{-1, 2 * H}, Ints{1, 1});
+    if (failed(zr))
+      return failure();
+    recurrentWeight = *zr;
+  }
+  FailureOr<Value> hr = o.matmul(h, recurrentWeight);
   if (failed(hr))
     return failure();
+  /// Gate g's columns of xw plus, with `withRecurrent`, of h R^T.
   auto gate = [&](int64_t g, bool withRecurrent = true) -> FailureOr<Value> {
     FailureOr<Value> x = o.columns(xw, g * H, H);
     if (failed(x) || !withRecurrent)

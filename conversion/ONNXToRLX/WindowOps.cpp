@@ -500,14 +500,6 @@ FailureOr<Ints> ceilPadding(NodeContext &ctx, ArrayRef<int64_t> inShape,
   return extra;
 }
 
-/// The lowest value of `elementType`: the padding of a max pool.
-Value lowest(NodeContext &ctx, Type elementType) {
-  if (isa<FloatType>(elementType))
-    return scalar(ctx, elementType, -std::numeric_limits<double>::infinity());
-  return scalar(ctx, elementType,
-                -std::ldexp(1.0, elementType.getIntOrFloatBitWidth() - 1));
-}
-
 /// A max pool with dilations over NHWC `x` (static spatial dims): the
 /// input padded with -inf, then, the maximum being separable, the maximum
 /// of one strided slice per kernel row (along H), then of one per kernel
