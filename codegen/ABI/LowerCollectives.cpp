@@ -1,10 +1,12 @@
 //===- LowerCollectives.cpp - Collectives become calls of the runtime -----===//
 ///
 /// \file
-/// Each rlx collective becomes a call of `rlx_collective_<type>(kind, dtype,
-/// in, out, count, arg)` on 1-D views of its operand's and result's buffers
-/// (`bufferization.to_buffer` of the operand, a fresh `memref.alloc` for the
-/// result, read back with `to_tensor restrict`), which
+/// Each rlx collective becomes two calls of `rlx_collective_<type>(kind,
+/// dtype, in, out, count, arg)`: one starting it (RLX_COLLECTIVE_START) and,
+/// where its result is first read, one waiting for it (CollectiveSchedule.h
+/// says where those go). Both take 1-D views of its operand's and result's
+/// buffers (`bufferization.to_buffer` of the operand, a fresh `memref.alloc`
+/// for the result, read back with `to_tensor restrict`), which
 /// rlx-define-collective-hooks defines over the runtime's collective hook
 /// (rlx/abi.h). Passing the memrefs themselves, not pointers taken from
 /// them, keeps the buffers alive across the call for the deallocation
@@ -18,6 +20,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "codegen/ABI/CollectiveSchedule.h"
 #include "codegen/ABI/Passes.h"
 #include "dialects/RLX/IR/RLXDialect.h"
 #include "rlx/abi.h"
@@ -26,6 +29,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXLOWERCOLLECTIVES
@@ -153,6 +157,9 @@ LogicalResult lower(Operation *op, SymbolTable &symbols, ModuleOp module) {
            << " is not supported by the collectives' runtime";
   Request request = requestFor(op);
   Location loc = op->getLoc();
+  // axis_index has nothing to wait for; the rest start here and end there.
+  bool async = request.kind != RLX_COLLECTIVE_AXIS_INDEX;
+  Operation *waitPoint = async ? waitPointOf(op) : op;
   OpBuilder b(op);
   Value x = op->getNumOperands() ? op->getOperand(0) : Value();
   RankedTensorType outType = resultType;
@@ -209,9 +216,17 @@ LogicalResult lower(Operation *op, SymbolTable &symbols, ModuleOp module) {
   Value arg = arith::ConstantIntOp::create(b, loc, b.getI64Type(), request.arg);
   func::FuncOp callee =
       declareCallee(module, symbols, resultType.getElementType(), suffix);
-  func::CallOp::create(b, loc, callee,
-                       ValueRange{i32(request.kind), i32(dtype), in, out,
-                                  count, arg});
+  func::CallOp::create(
+      b, loc, callee,
+      ValueRange{i32(async ? request.kind | RLX_COLLECTIVE_START : request.kind),
+                 i32(dtype), in, out, count, arg});
+  if (async) {
+    // The wait reads both buffers, so both live until it.
+    b.setInsertionPoint(waitPoint);
+    func::CallOp::create(b, loc, callee,
+                         ValueRange{i32(RLX_COLLECTIVE_WAIT), i32(dtype), in,
+                                    out, count, arg});
+  }
 
   Value result = bufferization::ToTensorOp::create(
       b, loc, outType, outBuffer, /*restrict=*/true, /*writable=*/true);
@@ -246,6 +261,12 @@ struct RLXLowerCollectivesPass
           << target << "' yet (collectives run on the CPU target only)";
       return signalPassFailure();
     }
+    // Per block, in program order.
+    llvm::MapVector<Block *, SmallVector<Operation *>> byBlock;
+    for (Operation *op : ops)
+      byBlock[op->getBlock()].push_back(op);
+    for (auto &[block, collectives] : byBlock)
+      scheduleCollectives(collectives);
     SymbolTable symbols(module);
     for (Operation *op : ops)
       if (failed(lower(op, symbols, module)))

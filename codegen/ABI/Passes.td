@@ -216,9 +216,14 @@ def RLXEmitArtifactABI : Pass<"rlx-emit-artifact-abi", "mlir::ModuleOp"> {
 def RLXLowerCollectives : Pass<"rlx-lower-collectives", "mlir::ModuleOp"> {
   let summary = "Turns rlx collectives into calls of the runtime's collective hook";
   let description = [{
-    Each `rlx.all_reduce`, `all_gather`, `reduce_scatter`, `broadcast` and
-    `axis_index` becomes a call of the private `rlx_collective_<type>(kind,
-    dtype, in, out, count, arg)` on 1-D views of the operand's buffer
+    Each `rlx.all_reduce`, `all_gather`, `reduce_scatter` and `broadcast`
+    becomes two calls of the private `rlx_collective_<type>(kind, dtype, in,
+    out, count, arg)`: a start (`RLX_COLLECTIVE_START`), moved up with the
+    pure ops computing its operand to just after what they need, and a wait
+    (`RLX_COLLECTIVE_WAIT`) before the first op reading its result, whose
+    pure readers move down to where their own results are first needed;
+    so a collective overlaps the compute between. `axis_index` is one call.
+    The calls take 1-D views of the operand's buffer
     (`bufferization.to_buffer`) and a fresh result buffer (`memref.alloc`,
     read back with `bufferization.to_tensor restrict writable`); codes and
     arguments as `rlx_artifact_collective_hook_t` in rlx/abi.h. Gathers and

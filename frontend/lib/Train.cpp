@@ -90,10 +90,11 @@ static int64_t elementBytes(DType dtype) {
 }
 
 /// The gradients averaged over the replicas: flattened, concatenated into
-/// buckets of at most `bucket_bytes` (one dtype each, in param order), one
-/// pmean per bucket, then sliced and reshaped back. The concatenation costs
-/// one copy of the gradients; a collective per tensor would cost a latency
-/// per tensor instead, which dominates for the many small ones (biases).
+/// buckets (one dtype each; filled in reverse param order, the first one
+/// closed once it holds `first_bucket_bytes`, the others `bucket_bytes`),
+/// one pmean per bucket, then sliced and reshaped back. The concatenation costs one
+/// copy of the gradients; a collective per tensor would cost a latency per
+/// tensor instead, which dominates for the many small ones (biases).
 static optim::Tree averageOverReplicas(const optim::Tree &grads,
                                        const std::vector<detail::Arg> &order,
                                        const DataParallel &parallel,
@@ -101,6 +102,7 @@ static optim::Tree averageOverReplicas(const optim::Tree &grads,
   optim::Tree averaged;
   std::vector<std::string> bucket;
   int64_t bytes = 0;
+  int64_t limit = std::min(parallel.first_bucket_bytes, parallel.bucket_bytes);
   auto flush = [&] {
     if (bucket.size() == 1) {
       averaged[bucket[0]] = pmean(grads.at(bucket[0]), parallel.axis, loc);
@@ -119,21 +121,23 @@ static optim::Tree averageOverReplicas(const optim::Tree &grads,
         at += n;
       }
     }
+    if (!bucket.empty())
+      limit = parallel.bucket_bytes;
     bucket.clear();
     bytes = 0;
   };
-  for (const detail::Arg &p : order) {
-    const Tensor &g = grads.at(p.name);
+  for (auto p = order.rbegin(); p != order.rend(); ++p) {
+    const Tensor &g = grads.at(p->name);
     int64_t count = 1;
     for (int64_t d : g.shape())
       count *= d;
     int64_t size = count * elementBytes(g.dtype());
-    if (!bucket.empty() &&
-        (g.dtype() != grads.at(bucket[0]).dtype() ||
-         bytes + size > parallel.bucket_bytes))
+    if (!bucket.empty() && g.dtype() != grads.at(bucket[0]).dtype())
       flush();
-    bucket.push_back(p.name);
+    bucket.push_back(p->name);
     bytes += size;
+    if (bytes >= limit)
+      flush();
   }
   flush();
   return averaged;

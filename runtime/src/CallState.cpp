@@ -88,11 +88,34 @@ bool CallState::release(void *block) {
   return blocks.erase(block) == 1;
 }
 
+void CallState::addPending(void *out, std::function<void()> wait) {
+  pending.emplace_back(out, std::move(wait));
+}
+
+std::function<void()> CallState::takePending(void *out) {
+  for (auto it = pending.begin(); it != pending.end(); ++it)
+    if (it->first == out) {
+      std::function<void()> wait = std::move(it->second);
+      pending.erase(it);
+      return wait;
+    }
+  return {};
+}
+
+void CallState::finishPending() {
+  while (!pending.empty()) {
+    std::function<void()> wait = std::move(pending.front().second);
+    pending.erase(pending.begin());
+    wait();
+  }
+}
+
 bool rlxrt::runEntry(EntryFunction function, void **args, int32_t &code,
                      CallState &state) {
   CallState *outer = activeState;
   activeState = &state;
   code = function(args);
+  state.finishPending();
   activeState = outer;
   return !state.failed();
 }
@@ -112,6 +135,8 @@ void rlxrt::abandonCallBlocks() {
   if (activeState)
     activeState->abandonBlocks();
 }
+
+CallState *rlxrt::currentCallState() { return activeState; }
 
 void *rlxrt::callHook() { return activeState; }
 

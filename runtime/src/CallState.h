@@ -19,9 +19,12 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <unordered_set>
+#include <utility>
+#include <vector>
 
 namespace rlxrt {
 
@@ -63,12 +66,25 @@ public:
   /// arrive, so freeing them would corrupt the heap.
   void abandonBlocks();
 
+  /// A collective the call started (RLX_COLLECTIVE_START) and has not
+  /// waited for yet, by the buffer it writes; `wait` reports to the call.
+  void addPending(void *out, std::function<void()> wait);
+  /// The pending wait for `out`, removed (empty when there is none).
+  std::function<void()> takePending(void *out);
+  /// Waits for every collective still pending: entry code that returned
+  /// early (a failure) skipped its waits, and the blocks those collectives
+  /// read and write must outlive them.
+  void finishPending();
+
 private:
   std::atomic<bool> failed_{false};
   bool abandoned = false;
   std::mutex mutex;
   CallFailure failure_;
   std::unordered_set<void *> blocks;
+  /// Touched by the thread that entered the call only (collective hooks
+  /// are never called from a parallel region).
+  std::vector<std::pair<void *, std::function<void()>>> pending;
 };
 
 /// Runs `function(args)` as `state`'s call on this thread: the hooks called
@@ -82,6 +98,8 @@ bool runEntry(EntryFunction function, void **args, int32_t &code,
 bool recordHookFailure(rlx_status_code_t code, const std::string &message);
 /// abandonBlocks() on this thread's call in progress, if any.
 void abandonCallBlocks();
+/// This thread's call in progress, or null.
+CallState *currentCallState();
 
 /// The hooks the runtime puts in every artifact's slots (rlx/abi.h).
 void *callHook();

@@ -6,6 +6,7 @@
 #include "Session.h"
 #include "Status.h"
 #include "Tensor.h"
+#include "Threads.h"
 #include "Xxh64.h"
 
 #include <cstdlib>
@@ -67,8 +68,8 @@ const char *kindName(int32_t kind) {
 /// Runs `body` on `communicator` under its lock; a failure breaks it (the
 /// replicas are out of step) and later calls fail with the same message.
 template <typename Fn>
-void runCollective(rlx_communicator_t &communicator, const char *what,
-                   Fn &&body) {
+void runLocked(rlx_communicator_t &communicator, const char *what,
+               Fn &&body) {
   std::lock_guard<std::mutex> lock(communicator.mutex);
   if (!communicator.broken.empty())
     fail(RLX_STATUS_UNAVAILABLE,
@@ -81,6 +82,19 @@ void runCollective(rlx_communicator_t &communicator, const char *what,
       communicator.broken = error.message;
     throw;
   }
+}
+
+/// runLocked behind every collective started before it: on this thread
+/// when none is pending, else on the queue's (every replica then runs its
+/// collectives in the order issued).
+template <typename Fn>
+void runCollective(rlx_communicator_t &communicator, const char *what,
+                   Fn &&body) {
+  if (!communicator.queue || communicator.queue->idle())
+    return runLocked(communicator, what, body);
+  communicator.queue
+      ->submit([&] { runLocked(communicator, what, body); })
+      ->wait();
 }
 
 /// One collective of an artifact on `communicator`.
@@ -100,7 +114,7 @@ void runHookCollective(rlx_communicator_t &communicator, int32_t kind,
                " ran on a communicator of " + std::to_string(replicas) +
                " replicas");
   };
-  runCollective(communicator, what, [&](Communicator &impl) {
+  runLocked(communicator, what, [&](Communicator &impl) {
     switch (kind) {
     case RLX_COLLECTIVE_ALL_REDUCE_SUM:
     case RLX_COLLECTIVE_ALL_REDUCE_MEAN:
@@ -179,6 +193,9 @@ double defaultTimeout() {
 
 void rlxrt::divideInPlace(void *data, int64_t count, rlx_dtype_t dtype,
                           int32_t replicas) {
+  bool isFloat = dtype == RLX_DTYPE_F32 || dtype == RLX_DTYPE_F64;
+  if (isFloat && replicas == 1)
+    return; // x / 1 is x
   if (dtype == RLX_DTYPE_F32) {
     auto *p = static_cast<float *>(data);
     for (int64_t i = 0; i < count; ++i)
@@ -205,17 +222,21 @@ ActiveCommunicator::ActiveCommunicator(rlx_communicator_t *communicator)
 
 ActiveCommunicator::~ActiveCommunicator() { activeCommunicator = outer; }
 
-void rlxrt::collectiveHook(int32_t kind, int32_t dtype, const void *in,
-                           void *out, int64_t count, int64_t arg) {
+bool rlxrt::overlapsCollectives() {
+  if (const char *setting = std::getenv("RLX_COLLECTIVE_OVERLAP"))
+    if (*setting)
+      return std::string(setting) != "0";
+  return availableCores() > currentThreadCount();
+}
+
+namespace {
+
+/// Runs `body`; a failure is recorded on this thread's call, whose entry
+/// code then returns.
+template <typename Fn> void reportToCall(Fn &&body) {
   StatusError error(RLX_STATUS_OK, "");
   try {
-    if (!activeCommunicator)
-      fail(RLX_STATUS_FAILED_PRECONDITION,
-           std::string("rlx.") + kindName(kind) +
-               " needs a communicator: set one on the session "
-               "(rlx_session_set_communicator, or the frontend's "
-               "DataParallel)");
-    runHookCollective(*activeCommunicator, kind, dtype, in, out, count, arg);
+    body();
     return;
   } catch (const StatusError &caught) {
     error = caught;
@@ -225,13 +246,57 @@ void rlxrt::collectiveHook(int32_t kind, int32_t dtype, const void *in,
     error = StatusError(RLX_STATUS_INTERNAL,
                         std::string("internal error: ") + caught.what());
   }
-  // Recorded on the call; the entry code asks for it and returns.
   if (!recordHookFailure(error.code, error.message))
     std::abort(); // outside a call: nowhere to report to
   // A collective the communicator gave up on may still complete into the
   // call's buffers later (MPI has no cancel for collectives).
   if (activeCommunicator)
     abandonCallBlocks();
+}
+
+/// One collective of entry code. Started (RLX_COLLECTIVE_START) during a
+/// call, with overlap on: queued, and waited for by the call. Otherwise it
+/// runs before this returns, behind anything queued before.
+void issueCollective(rlx_communicator_t &communicator, bool start,
+                     int32_t kind, int32_t dtype, const void *in, void *out,
+                     int64_t count, int64_t arg) {
+  auto collective = [&communicator, kind, dtype, in, out, count, arg] {
+    runHookCollective(communicator, kind, dtype, in, out, count, arg);
+  };
+  CallState *call = currentCallState();
+  if (start && call && communicator.queue && overlapsCollectives()) {
+    std::shared_ptr<CollectiveTicket> ticket =
+        communicator.queue->submit(collective);
+    call->addPending(out, [ticket] { reportToCall([&] { ticket->wait(); }); });
+    return;
+  }
+  if (!communicator.queue || communicator.queue->idle())
+    return collective();
+  communicator.queue->submit(collective)->wait();
+}
+
+} // namespace
+
+void rlxrt::collectiveHook(int32_t kind, int32_t dtype, const void *in,
+                           void *out, int64_t count, int64_t arg) {
+  if (kind == RLX_COLLECTIVE_WAIT) {
+    if (CallState *call = currentCallState())
+      if (std::function<void()> wait = call->takePending(out))
+        wait();
+    return;
+  }
+  reportToCall([&] {
+    bool start = (kind & RLX_COLLECTIVE_START) != 0;
+    int32_t what = kind & ~RLX_COLLECTIVE_START;
+    if (!activeCommunicator)
+      fail(RLX_STATUS_FAILED_PRECONDITION,
+           std::string("rlx.") + kindName(what) +
+               " needs a communicator: set one on the session "
+               "(rlx_session_set_communicator, or the frontend's "
+               "DataParallel)");
+    issueCollective(*activeCommunicator, start, what, dtype, in, out, count,
+                    arg);
+  });
 }
 
 //===----------------------------------------------------------------------===//

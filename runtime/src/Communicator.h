@@ -15,6 +15,7 @@
 #ifndef RLX_RUNTIME_SRC_COMMUNICATOR_H
 #define RLX_RUNTIME_SRC_COMMUNICATOR_H
 
+#include "CollectiveQueue.h"
 #include "rlx/communicator.h"
 
 #include <atomic>
@@ -48,6 +49,13 @@ public:
   /// `bytes` of replica `root`'s `buffer` into everyone's.
   virtual void broadcast(void *buffer, int64_t bytes, int32_t root) = 0;
 };
+
+/// Whether a started collective runs on the communicator's own thread
+/// (CollectiveQueue) while the entry code goes on, rather than at once:
+/// RLX_COLLECTIVE_OVERLAP "1" or "0" decides; unset, only when this process
+/// may run on more cores than its kernel threads use, so that the thread
+/// moving data never takes a core from the kernels.
+bool overlapsCollectives();
 
 /// The single-replica communicator.
 std::unique_ptr<Communicator> createSingleCommunicator();
@@ -83,7 +91,10 @@ void collectiveHook(int32_t kind, int32_t dtype, const void *in, void *out,
 /// The C API's handle: a Communicator, its lock and its health.
 struct rlx_communicator_s {
   explicit rlx_communicator_s(std::unique_ptr<rlxrt::Communicator> impl)
-      : impl(std::move(impl)) {}
+      : impl(std::move(impl)) {
+    if (this->impl->size() > 1)
+      queue = std::make_unique<rlxrt::CollectiveQueue>();
+  }
   std::atomic<int> refCount{1};
   std::unique_ptr<rlxrt::Communicator> impl;
   /// Collectives of one communicator run one at a time.
@@ -91,6 +102,9 @@ struct rlx_communicator_s {
   /// Set by a collective that failed part-way: the replicas no longer agree
   /// on what comes next, so every later collective fails with this.
   std::string broken;
+  /// Where started collectives run, in order (more than one replica).
+  /// Declared after `impl`, so its thread ends before `impl` goes.
+  std::unique_ptr<rlxrt::CollectiveQueue> queue;
 };
 
 #endif // RLX_RUNTIME_SRC_COMMUNICATOR_H

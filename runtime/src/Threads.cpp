@@ -24,9 +24,7 @@
 #include <sched.h>
 #include <thread>
 
-namespace {
-
-int32_t availableCores() {
+int32_t rlxrt::availableCores() {
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof(set), &set) == 0) {
     int count = CPU_COUNT(&set);
@@ -37,6 +35,8 @@ int32_t availableCores() {
   return hardware > 0 ? static_cast<int32_t>(hardware) : 1;
 }
 
+namespace {
+
 int32_t initialThreadCount() {
   if (const char *env = std::getenv("RLX_NUM_THREADS")) {
     char *end = nullptr;
@@ -44,7 +44,7 @@ int32_t initialThreadCount() {
     if (end != env && *end == '\0' && value > 0 && value <= RLX_MAX_THREADS)
       return static_cast<int32_t>(value);
   }
-  return availableCores();
+  return rlxrt::availableCores();
 }
 
 std::atomic<int32_t> &threadCount() {
@@ -57,7 +57,7 @@ std::atomic<int32_t> &threadCount() {
 int32_t rlxrt::currentThreadCount() { return threadCount().load(); }
 
 void rlx_set_num_threads(int32_t count) {
-  threadCount().store(count <= 0                ? availableCores()
+  threadCount().store(count <= 0                ? rlxrt::availableCores()
                       : count > RLX_MAX_THREADS ? RLX_MAX_THREADS
                                                 : count);
 }

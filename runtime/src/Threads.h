@@ -9,7 +9,8 @@ namespace rlxrt {
 
 /// The thread count artifacts get on their next call (at least 1).
 int32_t currentThreadCount();
-
+/// The cores this process may run on (its affinity mask).
+int32_t availableCores();
 
 } // namespace rlxrt
 

@@ -29,8 +29,10 @@ extern "C" {
 /** The artifact ABI version: what `rlx_artifact_abi_version()` returns and
     the manifest's "abi_version"; the runtime loads only artifacts of its own
     version. Version 3: entry code returns on failure instead of the hooks
-    unwinding it; host memory goes through the call's allocation hooks. */
-#define RLX_ABI_VERSION 3
+    unwinding it; host memory goes through the call's allocation hooks.
+    Version 4: collectives are started and waited for apart
+    (RLX_COLLECTIVE_START, RLX_COLLECTIVE_WAIT). */
+#define RLX_ABI_VERSION 4
 
 /*===----------------------------------------------------------------------===*
  * Exported symbols
@@ -167,7 +169,15 @@ typedef enum rlx_collective_kind_e {
   RLX_COLLECTIVE_ALL_GATHER = 4,     /**< `arg`: the op's axis_size */
   RLX_COLLECTIVE_REDUCE_SCATTER = 5, /**< sum; `arg`: the op's axis_size */
   RLX_COLLECTIVE_BROADCAST = 6,      /**< `arg`: the root replica */
-  RLX_COLLECTIVE_AXIS_INDEX = 7      /**< writes one i32 to `out` */
+  RLX_COLLECTIVE_AXIS_INDEX = 7,     /**< writes one i32 to `out` */
+  /** Waits for the collective started with these `in` and `out` (the other
+      arguments repeat the start's). A wait for nothing started returns. */
+  RLX_COLLECTIVE_WAIT = 8,
+  /** Or'ed into kinds 0-6: starts the collective and may return before it
+      is done (the runtime runs it on the communicator's thread, in the
+      order started). Until the wait, `in` must not change and `out` must
+      not be read. The entry code waits for each collective it starts. */
+  RLX_COLLECTIVE_START = 0x100
 } rlx_collective_kind_t;
 
 /** One collective over the replicas of the session's communicator, on

@@ -4,7 +4,7 @@
 // points, which get a C interface. Static allocations count as workspace.
 // The CPU the code is compiled for, with the features it needs (without
 // fma: -fma turned it off).
-// CHECK: module attributes {rlx.manifest = "{\22abi_version\22:3,
+// CHECK: module attributes {rlx.manifest = "{\22abi_version\22:4,
 // CHECK-SAME: \22cpu\22:\22x86-64-v3\22,\22cpu_features\22:[\22+sse\22,\22+sse2\22,\22+sse3\22,\22+ssse3\22,\22+cx16\22,\22+sse4.1\22,\22+sse4.2\22,\22+movbe\22,\22+popcnt\22,\22+avx\22,\22+f16c\22,\22+bmi\22,\22+avx2\22,\22+bmi2\22,\22+sahf\22,\22+lzcnt\22],
 // CHECK-SAME: \22entry_points\22:[{\22dim_constraints\22:[{\22dims\22:{{\[\[}}0,0]],\22size\22:7}],\22inputs\22:[{\22dtype\22:\22f32\22,\22name\22:\22x\22,\22shape\22:[-1,3]}],\22name\22:\22f\22,\22outputs\22:[{\22dtype\22:\22f32\22,\22name\22:\22out0\22,\22shape\22:[-1,3]}],\22params\22:[{\22dtype\22:\22f32\22,\22name\22:\22w\22,\22shape\22:[3]}],\22prepare\22:\22\22,\22symbol\22:\22rlx_entry_f\22,\22workspace_bytes\22:48,\22workspace_lower_bound_bytes\22:48}]
 // CHECK-SAME: \22format\22:\22rlx-artifact\22,\22params\22:[{\22dtype\22:\22f32\22,\22name\22:\22w\22,\22shape\22:[3]}],\22target\22:\22cpu\22,\22target_triple\22:\22x86_64-{{[^\\]*}}\22}"}

@@ -2,7 +2,9 @@
 // RUN: not rlx-opt %s -split-input-file -rlx-lower-collectives=target=vulkan 2>&1 | FileCheck %s --check-prefix=GPU
 
 // An all_reduce: 1-D views of the operand's buffer and a fresh result
-// buffer, a call with kind 0 (sum), dtype 2 (f32), the count and arg 0.
+// buffer, a start with kind 256 (RLX_COLLECTIVE_START | sum), dtype 2 (f32),
+// the count and arg 0; before the result is read, a wait (kind 8) on the
+// same buffers.
 // CHECK-LABEL: func.func private @rlx_collective_f32(i32, i32, memref<?xf32>, memref<?xf32>, i64, i64)
 // CHECK-LABEL: func @all_reduce
 // CHECK-SAME: (%[[X:.+]]: tensor<2x3xf32>)
@@ -15,9 +17,12 @@
 // CHECK: %[[N:.+]] = memref.dim %[[INV]]
 // CHECK: %[[COUNT:.+]] = arith.index_cast %[[N]] : index to i64
 // CHECK: %[[ARG:.+]] = arith.constant 0 : i64
-// CHECK: %[[KIND:.+]] = arith.constant 0 : i32
+// CHECK: %[[KIND:.+]] = arith.constant 256 : i32
 // CHECK: %[[DTYPE:.+]] = arith.constant 2 : i32
 // CHECK: call @rlx_collective_f32(%[[KIND]], %[[DTYPE]], %[[INV]], %[[OUTV]], %[[COUNT]], %[[ARG]])
+// CHECK: %[[WAIT:.+]] = arith.constant 8 : i32
+// CHECK: %[[DTYPE2:.+]] = arith.constant 2 : i32
+// CHECK: call @rlx_collective_f32(%[[WAIT]], %[[DTYPE2]], %[[INV]], %[[OUTV]], %[[COUNT]], %[[ARG]])
 // CHECK: %[[R:.+]] = bufferization.to_tensor %[[OUT]] restrict writable : memref<2x3xf32> to tensor<2x3xf32>
 // CHECK: return %[[R]]
 func.func @all_reduce(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
@@ -27,17 +32,18 @@ func.func @all_reduce(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 
 // -----
 
-// A gather along dim 1: the dim moves to the front and back; kind 4, the
-// axis size as arg, the block (the operand's) as count.
+// A gather along dim 1: the dim moves to the front and back; kind 4 (260
+// started), the axis size as arg, the block (the operand's) as count.
 // CHECK-LABEL: func @all_gather_dim1
 // CHECK-SAME: (%[[X:.+]]: tensor<2x3xf64>)
 // CHECK: %[[T:.+]] = rlx.transpose %[[X]] {permutation = array<i64: 1, 0>} : (tensor<2x3xf64>) -> tensor<3x2xf64>
 // CHECK: bufferization.to_buffer %[[T]] read_only
 // CHECK: %[[OUT:.+]] = memref.alloc() : memref<6x2xf64>
 // CHECK: %[[ARG:.+]] = arith.constant 2 : i64
-// CHECK: %[[KIND:.+]] = arith.constant 4 : i32
+// CHECK: %[[KIND:.+]] = arith.constant 260 : i32
 // CHECK: %[[DTYPE:.+]] = arith.constant 3 : i32
 // CHECK: call @rlx_collective_f64(%[[KIND]], %[[DTYPE]], %{{.+}}, %{{.+}}, %{{.+}}, %[[ARG]])
+// CHECK: call @rlx_collective_f64
 // CHECK: %[[R:.+]] = bufferization.to_tensor %[[OUT]]
 // CHECK: %[[B:.+]] = rlx.transpose %[[R]] {permutation = array<i64: 1, 0>} : (tensor<6x2xf64>) -> tensor<2x6xf64>
 // CHECK: return %[[B]]
@@ -58,7 +64,7 @@ func.func @all_gather_dim1(%x: tensor<2x3xf64>) -> tensor<2x6xf64> {
 // CHECK: %[[OUT:.+]] = memref.alloc(%[[HALF]]) : memref<?x4xi32>
 // CHECK: %[[OUTV:.+]] = memref.cast
 // CHECK: memref.dim %[[OUTV]]
-// CHECK: arith.constant 5 : i32
+// CHECK: arith.constant 261 : i32
 // CHECK: arith.constant 6 : i32
 // CHECK: call @rlx_collective_i32
 func.func @reduce_scatter_dynamic(%x: tensor<?x4xi32>) -> tensor<?x4xi32> {
@@ -68,20 +74,74 @@ func.func @reduce_scatter_dynamic(%x: tensor<?x4xi32>) -> tensor<?x4xi32> {
 
 // -----
 
-// axis_index writes one i32 into a buffer of one; broadcast passes its root.
+// axis_index writes one i32 into a buffer of one, in one call (nothing to
+// wait for); broadcast passes its root.
 // CHECK-LABEL: func @axis_index_broadcast
 // CHECK: %[[OUT:.+]] = memref.alloc() : memref<1xi32>
 // CHECK: arith.constant 7 : i32
 // CHECK: call @rlx_collective_i32
-// CHECK: %[[I:.+]] = bufferization.to_tensor %[[OUT]]
+// CHECK-NEXT: %[[I:.+]] = bufferization.to_tensor %[[OUT]]
 // CHECK: rlx.reshape %[[I]] : (tensor<1xi32>) -> tensor<i32>
 // CHECK: %[[ROOT:.+]] = arith.constant 1 : i64
-// CHECK: arith.constant 6 : i32
+// CHECK: arith.constant 262 : i32
+// CHECK: call @rlx_collective_f32(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[ROOT]])
+// CHECK: arith.constant 8 : i32
 // CHECK: call @rlx_collective_f32(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[ROOT]])
 func.func @axis_index_broadcast(%x: tensor<3xf32>) -> (tensor<i32>, tensor<3xf32>) {
   %i = rlx.axis_index {axis = "i"} : tensor<i32>
   %b = rlx.broadcast %x {axis = "i", root = 1 : i64} : tensor<3xf32>
   return %i, %b : tensor<i32>, tensor<3xf32>
+}
+
+// -----
+
+// Overlap: the start moves up, with the pure op computing its operand, to
+// just after what that op reads, so both matmuls run between start and
+// wait; the exp reading the result moves down to just before the add that
+// reads it, and the wait stays before the exp.
+// CHECK-LABEL: func @overlap
+// CHECK: rlx.neg
+// CHECK: arith.constant 257 : i32
+// CHECK: call @rlx_collective_f32
+// CHECK: rlx.matmul
+// CHECK: rlx.matmul
+// CHECK: arith.constant 8 : i32
+// CHECK: call @rlx_collective_f32
+// CHECK: bufferization.to_tensor
+// CHECK: rlx.exp
+// CHECK: rlx.add
+func.func @overlap(%g: tensor<4xf32>, %a: tensor<8x8xf32>, %b: tensor<8x8xf32>) -> (tensor<4xf32>, tensor<8x8xf32>) {
+  %m = rlx.matmul %a, %b : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %n = rlx.neg %g : tensor<4xf32>
+  %s = rlx.all_reduce %n {axis = "i", kind = "mean"} : tensor<4xf32>
+  %e = rlx.exp %s : tensor<4xf32>
+  %m2 = rlx.matmul %m, %b : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %y = rlx.add %e, %g : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %y, %m2 : tensor<4xf32>, tensor<8x8xf32>
+}
+
+// -----
+
+// Two collectives keep their order, and a start stays after an op with side
+// effects before it (the print); the wait for one whose operand is read
+// again later (by the mul) goes before that read, which could otherwise
+// reuse the buffer the collective still reads.
+// CHECK-LABEL: func @order
+// CHECK: arith.constant 256 : i32
+// CHECK: call @rlx_collective_f32
+// CHECK: vector.print
+// CHECK: arith.constant 257 : i32
+// CHECK: call @rlx_collective_f32
+// CHECK: arith.constant 8 : i32
+// CHECK: call @rlx_collective_f32
+// CHECK: rlx.mul
+func.func @order(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %a = rlx.all_reduce %x {axis = "i", kind = "sum"} : tensor<4xf32>
+  %c = arith.constant 1.0 : f32
+  vector.print %c : f32
+  %b = rlx.all_reduce %y {axis = "i", kind = "mean"} : tensor<4xf32>
+  %p = rlx.mul %y, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %a, %b, %p : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
 
 // -----

@@ -124,6 +124,27 @@ TEST(Collectives, DataParallelBuckets) {
                          .func()
                          .to_mlir();
   EXPECT_EQ(countOf(each, "rlx.all_reduce"), 5u) << each;
+  // Buckets fill from the last param (out.bias, 4 bytes; out.weight, 32;
+  // hidden.bias, 32; hidden.weight, 128): a first bucket closed at 36 bytes
+  // holds the output layer's 9 gradients, the second the hidden layer's 40.
+  parallel.bucket_bytes = 1 << 20;
+  parallel.first_bucket_bytes = 36;
+  std::string two = make_train_step(loss, Optimizer::adam(),
+                                    Schedule::constant(0.01), parallel)
+                        .func()
+                        .to_mlir();
+  EXPECT_EQ(countOf(two, "rlx.all_reduce"), 3u) << two;
+  size_t first = two.find("rlx.all_reduce");
+  size_t second = two.find("rlx.all_reduce", first + 1);
+  ASSERT_NE(second, std::string::npos) << two;
+  EXPECT_NE(two.substr(first, two.find('\n', first) - first)
+                .find("tensor<9xf32>"),
+            std::string::npos)
+      << two;
+  EXPECT_NE(two.substr(second, two.find('\n', second) - second)
+                .find("tensor<40xf32>"),
+            std::string::npos)
+      << two;
   parallel.axis = "";
   EXPECT_NE(errorOf([&] {
               make_train_step(loss, Optimizer::adam(),

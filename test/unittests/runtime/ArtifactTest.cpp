@@ -125,7 +125,7 @@ TEST_F(ArtifactTest, AbiVersionMismatchNamesBothVersions) {
   EXPECT_TRUE(statusIs(load(RLX_FAKE_ARTIFACT_ABI1),
                        RLX_STATUS_FAILED_PRECONDITION,
                        {"ABI version mismatch", RLX_FAKE_ARTIFACT_ABI1,
-                        "version 1", "version 3"}));
+                        "version 1", "version 4"}));
 }
 
 TEST_F(ArtifactTest, MalformedManifest) {

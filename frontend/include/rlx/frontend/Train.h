@@ -57,10 +57,19 @@ struct Schedule {
 struct DataParallel {
   /// The replica axis the collectives name.
   std::string axis = "replicas";
-  /// Gradients are flattened and concatenated into buckets of at most this
-  /// many bytes (one per dtype at least), one all-reduce each, instead of
-  /// one per tensor: fewer, larger messages. 0: one bucket per gradient.
+  /// Gradients are flattened and concatenated into buckets, one all-reduce
+  /// each, instead of one per tensor: fewer, larger messages. A bucket
+  /// closes once it holds this many bytes (or at a change of dtype). 0: one
+  /// bucket per gradient.
+  /// Buckets fill in reverse param order, the order in which the backward
+  /// pass produces gradients (last layer first), so each bucket's
+  /// all-reduce starts as soon as its gradients exist and runs while the
+  /// backward pass computes the rest.
   int64_t bucket_bytes = 32 << 20;
+  /// The first bucket's size (at most bucket_bytes): small, so that the
+  /// first all-reduce starts early in the backward pass, as PyTorch DDP's
+  /// first bucket of 1 MiB does.
+  int64_t first_bucket_bytes = 1 << 20;
   /// The replicas. Null: the MPI world when the process runs under mpirun
   /// (OMPI_COMM_WORLD_SIZE or PMI_SIZE set), else a single replica.
   std::shared_ptr<runtime::Communicator> communicator;

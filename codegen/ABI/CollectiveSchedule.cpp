@@ -1,0 +1,148 @@
+//===- CollectiveSchedule.cpp - Where collectives start and end -----------===//
+
+#include "codegen/ABI/CollectiveSchedule.h"
+#include "dialects/RLX/IR/RLXDialect.h"
+
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+namespace {
+
+/// Ops that may move within their block: pure, and without regions (a
+/// region may read values of the block that its operands do not show).
+bool isMovable(Operation *op) {
+  return op->getNumRegions() == 0 && isPure(op) && !op->hasTrait<OpTrait::IsTerminator>();
+}
+
+/// The op of `block` defining `value`, or null (a block argument, or a
+/// value from outside the block).
+Operation *definerIn(Block *block, Value value) {
+  Operation *def = value.getDefiningOp();
+  return def && def->getBlock() == block ? def : nullptr;
+}
+
+/// The later of two ops of one block (null: the block's start).
+Operation *later(Operation *a, Operation *b) {
+  if (!a)
+    return b;
+  if (!b)
+    return a;
+  return a->isBeforeInBlock(b) ? b : a;
+}
+
+/// Moves `op` to just after `after` (null: the block's start).
+void placeAfter(Operation *op, Operation *after) {
+  if (after)
+    op->moveAfter(after);
+  else
+    op->moveBefore(&op->getBlock()->front());
+}
+
+/// `collective` and the movable ops computing its operands, each just after
+/// the last op it needs; the collective also after the last op with side
+/// effects before it.
+void hoist(Operation *collective) {
+  Block *block = collective->getBlock();
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Operation *> worklist = {collective};
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    for (Value operand : op->getOperands())
+      if (Operation *def = definerIn(block, operand))
+        if (isMovable(def) && slice.insert(def))
+          worklist.push_back(def);
+  }
+  SmallVector<Operation *> order = slice.takeVector();
+  llvm::sort(order, [](Operation *a, Operation *b) {
+    return a->isBeforeInBlock(b);
+  });
+  Operation *fence = nullptr;
+  for (Operation *op = collective->getPrevNode(); op; op = op->getPrevNode())
+    if (!slice.contains(op) && !isMovable(op)) {
+      fence = op;
+      break;
+    }
+  order.push_back(collective);
+  for (Operation *op : order) {
+    Operation *after = op == collective ? fence : nullptr;
+    for (Value operand : op->getOperands())
+      after = later(after, definerIn(block, operand));
+    if (after != op->getPrevNode())
+      placeAfter(op, after);
+  }
+}
+
+/// The first op of `block` after `from` among `ops` (ancestors taken), or
+/// `current` when none comes before it.
+Operation *firstAfter(Operation *from, Value value, Operation *current) {
+  Block *block = from->getBlock();
+  for (Operation *user : value.getUsers()) {
+    Operation *inBlock = block->findAncestorOpInBlock(*user);
+    if (inBlock && inBlock != from && from->isBeforeInBlock(inBlock) &&
+        inBlock->isBeforeInBlock(current))
+      current = inBlock;
+  }
+  return current;
+}
+
+/// The movable ops reading `collective`'s results (transitively), each just
+/// before the first op that reads what it computes.
+void sinkReaders(Operation *collective) {
+  Block *block = collective->getBlock();
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Operation *> worklist = {collective};
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    for (Value result : op->getResults())
+      for (Operation *user : result.getUsers())
+        if (user->getBlock() == block && isMovable(user) &&
+            slice.insert(user))
+          worklist.push_back(user);
+  }
+  SmallVector<Operation *> order = slice.takeVector();
+  llvm::sort(order, [](Operation *a, Operation *b) {
+    return b->isBeforeInBlock(a);
+  });
+  for (Operation *op : order) {
+    Operation *first = block->getTerminator();
+    bool used = false;
+    for (Value result : op->getResults())
+      for (Operation *user : result.getUsers()) {
+        used = true;
+        if (Operation *inBlock = block->findAncestorOpInBlock(*user))
+          if (inBlock->isBeforeInBlock(first))
+            first = inBlock;
+      }
+    if (used && first && op->getNextNode() != first)
+      op->moveBefore(first);
+  }
+}
+
+} // namespace
+
+void mlir::rlx::scheduleCollectives(ArrayRef<Operation *> collectives) {
+  for (Operation *collective : collectives)
+    hoist(collective);
+  for (Operation *collective : llvm::reverse(collectives))
+    sinkReaders(collective);
+}
+
+Operation *mlir::rlx::waitPointOf(Operation *collective) {
+  Block *block = collective->getBlock();
+  Operation *point = block->mightHaveTerminator() ? block->getTerminator()
+                                                  : &block->back();
+  for (Value result : collective->getResults())
+    point = firstAfter(collective, result, point);
+  // The operand and what it is a reshape of share its buffer.
+  for (Value value = collective->getNumOperands() ? collective->getOperand(0)
+                                                  : Value();
+       value;) {
+    point = firstAfter(collective, value, point);
+    auto reshape = value.getDefiningOp<ReshapeOp>();
+    value = reshape ? reshape.getOperand() : Value();
+  }
+  return point;
+}
