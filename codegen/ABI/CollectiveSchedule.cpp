@@ -41,9 +41,11 @@ void placeAfter(Operation *op, Operation *after) {
     op->moveBefore(&op->getBlock()->front());
 }
 
-/// `collective` and the movable ops computing its operands, each just after
-/// the last op it needs; the collective also after the last op with side
-/// effects before it.
+/// `collective` and the movable ops computing its operands, each moved up
+/// to just after the last op it needs, but not above the last op with side
+/// effects before the collective (the previous collective among them): an
+/// earlier collective then starts before the compute of a later one's
+/// operand, which would otherwise jump ahead of it.
 void hoist(Operation *collective) {
   Block *block = collective->getBlock();
   llvm::SetVector<Operation *> slice;
@@ -67,9 +69,12 @@ void hoist(Operation *collective) {
     }
   order.push_back(collective);
   for (Operation *op : order) {
-    Operation *after = op == collective ? fence : nullptr;
+    Operation *after = fence;
     for (Value operand : op->getOperands())
       after = later(after, definerIn(block, operand));
+    // Only up: an op already above the fence stays.
+    if (after && !after->isBeforeInBlock(op))
+      continue;
     if (after != op->getPrevNode())
       placeAfter(op, after);
   }

@@ -4,7 +4,9 @@
 /// Every linalg op on buffers that is not a matmul (fused elementwise
 /// chains, broadcasts, transposes, reductions, fills) becomes a loop nest
 /// whose innermost loop walks one 512-bit vector at a time: outer loops are
-/// tiled by 1, the innermost by the vector width, and the tile is
+/// tiled by 1 (a transposed read: the next-to-innermost by the vector
+/// width too, see readsInnermostDimsSwapped), the innermost by the vector
+/// width, and the tile is
 /// vectorized with masks so partial tiles and dynamic sizes need no scalar
 /// remainder loop. Transcendental functions in the vector bodies are then
 /// replaced by MLIR's polynomial approximations, which stay vectors, instead
@@ -160,16 +162,50 @@ void foldUnitWindowExprs(RewriterBase &rewriter, linalg::LinalgOp tile) {
     });
 }
 
-/// Tiles `op` to 1 x ... x 1 x width and vectorizes the tile. When the
-/// vectorizer refuses the tile, the tiled loops stay scalar (still correct).
+/// Whether an input of `op` (all loops parallel) is read with its two
+/// innermost loops swapped, as a transpose reads its operand: a 1 x width
+/// tile would read `width` rows for one element each, one cache line per
+/// element, and rows a power-of-two bytes apart (a 512-wide f32 matrix)
+/// fall in the same few cache sets and evict each other. Such an op is
+/// tiled width x width instead: `width` rows read whole, transposed in
+/// registers, `width` rows written.
+bool readsInnermostDimsSwapped(linalg::LinalgOp op) {
+  unsigned loops = op.getNumLoops();
+  if (loops < 2 || op.getNumReductionLoops() != 0)
+    return false;
+  auto isDim = [](AffineExpr e, unsigned d) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    return dim && dim.getPosition() == d;
+  };
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    unsigned n = map.getNumResults();
+    if (n >= 2 && isDim(map.getResult(n - 1), loops - 2) &&
+        isDim(map.getResult(n - 2), loops - 1))
+      return true;
+  }
+  return false;
+}
+
+/// Tiles `op` to 1 x ... x 1 x width (width x width for a transposed read)
+/// and vectorizes the tile. When the vectorizer refuses the tile, the
+/// tiled loops stay scalar (still correct).
 void tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op) {
   unsigned loops = op.getNumLoops();
   int64_t width = 512 / widestElementBits(op);
   SmallVector<int64_t> vectorSizes(loops, 1);
   vectorSizes.back() = width;
+  // 32- and 64-bit elements: 16 x 16 and 8 x 8 tiles. Narrower ones
+  // would make tiles of 1024 and more elements, moved one by one.
+  if (width <= 16 && readsInnermostDimsSwapped(op))
+    vectorSizes[loops - 2] = width;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  // A static innermost extent below one vector needs no innermost loop.
-  if (!ShapedType::isDynamic(ranges.back()) && ranges.back() < width)
+  // A static extent below one vector needs no loop.
+  for (unsigned d = loops - 2; d < loops && loops >= 2; ++d)
+    if (!ShapedType::isDynamic(ranges[d]) && ranges[d] < vectorSizes[d])
+      vectorSizes[d] = std::max<int64_t>(ranges[d], 1);
+  if (loops == 1 && !ShapedType::isDynamic(ranges.back()) &&
+      ranges.back() < width)
     vectorSizes.back() = std::max<int64_t>(ranges.back(), 1);
 
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
@@ -262,6 +298,27 @@ LogicalResult lowerMultiReductions(ModuleOp module) {
   return failure();
 }
 
+/// The 16 x 16 transposes of 32-bit elements (a transposed tile's) as
+/// 16-lane shuffles (unpacks and permutes, 64 of them), not 256 element
+/// moves; every other transpose is lowered element by element later.
+LogicalResult lowerSquareTransposes(ModuleOp module) {
+  SmallVector<Operation *> square;
+  module.walk([&](vector::TransposeOp op) {
+    VectorType type = op.getSourceVectorType();
+    if (type.getRank() == 2 && type.getDimSize(0) == 16 &&
+        type.getDimSize(1) == 16 && type.getElementTypeBitWidth() == 32)
+      square.push_back(op);
+  });
+  if (square.empty())
+    return success();
+  RewritePatternSet patterns(module.getContext());
+  vector::populateVectorTransposeLoweringPatterns(
+      patterns, vector::VectorTransposeLowering::Shuffle16x16);
+  GreedyRewriteConfig config;
+  config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+  return applyOpPatternsGreedily(square, std::move(patterns), config);
+}
+
 struct RLXCPUVectorizeLoopsPass
     : mlir::rlx::impl::RLXCPUVectorizeLoopsBase<RLXCPUVectorizeLoopsPass> {
   void runOnOperation() override {
@@ -293,6 +350,11 @@ struct RLXCPUVectorizeLoopsPass
           vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
         })) ||
         failed(lowerMultiReductions(module)) ||
+        failed(applyStage([](RewritePatternSet &patterns) {
+          vector::populateVectorTransferPermutationMapLoweringPatterns(
+              patterns);
+        })) ||
+        failed(lowerSquareTransposes(module)) ||
         failed(applyStage([](RewritePatternSet &patterns) {
           vector::populateVectorTransferPermutationMapLoweringPatterns(
               patterns);

@@ -202,3 +202,34 @@ func.func @batch_one_rows_parallel(%x: memref<1x56x56x64xf32>, %y: memref<1x56x5
   }
   return
 }
+
+// -----
+
+// A transpose reads its operand with the two innermost loops swapped: it is
+// tiled 16 x 16, read as 16 whole rows, transposed in registers with
+// shuffles and written as 16 rows (a 1 x 16 tile read 16 rows for one
+// element each, and rows 2 KiB apart evicted each other from the cache).
+// CHECK-LABEL: func @transpose_tiles
+// CHECK: scf.for {{.*}} step %c16
+// CHECK: scf.for {{.*}} step %c16
+// CHECK: vector.transfer_read {{.*}} : memref<16x16xf32, strided<[128, 1], offset: ?>>, vector<16x16xf32>
+// CHECK: vector.shuffle {{.*}} [0, 16, 1, 17, 4, 20, 5, 21, 8, 24, 9, 25, 12, 28, 13, 29] : vector<16xf32>, vector<16xf32>
+// CHECK-NOT: vector.transpose
+// CHECK: vector.transfer_write {{.*}} : vector<16x16xf32>, memref<16x16xf32, strided<[512, 1], offset: ?>>
+func.func @transpose_tiles(%x: memref<512x128xf32>, %y: memref<128x512xf32>) {
+  linalg.transpose ins(%x : memref<512x128xf32>) outs(%y : memref<128x512xf32>) permutation = [1, 0]
+  return
+}
+
+// -----
+
+// 16-bit elements keep 1 x 32 tiles: a 32 x 32 tile would be 1024 elements
+// moved one by one.
+// CHECK-LABEL: func @transpose_f16_rows
+// CHECK: scf.for {{.*}} step %c1
+// CHECK: scf.for {{.*}} step %c32
+// CHECK-NOT: vector<32x32xf16>
+func.func @transpose_f16_rows(%x: memref<64x32xf16>, %y: memref<32x64xf16>) {
+  linalg.transpose ins(%x : memref<64x32xf16>) outs(%y : memref<32x64xf16>) permutation = [1, 0]
+  return
+}
