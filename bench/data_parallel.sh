@@ -11,8 +11,14 @@ for p in 1 2; do
   if [ "$p" = 1 ]; then
     RLX_NUM_THREADS=1 taskset -c 0 "$bin" "$steps" "$global"
   else
-    mpirun --allow-run-as-root --bind-to core -x RLX_NUM_THREADS=1 -np "$p" \
-      "$bin" "$steps" "$global"
+    # Each process has one core and one kernel thread: the collectives run
+    # at their start. Then the same with them on the communicator's thread
+    # (which shares the core), overlapping the rest of the backward pass.
+    for overlap in 0 1; do
+      echo -n "RLX_COLLECTIVE_OVERLAP=$overlap: "
+      mpirun --allow-run-as-root --bind-to core -x RLX_NUM_THREADS=1 \
+        -x RLX_COLLECTIVE_OVERLAP=$overlap -np "$p" "$bin" "$steps" "$global"
+    done
   fi
   /usr/bin/python3 bench/ddp_reference.py "$p" "$steps" "$global"
 done
