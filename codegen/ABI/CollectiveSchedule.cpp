@@ -2,6 +2,7 @@
 
 #include "codegen/ABI/CollectiveSchedule.h"
 #include "dialects/RLX/IR/RLXDialect.h"
+#include "dialects/RLX/IR/RLXTraits.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
@@ -15,6 +16,18 @@ namespace {
 /// region may read values of the block that its operands do not show).
 bool isMovable(Operation *op) {
   return op->getNumRegions() == 0 && isPure(op) && !op->hasTrait<OpTrait::IsTerminator>();
+}
+
+/// Ops that move data or compute elementwise: moving one up only makes its
+/// result live a little longer. Everything else (a matmul, a transpose, a
+/// reduction) keeps its place, so that starting a collective early never
+/// pulls compute earlier, nor with it the memory its result holds (the
+/// transposed activations of a backward pass into the forward pass).
+bool isLight(Operation *op) {
+  return isa<ReshapeOp, ConcatOp, SliceOp, CastOp, BitcastOp,
+             BroadcastInDimOp, ConstantOp>(op) ||
+         op->hasTrait<OpTrait::rlx::BroadcastingShape>() ||
+         op->hasTrait<OpTrait::SameOperandsAndResultType>();
 }
 
 /// The op of `block` defining `value`, or null (a block argument, or a
@@ -41,11 +54,12 @@ void placeAfter(Operation *op, Operation *after) {
     op->moveBefore(&op->getBlock()->front());
 }
 
-/// `collective` and the movable ops computing its operands, each moved up
-/// to just after the last op it needs, but not above the last op with side
-/// effects before the collective (the previous collective among them): an
-/// earlier collective then starts before the compute of a later one's
-/// operand, which would otherwise jump ahead of it.
+/// `collective` and the light ops computing its operand (the reshapes and
+/// concatenation of a gradient bucket, traced after the whole backward
+/// pass), each moved up to just after the last op it needs, but not above
+/// the last other op computing the operand (which stays), nor above the
+/// last op with side effects before the collective (the previous
+/// collective among them).
 void hoist(Operation *collective) {
   Block *block = collective->getBlock();
   llvm::SetVector<Operation *> slice;
@@ -67,9 +81,15 @@ void hoist(Operation *collective) {
       fence = op;
       break;
     }
+  Operation *anchor = fence;
+  for (Operation *op : order)
+    if (!isLight(op))
+      anchor = later(anchor, op);
   order.push_back(collective);
   for (Operation *op : order) {
-    Operation *after = fence;
+    if (op != collective && !isLight(op))
+      continue;
+    Operation *after = anchor;
     for (Value operand : op->getOperands())
       after = later(after, definerIn(block, operand));
     // Only up: an op already above the fence stays.
@@ -93,8 +113,8 @@ Operation *firstAfter(Operation *from, Value value, Operation *current) {
   return current;
 }
 
-/// The movable ops reading `collective`'s results (transitively), each just
-/// before the first op that reads what it computes.
+/// The light ops reading `collective`'s results (transitively), each moved
+/// down to just before the first op that reads what it computes.
 void sinkReaders(Operation *collective) {
   Block *block = collective->getBlock();
   llvm::SetVector<Operation *> slice;
@@ -103,7 +123,7 @@ void sinkReaders(Operation *collective) {
     Operation *op = worklist.pop_back_val();
     for (Value result : op->getResults())
       for (Operation *user : result.getUsers())
-        if (user->getBlock() == block && isMovable(user) &&
+        if (user->getBlock() == block && isMovable(user) && isLight(user) &&
             slice.insert(user))
           worklist.push_back(user);
   }

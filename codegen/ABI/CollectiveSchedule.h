@@ -5,9 +5,12 @@
 /// and waited for before the first op that reads its result. For that
 /// window to cover compute (a data-parallel step's gradient all-reduce
 /// running while the rest of the backward pass computes), each collective
-/// moves up to just after the last value its operand needs, together with
-/// the pure ops computing that operand, and the pure ops reading its
-/// result move down to just before the first op that needs theirs.
+/// moves up to just after the last op computing its operand, together with
+/// the light ops between (reshapes, concatenations, elementwise ops: a
+/// bucket's gradients are concatenated after the whole backward pass), and
+/// the light ops reading its result move down to just before the first op
+/// that needs theirs. No matmul, transpose or reduction moves: compute
+/// keeps its order, and memory its peak.
 ///
 //===----------------------------------------------------------------------===//
 

@@ -219,9 +219,10 @@ def RLXLowerCollectives : Pass<"rlx-lower-collectives", "mlir::ModuleOp"> {
     Each `rlx.all_reduce`, `all_gather`, `reduce_scatter` and `broadcast`
     becomes two calls of the private `rlx_collective_<type>(kind, dtype, in,
     out, count, arg)`: a start (`RLX_COLLECTIVE_START`), moved up with the
-    pure ops computing its operand to just after what they need, and a wait
+    light ops computing its operand (reshapes, concatenations, elementwise
+    ops) to just after the last other op computing it, and a wait
     (`RLX_COLLECTIVE_WAIT`) before the first op reading its result, whose
-    pure readers move down to where their own results are first needed;
+    light readers move down to where their own results are first needed;
     so a collective overlaps the compute between. `axis_index` is one call.
     The calls take 1-D views of the operand's buffer
     (`bufferization.to_buffer`) and a fresh result buffer (`memref.alloc`,

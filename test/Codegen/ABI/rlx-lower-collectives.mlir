@@ -95,29 +95,33 @@ func.func @axis_index_broadcast(%x: tensor<3xf32>) -> (tensor<i32>, tensor<3xf32
 
 // -----
 
-// Overlap: the start moves up, with the pure op computing its operand, to
-// just after what that op reads, so both matmuls run between start and
-// wait; the exp reading the result moves down to just before the add that
-// reads it, and the wait stays before the exp.
+// Overlap: the start moves up, with the light op computing its operand
+// (the reshape), to just after the transpose that op reads, which itself
+// stays (compute keeps its order); so the second matmul runs between start
+// and wait. The exp reading the result moves down to just before the add
+// that reads it, and the wait stays before the exp.
 // CHECK-LABEL: func @overlap
-// CHECK: rlx.neg
+// CHECK: rlx.matmul
+// CHECK-NEXT: rlx.transpose
+// CHECK-NEXT: rlx.reshape
 // CHECK: arith.constant 257 : i32
 // CHECK: call @rlx_collective_f32
-// CHECK: rlx.matmul
 // CHECK: rlx.matmul
 // CHECK: arith.constant 8 : i32
 // CHECK: call @rlx_collective_f32
 // CHECK: bufferization.to_tensor
 // CHECK: rlx.exp
 // CHECK: rlx.add
-func.func @overlap(%g: tensor<4xf32>, %a: tensor<8x8xf32>, %b: tensor<8x8xf32>) -> (tensor<4xf32>, tensor<8x8xf32>) {
+func.func @overlap(%g: tensor<2x2xf32>, %a: tensor<8x8xf32>, %b: tensor<8x8xf32>) -> (tensor<4xf32>, tensor<8x8xf32>) {
   %m = rlx.matmul %a, %b : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
-  %n = rlx.neg %g : tensor<4xf32>
+  %t = rlx.transpose %g {permutation = array<i64: 1, 0>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+  %m2 = rlx.matmul %m, %b : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %n = rlx.reshape %t : (tensor<2x2xf32>) -> tensor<4xf32>
   %s = rlx.all_reduce %n {axis = "i", kind = "mean"} : tensor<4xf32>
   %e = rlx.exp %s : tensor<4xf32>
-  %m2 = rlx.matmul %m, %b : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
-  %y = rlx.add %e, %g : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  return %y, %m2 : tensor<4xf32>, tensor<8x8xf32>
+  %m3 = rlx.matmul %m2, %b : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %y = rlx.add %e, %n : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %y, %m3 : tensor<4xf32>, tensor<8x8xf32>
 }
 
 // -----
