@@ -62,37 +62,40 @@ void placeAfter(Operation *op, Operation *after) {
 /// collective among them).
 void hoist(Operation *collective) {
   Block *block = collective->getBlock();
-  llvm::SetVector<Operation *> slice;
+  // The light ops reached from the collective through light ops; the other
+  // ops they read (the frontier) stay, and nothing moves above the last.
+  llvm::SetVector<Operation *> light;
+  Operation *anchor = nullptr;
   SmallVector<Operation *> worklist = {collective};
   while (!worklist.empty()) {
     Operation *op = worklist.pop_back_val();
-    for (Value operand : op->getOperands())
-      if (Operation *def = definerIn(block, operand))
-        if (isMovable(def) && slice.insert(def))
+    for (Value operand : op->getOperands()) {
+      Operation *def = definerIn(block, operand);
+      if (!def)
+        continue;
+      if (isMovable(def) && isLight(def)) {
+        if (light.insert(def))
           worklist.push_back(def);
+      } else {
+        anchor = later(anchor, def);
+      }
+    }
   }
-  SmallVector<Operation *> order = slice.takeVector();
+  for (Operation *op = collective->getPrevNode(); op; op = op->getPrevNode())
+    if (!isMovable(op)) {
+      anchor = later(anchor, op);
+      break;
+    }
+  SmallVector<Operation *> order = light.takeVector();
   llvm::sort(order, [](Operation *a, Operation *b) {
     return a->isBeforeInBlock(b);
   });
-  Operation *fence = nullptr;
-  for (Operation *op = collective->getPrevNode(); op; op = op->getPrevNode())
-    if (!slice.contains(op) && !isMovable(op)) {
-      fence = op;
-      break;
-    }
-  Operation *anchor = fence;
-  for (Operation *op : order)
-    if (!isLight(op))
-      anchor = later(anchor, op);
   order.push_back(collective);
   for (Operation *op : order) {
-    if (op != collective && !isLight(op))
-      continue;
     Operation *after = anchor;
     for (Value operand : op->getOperands())
       after = later(after, definerIn(block, operand));
-    // Only up: an op already above the fence stays.
+    // Only up: an op already above the anchor stays.
     if (after && !after->isBeforeInBlock(op))
       continue;
     if (after != op->getPrevNode())

@@ -59,17 +59,7 @@ void CollectiveQueue::run() {
       tasks.pop_front();
       running = true;
     }
-    std::optional<StatusError> failure;
-    try {
-      task.first();
-    } catch (const StatusError &error) {
-      failure = error;
-    } catch (const std::bad_alloc &) {
-      failure = StatusError(RLX_STATUS_RESOURCE_EXHAUSTED, "out of host memory");
-    } catch (const std::exception &error) {
-      failure = StatusError(RLX_STATUS_INTERNAL,
-                            std::string("internal error: ") + error.what());
-    }
+    std::optional<StatusError> failure = captureFailure(task.first);
     {
       std::lock_guard<std::mutex> lock(mutex);
       running = false;

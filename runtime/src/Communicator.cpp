@@ -234,19 +234,10 @@ namespace {
 /// Runs `body`; a failure is recorded on this thread's call, whose entry
 /// code then returns.
 template <typename Fn> void reportToCall(Fn &&body) {
-  StatusError error(RLX_STATUS_OK, "");
-  try {
-    body();
+  std::optional<StatusError> error = captureFailure(body);
+  if (!error)
     return;
-  } catch (const StatusError &caught) {
-    error = caught;
-  } catch (const std::bad_alloc &) {
-    error = StatusError(RLX_STATUS_RESOURCE_EXHAUSTED, "out of host memory");
-  } catch (const std::exception &caught) {
-    error = StatusError(RLX_STATUS_INTERNAL,
-                        std::string("internal error: ") + caught.what());
-  }
-  if (!recordHookFailure(error.code, error.message))
+  if (!recordHookFailure(error->code, error->message))
     std::abort(); // outside a call: nowhere to report to
   // A collective the communicator gave up on may still complete into the
   // call's buffers later (MPI has no cancel for collectives).

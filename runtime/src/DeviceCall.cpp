@@ -20,18 +20,9 @@ thread_local DeviceCall *activeCall = nullptr;
 template <typename Fn> void runHook(Fn &&body) noexcept {
   if (!activeCall)
     return;
-  try {
-    body(*activeCall);
-  } catch (const StatusError &error) {
-    recordHookFailure(error.code, error.message);
-  } catch (const std::bad_alloc &) {
-    recordHookFailure(RLX_STATUS_RESOURCE_EXHAUSTED, "out of host memory");
-  } catch (const std::exception &error) {
-    recordHookFailure(RLX_STATUS_INTERNAL,
-                      std::string("internal error: ") + error.what());
-  } catch (...) {
-    recordHookFailure(RLX_STATUS_INTERNAL, "internal error: unknown exception");
-  }
+  if (std::optional<StatusError> failure =
+          captureFailure([&] { body(*activeCall); }))
+    recordHookFailure(failure->code, failure->message);
 }
 
 /// A launch dimension as the driver takes it.

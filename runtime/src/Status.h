@@ -16,6 +16,7 @@
 
 #include <exception>
 #include <new>
+#include <optional>
 #include <string>
 
 struct rlx_status_s {
@@ -49,21 +50,31 @@ rlx_status_code_t statusCodeFromErrno(int error);
 /// `'path': strerror(error)`, for messages about files.
 std::string describeErrno(const std::string &path, int error);
 
-/// Runs `body` (returning void) and converts whatever it throws to a status.
-template <typename Fn> rlx_status_t guard(Fn &&body) noexcept {
+/// Runs `body` (returning void); whatever it throws comes back as a
+/// StatusError (out of memory: RESOURCE_EXHAUSTED, anything not a
+/// StatusError: INTERNAL), nothing when it returns.
+template <typename Fn>
+std::optional<StatusError> captureFailure(Fn &&body) noexcept {
   try {
     body();
-    return nullptr;
+    return std::nullopt;
   } catch (const StatusError &e) {
-    return makeStatus(e.code, e.message);
+    return e;
   } catch (const std::bad_alloc &) {
-    return makeStatus(RLX_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    return StatusError(RLX_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   } catch (const std::exception &e) {
-    return makeStatus(RLX_STATUS_INTERNAL,
-                      std::string("internal error: ") + e.what());
+    return StatusError(RLX_STATUS_INTERNAL,
+                       std::string("internal error: ") + e.what());
   } catch (...) {
-    return makeStatus(RLX_STATUS_INTERNAL, "internal error: unknown exception");
+    return StatusError(RLX_STATUS_INTERNAL,
+                       "internal error: unknown exception");
   }
+}
+
+/// Runs `body` (returning void) and converts whatever it throws to a status.
+template <typename Fn> rlx_status_t guard(Fn &&body) noexcept {
+  std::optional<StatusError> failure = captureFailure(body);
+  return failure ? makeStatus(failure->code, failure->message) : nullptr;
 }
 
 /// Throws INVALID_ARGUMENT when a required pointer argument is null.
