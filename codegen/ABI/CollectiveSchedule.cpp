@@ -103,14 +103,15 @@ void hoist(Operation *collective) {
   }
 }
 
-/// The first op of `block` after `from` among `ops` (ancestors taken), or
-/// `current` when none comes before it.
+/// The first op of `from`'s block after `from` that reads `value` (or holds
+/// an op that does), or `current` (null: the block's end) when none comes
+/// before it.
 Operation *firstAfter(Operation *from, Value value, Operation *current) {
   Block *block = from->getBlock();
   for (Operation *user : value.getUsers()) {
     Operation *inBlock = block->findAncestorOpInBlock(*user);
     if (inBlock && inBlock != from && from->isBeforeInBlock(inBlock) &&
-        inBlock->isBeforeInBlock(current))
+        (!current || inBlock->isBeforeInBlock(current)))
       current = inBlock;
   }
   return current;
@@ -135,16 +136,13 @@ void sinkReaders(Operation *collective) {
     return b->isBeforeInBlock(a);
   });
   for (Operation *op : order) {
-    Operation *first = block->getTerminator();
-    bool used = false;
+    if (op->use_empty())
+      continue;
+    Operation *first =
+        block->mightHaveTerminator() ? block->getTerminator() : nullptr;
     for (Value result : op->getResults())
-      for (Operation *user : result.getUsers()) {
-        used = true;
-        if (Operation *inBlock = block->findAncestorOpInBlock(*user))
-          if (inBlock->isBeforeInBlock(first))
-            first = inBlock;
-      }
-    if (used && first && op->getNextNode() != first)
+      first = firstAfter(op, result, first);
+    if (first && op->getNextNode() != first)
       op->moveBefore(first);
   }
 }
@@ -160,8 +158,8 @@ void mlir::rlx::scheduleCollectives(ArrayRef<Operation *> collectives) {
 
 Operation *mlir::rlx::waitPointOf(Operation *collective) {
   Block *block = collective->getBlock();
-  Operation *point = block->mightHaveTerminator() ? block->getTerminator()
-                                                  : &block->back();
+  Operation *point =
+      block->mightHaveTerminator() ? block->getTerminator() : nullptr;
   for (Value result : collective->getResults())
     point = firstAfter(collective, result, point);
   // The operand and what it is a reshape of share its buffer.

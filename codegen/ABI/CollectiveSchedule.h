@@ -30,7 +30,8 @@ void scheduleCollectives(ArrayRef<Operation *> collectives);
 /// The op of `collective`'s block before which its wait goes: the first
 /// op after it that reads its result, or its operand or a value the
 /// operand is a reshape of (a later op could otherwise write that buffer
-/// in place while the collective still reads it); else the terminator.
+/// in place while the collective still reads it); else the terminator;
+/// null in a block without one and nothing reading after the collective.
 Operation *waitPointOf(Operation *collective);
 
 } // namespace mlir::rlx

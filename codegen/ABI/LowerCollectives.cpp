@@ -221,8 +221,10 @@ LogicalResult lower(Operation *op, SymbolTable &symbols, ModuleOp module) {
       ValueRange{i32(async ? request.kind | RLX_COLLECTIVE_START : request.kind),
                  i32(dtype), in, out, count, arg});
   if (async) {
-    // The wait reads both buffers, so both live until it.
-    b.setInsertionPoint(waitPoint);
+    // The wait reads both buffers, so both live until it. Nothing to wait
+    // before (no terminator, no reader): right after the start.
+    if (waitPoint)
+      b.setInsertionPoint(waitPoint);
     func::CallOp::create(b, loc, callee,
                          ValueRange{i32(RLX_COLLECTIVE_WAIT), i32(dtype), in,
                                     out, count, arg});

@@ -150,6 +150,27 @@ func.func @order(%x: tensor<4xf32>, %y: tensor<4xf32>) -> (tensor<4xf32>, tensor
 
 // -----
 
+// A block without a terminator (the module's own): the wait goes before the
+// next reader of the operand, and with none right after the start.
+// CHECK-LABEL: module
+// CHECK: arith.constant 256 : i32
+// CHECK: call @rlx_collective_f32
+// CHECK: arith.constant 8 : i32
+// CHECK: call @rlx_collective_f32
+// CHECK: rlx.neg
+// CHECK: arith.constant 257 : i32
+// CHECK: call @rlx_collective_f32
+// CHECK: arith.constant 8 : i32
+// CHECK: call @rlx_collective_f32
+// CHECK-NEXT: bufferization.to_tensor
+// CHECK-NEXT: }
+%x = rlx.constant dense<1.0> : tensor<3xf32>
+%s = rlx.all_reduce %x {axis = "i", kind = "sum"} : tensor<3xf32>
+%y = rlx.neg %x : tensor<3xf32>
+%m = rlx.all_reduce %y {axis = "i", kind = "mean"} : tensor<3xf32>
+
+// -----
+
 // GPU: error: 'rlx.all_reduce' op is not supported on target 'vulkan' yet (collectives run on the CPU target only)
 func.func @gpu(%x: tensor<3xf32>) -> tensor<3xf32> {
   %s = rlx.all_reduce %x {axis = "i", kind = "sum"} : tensor<3xf32>
