@@ -15,7 +15,8 @@ namespace {
 /// Ops that may move within their block: pure, and without regions (a
 /// region may read values of the block that its operands do not show).
 bool isMovable(Operation *op) {
-  return op->getNumRegions() == 0 && isPure(op) && !op->hasTrait<OpTrait::IsTerminator>();
+  return op->getNumRegions() == 0 && isPure(op) &&
+         !op->hasTrait<OpTrait::IsTerminator>();
 }
 
 /// Ops that move data or compute elementwise: moving one up only makes its
@@ -24,8 +25,8 @@ bool isMovable(Operation *op) {
 /// pulls compute earlier, nor with it the memory its result holds (the
 /// transposed activations of a backward pass into the forward pass).
 bool isLight(Operation *op) {
-  return isa<ReshapeOp, ConcatOp, SliceOp, CastOp, BitcastOp,
-             BroadcastInDimOp, ConstantOp>(op) ||
+  return isa<ReshapeOp, ConcatOp, SliceOp, CastOp, BitcastOp, BroadcastInDimOp,
+             ConstantOp>(op) ||
          op->hasTrait<OpTrait::rlx::BroadcastingShape>() ||
          op->hasTrait<OpTrait::SameOperandsAndResultType>();
 }
@@ -87,9 +88,8 @@ void hoist(Operation *collective) {
       break;
     }
   SmallVector<Operation *> order = light.takeVector();
-  llvm::sort(order, [](Operation *a, Operation *b) {
-    return a->isBeforeInBlock(b);
-  });
+  llvm::sort(order,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   order.push_back(collective);
   for (Operation *op : order) {
     Operation *after = anchor;
@@ -132,9 +132,8 @@ void sinkReaders(Operation *collective) {
           worklist.push_back(user);
   }
   SmallVector<Operation *> order = slice.takeVector();
-  llvm::sort(order, [](Operation *a, Operation *b) {
-    return b->isBeforeInBlock(a);
-  });
+  llvm::sort(order,
+             [](Operation *a, Operation *b) { return b->isBeforeInBlock(a); });
   for (Operation *op : order) {
     if (op->use_empty())
       continue;

@@ -1,4 +1,4 @@
-//===- CollectiveQueue.h - Collectives on a communicator's own thread -*- C++ -*-===//
+//===- CollectiveQueue.h - Started collectives, in order --------*- C++ -*-===//
 ///
 /// \file
 /// Entry code starts a collective (RLX_COLLECTIVE_START) as soon as its
@@ -62,7 +62,8 @@ private:
 
   std::mutex mutex;
   std::condition_variable queued;
-  std::deque<std::pair<std::function<void()>, std::shared_ptr<CollectiveTicket>>>
+  std::deque<
+      std::pair<std::function<void()>, std::shared_ptr<CollectiveTicket>>>
       tasks;
   bool stopping = false;
   /// A task taken from `tasks` and not finished yet.
