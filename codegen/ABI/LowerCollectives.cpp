@@ -159,7 +159,7 @@ LogicalResult lower(Operation *op, SymbolTable &symbols, ModuleOp module) {
   Location loc = op->getLoc();
   // axis_index has nothing to wait for; the rest start here and end there.
   bool async = request.kind != RLX_COLLECTIVE_AXIS_INDEX;
-  Operation *waitPoint = async ? waitPointOf(op) : op;
+  Operation *waitPoint = async ? waitPointOf(op) : nullptr;
   OpBuilder b(op);
   Value x = op->getNumOperands() ? op->getOperand(0) : Value();
   RankedTensorType outType = resultType;

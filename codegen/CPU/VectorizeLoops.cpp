@@ -200,13 +200,10 @@ void tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op) {
   if (width <= 16 && readsInnermostDimsSwapped(op))
     vectorSizes[loops - 2] = width;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  // A static extent below one vector needs no loop.
-  for (unsigned d = loops - 2; d < loops && loops >= 2; ++d)
+  // A static extent below its tile needs no loop.
+  for (unsigned d = loops >= 2 ? loops - 2 : 0; d < loops; ++d)
     if (!ShapedType::isDynamic(ranges[d]) && ranges[d] < vectorSizes[d])
       vectorSizes[d] = std::max<int64_t>(ranges[d], 1);
-  if (loops == 1 && !ShapedType::isDynamic(ranges.back()) &&
-      ranges.back() < width)
-    vectorSizes.back() = std::max<int64_t>(ranges.back(), 1);
 
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   FailureOr<scf::SCFTilingResult> tiled =

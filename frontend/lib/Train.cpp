@@ -92,9 +92,10 @@ static int64_t elementBytes(DType dtype) {
 /// The gradients averaged over the replicas: flattened, concatenated into
 /// buckets (one dtype each; filled in reverse param order, the first one
 /// closed once it holds `first_bucket_bytes`, the others `bucket_bytes`),
-/// one pmean per bucket, then sliced and reshaped back. The concatenation costs one
-/// copy of the gradients; a collective per tensor would cost a latency per
-/// tensor instead, which dominates for the many small ones (biases).
+/// one pmean per bucket, then sliced and reshaped back. The concatenation
+/// costs one copy of the gradients; a collective per tensor would cost a
+/// latency per tensor instead, which dominates for the many small ones
+/// (biases).
 static optim::Tree averageOverReplicas(const optim::Tree &grads,
                                        const std::vector<detail::Arg> &order,
                                        const DataParallel &parallel,

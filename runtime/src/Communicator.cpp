@@ -84,17 +84,21 @@ void runLocked(rlx_communicator_t &communicator, const char *what,
   }
 }
 
-/// runLocked behind every collective started before it: on this thread
-/// when none is pending, else on the queue's (every replica then runs its
-/// collectives in the order issued).
+/// Runs `collective` behind every collective started before it: on this
+/// thread when none is pending, else on the queue's (every replica then
+/// runs its collectives in the order issued).
+template <typename Fn>
+void runInOrder(rlx_communicator_t &communicator, Fn &&collective) {
+  if (!communicator.queue || communicator.queue->idle())
+    return collective();
+  communicator.queue->submit(collective)->wait();
+}
+
+/// runLocked, in order.
 template <typename Fn>
 void runCollective(rlx_communicator_t &communicator, const char *what,
                    Fn &&body) {
-  if (!communicator.queue || communicator.queue->idle())
-    return runLocked(communicator, what, body);
-  communicator.queue
-      ->submit([&] { runLocked(communicator, what, body); })
-      ->wait();
+  runInOrder(communicator, [&] { runLocked(communicator, what, body); });
 }
 
 /// One collective of an artifact on `communicator`.
@@ -261,9 +265,7 @@ void issueCollective(rlx_communicator_t &communicator, bool start,
     call->addPending(out, [ticket] { reportToCall([&] { ticket->wait(); }); });
     return;
   }
-  if (!communicator.queue || communicator.queue->idle())
-    return collective();
-  communicator.queue->submit(collective)->wait();
+  runInOrder(communicator, collective);
 }
 
 } // namespace

@@ -20,6 +20,17 @@ using namespace rlxrt;
 
 namespace {
 
+/// What waiting for `ticket` throws (a default error when nothing is).
+StatusError failureOf(CollectiveTicket &ticket) {
+  try {
+    ticket.wait();
+  } catch (const StatusError &e) {
+    return e;
+  }
+  ADD_FAILURE() << "no failure";
+  return StatusError(RLX_STATUS_OK, "");
+}
+
 TEST(CollectiveQueueTest, RunsInSubmissionOrderOffTheCallersThread) {
   CollectiveQueue queue;
   std::vector<int> order;
@@ -48,20 +59,12 @@ TEST(CollectiveQueueTest, WaitThrowsTheTasksFailure) {
   });
   auto internal = queue.submit([] { throw std::runtime_error("boom"); });
   auto fine = queue.submit([] {});
-  try {
-    failed->wait();
-    ADD_FAILURE() << "no failure";
-  } catch (const StatusError &e) {
-    EXPECT_EQ(e.code, RLX_STATUS_UNAVAILABLE);
-    EXPECT_EQ(e.message, "all_reduce sum timed out");
-  }
-  try {
-    internal->wait();
-    ADD_FAILURE() << "no failure";
-  } catch (const StatusError &e) {
-    EXPECT_EQ(e.code, RLX_STATUS_INTERNAL);
-    EXPECT_EQ(e.message, "internal error: boom");
-  }
+  StatusError timedOut = failureOf(*failed);
+  EXPECT_EQ(timedOut.code, RLX_STATUS_UNAVAILABLE);
+  EXPECT_EQ(timedOut.message, "all_reduce sum timed out");
+  StatusError boom = failureOf(*internal);
+  EXPECT_EQ(boom.code, RLX_STATUS_INTERNAL);
+  EXPECT_EQ(boom.message, "internal error: boom");
   // A failure does not stop the queue.
   EXPECT_NO_THROW(fine->wait());
 }

@@ -60,8 +60,7 @@ struct DataParallel {
   /// Gradients are flattened and concatenated into buckets, one all-reduce
   /// each, instead of one per tensor: fewer, larger messages. A bucket
   /// closes once it holds this many bytes (or at a change of dtype). 0: one
-  /// bucket per gradient.
-  /// Buckets fill in reverse param order, the order in which the backward
+  /// bucket per gradient. Buckets fill in reverse param order, the order in which the backward
   /// pass produces gradients (last layer first), so each bucket's
   /// all-reduce starts as soon as its gradients exist and runs while the
   /// backward pass computes the rest.
