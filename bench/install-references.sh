@@ -31,3 +31,7 @@ fi
 "$venv/bin/python" -c "import onnxruntime.quantization" 2>/dev/null ||
   "$venv/bin/pip" install -q "numpy<2" "ml_dtypes==0.5.1" "onnx==1.17.0" ||
   echo "bench: ONNX Runtime's quantizer did not install; the int8 table is left out"
+# IREE, the MLIR compiler peer: its ONNX importer needs the onnx above.
+"$venv/bin/python" -c "import iree.compiler, iree.runtime" 2>/dev/null ||
+  "$venv/bin/pip" install -q iree-base-compiler iree-base-runtime ||
+  echo "bench: IREE did not install; its column reads -"

@@ -5,9 +5,12 @@ Each model is exported by PyTorch (`torch.onnx.export`, opset 17, random
 weights), compiled by `rlxc model.onnx` (its initializers written beside the
 artifact as model.safetensors) and timed by `rlx-run --benchmark` with
 RLX_NUM_THREADS=t; the same file runs in ONNX Runtime (CPU provider,
-intra_op_num_threads=t, all graph optimizations) with the same input.
-Outputs are compared first (relative 1e-3), then each prints its median over
-the calls.
+intra_op_num_threads=t, all graph optimizations) with the same input, and
+in IREE (PyPI's iree-base-compiler and iree-base-runtime: `iree-import-onnx`,
+`iree-compile` for llvm-cpu on the host CPU, `iree-benchmark-module` on the
+local-task device with t workers) where those are installed and the model
+imports. Outputs are compared first (relative 1e-3), then each prints its
+median over the calls.
 
 Models: the MLP 784-512-512-10 at batch 128 and batch 1; ResNet-50 at batch
 1 and 8, 224x224 (torchvision's, random weights; skipped without
@@ -16,11 +19,13 @@ heads, sequence 128, batch 1); an LSTM 256 -> 512 over 64 steps at batch
 8.
 
 Usage: onnx_inference.py BIN_DIR [--threads 1,2] [--calls N] [--models a,b]
-Prints `model threads rlx_ms ort_ms ratio` lines (ratio = rlx / ORT, lower
-is better)."""
+Prints `model threads rlx_ms ort_ms ratio iree_ms iree_ratio` lines (ratio =
+rlx / ORT, iree_ratio = rlx / IREE, lower is better; `-` where IREE is
+missing or failed, with its reason on stderr)."""
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -109,6 +114,66 @@ def rlx_ms(bin_dir, artifact, weights, x_path, threads, calls):
     return float(re.search(r"median ([0-9.]+) ms", out).group(1))
 
 
+def iree_tool(name):
+    """IREE's command-line tools, from the interpreter's environment."""
+    tool = os.path.join(os.path.dirname(sys.executable), name)
+    return tool if os.access(tool, os.X_OK) else shutil.which(name)
+
+
+def iree_compile(onnx_path, x_path, want_path):
+    """Imports and compiles the model for IREE's CPU backend on this CPU, runs
+    it once and checks its output against rlx's. Returns (vmfb, function) or
+    None, printing why on stderr."""
+    tools = [iree_tool(t) for t in ("iree-import-onnx", "iree-compile",
+                                    "iree-run-module", "iree-benchmark-module")]
+    if not all(tools):
+        print("# IREE left out: iree-base-compiler/-runtime not installed",
+              file=sys.stderr)
+        return None
+    base = os.path.splitext(onnx_path)[0]
+    mlir, vmfb, y = base + ".iree.mlir", base + ".vmfb", base + "_iree_y.npy"
+    try:
+        subprocess.run([tools[0], onnx_path, "-o", mlir], check=True,
+                       capture_output=True, text=True)
+        subprocess.run([tools[1], mlir, "--iree-input-type=onnx",
+                        "--iree-hal-target-device=local",
+                        "--iree-hal-local-target-device-backends=llvm-cpu",
+                        "--iree-llvmcpu-target-cpu=host", "-o", vmfb],
+                       check=True, capture_output=True, text=True)
+        function = re.search(r"func\.func @([\w$.]+)", open(mlir).read()).group(1)
+        subprocess.run([tools[2], "--module=" + vmfb, "--device=local-task",
+                        "--function=" + function, "--input=@" + x_path,
+                        "--output=@" + y], check=True, capture_output=True,
+                       text=True)
+    except subprocess.CalledProcessError as e:
+        reason = (e.stderr or "").strip().splitlines()[-1:] or ["no message"]
+        print(f"# IREE failed on {os.path.basename(onnx_path)}: {reason[0]}",
+              file=sys.stderr)
+        return None
+    want = np.load(want_path)
+    got = np.load(y).reshape(want.shape)
+    err = float(np.max(np.abs(got - want)) / (np.max(np.abs(want)) + 1e-30))
+    if err > 1e-3:
+        print(f"# {os.path.basename(onnx_path)}: IREE differs from rlx (max "
+              f"relative error {err:.2e})", file=sys.stderr)
+    return vmfb, function
+
+
+def iree_ms(compiled, x_path, threads, calls):
+    """Median of `calls` single-call repetitions on `threads` workers."""
+    vmfb, function = compiled
+    out = subprocess.run(
+        [iree_tool("iree-benchmark-module"), "--module=" + vmfb,
+         "--device=local-task", f"--task_topology_max_group_count={threads}",
+         "--function=" + function, "--input=@" + x_path,
+         f"--benchmark_repetitions={calls}", "--benchmark_min_time=1x",
+         "--benchmark_report_aggregates_only=true"],
+        capture_output=True, text=True, check=True).stdout
+    value, unit = re.search(r"real_time_median\s+([0-9.]+) (ns|us|ms|s)\b",
+                            out).groups()
+    return float(value) * {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[unit]
+
+
 def ort_session(path, threads):
     """ONNX Runtime on `threads` threads, every graph optimization."""
     import onnxruntime as ort
@@ -140,7 +205,7 @@ def main():
     import onnxruntime  # noqa: F401 (missing: fail before compiling anything)
     wanted = set(filter(None, args.models.split(",")))
     scratch = tempfile.mkdtemp(prefix="rlx-onnx-bench-")
-    print("model threads rlx_ms ort_ms ratio")
+    print("model threads rlx_ms ort_ms ratio iree_ms iree_ratio")
     for name, model, shape in models():
         if wanted and name not in wanted:
             continue
@@ -162,6 +227,7 @@ def main():
         subprocess.run([os.path.join(args.bin_dir, "rlx-run"), artifact,
                         "--weights", weights, "--input", "x=" + x_path,
                         "--output", y_path], check=True, capture_output=True)
+        compiled = iree_compile(path, x_path, y_path)
         for threads in [int(t) for t in args.threads.split(",")]:
             # rlx first, with no ONNX Runtime session alive: a session's idle
             # threads may spin on the cores rlx-run would use (as in
@@ -176,7 +242,9 @@ def main():
                       f"error {err:.2e})", file=sys.stderr)
             o = ort_ms(session, x, args.calls)
             del session
-            print(f"{name} {threads} {r:.3f} {o:.3f} {r / o:.2f}", flush=True)
+            i = iree_ms(compiled, x_path, threads, args.calls) if compiled else None
+            iree = f"{i:.3f} {r / i:.2f}" if i else "- -"
+            print(f"{name} {threads} {r:.3f} {o:.3f} {r / o:.2f} {iree}", flush=True)
         print(f"# {name}: rlxc took {compile_s:.1f} s", file=sys.stderr)
 
 
