@@ -42,6 +42,15 @@ std::string mlir::rlx::dtypeName(Type t) {
     return "i32";
   if (t.isSignlessInteger(64))
     return "i64";
+  if (t.isSignlessInteger(16))
+    return "i16";
+  // ui8 ... ui64: MLIR's unsigned integers, as rlx.cast reads and writes them.
+  if (t.isUnsignedInteger(8) || t.isUnsignedInteger(16) ||
+      t.isUnsignedInteger(32) || t.isUnsignedInteger(64)) {
+    std::string name;
+    llvm::raw_string_ostream(name) << t;
+    return name;
+  }
   // The narrow floats the runtime has dtypes for: MLIR's spelling.
   if (isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
           Float8E5M2FNUZType, Float6E3M2FNType, Float6E2M3FNType,
@@ -66,8 +75,8 @@ FailureOr<DictionaryAttr> describe(Builder &b, StringRef name, Type type,
   }
   std::string dtype = dtypeName(tensor.getElementType());
   if (dtype.empty()) {
-    error() << "expects a dtype among f16, bf16, f32, f64, i1, i8, i32, i64, "
-               "f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ, f6E3M2FN, f6E2M3FN, "
+    error() << "expects a dtype among f16, bf16, f32, f64, i1, i8, i16, i32, "
+               "i64, ui8, ui16, ui32, ui64, f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ, f6E3M2FN, f6E2M3FN, "
                "f4E2M1FN for '"
             << name << "', got " << tensor.getElementType();
     return failure();

@@ -370,13 +370,20 @@ LogicalResult convertCast(NodeContext &ctx) {
   const onnx::AttributeProto *to = ctx.attribute("to");
   if (!to || to->type() != onnx::AttributeProto::INT)
     return ctx.error() << "attribute 'to' (an int) is missing";
-  Type elementType = elementTypeOf(ctx.builder().getContext(), to->i());
+  MLIRContext *context = ctx.builder().getContext();
+  // To uint8 ... uint64 or int16: to the type it is held in, through the
+  // ONNX type itself (its wrap-around); from one: through its ONNX type too,
+  // so that conversions read it as unsigned.
+  int32_t heldTo = heldElementTypeOf(context, to->i()) ? to->i() : 0;
+  int32_t heldFrom = ctx.inputHeldType(0);
+  Type elementType = heldTo ? heldElementTypeOf(context, heldTo)
+                            : elementTypeOf(context, to->i());
   if (!elementType)
     return ctx.unsupportedAttribute(
         "to", "casting to " + onnxTypeName(to->i()) + " is not supported");
   std::optional<DenseElementsAttr> known = ctx.constantInput(0);
-  if (isFoldableInts(known) && isa<IntegerType>(elementType) &&
-      !elementType.isInteger(1)) {
+  if (!heldTo && !heldFrom && isFoldableInts(known) &&
+      isa<IntegerType>(elementType) && !elementType.isInteger(1)) {
     ctx.setConstantOutput(0,
                           intsAttr(ctx.builder().getContext(), toInts(*known),
                                    known->getType().getShape(), elementType));
@@ -385,12 +392,22 @@ LogicalResult convertCast(NodeContext &ctx) {
   FailureOr<Value> x = ctx.input(0);
   if (failed(x))
     return failure();
-  if (typeOf(*x).getElementType() == elementType) {
+  if (heldTo)
+    ctx.markOutputHeld(0, heldTo);
+  if (heldTo && heldTo == heldFrom) {
     ctx.setOutput(0, *x);
     return success();
   }
-  ctx.setOutput(0, CastOp::create(ctx.builder(), ctx.loc,
-                                  typeOf(*x).clone(elementType), *x));
+  Value y = *x;
+  if (heldFrom)
+    y = castHeldToBoundary(ctx.builder(), ctx.loc, y, heldFrom);
+  Type target = heldTo ? boundaryElementTypeOf(context, heldTo) : elementType;
+  if (typeOf(y).getElementType() != target)
+    y = CastOp::create(ctx.builder(), ctx.loc, typeOf(y).clone(target), y);
+  if (heldTo)
+    y = CastOp::create(ctx.builder(), ctx.loc, typeOf(y).clone(elementType),
+                       y);
+  ctx.setOutput(0, y);
   return success();
 }
 

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "conversion/ONNXToRLX/GraphImporter.h"
+#include "conversion/ONNXToRLX/ConverterUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
@@ -45,6 +46,49 @@ Type elementTypeOf(MLIRContext *context, int32_t onnxType) {
   }
 }
 
+Type heldElementTypeOf(MLIRContext *context, int32_t onnxType) {
+  switch (onnxType) {
+  case onnx::TensorProto::UINT8:
+  case onnx::TensorProto::UINT16:
+  case onnx::TensorProto::INT16:
+    return IntegerType::get(context, 32);
+  case onnx::TensorProto::UINT32:
+  case onnx::TensorProto::UINT64:
+    return IntegerType::get(context, 64);
+  default:
+    return {};
+  }
+}
+
+Type boundaryElementTypeOf(MLIRContext *context, int32_t onnxType) {
+  switch (onnxType) {
+  case onnx::TensorProto::UINT8:
+    return IntegerType::get(context, 8, IntegerType::Unsigned);
+  case onnx::TensorProto::UINT16:
+    return IntegerType::get(context, 16, IntegerType::Unsigned);
+  case onnx::TensorProto::UINT32:
+    return IntegerType::get(context, 32, IntegerType::Unsigned);
+  case onnx::TensorProto::UINT64:
+    return IntegerType::get(context, 64, IntegerType::Unsigned);
+  case onnx::TensorProto::INT16:
+    return IntegerType::get(context, 16);
+  default:
+    return {};
+  }
+}
+
+Value castHeldToBoundary(OpBuilder &b, Location loc, Value held,
+                         int32_t onnxType, bool rehold) {
+  auto type = cast<RankedTensorType>(held.getType());
+  MLIRContext *context = b.getContext();
+  Value narrow = CastOp::create(
+      b, loc, type.clone(boundaryElementTypeOf(context, onnxType)), held);
+  if (!rehold)
+    return narrow;
+  return CastOp::create(
+      b, loc, type.clone(heldElementTypeOf(context, onnxType)), narrow);
+}
+
 std::string onnxTypeName(int32_t onnxType) {
   if (onnx::TensorProto::DataType_IsValid(onnxType))
     return onnx::TensorProto::DataType_Name(
@@ -66,10 +110,10 @@ size_t storageBytes(Type type) {
 bool tensorBytes(MLIRContext *context, const onnx::TensorProto &tensor,
                  RankedTensorType &type, std::vector<char> &bytes,
                  std::string &error) {
-  // uint8 (quantized data) is held as i32 of its values.
-  bool uint8 = tensor.data_type() == onnx::TensorProto::UINT8;
-  Type elementType = uint8 ? IntegerType::get(context, 32)
-                           : elementTypeOf(context, tensor.data_type());
+  // uint8 ... uint64 and int16 are held in i32 or i64 (heldElementTypeOf).
+  Type heldType = heldElementTypeOf(context, tensor.data_type());
+  Type elementType =
+      heldType ? heldType : elementTypeOf(context, tensor.data_type());
   if (!elementType) {
     error = onnxTypeName(tensor.data_type()) + " tensors are not supported";
     return false;
@@ -104,13 +148,32 @@ bool tensorBytes(MLIRContext *context, const onnx::TensorProto &tensor,
     error = "has external data that was not loaded";
     return false;
   }
-  if (tensor.has_raw_data() && uint8) {
+  // A held element's value from the low bits of `bits`, as its ONNX type
+  // reads them.
+  bool isSigned = tensor.data_type() == onnx::TensorProto::INT16;
+  unsigned onnxBits =
+      heldType ? boundaryElementTypeOf(context, tensor.data_type())
+                     .getIntOrFloatBitWidth()
+               : 0;
+  auto heldValue = [&](uint64_t bits) {
+    if (onnxBits < 64)
+      bits &= (uint64_t(1) << onnxBits) - 1;
+    if (isSigned && (bits >> (onnxBits - 1)))
+      bits |= ~((uint64_t(1) << onnxBits) - 1);
+    return bits;
+  };
+  if (tensor.has_raw_data() && heldType) {
     const std::string &raw = tensor.raw_data();
-    if (raw.size() != count)
+    size_t onnxWidth = onnxBits / 8;
+    if (raw.size() != count * onnxWidth) {
+      width = onnxWidth;
       return mismatch(raw.size(), "bytes");
+    }
     bytes.resize(count * width);
     for (uint64_t i = 0; i < count; ++i) {
-      int32_t value = static_cast<uint8_t>(raw[i]);
+      uint64_t bits = 0;
+      std::memcpy(&bits, raw.data() + i * onnxWidth, onnxWidth);
+      uint64_t value = heldValue(bits);
       std::memcpy(bytes.data() + i * width, &value, width);
     }
     return true;
@@ -148,9 +211,17 @@ bool tensorBytes(MLIRContext *context, const onnx::TensorProto &tensor,
     return copyFrom(tensor.int32_data(),
                     [](int32_t v) { return static_cast<int8_t>(v); });
   case onnx::TensorProto::UINT8:
-    return copyFrom(tensor.int32_data(), [](int32_t v) {
-      return static_cast<int32_t>(static_cast<uint8_t>(v));
+  case onnx::TensorProto::UINT16:
+  case onnx::TensorProto::INT16:
+    return copyFrom(tensor.int32_data(), [&](int32_t v) {
+      return static_cast<int32_t>(heldValue(static_cast<uint32_t>(v)));
     });
+  case onnx::TensorProto::UINT32:
+    return copyFrom(tensor.uint64_data(), [&](uint64_t v) {
+      return static_cast<int64_t>(heldValue(v));
+    });
+  case onnx::TensorProto::UINT64:
+    return copyFrom(tensor.uint64_data(), [](uint64_t v) { return v; });
   case onnx::TensorProto::BOOL:
     return copyFrom(tensor.int32_data(),
                     [](int32_t v) { return static_cast<int8_t>(v != 0); });
@@ -241,9 +312,17 @@ bool NodeContext::inputIsUint8(unsigned i) const {
   return hasInput(i) && importer.isUint8(node.input(i));
 }
 
+int32_t NodeContext::inputHeldType(unsigned i) const {
+  return hasInput(i) ? importer.heldType(node.input(i)) : 0;
+}
+
 void NodeContext::markOutputUint8(unsigned i) {
+  markOutputHeld(i, onnx::TensorProto::UINT8);
+}
+
+void NodeContext::markOutputHeld(unsigned i, int32_t onnxType) {
   if (hasOutput(i))
-    importer.uint8Names.insert(node.output(i));
+    importer.heldTypes[node.output(i)] = onnxType;
 }
 
 void NodeContext::setOutput(unsigned i, Value value) {
@@ -327,27 +406,75 @@ LogicalResult NodeContext::checkKnownAttributes(ArrayRef<StringRef> known) {
 // GraphImporter
 //===----------------------------------------------------------------------===//
 
-bool GraphImporter::isUint8(StringRef name) const {
-  if (uint8Names.contains(name))
-    return true;
+int32_t GraphImporter::heldType(StringRef name) const {
+  auto held = heldTypes.find(name);
+  if (held != heldTypes.end())
+    return held->second;
   auto init = initializers.find(name);
-  return init != initializers.end() &&
-         init->second->data_type() == onnx::TensorProto::UINT8;
+  if (init != initializers.end() &&
+      heldElementTypeOf(builder.getContext(), init->second->data_type()))
+    return init->second->data_type();
+  return 0;
 }
 
-/// The ops that may read a uint8 tensor (held as i32): the quantized ops,
-/// which know, casts (exact) and ops that only move elements, whose
-/// outputs are uint8 too.
-static bool readsUint8(StringRef opType, bool &propagates) {
-  propagates = llvm::is_contained(
-      {"Identity", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose"},
-      opType);
-  return propagates ||
-         llvm::is_contained({"QuantizeLinear", "DequantizeLinear",
-                             "MatMulInteger", "QLinearMatMul", "ConvInteger",
-                             "QLinearConv", "Cast"},
+bool GraphImporter::isUint8(StringRef name) const {
+  return heldType(name) == onnx::TensorProto::UINT8;
+}
+
+namespace {
+
+/// The quantized ops: they read uint8 (held as i32) knowing what it is.
+bool isQuantizedOp(StringRef opType) {
+  return llvm::is_contained({"QuantizeLinear", "DequantizeLinear",
+                             "DynamicQuantizeLinear", "MatMulInteger",
+                             "QLinearMatMul", "ConvInteger", "QLinearConv"},
                             opType);
 }
+
+/// Ops whose results are elements of their inputs (or comparisons of
+/// them): a held result needs no wrap into its ONNX type's range.
+bool keepsHeldRange(StringRef opType) {
+  return llvm::is_contained(
+      {"Identity", "Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose",
+       "Concat", "Split", "Slice", "Gather", "GatherElements", "GatherND",
+       "Expand", "Tile", "Pad", "Where", "Max", "Min", "ReduceMax",
+       "ReduceMin", "Clip", "TopK", "DepthToSpace", "SpaceToDepth",
+       "ScatterND", "ScatterElements", "MaxPool", "GlobalMaxPool", "Dropout",
+       "Mod", "Relu"},
+      opType);
+}
+
+/// Ops whose result depends on the sign of their operands' values, so
+/// that uint64 values of 2^63 and more (negative in the i64 rlx holds
+/// them in) would be computed wrongly.
+bool readsSign(StringRef opType) {
+  return llvm::is_contained(
+      {"Div", "Mod", "Less", "LessOrEqual", "Greater", "GreaterOrEqual", "Max",
+       "Min", "ArgMax", "ArgMin", "ReduceMax", "ReduceMin", "ReduceMean",
+       "Mean", "TopK", "Clip", "Abs", "Relu", "Sign", "MaxPool",
+       "GlobalMaxPool", "CumSum", "Pow", "BitShift"},
+      opType);
+}
+
+/// The input whose ONNX type the op's outputs have (Where's and OneHot's
+/// data come after their condition or indices).
+unsigned typeSourceInput(StringRef opType) {
+  if (opType == "Where")
+    return 1;
+  if (opType == "OneHot")
+    return 2;
+  return 0;
+}
+
+/// Outputs that never have their inputs' ONNX type, whatever their
+/// element type: indices, shapes and sizes.
+bool isIndexOutput(StringRef opType, unsigned output) {
+  return llvm::is_contained({"ArgMax", "ArgMin", "Shape", "Size", "NonZero"},
+                            opType) ||
+         (opType == "TopK" && output == 1);
+}
+
+} // namespace
 
 Location GraphImporter::fileLoc() {
   return FileLineColLoc::get(builder.getContext(), fileName, 0, 0);
@@ -525,7 +652,11 @@ FailureOr<RankedTensorType> valueType(MLIRContext *context,
     return failure();
   }
   const onnx::TypeProto::Tensor &tensor = info.type().tensor_type();
-  Type elementType = elementTypeOf(context, tensor.elem_type());
+  // uint8 ... uint64 and int16 cross the boundary as themselves (ui8 ...):
+  // importGraph casts them to and from the type rlx computes them in.
+  Type elementType = boundaryElementTypeOf(context, tensor.elem_type());
+  if (!elementType)
+    elementType = elementTypeOf(context, tensor.elem_type());
   if (!elementType) {
     error = "has element type " + onnxTypeName(tensor.elem_type()) +
             ", which is not supported";
@@ -563,25 +694,46 @@ LogicalResult GraphImporter::importNodes(const onnx::GraphProto &graph,
       return ctx.error() << "op '" << node.op_type() << "' (opset "
                          << kONNXImportOpset
                          << ") is not supported by the ONNX importer";
-    bool readsAUint8 = false, propagates = false;
-    for (const std::string &name : node.input())
-      if (!name.empty() && isUint8(name)) {
-        if (!readsUint8(node.op_type(), propagates))
-          return ctx.error()
-                 << "reads '" << name
-                 << "', a uint8 tensor: uint8 is supported as quantized data "
-                    "(read by the quantized ops, Cast, and ops that move "
-                    "elements), not in "
-                 << node.op_type();
-        readsAUint8 = true;
-      }
-    if (readsAUint8 && propagates)
-      for (int i = 0; i < node.output_size(); ++i)
-        ctx.markOutputUint8(i);
+    StringRef opType = node.op_type();
+    for (const std::string &name : node.input()) {
+      int32_t held = name.empty() ? 0 : heldType(name);
+      if (!held)
+        continue;
+      if (isQuantizedOp(opType) && held != onnx::TensorProto::UINT8)
+        return ctx.error() << "reads '" << name << "', a "
+                           << onnxTypeName(held)
+                           << " tensor: the quantized ops read int8 and uint8 "
+                              "data";
+      if (held == onnx::TensorProto::UINT64 && readsSign(opType))
+        return ctx.error() << "reads '" << name
+                           << "', a UINT64 tensor: rlx computes uint64 in "
+                              "i64, where "
+                           << opType
+                           << " would be wrong for values of 2^63 and more";
+    }
     Operation *before = block->empty() ? nullptr : &block->back();
     FailureOr<bool> symbolic = convertSymbolicShapeOp(ctx);
     if (failed(symbolic) || (!*symbolic && failed(converter->second(ctx))))
       return failure();
+    // An op computing on held values (not the quantized ops and Cast, which
+    // mark their own): its outputs of the held type are of the ONNX type
+    // too, wrapped into its range where the op may leave it.
+    if (int32_t held = ctx.inputHeldType(typeSourceInput(opType));
+        held && !isQuantizedOp(opType) && opType != "Cast" &&
+        opType != "CastLike") {
+      Type heldElement = heldElementTypeOf(builder.getContext(), held);
+      for (int i = 0; i < node.output_size(); ++i) {
+        auto value = values.find(node.output(i));
+        if (!ctx.hasOutput(i) || isIndexOutput(opType, i) ||
+            value == values.end() ||
+            typeOf(value->second).getElementType() != heldElement)
+          continue;
+        ctx.markOutputHeld(i, held);
+        if (!keepsHeldRange(opType))
+          value->second =
+              castHeldToBoundary(builder, nodeLoc, value->second, held, true);
+      }
+    }
     // Ops whose result type the converter chose (reshape, cast, ...) are
     // verified here, so that an error names the node.
     for (Operation &op : llvm::make_range(
@@ -626,9 +778,10 @@ LogicalResult GraphImporter::importGraph(const onnx::GraphProto &graph,
   auto func = func::FuncOp::create(builder, loc, "main",
                                    builder.getFunctionType(argTypes, {}));
   Block *entry = func.addEntryBlock();
+  builder.setInsertionPointToEnd(entry);
   for (auto [i, input] : llvm::enumerate(inputs)) {
     func.setArgAttr(i, "rlx.name", builder.getStringAttr(input->name()));
-    values[input->name()] = entry->getArgument(i);
+    Value value = entry->getArgument(i);
     // Dims with the same dim_param are the same size.
     SmallVector<int64_t> symbols;
     for (const onnx::TensorShapeProto::Dimension &dim :
@@ -636,9 +789,18 @@ LogicalResult GraphImporter::importGraph(const onnx::GraphProto &graph,
       symbols.push_back(dim.has_dim_value() && dim.dim_value() >= 0 ? 0
                         : dim.has_dim_param() ? namedSymbol(dim.dim_param())
                                               : freshSymbol());
-    dimSymbols[entry->getArgument(i)] = symbols;
+    dimSymbols[value] = symbols;
+    int32_t onnxType = input->type().tensor_type().elem_type();
+    if (Type held = heldElementTypeOf(context, onnxType)) {
+      value = CastOp::create(builder, loc,
+                             cast<RankedTensorType>(value.getType())
+                                 .clone(held),
+                             value);
+      dimSymbols[value] = symbols;
+      heldTypes[input->name()] = onnxType;
+    }
+    values[input->name()] = value;
   }
-  builder.setInsertionPointToEnd(entry);
 
   if (failed(importNodes(graph, entry)))
     return failure();
@@ -675,6 +837,9 @@ LogicalResult GraphImporter::importGraph(const onnx::GraphProto &graph,
       return emitError(loc) << "graph output '" << output.name()
                             << "' is not produced by any node";
     }
+    // A held value leaves as its ONNX type (ui8 ...).
+    if (int32_t held = heldType(output.name()))
+      value = castHeldToBoundary(builder, loc, value, held);
     results.push_back(value);
     resultTypes.push_back(value.getType());
   }

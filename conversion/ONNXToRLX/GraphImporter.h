@@ -77,8 +77,14 @@ public:
 
   /// Whether input `i` is an ONNX uint8 tensor (held as i32).
   bool inputIsUint8(unsigned i) const;
+  /// The ONNX type of input `i` when it is held in a wider type (uint8,
+  /// uint16, uint32, uint64, int16: see heldElementTypeOf), else 0.
+  int32_t inputHeldType(unsigned i) const;
   /// Marks output `i` as an ONNX uint8 tensor held as i32.
   void markOutputUint8(unsigned i);
+  /// Marks output `i` as a tensor of ONNX type `onnxType` held in a wider
+  /// type.
+  void markOutputHeld(unsigned i, int32_t onnxType);
   /// Sets output `i` to `value` / to a value known at import time.
   void setOutput(unsigned i, Value value);
   void setConstantOutput(unsigned i, DenseElementsAttr value);
@@ -206,10 +212,13 @@ public:
   void assignSymbols(Operation *op);
   /// Every name a node reads or the graph outputs.
   llvm::StringSet<> usedNames;
-  /// ONNX uint8 tensors (quantized data), held as i32 of their values: rlx
-  /// has no unsigned types. Only the ops in kUint8Readers read them, so no
-  /// uint8 arithmetic (which wraps) is computed in i32 (which does not).
-  llvm::StringSet<> uint8Names;
+  /// The ONNX types of the tensors held in a wider signless type (rlx
+  /// computes on signless integers; see heldElementTypeOf), by name. An op
+  /// computing such a tensor wraps its result back into the ONNX type's
+  /// range (importNodes), so held values are always the ONNX values.
+  llvm::StringMap<int32_t> heldTypes;
+  /// The ONNX type `name` is held for, or 0.
+  int32_t heldType(StringRef name) const;
   bool isUint8(StringRef name) const;
 
   /// The rlx value of `name`, making an rlx.param (initializer) or
@@ -270,6 +279,18 @@ private:
 
 /// The MLIR element type of an ONNX TensorProto data type, or null.
 Type elementTypeOf(MLIRContext *context, int32_t onnxType);
+/// The type rlx computes an ONNX uint8, uint16 or int16 tensor in (i32) or a
+/// uint32 or uint64 one (i64), or null for other types. uint64 values of
+/// 2^63 and more are negative there, so ops whose result depends on the
+/// sign refuse uint64.
+Type heldElementTypeOf(MLIRContext *context, int32_t onnxType);
+/// The type such a tensor has at the entry point's boundary (ui8, ui16,
+/// ui32, ui64, i16: the runtime's dtypes of the same names), or null.
+Type boundaryElementTypeOf(MLIRContext *context, int32_t onnxType);
+/// `held` (of heldElementTypeOf(onnxType)) as the boundary type: its low
+/// bits. With `rehold`, back in the held type: the ONNX type's wrap-around.
+Value castHeldToBoundary(OpBuilder &b, Location loc, Value held,
+                         int32_t onnxType, bool rehold = false);
 /// The ONNX spelling of a data type ("FLOAT", "STRING", ...).
 std::string onnxTypeName(int32_t onnxType);
 /// Decodes a TensorProto's elements; the reason in `error` on failure

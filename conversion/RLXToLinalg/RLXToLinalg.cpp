@@ -23,6 +23,7 @@ void mlir::rlx::populateRLXToLinalgPatterns(RewritePatternSet &patterns) {
   populateShapeToLinalgPatterns(patterns);
   populateRandomToLinalgPatterns(patterns);
   populateDotOperandsToLinalgPatterns(patterns);
+  populateUnsignedCastPatterns(patterns);
 }
 
 namespace {
@@ -55,6 +56,7 @@ struct ConvertRLXToLinalgPass
       }
       op->erase();
     }
+    makeIntegersSignless(getOperation());
   }
 };
 } // namespace

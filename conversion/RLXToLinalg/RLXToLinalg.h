@@ -30,6 +30,12 @@ void populateStructuredToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateShapeToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateRandomToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateDotOperandsToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// rlx.cast from or to the unsigned integers ui8 ... ui64.
+void populateUnsignedCastPatterns(mlir::RewritePatternSet &patterns);
+
+/// Makes every unsigned integer type under `root` its signless twin, once
+/// rlx.cast no longer reads them (linalg, arith and LLVM take signless only).
+void makeIntegersSignless(mlir::Operation *root);
 
 } // namespace mlir::rlx
 

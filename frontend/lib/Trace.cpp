@@ -171,6 +171,17 @@ mlir::Type toMLIR(const TensorType &type) {
   case DType::f4e2m1fn:
     element = mlir::Float4E2M1FNType::get(ctx);
     break;
+  case DType::i16:
+    element = b.getIntegerType(16);
+    break;
+  case DType::ui8:
+  case DType::ui16:
+  case DType::ui32:
+  case DType::ui64:
+    element = b.getIntegerType(
+        static_cast<unsigned>(rlx_dtype_size(to_c(type.dtype)) * 8),
+        /*isSigned=*/false);
+    break;
   }
   llvm::SmallVector<int64_t> shape;
   for (int64_t d : type.shape)
@@ -187,8 +198,13 @@ TensorType fromMLIR(mlir::Type type) {
                  : e.isF16()       ? DType::f16
                  : e.isBF16()      ? DType::bf16
                  : e.isInteger(1)  ? DType::i1
-                 : e.isInteger(8)  ? DType::i8
-                 : e.isInteger(32) ? DType::i32
+                 : e.isSignlessInteger(8)  ? DType::i8
+                 : e.isSignlessInteger(16) ? DType::i16
+                 : e.isSignlessInteger(32) ? DType::i32
+                 : e.isUnsignedInteger(8)  ? DType::ui8
+                 : e.isUnsignedInteger(16) ? DType::ui16
+                 : e.isUnsignedInteger(32) ? DType::ui32
+                 : e.isUnsignedInteger(64) ? DType::ui64
                  : mlir::isa<mlir::Float8E4M3FNType>(e)   ? DType::f8e4m3fn
                  : mlir::isa<mlir::Float8E5M2Type>(e)     ? DType::f8e5m2
                  : mlir::isa<mlir::Float8E4M3FNUZType>(e) ? DType::f8e4m3fnuz

@@ -21,7 +21,8 @@ constexpr DTypeInfo dtypeInfos[] = {
     {"f16", 2},        {"bf16", 2},       {"f32", 4},        {"f64", 8},
     {"i1", 1},         {"i8", 1},         {"i32", 4},        {"i64", 8},
     {"f8E4M3FN", 1},   {"f8E5M2", 1},     {"f8E4M3FNUZ", 1}, {"f8E5M2FNUZ", 1},
-    {"f6E3M2FN", 1},   {"f6E2M3FN", 1},   {"f4E2M1FN", 1}};
+    {"f6E3M2FN", 1},   {"f6E2M3FN", 1},   {"f4E2M1FN", 1},   {"i16", 2},
+    {"ui8", 1},        {"ui16", 2},       {"ui32", 4},       {"ui64", 8}};
 
 /// The layout of a narrow float dtype: exponent and mantissa bits, bias, and
 /// which codes are not numbers (as MLIR's types of the same names define).

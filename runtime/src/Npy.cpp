@@ -177,18 +177,20 @@ rlx_dtype_t dtypeFromDescr(const std::string &path, const std::string &descr) {
     unsupported("");
   char order = descr[0];
   std::string kind = descr.substr(1);
-  if (order == '>' && kind != "b1" && kind != "i1")
+  if (order == '>' && kind != "b1" && kind != "i1" && kind != "u1")
     unsupported(" (big-endian)");
   if (order != '<' && order != '|' && order != '=' && order != '>')
     unsupported("");
   static const std::pair<const char *, rlx_dtype_t> kinds[] = {
       {"f2", RLX_DTYPE_F16}, {"f4", RLX_DTYPE_F32}, {"f8", RLX_DTYPE_F64},
       {"b1", RLX_DTYPE_I1},  {"i1", RLX_DTYPE_I8},  {"i4", RLX_DTYPE_I32},
-      {"i8", RLX_DTYPE_I64}};
+      {"i8", RLX_DTYPE_I64}, {"i2", RLX_DTYPE_I16}, {"u1", RLX_DTYPE_UI8},
+      {"u2", RLX_DTYPE_UI16}, {"u4", RLX_DTYPE_UI32}, {"u8", RLX_DTYPE_UI64}};
   for (const auto &entry : kinds)
     if (kind == entry.first)
       return entry.second;
-  unsupported(" (supported: <f2 <f4 <f8 |b1 |i1 <i4 <i8)");
+  unsupported(" (supported: <f2 <f4 <f8 |b1 |i1 <i2 <i4 <i8 |u1 <u2 <u4 "
+              "<u8)");
   return RLX_DTYPE_F32;
 }
 
@@ -209,6 +211,16 @@ const char *descrFromDType(rlx_dtype_t dtype) {
     return "<i4";
   case RLX_DTYPE_I64:
     return "<i8";
+  case RLX_DTYPE_I16:
+    return "<i2";
+  case RLX_DTYPE_UI8:
+    return "|u1";
+  case RLX_DTYPE_UI16:
+    return "<u2";
+  case RLX_DTYPE_UI32:
+    return "<u4";
+  case RLX_DTYPE_UI64:
+    return "<u8";
   case RLX_DTYPE_BF16:
     return nullptr;
   }

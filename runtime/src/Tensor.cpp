@@ -195,6 +195,21 @@ rlx_status_t rlx_tensor_get_f64(const rlx_tensor_t *tensor, size_t index,
     case RLX_DTYPE_I64:
       *out_value = static_cast<double>(load(int64_t()));
       break;
+    case RLX_DTYPE_I16:
+      *out_value = load(int16_t());
+      break;
+    case RLX_DTYPE_UI8:
+      *out_value = load(uint8_t());
+      break;
+    case RLX_DTYPE_UI16:
+      *out_value = load(uint16_t());
+      break;
+    case RLX_DTYPE_UI32:
+      *out_value = load(uint32_t());
+      break;
+    case RLX_DTYPE_UI64:
+      *out_value = static_cast<double>(load(uint64_t()));
+      break;
     default:
       *out_value = narrowFloatToDouble(tensor->dtype, load(uint8_t()));
       break;

@@ -127,9 +127,17 @@ std::string formatElement(const rlx::runtime::HostTensor &tensor,
     std::snprintf(text, sizeof(text), "%" PRId64,
                   tensor.data<int64_t>()[index]);
     break;
+  case RLX_DTYPE_UI64:
+    std::snprintf(text, sizeof(text), "%" PRIu64,
+                  tensor.data<uint64_t>()[index]);
+    break;
   case RLX_DTYPE_I32:
+  case RLX_DTYPE_I16:
   case RLX_DTYPE_I8:
   case RLX_DTYPE_I1:
+  case RLX_DTYPE_UI32:
+  case RLX_DTYPE_UI16:
+  case RLX_DTYPE_UI8:
     std::snprintf(text, sizeof(text), "%.0f", tensor.get_f64(index));
     break;
   default:

@@ -280,6 +280,12 @@ def RLX_CastOp : RLX_DiffOp<"cast", [Pure]> {
     float to integer truncates toward zero, integer to float rounds, i1 is 0
     or 1.
 
+    The unsigned integers `ui8`, `ui16`, `ui32`, `ui64` are read and written
+    by casts only (every other op computes on signless integers): from them
+    a cast zero-extends or converts as unsigned; to them it truncates to the
+    low bits (integers sign-extend first; floats convert through i64, so
+    -1.0 becomes 255 in ui8, as NumPy's casts do on x86).
+
     The narrow float types (`f8E4M3FN`, `f8E5M2`, `f8E4M3FNUZ`, `f8E5M2FNUZ`,
     `f8E4M3B11FNUZ`, `f8E4M3`, `f8E3M4`, `f6E3M2FN`, `f6E2M3FN`,
     `f4E2M1FN`) are storage formats, one element per byte: casts to them

@@ -32,6 +32,11 @@ enum class DType : int32_t {
   f6e3m2fn = RLX_DTYPE_F6E3M2FN,
   f6e2m3fn = RLX_DTYPE_F6E2M3FN,
   f4e2m1fn = RLX_DTYPE_F4E2M1FN,
+  i16 = RLX_DTYPE_I16,
+  ui8 = RLX_DTYPE_UI8,
+  ui16 = RLX_DTYPE_UI16,
+  ui32 = RLX_DTYPE_UI32,
+  ui64 = RLX_DTYPE_UI64,
 };
 
 /// The C API's value of `dtype`.
@@ -42,7 +47,7 @@ constexpr rlx_dtype_t to_c(DType dtype) {
 /// Whether `dtype` is one of rlx_dtype_t's values (C callers may pass others).
 constexpr bool is_valid(rlx_dtype_t dtype) {
   return static_cast<int32_t>(dtype) >= RLX_DTYPE_F16 &&
-         static_cast<int32_t>(dtype) <= RLX_DTYPE_F4E2M1FN;
+         static_cast<int32_t>(dtype) <= RLX_DTYPE_UI64;
 }
 
 } // namespace rlx

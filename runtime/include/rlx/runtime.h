@@ -124,8 +124,8 @@ RLX_API rlx_status_t rlx_device_parse(const char *name,
  * Element types
  *===----------------------------------------------------------------------===*/
 
-/** Element types; the manifest spells them "f16" ... "i64", and the narrow
-    floats as MLIR does ("f8E4M3FN"). i1 is stored as one byte per element
+/** Element types; the manifest spells them as MLIR does: "f16" ... "i64",
+    the unsigned integers "ui8" ... "ui64", the narrow floats "f8E4M3FN". i1 is stored as one byte per element
     (0 or 1); the f8, f6 and f4 types as one byte per element, their code in
     the low bits (as the ml_dtypes package stores them). */
 typedef enum rlx_dtype_e {
@@ -143,7 +143,12 @@ typedef enum rlx_dtype_e {
   RLX_DTYPE_F8E5M2FNUZ = 11,
   RLX_DTYPE_F6E3M2FN = 12,
   RLX_DTYPE_F6E2M3FN = 13,
-  RLX_DTYPE_F4E2M1FN = 14
+  RLX_DTYPE_F4E2M1FN = 14,
+  RLX_DTYPE_I16 = 15,
+  RLX_DTYPE_UI8 = 16,
+  RLX_DTYPE_UI16 = 17,
+  RLX_DTYPE_UI32 = 18,
+  RLX_DTYPE_UI64 = 19
 } rlx_dtype_t;
 
 /** The manifest spelling ("f32"), or "?" for a value outside the enum. Every

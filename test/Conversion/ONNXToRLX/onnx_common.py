@@ -25,7 +25,9 @@ def require(module):
 
 
 DTYPES = {"F32": np.float32, "F64": np.float64, "I64": np.int64,
-          "I32": np.int32, "I8": np.int8, "BOOL": np.bool_, "F16": np.float16}
+          "I32": np.int32, "I16": np.int16, "I8": np.int8, "U8": np.uint8,
+          "U16": np.uint16, "U32": np.uint32, "U64": np.uint64,
+          "BOOL": np.bool_, "F16": np.float16}
 
 
 def read_safetensors(path):
@@ -150,6 +152,9 @@ def compile_and_compare(rlxc, rlx_run, path, model, data_sets, rtol, atol):
             want = np.asarray(want)
             if name not in got:
                 return "FAIL", f"output {name} missing"
+            if want.dtype.kind in "iu" and got[name].dtype != want.dtype:
+                return "FAIL", (f"output {name}: dtype {got[name].dtype}, "
+                                f"want {want.dtype}")
             msg = close(want, got[name].astype(want.dtype)
                         if want.dtype != np.bool_ else got[name],
                         rtol=rtol, atol=atol)

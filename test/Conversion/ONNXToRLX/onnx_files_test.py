@@ -139,13 +139,24 @@ def main():
         helper.make_node("Fancy", ["h"], ["y"], name="fancy", domain="com.example")],
         domain_ops=["com.example"])
     bad("op from an unknown domain", custom, "fancy", "com.example")
-    # uint8 is held as int32 of its values: arithmetic on it (which wraps
-    # in uint8) is refused, naming the node and the tensor.
-    bad("uint8 arithmetic", linear_model(
-        nodes=[helper.make_node("QuantizeLinear", ["x", "s"], ["q"], name="quant"),
-               helper.make_node("Add", ["q", "q"], ["y"], name="wraps")],
-        inits=[numpy_helper.from_array(np.array(0.1, np.float32), "s")]),
-        "node 1 'wraps' (Add)", "'q', a uint8 tensor")
+    # uint64 is computed in i64: ops whose result depends on the sign are
+    # refused (values of 2^63 and more), naming the node and the tensor.
+    u64 = helper.make_model(helper.make_graph(
+        [helper.make_node("Div", ["x", "x"], ["y"], name="halves")], "u64",
+        [helper.make_tensor_value_info("x", TensorProto.UINT64, [3])],
+        [helper.make_tensor_value_info("y", TensorProto.UINT64, [3])]),
+        opset_imports=[helper.make_opsetid("", 17)])
+    bad("uint64 division", u64, "node 0 'halves' (Div)",
+        "'x', a UINT64 tensor", "2^63")
+    # The quantized ops read int8 and uint8 only (uint16 is held as i32).
+    u16 = helper.make_model(helper.make_graph(
+        [helper.make_node("DequantizeLinear", ["x", "s"], ["y"], name="dq")],
+        "u16", [helper.make_tensor_value_info("x", TensorProto.UINT16, [3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3])],
+        [numpy_helper.from_array(np.array(0.1, np.float32), "s")]),
+        opset_imports=[helper.make_opsetid("", 17)])
+    bad("uint16 into a quantized op", u16, "node 0 'dq' (DequantizeLinear)",
+        "'x', a UINT16 tensor")
     bad("integer matmul of floats", linear_model(
         nodes=[helper.make_node("MatMulInteger", ["x", "w"], ["y"], name="mmi")]),
         "node 0 'mmi' (MatMulInteger)", "A (input 0) has element type 'f32'",

@@ -25,6 +25,11 @@ ONNX_TYPES = {np.dtype(np.float32): TensorProto.FLOAT,
               np.dtype(np.int64): TensorProto.INT64,
               np.dtype(np.int32): TensorProto.INT32,
               np.dtype(np.int8): TensorProto.INT8,
+              np.dtype(np.int16): TensorProto.INT16,
+              np.dtype(np.uint8): TensorProto.UINT8,
+              np.dtype(np.uint16): TensorProto.UINT16,
+              np.dtype(np.uint32): TensorProto.UINT32,
+              np.dtype(np.uint64): TensorProto.UINT64,
               np.dtype(np.bool_): TensorProto.BOOL}
 
 
@@ -813,8 +818,7 @@ for op, fn in [("Floor", np.floor), ("Ceil", np.ceil), ("Round", np.round)]:
 # ---------------------------------------------------------------- quantized ops
 # References follow the ONNX spec in NumPy: x / scale in f32, rounded half
 # to even (np.rint), plus the zero point, saturated; integer products in
-# int64. uint8 results reach the graph's outputs through a Cast to int32
-# (rlx holds uint8 as i32 and takes no uint8 inputs or outputs).
+# int64.
 
 def i8(*shape):
     return rng.integers(-128, 128, shape).astype(np.int8)
@@ -1012,6 +1016,68 @@ case("QDQMatMulAsInt8", None, {"x": batched(6, fn=saturating)},
             ("DequantizeLinear", ["wq", "ws", "wzp"], {"axis": 1}, ["w"]),
             ("MatMul", ["xd", "w"], {})],
      rtol=1e-5, atol=1e-6, dynamic=True, rlxc_args=["--quantize=int8"])
+
+
+# ------------------------------------------- unsigned and 16-bit integers
+# rlx computes uint8/uint16/int16 in i32 and uint32/uint64 in i64; these
+# check NumPy's wrap-around of the narrow type after each op, unsigned
+# comparisons and conversions, and the ui8 ... ui64 and i16 dtypes at the
+# boundary (inputs, outputs, an initializer).
+
+def uints(dtype, lo=0, hi=None):
+    info = np.iinfo(dtype)
+    return lambda *shape: rng.integers(lo, info.max if hi is None else hi,
+                                       shape, dtype=dtype, endpoint=True)
+
+
+case("Uint8AddWraps", "Add", {"a": batched(5, fn=uints(np.uint8, 100)),
+                              "b": batched(5, fn=uints(np.uint8, 100))},
+     lambda a, b: a + b, rtol=0, atol=0, dynamic=True)
+# (a + b) wraps before the division reads it, then a - d wraps below 0.
+case("Uint8ChainWrapsEachStep", None,
+     {"a": batched(6, fn=uints(np.uint8, 128)), "b": batched(6, fn=uints(np.uint8, 128))},
+     lambda a, b, c, d: (a + b) // c - d,
+     inits={"c": np.array([3], np.uint8), "d": np.array(200, np.uint8)},
+     nodes=[("Add", ["a", "b"], {}, ["s"]), ("Div", ["s", "c"], {}, ["q"]),
+            ("Sub", ["q", "d"], {})], rtol=0, atol=0, dynamic=True)
+case("Uint8ImageToFloat", None, {"img": batched(4, 4, 3, fn=uints(np.uint8))},
+     lambda img, scale: img.astype(np.float32) * scale,
+     inits={"scale": np.array(1 / 255, np.float32)},
+     nodes=[("Cast", ["img"], {"to": TensorProto.FLOAT}, ["f"]),
+            ("Mul", ["f", "scale"], {})], dynamic=True)
+case("FloatToUint8Truncates", "Cast",
+     {"x": batched(7, fn=lambda *s: f32(*s, lo=0, hi=255.9))},
+     lambda x: x.astype(np.uint8), attrs={"to": TensorProto.UINT8},
+     rtol=0, atol=0, dynamic=True)
+case("Uint8MaxAndCompare", None,
+     {"a": batched(6, fn=uints(np.uint8)), "b": batched(6, fn=uints(np.uint8))},
+     lambda a, b: (np.maximum(a, b), a > b),
+     nodes=[("Max", ["a", "b"], {}, ["y0"]), ("Greater", ["a", "b"], {}, ["y1"])],
+     outputs=2, rtol=0, atol=0, dynamic=True)
+case("Int16MulWraps", "Mul", {"a": batched(6, fn=uints(np.int16, -32768)),
+                              "b": batched(6, fn=uints(np.int16, -300, 300))},
+     lambda a, b: a * b, rtol=0, atol=0, dynamic=True)
+case("Uint16SubWraps", "Sub", {"a": batched(6, fn=uints(np.uint16)),
+                               "b": batched(6, fn=uints(np.uint16))},
+     lambda a, b: a - b, rtol=0, atol=0)
+# Values above 2^31 (negative as int32) compare and divide as unsigned.
+case("Uint32LargeValues", None,
+     {"a": batched(5, fn=uints(np.uint32, 2**31)), "b": batched(5, fn=uints(np.uint32, 1))},
+     lambda a, b: (a + b, np.minimum(a, b), a // b),
+     nodes=[("Add", ["a", "b"], {}, ["y0"]), ("Min", ["a", "b"], {}, ["y1"]),
+            ("Div", ["a", "b"], {}, ["y2"])], outputs=3, rtol=0, atol=0)
+# uint64 values of 2^63 and more: sums wrap, equality and the conversion
+# to float read them as unsigned.
+case("Uint64WrapsAndConverts", None,
+     {"a": fixed(np.array([2**64 - 1, 2**63, 5, 2**63 + 12345], np.uint64)),
+      "b": fixed(np.array([2, 2**63, 7, 1], np.uint64))},
+     lambda a, b: (a + b, a == b, a.astype(np.float64)),
+     nodes=[("Add", ["a", "b"], {}, ["y0"]), ("Equal", ["a", "b"], {}, ["y1"]),
+            ("Cast", ["a"], {"to": TensorProto.DOUBLE}, ["y2"])],
+     outputs=3, rtol=0, atol=0, f64=True)
+# A uint8 initializer (an rlx param held as i32) read with a uint8 input.
+case("Uint8Initializer", "Sub", {"x": batched(8, fn=uints(np.uint8))},
+     lambda x, w: x - w, inits={"w": u8(8)}, rtol=0, atol=0, dynamic=True)
 
 
 def py_mod(a, b):
@@ -1513,6 +1579,8 @@ def main():
                 if r.dtype == np.float64 and c["op"] != "Cast" and not c["f64"]:
                     r = r.astype(np.float32)
                 msg = close(r, got[name], c["rtol"], c["atol"])
+                if r.dtype.kind in "iu" and got[name].dtype != r.dtype:
+                    msg = f"dtype {got[name].dtype}, want {r.dtype}"
                 if msg:
                     bad += f" batch {b} output {name}: {msg};"
         if bad:

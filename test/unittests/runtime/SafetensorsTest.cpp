@@ -56,9 +56,11 @@ TEST_F(SafetensorsTest, RoundTripsEveryDType) {
   rlx_tensor_list_t *list = nullptr;
   ASSERT_TRUE(isOk(rlx_tensor_list_create(&list)));
   // Mixed element sizes, so the writer must reorder to keep alignment.
-  const rlx_dtype_t dtypes[] = {RLX_DTYPE_I1,  RLX_DTYPE_F16,  RLX_DTYPE_F64,
-                                RLX_DTYPE_I8,  RLX_DTYPE_BF16, RLX_DTYPE_F32,
-                                RLX_DTYPE_I32, RLX_DTYPE_I64};
+  const rlx_dtype_t dtypes[] = {
+      RLX_DTYPE_I1,   RLX_DTYPE_F16,  RLX_DTYPE_F64, RLX_DTYPE_I8,
+      RLX_DTYPE_BF16, RLX_DTYPE_F32,  RLX_DTYPE_I32, RLX_DTYPE_I64,
+      RLX_DTYPE_UI8,  RLX_DTYPE_I16,  RLX_DTYPE_UI64, RLX_DTYPE_UI16,
+      RLX_DTYPE_UI32};
   int n = 0;
   for (rlx_dtype_t dtype : dtypes) {
     int64_t dims[] = {3, n % 3};
@@ -358,9 +360,9 @@ TEST_F(SafetensorsTest, CorruptHeaders) {
   EXPECT_TRUE(statusIs(
       read(
           entry(
-              "{\"dtype\": \"U16\", \"shape\": [4], \"data_offsets\": [0, 8]}"),
+              "{\"dtype\": \"C64\", \"shape\": [1], \"data_offsets\": [0, 8]}"),
           &list),
-      RLX_STATUS_UNIMPLEMENTED, {"U16", "'a'", "w.safetensors"}));
+      RLX_STATUS_UNIMPLEMENTED, {"C64", "'a'", "w.safetensors"}));
 }
 
 TEST_F(SafetensorsTest, EveryTruncationFails) {

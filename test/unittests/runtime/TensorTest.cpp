@@ -38,7 +38,7 @@ TEST(DTypeTest, NamesSizesAndParsing) {
 // integers by every entry taking a dtype (loading them as rlx_dtype_t is
 // undefined in C++: UBSan flagged DType.cpp and Tensor.cpp).
 TEST(DTypeTest, OutOfRangeValuesAreRefused) {
-  for (int value : {15, 99, -1, 1 << 30}) {
+  for (int value : {20, 99, -1, 1 << 30}) {
     // A prvalue each time: a variable holding it would itself be loaded.
     auto dtype = [&] { return static_cast<rlx_dtype_t>(value); };
     EXPECT_STREQ(rlx_dtype_name(dtype()), "?") << value;
@@ -212,6 +212,12 @@ TEST(TensorTest, GetF64ConvertsEveryDType) {
       {RLX_DTYPE_I8, bytesOf(int8_t(-7)), -7.0},
       {RLX_DTYPE_I32, bytesOf(int32_t(-100000)), -100000.0},
       {RLX_DTYPE_I64, bytesOf(int64_t(1) << 40), std::ldexp(1.0, 40)},
+      {RLX_DTYPE_I16, bytesOf(int16_t(-30000)), -30000.0},
+      // The unsigned dtypes read as unsigned: all ones is the maximum.
+      {RLX_DTYPE_UI8, bytesOf(uint8_t(0xff)), 255.0},
+      {RLX_DTYPE_UI16, bytesOf(uint16_t(0xffff)), 65535.0},
+      {RLX_DTYPE_UI32, bytesOf(uint32_t(0xffffffffu)), 4294967295.0},
+      {RLX_DTYPE_UI64, bytesOf(uint64_t(1) << 63), std::ldexp(1.0, 63)},
   };
   for (const Case &c : cases) {
     rlx_tensor_t *tensor = nullptr;

@@ -73,6 +73,16 @@ func.func @compare_select_cast(%a: tensor<4xf32>, %b: tensor<f32>) -> tensor<4xi
   return %c : tensor<4xi32>
 }
 
+// The unsigned integers are cast's alone: it reads and writes them.
+// CHECK-LABEL: func @cast_unsigned
+func.func @cast_unsigned(%x: tensor<?x3xui8>) -> tensor<?x3xui64> {
+  // CHECK: rlx.cast %{{.*}} : tensor<?x3xui8> -> tensor<?x3xi32>
+  %i = rlx.cast %x : tensor<?x3xui8> -> tensor<?x3xi32>
+  // CHECK: rlx.cast %{{.*}} : tensor<?x3xi32> -> tensor<?x3xui64>
+  %u = rlx.cast %i : tensor<?x3xi32> -> tensor<?x3xui64>
+  return %u : tensor<?x3xui64>
+}
+
 // CHECK-LABEL: func @contractions
 func.func @contractions(%x: tensor<?x784xf32>, %w: tensor<784x10xf32>,
                         %a: tensor<?x2x3xf64>, %b: tensor<1x3x4xf64>) -> (tensor<?x10xf32>, tensor<?x2x4xf64>) {
