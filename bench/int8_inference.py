@@ -26,7 +26,9 @@ Usage: int8_inference.py BIN_DIR [--threads 1,2] [--calls N] [--models a,b]
 Prints `model threads variant rlx_ms ort_ms ratio rlx_err ort_err` (ratio =
 rlx / ORT, lower is better)."""
 import argparse
+import atexit
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -68,6 +70,7 @@ def main():
     from onnxruntime import quantization as q
     wanted = set(filter(None, args.models.split(",")))
     scratch = tempfile.mkdtemp(prefix="rlx-int8-bench-")
+    atexit.register(shutil.rmtree, scratch, True)
     rlxc = os.path.join(args.bin_dir, "rlxc")
     print("model threads variant rlx_ms ort_ms ratio rlx_err ort_err")
     for name, model, shape in models():

@@ -23,6 +23,7 @@ Prints `model threads rlx_ms ort_ms ratio iree_ms iree_ratio` lines (ratio =
 rlx / ORT, iree_ratio = rlx / IREE, lower is better; `-` where IREE is
 missing or failed, with its reason on stderr)."""
 import argparse
+import atexit
 import os
 import re
 import shutil
@@ -205,6 +206,8 @@ def main():
     import onnxruntime  # noqa: F401 (missing: fail before compiling anything)
     wanted = set(filter(None, args.models.split(",")))
     scratch = tempfile.mkdtemp(prefix="rlx-onnx-bench-")
+    # Models, weights and IREE's modules: a GB a run; gone however it ends.
+    atexit.register(shutil.rmtree, scratch, True)
     print("model threads rlx_ms ort_ms ratio iree_ms iree_ratio")
     for name, model, shape in models():
         if wanted and name not in wanted:

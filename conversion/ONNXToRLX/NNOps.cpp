@@ -8,6 +8,7 @@
 
 #include "conversion/ONNXToRLX/ConverterUtils.h"
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -1103,11 +1104,12 @@ LogicalResult convertEinsum(NodeContext &ctx) {
   return success();
 }
 
-/// Resize, nearest and linear, one axis at a time (both are separable):
-/// the source coordinate of every output index is computed here by the
-/// coordinate transformation mode, then nearest is a gather of the rounded
-/// index and linear a blend of two gathers with constant weights. The
-/// resized dims must be static; scales or sizes must be known at import.
+/// Resize, nearest, linear and cubic, one axis at a time (all are
+/// separable): the source coordinate of every output index is computed here
+/// by the coordinate transformation mode, then nearest is a gather of the
+/// rounded index, linear a blend of two gathers and cubic of four, with
+/// constant weights. The resized dims must be static; scales or sizes must
+/// be known at import.
 LogicalResult convertResize(NodeContext &ctx) {
   if (failed(ctx.checkKnownAttributes(
           {"coordinate_transformation_mode", "mode", "nearest_mode",
@@ -1119,14 +1121,15 @@ LogicalResult convertResize(NodeContext &ctx) {
                          nearest = ctx.getString("nearest_mode",
                                                  "round_prefer_floor");
   FailureOr<int64_t> excludeOutside = ctx.getInt("exclude_outside", 0);
+  FailureOr<float> cubicA = ctx.getFloat("cubic_coeff_a", -0.75f);
   FailureOr<Value> x = ctx.input(0);
   if (failed(mode) || failed(transform) || failed(nearest) ||
-      failed(excludeOutside) || failed(x))
+      failed(excludeOutside) || failed(cubicA) || failed(x))
     return failure();
-  if (*mode != "nearest" && *mode != "linear")
+  if (*mode != "nearest" && *mode != "linear" && *mode != "cubic")
     return ctx.unsupportedAttribute("mode", "'" + *mode +
                                                 "' is not supported (nearest, "
-                                                "linear)");
+                                                "linear, cubic)");
   if (*transform == "tf_crop_and_resize")
     return ctx.unsupportedAttribute("coordinate_transformation_mode",
                                     "tf_crop_and_resize is not supported");
@@ -1137,7 +1140,8 @@ LogicalResult convertResize(NodeContext &ctx) {
   Ints sizes(shape);
   std::optional<DenseElementsAttr> scalesAttr = ctx.constantInput(2);
   std::optional<SymbolicShape> sizesShape = symbolicInput(ctx, 3);
-  if (sizesShape && !sizesShape->elements.empty()) {
+  const bool fromSizes = sizesShape && !sizesShape->elements.empty();
+  if (fromSizes) {
     // Sizes computed from x's own dynamic dims keep those dims.
     ArrayRef<int64_t> symbols = ctx.importer.symbolsOf(*x);
     if ((int64_t)sizesShape->elements.size() != rank)
@@ -1200,11 +1204,15 @@ LogicalResult convertResize(NodeContext &ctx) {
                alignCorners = *transform == "align_corners",
                tfHalfPixel = *transform == "tf_half_pixel_for_nn",
                pytorchHalfPixel = *transform == "pytorch_half_pixel";
+    // ONNX defines scale = length_resized / length_original: with scales
+    // given, length_resized is in * scale, not the floored output size.
+    const double lengthResized = fromSizes ? double(out) : in * scale;
     auto source = [&](int64_t i) -> double {
       if (asymmetric)
         return i / scale;
       if (alignCorners)
-        return out == 1 ? 0.0 : i * double(in - 1) / double(out - 1);
+        return lengthResized == 1 ? 0.0
+                                  : i * double(in - 1) / (lengthResized - 1);
       if (tfHalfPixel)
         return (i + 0.5) / scale;
       if (pytorchHalfPixel)
@@ -1246,6 +1254,73 @@ LogicalResult convertResize(NodeContext &ctx) {
       if (failed(g))
         return failure();
       y = *g;
+      continue;
+    }
+    // A weight per output index along `axis`, a constant broadcasting
+    // over the other dims.
+    auto weightsAlong = [&](ArrayRef<double> values) {
+      SmallVector<APFloat> weights;
+      for (double v : values) {
+        APFloat w(v);
+        bool lost;
+        w.convert(cast<FloatType>(elementType).getFloatSemantics(),
+                  APFloat::rmNearestTiesToEven, &lost);
+        weights.push_back(w);
+      }
+      Ints weightShape(rank, 1);
+      weightShape[axis] = out;
+      return ctx.importer.materialize(
+          DenseElementsAttr::get(
+              RankedTensorType::get(weightShape, elementType), weights),
+          ctx.loc);
+    };
+    if (*mode == "cubic") {
+      // Keys' cubic convolution, as ONNX's reference: the four source
+      // indices around s (the left pair preferred when s is an integer),
+      // edge values beyond the input, or with exclude_outside those
+      // weights zeroed and the rest renormalized.
+      const double A = *cubicA;
+      auto kernel = [&](double t) {
+        t = std::abs(t);
+        if (t <= 1)
+          return ((A + 2) * t - (A + 3)) * t * t + 1;
+        if (t < 2)
+          return ((A * t - 5 * A) * t + 8 * A) * t - 4 * A;
+        return 0.0;
+      };
+      std::array<Ints, 4> taps;
+      std::array<SmallVector<double>, 4> coeffs;
+      for (int64_t i = 0; i < out; ++i) {
+        double s = source(i);
+        double base = std::floor(s);
+        double ratio = s - base;
+        if (ratio == 0) {
+          base -= 1;
+          ratio = 1;
+        }
+        double c[4], total = 0;
+        for (int k = 0; k < 4; ++k) {
+          int64_t index = static_cast<int64_t>(base) - 1 + k;
+          c[k] = kernel(ratio + 1 - k);
+          if (*excludeOutside && (index < 0 || index >= in))
+            c[k] = 0;
+          total += c[k];
+          taps[k].push_back(clampIndex(index));
+        }
+        for (int k = 0; k < 4; ++k)
+          coeffs[k].push_back(*excludeOutside && total != 0 ? c[k] / total
+                                                            : c[k]);
+      }
+      std::optional<Value> sum;
+      for (int k = 0; k < 4; ++k) {
+        FailureOr<Value> g = gatherAt(taps[k]);
+        if (failed(g) ||
+            failed(g = ctx.create<MulOp>(*g, weightsAlong(coeffs[k]))) ||
+            (sum && failed(g = ctx.create<AddOp>(*sum, *g))))
+          return failure();
+        sum = *g;
+      }
+      y = *sum;
       continue;
     }
     Ints lo, hi;

@@ -12,6 +12,7 @@
 #include "dialects/RLX/IR/RLXDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -136,8 +137,21 @@ struct SlicePattern : OpRewritePattern<SliceOp> {
       sizes.push_back(
           arith::SubIOp::create(rewriter, loc, end, begin).getResult());
     }
+    // An empty result reads nothing: tensor.extract_slice would refuse its
+    // offset (a start at the end of a dim, or any start into an empty one).
+    RankedTensorType type = op.getType();
+    if (llvm::is_contained(type.getShape(), 0)) {
+      SmallVector<Value> dynamicSizes;
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        if (type.isDynamicDim(d))
+          dynamicSizes.push_back(
+              getValueOrCreateConstantIndexOp(rewriter, loc, sizes[d]));
+      rewriter.replaceOpWithNewOp<tensor::EmptyOp>(
+          op, type.getShape(), type.getElementType(), dynamicSizes);
+      return success();
+    }
     rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
-        op, op.getType(), op.getX(), offsets, sizes, strides);
+        op, type, op.getX(), offsets, sizes, strides);
     return success();
   }
 };

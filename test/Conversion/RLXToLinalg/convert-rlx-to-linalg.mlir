@@ -515,3 +515,18 @@ func.func @rem(%a: tensor<4xf32>, %b: tensor<4xf32>, %i: tensor<4xi32>, %j: tens
   %1 = rlx.rem %i, %j : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
   return %0, %1 : tensor<4xf32>, tensor<4xi32>
 }
+
+// -----
+
+// An empty slice reads nothing: a start at the end of a dim, or any start
+// into an empty dim, has no valid tensor.extract_slice offset.
+// CHECK-LABEL: func.func @empty_slices
+// CHECK-NOT: tensor.extract_slice
+// CHECK: %[[D:.+]] = tensor.dim %{{.+}}, %c0
+// CHECK: tensor.empty(%{{.+}}) : tensor<?x0xf32>
+// CHECK: tensor.empty() : tensor<0x3xf32>
+func.func @empty_slices(%x: tensor<?x10xf32>, %e: tensor<0x3xf32>) -> (tensor<?x0xf32>, tensor<0x3xf32>) {
+  %a = rlx.slice %x {start = array<i64: 0, 10>, limit = array<i64: -1, 10>, strides = array<i64: 1, 1>} : (tensor<?x10xf32>) -> tensor<?x0xf32>
+  %b = rlx.slice %e {start = array<i64: 0, 0>, limit = array<i64: 0, 3>, strides = array<i64: 1, 1>} : (tensor<0x3xf32>) -> tensor<0x3xf32>
+  return %a, %b : tensor<?x0xf32>, tensor<0x3xf32>
+}
