@@ -518,15 +518,43 @@ LogicalResult convertSlice(NodeContext &ctx) {
   for (int64_t d = 0; d < rank; ++d)
     if (!ShapedType::isDynamic(shape[d]))
       limit[d] = shape[d];
+  // Axes sliced backwards: the indices they keep, in order (a gather after
+  // the slice, which leaves those axes whole).
+  SmallVector<std::pair<int64_t, Ints>> backwards;
   for (size_t i = 0; i < axes.size(); ++i) {
     FailureOr<int64_t> axis = normalizeAxis(ctx, axes[i], rank);
     if (failed(axis))
       return failure();
     int64_t s = (*starts)[i], e = (*ends)[i], step = steps[i];
-    if (step <= 0)
-      return ctx.error() << "step " << step
-                         << " is not supported (only positive steps)";
+    if (step == 0)
+      return ctx.error() << "step 0 (of axis " << *axis << ") is invalid";
     int64_t dim = shape[*axis];
+    if (step < 0) {
+      if (ShapedType::isDynamic(dim))
+        return ctx.error() << "a negative step on dynamic dim " << *axis
+                           << " is not supported";
+      // ONNX: start clamped into [0, dim - 1] and end into [-1, dim - 1],
+      // each counted from the end when negative.
+      // (Starts and ends are at most 2^62 from zero here: no overflow.)
+      s = std::clamp<int64_t>(s, -(int64_t(1) << 62), int64_t(1) << 62);
+      e = std::clamp<int64_t>(e, -(int64_t(1) << 62), int64_t(1) << 62);
+      if (s < 0)
+        s += dim;
+      if (e < 0)
+        e += dim;
+      Ints kept;
+      if (dim > 0) {
+        s = std::clamp<int64_t>(s, 0, dim - 1);
+        e = std::clamp<int64_t>(e, -1, dim - 1);
+        for (int64_t k = s; k > e; k += step)
+          kept.push_back(k);
+      }
+      if (kept.empty())
+        limit[*axis] = 0;
+      else
+        backwards.push_back({*axis, std::move(kept)});
+      continue;
+    }
     if (ShapedType::isDynamic(dim)) {
       // rlx.slice on a dynamic dim: negative starts count from the end, a
       // limit of -1 is the end and below -1 counts from the end too.
@@ -554,8 +582,13 @@ LogicalResult convertSlice(NodeContext &ctx) {
   }
   if (fold) {
     Ints values = toInts(*known), out;
-    for (int64_t i = start[0]; i < limit[0]; i += strides[0])
-      out.push_back(values[i]);
+    if (!backwards.empty()) {
+      for (int64_t i : backwards.front().second)
+        out.push_back(values[i]);
+    } else {
+      for (int64_t i = start[0]; i < limit[0]; i += strides[0])
+        out.push_back(values[i]);
+    }
     ctx.setConstantOutput(0, intsAttr(ctx.builder().getContext(), out,
                                       {(int64_t)out.size()},
                                       known->getElementType()));
@@ -564,6 +597,14 @@ LogicalResult convertSlice(NodeContext &ctx) {
   FailureOr<Value> y = ctx.create<SliceOp>(x, start, limit, strides);
   if (failed(y))
     return failure();
+  for (auto &[axis, kept] : backwards) {
+    Value indices = ctx.importer.materialize(
+        intsAttr(ctx.builder().getContext(), kept, {(int64_t)kept.size()},
+                 ctx.builder().getIntegerType(64)),
+        ctx.loc);
+    if (failed(y = ctx.create<GatherOp>(*y, indices, uint64_t(axis))))
+      return failure();
+  }
   ctx.setOutput(0, *y);
   return success();
 }

@@ -148,6 +148,16 @@ def main():
         opset_imports=[helper.make_opsetid("", 17)])
     bad("uint64 division", u64, "node 0 'halves' (Div)",
         "'x', a UINT64 tensor", "2^63")
+    # Slicing backwards needs the dim's size at import.
+    back = helper.make_model(helper.make_graph(
+        [helper.make_node("Slice", ["x", "s", "e", "a", "st"], ["y"], name="flip")],
+        "back", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])],
+        [numpy_helper.from_array(np.array([v], np.int64), k)
+         for k, v in (("s", -1), ("e", -2 ** 63), ("a", 0), ("st", -1))]),
+        opset_imports=[helper.make_opsetid("", 17)])
+    bad("negative step on a dynamic dim", back, "node 0 'flip' (Slice)",
+        "negative step on dynamic dim 0")
     # The quantized ops read int8 and uint8 only (uint16 is held as i32).
     u16 = helper.make_model(helper.make_graph(
         [helper.make_node("DequantizeLinear", ["x", "s"], ["y"], name="dq")],

@@ -253,6 +253,18 @@ case("Slice", "Slice", {"x": fixed(f32(5, 8))},
      lambda x, s, e, a, st: x[1:4, -6:7:2],
      inits={"s": np.array([1, -6], np.int64), "e": np.array([4, 7], np.int64),
             "a": np.array([0, 1], np.int64), "st": np.array([1, 2], np.int64)})
+# Backward steps (torch.flip and x[::-2] export as these), with a forward
+# axis beside them on a dynamic batch; ends of INT_MIN run to the start.
+case("SliceNegativeSteps", "Slice", {"x": batched(5, 8)},
+     lambda x, s, e, a, st: x[:, ::-1, 6:0:-2],
+     inits={"s": np.array([-1, 6], np.int64),
+            "e": np.array([-2 ** 63, 0], np.int64),
+            "a": np.array([1, 2], np.int64), "st": np.array([-1, -2], np.int64)},
+     dynamic=True)
+case("SliceNegativeStepEmpty", "Slice", {"x": fixed(f32(3, 4))},
+     lambda x, s, e, a, st: x[:, 1:3:-1],
+     inits={"s": np.array([1], np.int64), "e": np.array([3], np.int64),
+            "a": np.array([1], np.int64), "st": np.array([-1], np.int64)})
 case("SliceDynamic", "Slice", {"x": batched(8)},
      lambda x, s, e, a: x[:, 2:-1],
      inits={"s": np.array([2], np.int64), "e": np.array([-1], np.int64),
