@@ -551,9 +551,24 @@ FailureOr<Value> dilatedMaxPool(NodeContext &ctx, Value x, const Window &w) {
 
 /// A 2-D pool of NCHW `x` by `w` (ceil_mode's extra padding included):
 /// NCHW out. Average pools divide by the real elements of each window
-/// unless `includePad`.
+/// unless `includePad`. MaxPool of int8 and uint8 (held as i32) pools in
+/// f32, which holds every value exactly.
 FailureOr<Value> pool2D(NodeContext &ctx, Value x, const Window &w, bool isMax,
                         bool includePad) {
+  Type elementType = typeOf(x).getElementType();
+  if (isa<IntegerType>(elementType)) {
+    if (!isMax || !(elementType.isInteger(8) || ctx.inputIsUint8(0)))
+      return ctx.error() << "pooling " << elementType
+                         << " is not supported (MaxPool of int8 and uint8)";
+    auto castTo = [&](Value v, Type t) -> Value {
+      return CastOp::create(ctx.builder(), ctx.loc, typeOf(v).clone(t), v);
+    };
+    FailureOr<Value> asFloat = pool2D(
+        ctx, castTo(x, ctx.builder().getF32Type()), w, isMax, includePad);
+    if (failed(asFloat))
+      return failure();
+    return castTo(*asFloat, elementType);
+  }
   FailureOr<Value> input = transpose(ctx, x, {0, 2, 3, 1});
   if (failed(input))
     return failure();

@@ -609,6 +609,16 @@ case("MaxPoolDilated", "MaxPool", {"x": batched(2, 9, 8)},
      lambda x: dilated_max_ref(x, (2, 3), (2, 1), (1, 0, 0, 2), (2, 2)),
      attrs={"kernel_shape": [2, 3], "strides": [2, 1], "pads": [1, 0, 0, 2],
             "dilations": [2, 2]}, dynamic=True)
+# Integer max pools (int8, and uint8 above 127): padded windows, dilated.
+case("MaxPoolInt8Padded", "MaxPool",
+     {"x": batched(2, 5, 6, fn=lambda *s: rng.integers(-128, 128, s, dtype=np.int8))},
+     lambda x: pool_ref(x, (3, 3), (2, 2), (1, 1, 1, 1), "max").astype(np.int8),
+     attrs={"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]},
+     rtol=0, atol=0, dynamic=True)
+case("MaxPoolUint8Dilated", "MaxPool",
+     {"x": fixed(rng.integers(0, 256, (1, 2, 7, 7), dtype=np.uint8))},
+     lambda x: dilated_max_ref(x, (2, 2), (1, 1), (0, 0, 0, 0), (2, 2)).astype(np.uint8),
+     attrs={"kernel_shape": [2, 2], "dilations": [2, 2]}, rtol=0, atol=0)
 case("MaxPool1DDilated", "MaxPool", {"x": fixed(f32(2, 3, 11))},
      lambda x: lifted(dilated_max_ref)(x, (1, 3), (1, 2), (0, 1, 0, 0), (1, 3)),
      attrs={"kernel_shape": [3], "strides": [2], "pads": [1, 0],
