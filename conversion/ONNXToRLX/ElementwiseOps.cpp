@@ -341,11 +341,99 @@ LogicalResult convertXor(NodeContext &ctx) {
   return success();
 }
 
-/// CastLike: Cast to the element type of input 1.
+/// BitShift of uint8 ... uint64 (held in i32 or i64): x times or divided by
+/// 2^y, the power a gather at y from a table; shifts by the type's width or
+/// more give 0, as NumPy's do. The product wraps into the type's range
+/// like any held result (importNodes). A uint64 of 2^63 or more (negative
+/// in i64) shifts right as (x - 2^63) / 2^y + 2^(63 - y).
+LogicalResult convertBitShift(NodeContext &ctx) {
+  FailureOr<std::string> direction = ctx.getString("direction", "");
+  if (failed(direction) || failed(ctx.checkKnownAttributes({"direction"})))
+    return failure();
+  if (*direction != "LEFT" && *direction != "RIGHT")
+    return ctx.unsupportedAttribute("direction", "'" + *direction +
+                                                     "' (LEFT or RIGHT)");
+  int32_t held = ctx.inputHeldType(0);
+  if (!held || held == onnx::TensorProto::INT16 ||
+      ctx.inputHeldType(1) != held)
+    return ctx.error() << "shifts unsigned integers (uint8 ... uint64), both "
+                          "inputs of one type";
+  bool left = *direction == "LEFT";
+  FailureOr<Value> x = ctx.input(0), y = ctx.input(1);
+  if (failed(x) || failed(y))
+    return failure();
+  MLIRContext *context = ctx.builder().getContext();
+  Type type = typeOf(*x).getElementType();
+  int64_t bits = boundaryElementTypeOf(context, held).getIntOrFloatBitWidth();
+  // 2^k for k below the width; at the width, 0 to the left and 2^width
+  // (x is below it: a quotient of 0) to the right, or for uint64 -2^63
+  // (a quotient of 0 for the x of 0 ... 2^63 - 1 it divides).
+  Ints powers;
+  for (int64_t k = 0; k < bits; ++k)
+    powers.push_back(static_cast<int64_t>(uint64_t(1) << k));
+  powers.push_back(left ? 0 : bits < 64 ? int64_t(1) << bits : INT64_MIN);
+  auto tableOf = [&](ArrayRef<int64_t> values) {
+    return ctx.importer.materialize(
+        intsAttr(context, values, {bits + 1}, type), ctx.loc);
+  };
+  Value table = tableOf(powers);
+  // Shifts past the width (and, for uint64, those negative in i64) read the
+  // table's last entry.
+  Value width = scalar(ctx, type, static_cast<double>(bits));
+  FailureOr<Value> negative =
+      ctx.create<CompareOp>("lt", *y, scalar(ctx, type, 0));
+  FailureOr<Value> shift =
+      failed(negative) ? negative : ctx.create<SelectOp>(*negative, width, *y);
+  if (succeeded(shift))
+    shift = ctx.create<MinimumOp>(*shift, width);
+  FailureOr<Value> power =
+      failed(shift) ? shift : ctx.create<GatherOp>(table, *shift, uint64_t(0));
+  if (failed(power))
+    return failure();
+  FailureOr<Value> result = left ? ctx.create<MulOp>(*x, *power)
+                                 : ctx.create<DivOp>(*x, *power);
+  if (failed(result))
+    return failure();
+  if (!left && bits == 64) {
+    // x >= 2^63: its top bit shifted on its own, 2^(63 - y) (0 past 63).
+    Ints tops;
+    for (int64_t k = 0; k <= 64; ++k)
+      tops.push_back(k == 64 ? 0 : static_cast<int64_t>(uint64_t(1) << (63 - k)));
+    Value min = scalar(ctx, type, -9223372036854775808.0);
+    FailureOr<Value> high = ctx.create<GatherOp>(tableOf(tops), *shift,
+                                                 uint64_t(0));
+    FailureOr<Value> rest = ctx.create<SubOp>(*x, min);
+    FailureOr<Value> top = ctx.create<CompareOp>("lt", *x, scalar(ctx, type, 0));
+    if (failed(high) || failed(rest) || failed(top) ||
+        failed(rest = ctx.create<DivOp>(*rest, *power)) ||
+        failed(rest = ctx.create<AddOp>(*rest, *high)) ||
+        failed(result = ctx.create<SelectOp>(*top, *rest, *result)))
+      return failure();
+  }
+  ctx.setOutput(0, *result);
+  return success();
+}
+
+/// CastLike: Cast to the element type of input 1 (its ONNX type when rlx
+/// holds it in a wider one).
+LogicalResult castInputTo(NodeContext &ctx, int32_t to);
 LogicalResult convertCastLike(NodeContext &ctx) {
+  if (int32_t held = ctx.inputHeldType(1))
+    return castInputTo(ctx, held);
   FailureOr<Value> x = ctx.input(0), like = ctx.input(1);
   if (failed(x) || failed(like))
     return failure();
+  if (ctx.inputHeldType(0)) {
+    // From a held value: Cast's path, which reads it as its ONNX type.
+    Type t = typeOf(*like).getElementType();
+    for (int32_t onnxType :
+         {onnx::TensorProto::FLOAT, onnx::TensorProto::DOUBLE,
+          onnx::TensorProto::FLOAT16, onnx::TensorProto::BFLOAT16,
+          onnx::TensorProto::INT8, onnx::TensorProto::INT32,
+          onnx::TensorProto::INT64, onnx::TensorProto::BOOL})
+      if (elementTypeOf(ctx.builder().getContext(), onnxType) == t)
+        return castInputTo(ctx, onnxType);
+  }
   Type elementType = typeOf(*like).getElementType();
   ctx.setOutput(0, typeOf(*x).getElementType() == elementType
                        ? *x
@@ -366,21 +454,19 @@ LogicalResult convertWhere(NodeContext &ctx) {
   return success();
 }
 
-LogicalResult convertCast(NodeContext &ctx) {
-  const onnx::AttributeProto *to = ctx.attribute("to");
-  if (!to || to->type() != onnx::AttributeProto::INT)
-    return ctx.error() << "attribute 'to' (an int) is missing";
+/// Cast of input 0 to the ONNX type `to`.
+LogicalResult castInputTo(NodeContext &ctx, int32_t to) {
   MLIRContext *context = ctx.builder().getContext();
   // To uint8 ... uint64 or int16: to the type it is held in, through the
   // ONNX type itself (its wrap-around); from one: through its ONNX type too,
   // so that conversions read it as unsigned.
-  int32_t heldTo = heldElementTypeOf(context, to->i()) ? to->i() : 0;
+  int32_t heldTo = heldElementTypeOf(context, to) ? to : 0;
   int32_t heldFrom = ctx.inputHeldType(0);
   Type elementType = heldTo ? heldElementTypeOf(context, heldTo)
-                            : elementTypeOf(context, to->i());
+                            : elementTypeOf(context, to);
   if (!elementType)
     return ctx.unsupportedAttribute(
-        "to", "casting to " + onnxTypeName(to->i()) + " is not supported");
+        "to", "casting to " + onnxTypeName(to) + " is not supported");
   std::optional<DenseElementsAttr> known = ctx.constantInput(0);
   if (!heldTo && !heldFrom && isFoldableInts(known) &&
       isa<IntegerType>(elementType) && !elementType.isInteger(1)) {
@@ -409,6 +495,13 @@ LogicalResult convertCast(NodeContext &ctx) {
                        y);
   ctx.setOutput(0, y);
   return success();
+}
+
+LogicalResult convertCast(NodeContext &ctx) {
+  const onnx::AttributeProto *to = ctx.attribute("to");
+  if (!to || to->type() != onnx::AttributeProto::INT)
+    return ctx.error() << "attribute 'to' (an int) is missing";
+  return castInputTo(ctx, to->i());
 }
 
 LogicalResult convertIdentity(NodeContext &ctx) {
@@ -634,6 +727,7 @@ void addElementwiseOps(llvm::StringMap<OpConverter> &t) {
   t["Celu"] = convertCelu;
   t["Xor"] = convertXor;
   t["CastLike"] = convertCastLike;
+  t["BitShift"] = convertBitShift;
   t["Selu"] = convertSelu;
   t["PRelu"] = convertPRelu;
   t["ThresholdedRelu"] = convertThresholdedRelu;

@@ -89,6 +89,20 @@ Value castHeldToBoundary(OpBuilder &b, Location loc, Value held,
       b, loc, type.clone(heldElementTypeOf(context, onnxType)), narrow);
 }
 
+DenseElementsAttr wrapHeldConstant(DenseElementsAttr value, int32_t onnxType) {
+  unsigned bits =
+      boundaryElementTypeOf(value.getContext(), onnxType).getIntOrFloatBitWidth();
+  bool isSigned = onnxType == onnx::TensorProto::INT16;
+  SmallVector<int64_t> wrapped;
+  for (const APInt &v : value.getValues<APInt>()) {
+    APInt low = v.trunc(bits);
+    wrapped.push_back(isSigned ? low.getSExtValue()
+                               : static_cast<int64_t>(low.getZExtValue()));
+  }
+  return intsAttr(value.getContext(), wrapped, value.getType().getShape(),
+                  value.getElementType());
+}
+
 std::string onnxTypeName(int32_t onnxType) {
   if (onnx::TensorProto::DataType_IsValid(onnxType))
     return onnx::TensorProto::DataType_Name(
@@ -452,7 +466,7 @@ bool readsSign(StringRef opType) {
       {"Div", "Mod", "Less", "LessOrEqual", "Greater", "GreaterOrEqual", "Max",
        "Min", "ArgMax", "ArgMin", "ReduceMax", "ReduceMin", "ReduceMean",
        "Mean", "TopK", "Clip", "Abs", "Relu", "Sign", "MaxPool",
-       "GlobalMaxPool", "CumSum", "Pow", "BitShift"},
+       "GlobalMaxPool", "CumSum", "Pow"},
       opType);
 }
 
@@ -723,15 +737,23 @@ LogicalResult GraphImporter::importNodes(const onnx::GraphProto &graph,
         opType != "CastLike") {
       Type heldElement = heldElementTypeOf(builder.getContext(), held);
       for (int i = 0; i < node.output_size(); ++i) {
-        auto value = values.find(node.output(i));
-        if (!ctx.hasOutput(i) || isIndexOutput(opType, i) ||
-            value == values.end() ||
-            typeOf(value->second).getElementType() != heldElement)
+        if (!ctx.hasOutput(i) || isIndexOutput(opType, i))
           continue;
-        ctx.markOutputHeld(i, held);
-        if (!keepsHeldRange(opType))
-          value->second =
-              castHeldToBoundary(builder, nodeLoc, value->second, held, true);
+        auto value = values.find(node.output(i));
+        auto known = constants.find(node.output(i));
+        if (value != values.end() &&
+            typeOf(value->second).getElementType() == heldElement) {
+          ctx.markOutputHeld(i, held);
+          if (!keepsHeldRange(opType))
+            value->second = castHeldToBoundary(builder, nodeLoc,
+                                               value->second, held, true);
+        } else if (value == values.end() && known != constants.end() &&
+                   known->second.getElementType() == heldElement) {
+          // Folded at import (integer arithmetic on initializers).
+          ctx.markOutputHeld(i, held);
+          if (!keepsHeldRange(opType))
+            known->second = wrapHeldConstant(known->second, held);
+        }
       }
     }
     // Ops whose result type the converter chose (reshape, cast, ...) are

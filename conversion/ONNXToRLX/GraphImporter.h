@@ -291,6 +291,9 @@ Type boundaryElementTypeOf(MLIRContext *context, int32_t onnxType);
 /// bits. With `rehold`, back in the held type: the ONNX type's wrap-around.
 Value castHeldToBoundary(OpBuilder &b, Location loc, Value held,
                          int32_t onnxType, bool rehold = false);
+/// A held constant (an integer tensor of heldElementTypeOf(onnxType))
+/// wrapped into the ONNX type's range.
+DenseElementsAttr wrapHeldConstant(DenseElementsAttr value, int32_t onnxType);
 /// The ONNX spelling of a data type ("FLOAT", "STRING", ...).
 std::string onnxTypeName(int32_t onnxType);
 /// Decodes a TensorProto's elements; the reason in `error` on failure

@@ -1097,6 +1097,47 @@ case("Uint64WrapsAndConverts", None,
      nodes=[("Add", ["a", "b"], {}, ["y0"]), ("Equal", ["a", "b"], {}, ["y1"]),
             ("Cast", ["a"], {"to": TensorProto.DOUBLE}, ["y2"])],
      outputs=3, rtol=0, atol=0, f64=True)
+# BitShift by plain Python ints: the low bits of x * 2^y or x // 2^y, and 0
+# for shifts of the width or more (NumPy's result).
+def shift_ref(x, y, direction):
+    bits = x.dtype.itemsize * 8
+    def one(a, b):
+        a, b = int(a), int(b)
+        if b >= bits:
+            return 0
+        return ((a << b) if direction == "LEFT" else (a >> b)) % (1 << bits)
+    return np.vectorize(one, otypes=[np.uint64])(x, y).astype(x.dtype)
+
+
+case("BitShiftUint8Left", "BitShift",
+     {"x": batched(9, fn=uints(np.uint8)), "s": batched(9, fn=uints(np.uint8, 0, 9))},
+     lambda x, s: shift_ref(x, s, "LEFT"), attrs={"direction": "LEFT"},
+     rtol=0, atol=0, dynamic=True)
+case("BitShiftUint32Right", "BitShift",
+     {"x": fixed(rng.integers(0, 2**32, (3, 6), dtype=np.uint64).astype(np.uint32)),
+      "s": fixed(np.arange(18, dtype=np.uint32).reshape(3, 6) * 2)},
+     lambda x, s: shift_ref(x, s, "RIGHT"), attrs={"direction": "RIGHT"},
+     rtol=0, atol=0)
+case("BitShiftUint64Left", "BitShift",
+     {"x": fixed(np.array([3, 2**63 + 1, 2**64 - 1, 5], np.uint64)),
+      "s": fixed(np.array([62, 1, 4, 70], np.uint64))},
+     lambda x, s: shift_ref(x, s, "LEFT"), attrs={"direction": "LEFT"},
+     rtol=0, atol=0)
+case("BitShiftUint64Right", "BitShift",
+     {"x": fixed(np.array([2**64 - 1, 2**63, 2**63 + 12345, 7, 2**64 - 2, 9], np.uint64)),
+      "s": fixed(np.array([0, 63, 5, 1, 64, 200], np.uint64))},
+     lambda x, s: shift_ref(x, s, "RIGHT"), attrs={"direction": "RIGHT"},
+     rtol=0, atol=0)
+case("CastLikeUint8", "CastLike", {"x": batched(6, fn=lambda *s: f32(*s, lo=0, hi=255.5))},
+     lambda x, like: x.astype(np.uint8), inits={"like": np.zeros(1, np.uint8)},
+     rtol=0, atol=0, dynamic=True)
+# Integer arithmetic on initializers folds at import, wrapped like the rest.
+case("Uint8FoldedConstants", None, {"x": batched(4, fn=uints(np.uint8))},
+     lambda x, a, b: x + (a + b),
+     inits={"a": np.array([200, 1, 255, 0], np.uint8),
+            "b": np.array([100, 2, 255, 0], np.uint8)},
+     nodes=[("Add", ["a", "b"], {}, ["c"]), ("Add", ["x", "c"], {})],
+     rtol=0, atol=0, dynamic=True)
 # A uint8 initializer (an rlx param held as i32) read with a uint8 input.
 case("Uint8Initializer", "Sub", {"x": batched(8, fn=uints(np.uint8))},
      lambda x, w: x - w, inits={"w": u8(8)}, rtol=0, atol=0, dynamic=True)
