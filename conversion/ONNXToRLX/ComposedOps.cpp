@@ -67,6 +67,8 @@ FailureOr<Value> adjust(NodeContext &ctx, Value t, Value x,
   return ctx.create<SelectOp>(*off, *moved, t);
 }
 
+} // namespace
+
 FailureOr<Value> floorOf(NodeContext &ctx, Value x) {
   FailureOr<Value> t = truncate(ctx, x);
   if (failed(t))
@@ -74,38 +76,15 @@ FailureOr<Value> floorOf(NodeContext &ctx, Value x) {
   return adjust(ctx, *t, x, "gt", -1.0);
 }
 
-LogicalResult convertFloor(NodeContext &ctx) {
-  FailureOr<Value> x = floatInput(ctx, 0);
-  FailureOr<Value> y = failed(x) ? FailureOr<Value>(failure()) : floorOf(ctx, *x);
-  if (failed(y))
-    return failure();
-  ctx.setOutput(0, *y);
-  return success();
-}
-
-LogicalResult convertCeil(NodeContext &ctx) {
-  FailureOr<Value> x = floatInput(ctx, 0);
-  FailureOr<Value> t = failed(x) ? FailureOr<Value>(failure()) : truncate(ctx, *x);
-  FailureOr<Value> y =
-      failed(t) ? FailureOr<Value>(failure()) : adjust(ctx, *t, *x, "lt", 1.0);
-  if (failed(y))
-    return failure();
-  ctx.setOutput(0, *y);
-  return success();
-}
-
-/// Round, halves to even: f = floor(x) and d = x - f (exact); up when
-/// d > 1/2, or d == 1/2 and f is odd. Not floor(x + 1/2), whose addition
-/// rounds (0.49999997 + 0.5 is 1 in f32).
-LogicalResult convertRound(NodeContext &ctx) {
-  FailureOr<Value> x = floatInput(ctx, 0);
-  if (failed(x))
-    return failure();
-  Type type = typeOf(*x).getElementType();
-  FailureOr<Value> f = floorOf(ctx, *x);
+/// Halves to even: f = floor(x) and d = x - f (exact); up when d > 1/2, or
+/// d == 1/2 and f is odd. Not floor(x + 1/2), whose addition rounds
+/// (0.49999997 + 0.5 is 1 in f32).
+FailureOr<Value> roundHalfToEven(NodeContext &ctx, Value x) {
+  Type type = typeOf(x).getElementType();
+  FailureOr<Value> f = floorOf(ctx, x);
   if (failed(f))
     return failure();
-  FailureOr<Value> d = ctx.create<SubOp>(*x, *f);
+  FailureOr<Value> d = ctx.create<SubOp>(x, *f);
   FailureOr<Value> up = ctx.create<AddOp>(*f, scalar(ctx, type, 1.0));
   FailureOr<Value> halfF = ctx.create<MulOp>(*f, scalar(ctx, type, 0.5));
   if (failed(d) || failed(up) || failed(halfF))
@@ -131,8 +110,37 @@ LogicalResult convertRound(NodeContext &ctx) {
                                               *above,
                                               scalar(ctx, ctx.builder().getI1Type(), 1),
                                               *tieUp);
+  return failed(goUp) ? FailureOr<Value>(failure())
+                      : ctx.create<SelectOp>(*goUp, *up, *f);
+}
+
+namespace {
+
+LogicalResult convertFloor(NodeContext &ctx) {
+  FailureOr<Value> x = floatInput(ctx, 0);
+  FailureOr<Value> y = failed(x) ? FailureOr<Value>(failure()) : floorOf(ctx, *x);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+LogicalResult convertCeil(NodeContext &ctx) {
+  FailureOr<Value> x = floatInput(ctx, 0);
+  FailureOr<Value> t = failed(x) ? FailureOr<Value>(failure()) : truncate(ctx, *x);
   FailureOr<Value> y =
-      failed(goUp) ? FailureOr<Value>(failure()) : ctx.create<SelectOp>(*goUp, *up, *f);
+      failed(t) ? FailureOr<Value>(failure()) : adjust(ctx, *t, *x, "lt", 1.0);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
+}
+
+/// Round, halves to even.
+LogicalResult convertRound(NodeContext &ctx) {
+  FailureOr<Value> x = floatInput(ctx, 0);
+  FailureOr<Value> y =
+      failed(x) ? FailureOr<Value>(failure()) : roundHalfToEven(ctx, *x);
   if (failed(y))
     return failure();
   ctx.setOutput(0, *y);

@@ -52,6 +52,11 @@ std::optional<int64_t> checkedArith(char op, int64_t a, int64_t b);
 /// The product of static `dims`, or nullopt when it overflows.
 std::optional<int64_t> checkedProduct(ArrayRef<int64_t> dims);
 
+/// Float `x` rounded down, and to the nearest integer with halves to even
+/// (ComposedOps.cpp).
+FailureOr<Value> floorOf(NodeContext &ctx, Value x);
+FailureOr<Value> roundHalfToEven(NodeContext &ctx, Value x);
+
 /// Class indices 0..size-1 along `axis` of a rank-`rank` tensor of `type`
 /// (size 1 on the other dims), or an error when it would be too large.
 FailureOr<Value> indicesAlong(NodeContext &ctx, int64_t size, int64_t axis,
@@ -78,6 +83,7 @@ void addNNOps(llvm::StringMap<OpConverter> &table);
 void addWindowOps(llvm::StringMap<OpConverter> &table);
 void addRecurrentOps(llvm::StringMap<OpConverter> &table);
 void addIndexedOps(llvm::StringMap<OpConverter> &table);
+void addSamplingOps(llvm::StringMap<OpConverter> &table);
 void addControlFlowOps(llvm::StringMap<OpConverter> &table);
 void addComposedOps(llvm::StringMap<OpConverter> &table);
 void addQuantOps(llvm::StringMap<OpConverter> &table);

@@ -1324,24 +1324,15 @@ LogicalResult convertResize(NodeContext &ctx) {
       continue;
     }
     Ints lo, hi;
-    SmallVector<APFloat> weights;
+    SmallVector<double> fractions;
     for (int64_t i = 0; i < out; ++i) {
       double s = std::clamp(source(i), 0.0, double(in - 1));
       int64_t l = static_cast<int64_t>(std::floor(s));
       lo.push_back(clampIndex(l));
       hi.push_back(clampIndex(l + 1));
-      APFloat w(s - l);
-      bool lost;
-      w.convert(cast<FloatType>(elementType).getFloatSemantics(),
-                APFloat::rmNearestTiesToEven, &lost);
-      weights.push_back(w);
+      fractions.push_back(s - l);
     }
-    Ints weightShape(rank, 1);
-    weightShape[axis] = out;
-    Value w = ctx.importer.materialize(
-        DenseElementsAttr::get(RankedTensorType::get(weightShape, elementType),
-                               weights),
-        ctx.loc);
+    Value w = weightsAlong(fractions);
     FailureOr<Value> a = gatherAt(lo), b = gatherAt(hi);
     if (failed(a) || failed(b))
       return failure();

@@ -22,6 +22,7 @@ const llvm::StringMap<OpConverter> &opConverters() {
     addWindowOps(t);
     addRecurrentOps(t);
     addIndexedOps(t);
+    addSamplingOps(t);
     addControlFlowOps(t);
     addComposedOps(t);
     addQuantOps(t);

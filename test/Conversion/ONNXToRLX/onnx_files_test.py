@@ -158,6 +158,15 @@ def main():
         opset_imports=[helper.make_opsetid("", 17)])
     bad("negative step on a dynamic dim", back, "node 0 'flip' (Slice)",
         "negative step on dynamic dim 0")
+    # GridSample gathers rows of a static N * H * W.
+    sampler = helper.make_model(helper.make_graph(
+        [helper.make_node("GridSample", ["x", "g"], ["y"], name="warp")], "gs",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 1, 4, 4]),
+         helper.make_tensor_value_info("g", TensorProto.FLOAT, ["N", 2, 2, 2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 1, 2, 2])]),
+        opset_imports=[helper.make_opsetid("", 16)])
+    bad("GridSample with a dynamic batch", sampler, "node 0 'warp' (GridSample)",
+        "must be static")
     # The quantized ops read int8 and uint8 only (uint16 is held as i32).
     u16 = helper.make_model(helper.make_graph(
         [helper.make_node("DequantizeLinear", ["x", "s"], ["y"], name="dq")],

@@ -1143,6 +1143,51 @@ case("Uint8Initializer", "Sub", {"x": batched(8, fn=uints(np.uint8))},
      lambda x, w: x - w, inits={"w": u8(8)}, rtol=0, atol=0, dynamic=True)
 
 
+# ------------------------------------------------------------- GridSample
+def grid_sample_ref(x, grid, align, padding):
+    """Bilinear GridSample by plain loops (PyTorch's grid_sample): points
+    denormalized, moved inside for border padding, four taps blended; a
+    tap outside reads 0 (zeros) or the nearest edge (border)."""
+    n, c, h, w = x.shape
+    _, ho, wo, _ = grid.shape
+    y = np.zeros((n, c, ho, wo))
+    def denorm(g, size):
+        return (g + 1) / 2 * (size - 1) if align else ((g + 1) * size - 1) / 2
+    def tap(b, i, j):
+        if padding == "border":
+            i, j = min(max(i, 0), h - 1), min(max(j, 0), w - 1)
+        elif not (0 <= i < h and 0 <= j < w):
+            return np.zeros(c)
+        return x[b, :, i, j]
+    for b in range(n):
+        for i in range(ho):
+            for j in range(wo):
+                px = denorm(float(grid[b, i, j, 0]), w)
+                py = denorm(float(grid[b, i, j, 1]), h)
+                lo = 0.0 if align else -0.5
+                if padding == "border":
+                    if not lo <= px <= (w - 1 if align else w - 0.5):
+                        px = min(max(px, 0), w - 1)
+                    if not lo <= py <= (h - 1 if align else h - 0.5):
+                        py = min(max(py, 0), h - 1)
+                x0, y0 = math.floor(px), math.floor(py)
+                tx, ty = px - x0, py - y0
+                y[b, :, i, j] = ((1 - ty) * ((1 - tx) * tap(b, y0, x0) + tx * tap(b, y0, x0 + 1))
+                                 + ty * ((1 - tx) * tap(b, y0 + 1, x0) + tx * tap(b, y0 + 1, x0 + 1)))
+    return y
+
+
+for align in (0, 1):
+    for padding in ("zeros", "border"):
+        case(f"GridSampleBilinear{padding.title()}Align{align}", "GridSample",
+             {"x": fixed(f32(2, 3, 5, 4)),
+              "grid": fixed(f32(2, 3, 6, 2, lo=-1.3, hi=1.3))},
+             lambda x, grid, align=align, padding=padding:
+                 grid_sample_ref(x, grid, align, padding),
+             attrs={"align_corners": align, "padding_mode": padding},
+             opset=16, rtol=1e-4, atol=1e-5)
+
+
 def py_mod(a, b):
     return np.mod(a, b)  # the sign of the divisor
 
