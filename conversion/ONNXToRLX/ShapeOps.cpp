@@ -114,6 +114,9 @@ LogicalResult convertConstant(NodeContext &ctx) {
     if (!value)
       return ctx.error() << "attribute 'value' " << error;
     ctx.setConstantOutput(0, *value);
+    // uint8 ... uint64 and int16 values are held in a wider type.
+    if (heldElementTypeOf(context, attr.t().data_type()))
+      ctx.markOutputHeld(0, attr.t().data_type());
   } else if (name == "value_float") {
     ctx.setConstantOutput(
         0, DenseElementsAttr::get(RankedTensorType::get({}, b.getF32Type()),
@@ -203,6 +206,8 @@ LogicalResult convertConstantOfShape(NodeContext &ctx) {
       return ctx.unsupportedAttribute("value", "must hold one element");
     elementType = v->getElementType();
     element = *v->getValues<Attribute>().begin();
+    if (heldElementTypeOf(context, value->t().data_type()))
+      ctx.markOutputHeld(0, value->t().data_type());
   }
   ctx.setConstantOutput(
       0, DenseElementsAttr::get(RankedTensorType::get(*shape, elementType),

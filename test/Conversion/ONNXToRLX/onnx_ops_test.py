@@ -1138,6 +1138,15 @@ case("Uint8FoldedConstants", None, {"x": batched(4, fn=uints(np.uint8))},
             "b": np.array([100, 2, 255, 0], np.uint8)},
      nodes=[("Add", ["a", "b"], {}, ["c"]), ("Add", ["x", "c"], {})],
      rtol=0, atol=0, dynamic=True)
+# Constant and ConstantOfShape nodes of uint8 are uint8 too: their sum with
+# an input wraps, whichever operand comes first.
+case("Uint8ConstantNodes", None, {"x": fixed(np.array([1, 100, 200, 255], np.uint8))},
+     lambda x: (np.uint8(250) + x, np.full((2,), 7, np.uint8)),
+     nodes=[("Constant", [], {"value": numpy_helper.from_array(np.array(250, np.uint8))}, ["c"]),
+            ("Add", ["c", "x"], {}, ["y0"]),
+            ("Constant", [], {"value": numpy_helper.from_array(np.array([2], np.int64))}, ["s"]),
+            ("ConstantOfShape", ["s"], {"value": numpy_helper.from_array(np.array([7], np.uint8))}, ["y1"])],
+     outputs=2, rtol=0, atol=0)
 # A uint8 initializer (an rlx param held as i32) read with a uint8 input.
 case("Uint8Initializer", "Sub", {"x": batched(8, fn=uints(np.uint8))},
      lambda x, w: x - w, inits={"w": u8(8)}, rtol=0, atol=0, dynamic=True)
