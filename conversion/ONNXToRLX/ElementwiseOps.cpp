@@ -414,46 +414,6 @@ LogicalResult convertBitShift(NodeContext &ctx) {
   return success();
 }
 
-/// CastLike: Cast to the element type of input 1 (its ONNX type when rlx
-/// holds it in a wider one).
-LogicalResult castInputTo(NodeContext &ctx, int32_t to);
-LogicalResult convertCastLike(NodeContext &ctx) {
-  if (int32_t held = ctx.inputHeldType(1))
-    return castInputTo(ctx, held);
-  FailureOr<Value> x = ctx.input(0), like = ctx.input(1);
-  if (failed(x) || failed(like))
-    return failure();
-  if (ctx.inputHeldType(0)) {
-    // From a held value: Cast's path, which reads it as its ONNX type.
-    Type t = typeOf(*like).getElementType();
-    for (int32_t onnxType :
-         {onnx::TensorProto::FLOAT, onnx::TensorProto::DOUBLE,
-          onnx::TensorProto::FLOAT16, onnx::TensorProto::BFLOAT16,
-          onnx::TensorProto::INT8, onnx::TensorProto::INT32,
-          onnx::TensorProto::INT64, onnx::TensorProto::BOOL})
-      if (elementTypeOf(ctx.builder().getContext(), onnxType) == t)
-        return castInputTo(ctx, onnxType);
-  }
-  Type elementType = typeOf(*like).getElementType();
-  ctx.setOutput(0, typeOf(*x).getElementType() == elementType
-                       ? *x
-                       : CastOp::create(ctx.builder(), ctx.loc,
-                                        typeOf(*x).clone(elementType), *x)
-                             .getResult());
-  return success();
-}
-
-LogicalResult convertWhere(NodeContext &ctx) {
-  FailureOr<Value> c = ctx.input(0), a = ctx.input(1), b = ctx.input(2);
-  if (failed(c) || failed(a) || failed(b))
-    return failure();
-  FailureOr<Value> y = ctx.create<SelectOp>(*c, *a, *b);
-  if (failed(y))
-    return failure();
-  ctx.setOutput(0, *y);
-  return success();
-}
-
 /// Cast of input 0 to the ONNX type `to`.
 LogicalResult castInputTo(NodeContext &ctx, int32_t to) {
   MLIRContext *context = ctx.builder().getContext();
@@ -502,6 +462,45 @@ LogicalResult convertCast(NodeContext &ctx) {
   if (!to || to->type() != onnx::AttributeProto::INT)
     return ctx.error() << "attribute 'to' (an int) is missing";
   return castInputTo(ctx, to->i());
+}
+
+/// CastLike: Cast to the element type of input 1 (its ONNX type when rlx
+/// holds it in a wider one).
+LogicalResult convertCastLike(NodeContext &ctx) {
+  if (int32_t held = ctx.inputHeldType(1))
+    return castInputTo(ctx, held);
+  FailureOr<Value> x = ctx.input(0), like = ctx.input(1);
+  if (failed(x) || failed(like))
+    return failure();
+  if (ctx.inputHeldType(0)) {
+    // From a held value: Cast's path, which reads it as its ONNX type.
+    Type t = typeOf(*like).getElementType();
+    for (int32_t onnxType :
+         {onnx::TensorProto::FLOAT, onnx::TensorProto::DOUBLE,
+          onnx::TensorProto::FLOAT16, onnx::TensorProto::BFLOAT16,
+          onnx::TensorProto::INT8, onnx::TensorProto::INT32,
+          onnx::TensorProto::INT64, onnx::TensorProto::BOOL})
+      if (elementTypeOf(ctx.builder().getContext(), onnxType) == t)
+        return castInputTo(ctx, onnxType);
+  }
+  Type elementType = typeOf(*like).getElementType();
+  ctx.setOutput(0, typeOf(*x).getElementType() == elementType
+                       ? *x
+                       : CastOp::create(ctx.builder(), ctx.loc,
+                                        typeOf(*x).clone(elementType), *x)
+                             .getResult());
+  return success();
+}
+
+LogicalResult convertWhere(NodeContext &ctx) {
+  FailureOr<Value> c = ctx.input(0), a = ctx.input(1), b = ctx.input(2);
+  if (failed(c) || failed(a) || failed(b))
+    return failure();
+  FailureOr<Value> y = ctx.create<SelectOp>(*c, *a, *b);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y);
+  return success();
 }
 
 LogicalResult convertIdentity(NodeContext &ctx) {

@@ -47,6 +47,9 @@ struct Arith {
   Value cmp(StringRef direction, Value a, Value b) {
     return check(ctx.create<CompareOp>(direction, a, b), a);
   }
+  /// Logical or and and of i1 tensors.
+  Value either(Value p, Value q) { return select(p, p, q); }
+  Value both(Value p, Value q) { return select(p, q, p); }
   Value select(Value p, Value a, Value b) {
     return check(ctx.create<SelectOp>(p, a, b), a);
   }
@@ -157,8 +160,8 @@ LogicalResult convertGridSample(NodeContext &ctx) {
     double lo = *alignCorners ? 0.0 : -0.5;
     double hi = *alignCorners ? double(length - 1) : double(length) - 0.5;
     if (*padding == "border") {
-      Value outside = a.select(a.cmp("lt", p, a.c(lo)), a.cmp("lt", p, a.c(lo)),
-                               a.cmp("gt", p, a.c(hi)));
+      Value outside =
+          a.either(a.cmp("lt", p, a.c(lo)), a.cmp("gt", p, a.c(hi)));
       p = a.select(outside, a.clamp(p, 0, double(length - 1)), p);
     } else if (*padding == "reflection") {
       p = reflect(a, p, lo, hi);
@@ -186,12 +189,10 @@ LogicalResult convertGridSample(NodeContext &ctx) {
     Value inside;
     if (*padding == "zeros") {
       auto within = [&](Value v, int64_t length) {
-        Value lo = a.cmp("ge", v, a.c(0));
-        Value hi = a.cmp("le", v, a.c(double(length - 1)));
-        return a.select(lo, hi, lo);
+        return a.both(a.cmp("ge", v, a.c(0)),
+                      a.cmp("le", v, a.c(double(length - 1))));
       };
-      Value iny = within(iy, h), inx = within(ix, w);
-      inside = a.select(iny, inx, iny);
+      inside = a.both(within(iy, h), within(ix, w));
     } else if (*padding == "reflection") {
       double off = *alignCorners ? 0.0 : 0.5;
       iy = reflect(a, iy, -off, double(h - 1) + off);

@@ -140,14 +140,17 @@ void mlir::rlx::makeIntegersSignless(Operation *root) {
           arg.setType(signlessTwin(arg.getType()));
     for (OpResult result : op->getResults())
       result.setType(signlessTwin(result.getType()));
-    if (auto function = dyn_cast<FunctionOpInterface>(op)) {
+    // (Functions of other type kinds, llvm.func's, have no tensors.)
+    if (auto function = dyn_cast<FunctionOpInterface>(op);
+        function && isa<FunctionType>(function.getFunctionType())) {
       auto type = cast<FunctionType>(function.getFunctionType());
       auto twins = [](TypeRange types) {
         return llvm::map_to_vector(types, signlessTwin);
       };
-      function.setFunctionTypeAttr(TypeAttr::get(
-          FunctionType::get(op->getContext(), twins(type.getInputs()),
-                            twins(type.getResults()))));
+      auto signless = FunctionType::get(
+          op->getContext(), twins(type.getInputs()), twins(type.getResults()));
+      if (signless != type)
+        function.setFunctionTypeAttr(TypeAttr::get(signless));
     }
     if (auto constant = dyn_cast<arith::ConstantOp>(op))
       if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
