@@ -62,15 +62,17 @@ Value resizeInteger(OpBuilder &b, Location loc, Value x, Type to,
 }
 
 /// The scalar conversion of one element: `x` is signless (read as unsigned
-/// when `fromUnsigned`), `to` signless (the bits of an unsigned result).
+/// when `fromUnsigned`), `to` signless (the bits of an unsigned result);
+/// `saturate` as rlx.cast's, for a narrow float result.
 Value convertScalar(OpBuilder &b, Location loc, Value x, Type to,
-                    bool fromUnsigned) {
+                    bool fromUnsigned, bool saturate) {
   if (auto toFloat = dyn_cast<FloatType>(to)) {
     // Unsigned to float: uitofp, through f32 for the storage-only formats.
     bool narrow = narrowFloatFormat(toFloat).has_value();
     Value wide = arith::UIToFPOp::create(
         b, loc, narrow ? Type(b.getF32Type()) : to, x);
-    return narrow ? convertToNarrowFloat(b, loc, wide, toFloat, false) : wide;
+    return narrow ? convertToNarrowFloat(b, loc, wide, toFloat, saturate)
+                  : wide;
   }
   if (auto fromFloat = dyn_cast<FloatType>(x.getType())) {
     // Float to unsigned: through i64, so that negative values wrap as
@@ -116,7 +118,7 @@ struct UnsignedCastPattern : OpRewritePattern<CastOp> {
         rewriter, loc, resultType, x,
         [&](OpBuilder &b, Location l, ValueRange args) {
           return convertScalar(b, l, args[0], resultType.getElementType(),
-                               fromUnsigned);
+                               fromUnsigned, op.getSaturate());
         });
     if (toUnsigned)
       result = tensor::BitcastOp::create(rewriter, loc, op.getType(), result);
