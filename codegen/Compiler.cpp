@@ -110,6 +110,16 @@ static bool targetHasDotProductInt8(const PipelineOptions &options) {
 static bool targetHasDotProductBF16(const PipelineOptions &options) {
   return targetHas(options, "+avx512bf16");
 }
+/// Whether it also has AMX tiles for them (tdpbf16ps, tdpbsud): the
+/// runtime asks the OS for the tile state when an artifact needs it.
+static bool targetHasAmxBF16(const PipelineOptions &options) {
+  return targetHasDotProductBF16(options) && targetHas(options, "+amx-tile") &&
+         targetHas(options, "+amx-bf16");
+}
+static bool targetHasAmxInt8(const PipelineOptions &options) {
+  return targetHasDotProductInt8(options) && targetHas(options, "+amx-tile") &&
+         targetHas(options, "+amx-int8");
+}
 
 static void buildCPUCodegen(OpPassManager &pm,
                             const PipelineOptions &options) {
@@ -123,6 +133,8 @@ static void buildCPUCodegen(OpPassManager &pm,
   RLXCPUDotProductMatmulOptions dot;
   dot.bf16 = targetHasDotProductBF16(options);
   dot.int8 = targetHasDotProductInt8(options);
+  dot.amxBF16 = targetHasAmxBF16(options);
+  dot.amxInt8 = targetHasAmxInt8(options);
   if (dot.bf16 || dot.int8)
     pm.addPass(createRLXCPUDotProductMatmul(dot));
   pm.addPass(createRLXCPUVectorizeMatmul(matmul));
@@ -151,6 +163,7 @@ static void buildCPUCodegen(OpPassManager &pm,
   pm.addPass(createLowerAffinePass());
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.x86Vector = true; // rlx-cpu-dot-product-matmul's vdpbf16ps
+  vectorToLLVM.amx = true;       // and its AMX tiles
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   // Allocations go through generic functions, which rlx-return-on-failure
   // routes to the runtime's hooks: a failed one ends the call with a status.

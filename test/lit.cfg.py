@@ -25,3 +25,19 @@ config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "I
 tool_dirs = [config.rlx_tools_dir, config.llvm_tools_dir]
 tools = ["rlx-opt", "rlxc", "rlx-run", "rlx-testdata"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# AMX: the e2e tests that run tile code (rlx-cpu-dot-product-matmul's AMX
+# tiles) need a CPU that has it; Linux lists the flags once AMX is usable.
+def _cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+if {"amx_tile", "amx_bf16", "amx_int8"} <= _cpu_flags():
+    config.available_features.add("amx")

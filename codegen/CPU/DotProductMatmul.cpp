@@ -33,6 +33,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "codegen/CPU/AmxTiles.h"
 #include "codegen/CPU/Passes.h"
 #include "dialects/RLX/IR/DotOperandLayout.h"
 
@@ -393,12 +394,12 @@ Value rowOffsets(Builder &k, const DotKind &kind, Value aMatrix, Value mSize,
   return offsets;
 }
 
-/// C[row0 + r][32 * panel + 16v] += sum over groups, for `rows` rows
-/// (static) and the panel's 32 columns, the accumulators in registers
-/// across the k loop.
+/// C[row0 + r][32 * panel + 16v] += sum over the groups from `gStart`,
+/// for `rows` rows (static) and the panel's 32 columns, the accumulators
+/// in registers across the k loop; int8 rows then lose their offsets.
 void emitTile(Builder &k, const DotKind &kind, Value aMatrix, Value packed,
               Value offsets, Value cMatrix, Value row0, Value panel,
-              int64_t rows, Value kSize) {
+              int64_t rows, Value kSize, Value gStart) {
   OpBuilder &b = k.b;
   Location loc = k.loc;
   VectorType accType = kind.accType();
@@ -435,7 +436,7 @@ void emitTile(Builder &k, const DotKind &kind, Value aMatrix, Value packed,
   Value fullGroups =
       arith::DivSIOp::create(b, loc, kSize, k.index(kind.group));
   auto loop = scf::ForOp::create(
-      b, loc, k.index(0), fullGroups, k.index(1), accs,
+      b, loc, gStart, fullGroups, k.index(1), accs,
       [&](OpBuilder &nested, Location, Value g, ValueRange in) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToEnd(nested.getInsertionBlock());
@@ -473,10 +474,109 @@ void emitTile(Builder &k, const DotKind &kind, Value aMatrix, Value packed,
   }
 }
 
+/// Rows [first, end) of a block on zmm registers: 8-row tiles, then one
+/// row at a time, the k groups from `gStart`.
+void emitZmmRows(Builder &k, const DotKind &kind, Value aMatrix, Value packed,
+                 Value offsets, Value cMatrix, Value first, Value end,
+                 Value panel, Value kSize, Value gStart) {
+  OpBuilder &b = k.b;
+  Value count = arith::SubIOp::create(b, k.loc, end, first);
+  Value fullTiles = arith::DivSIOp::create(b, k.loc, count, k.index(kRows));
+  Value restStart = k.add(first, k.mul(fullTiles, k.index(kRows)));
+  auto tiles = scf::ForOp::create(b, k.loc, k.index(0), fullTiles, k.index(1));
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(tiles.getBody());
+    Value row0 = k.add(first, k.mul(tiles.getInductionVar(), k.index(kRows)));
+    emitTile(k, kind, aMatrix, packed, offsets, cMatrix, row0, panel, kRows,
+             kSize, gStart);
+  }
+  auto rest = scf::ForOp::create(b, k.loc, restStart, end, k.index(1));
+  OpBuilder::InsertionGuard inner(b);
+  b.setInsertionPointToStart(rest.getBody());
+  emitTile(k, kind, aMatrix, packed, offsets, cMatrix, rest.getInductionVar(),
+           panel, 1, kSize, gStart);
+}
+
+/// A block's rows for one panel with AMX: pairs of 16-row tiles, then one
+/// 16-row tile, over the k of whole tiles (amx_tiles::emitPanelTiles);
+/// what remains on zmm registers: the k beyond the last whole tile (and,
+/// for int8, the rows' offsets) of those rows, and the rows beyond them.
+/// A panel that passes C's last column runs on zmm registers only.
+void emitAmxRows(Builder &k, const DotKind &kind, Value aMatrix,
+                 Value packed, Value offsets, Value cMatrix, Value first,
+                 Value end, Value panel, Value kSize, Value nSize) {
+  OpBuilder &b = k.b;
+  Location loc = k.loc;
+  constexpr int64_t kTileRows = amx_tiles::kTileRows;
+  int64_t tileK = amx_tiles::tileK(kind.int8());
+  Value kTiles = arith::DivSIOp::create(b, loc, kSize, k.index(tileK));
+  Value panelEnd = k.mul(k.add(panel, k.index(1)), k.index(kColumns));
+  Value usable = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, panelEnd,
+                            nSize),
+      k.lt(k.index(0), kTiles));
+  auto branch = scf::IfOp::create(b, loc, usable, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(branch.elseBlock());
+  emitZmmRows(k, kind, aMatrix, packed, offsets, cMatrix, first, end, panel,
+              kSize, k.index(0));
+
+  b.setInsertionPointToStart(branch.thenBlock());
+  Value count = arith::SubIOp::create(b, loc, end, first);
+  Value pairs = arith::DivSIOp::create(b, loc, count, k.index(2 * kTileRows));
+  auto pairLoop = scf::ForOp::create(b, loc, k.index(0), pairs, k.index(1));
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(pairLoop.getBody());
+    Value row0 =
+        k.add(first, k.mul(pairLoop.getInductionVar(), k.index(2 * kTileRows)));
+    amx_tiles::emitPanelTiles(b, loc, kind.int8(), aMatrix, packed, cMatrix,
+                              row0, panel, /*rowTiles=*/2, kTiles);
+  }
+  Value pairsEnd = k.add(first, k.mul(pairs, k.index(2 * kTileRows)));
+  Value single =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
+                            k.add(pairsEnd, k.index(kTileRows)), end);
+  auto singleTile = scf::IfOp::create(b, loc, single);
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(singleTile.thenBlock());
+    amx_tiles::emitPanelTiles(b, loc, kind.int8(), aMatrix, packed, cMatrix,
+                              pairsEnd, panel, /*rowTiles=*/1, kTiles);
+  }
+  Value amxEnd = arith::SelectOp::create(
+      b, loc, single, k.add(pairsEnd, k.index(kTileRows)), pairsEnd);
+  // The k tail of the tiles' rows (int8: their offsets, always).
+  Value amxGroups = k.mul(kTiles, k.index(tileK / kind.group));
+  Value tail = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne,
+      arith::RemSIOp::create(b, loc, kSize, k.index(tileK)), k.index(0));
+  if (kind.int8())
+    tail = arith::ConstantIntOp::create(b, loc, 1, 1);
+  auto tailBranch = scf::IfOp::create(b, loc, tail);
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(tailBranch.thenBlock());
+    emitZmmRows(k, kind, aMatrix, packed, offsets, cMatrix, first, amxEnd,
+                panel, kSize, amxGroups);
+  }
+  emitZmmRows(k, kind, aMatrix, packed, offsets, cMatrix, amxEnd, end, panel,
+              kSize, k.index(0));
+}
+
+/// Whether AMX tiles can read A and write C: rows of unit stride (a tile
+/// row is 64 contiguous bytes).
+bool amxReadable(Value aMatrix, Value cMatrix) {
+  return cast<MemRefType>(aMatrix.getType()).isLastDimUnitStride() &&
+         cast<MemRefType>(cMatrix.getType()).isLastDimUnitStride();
+}
+
 /// C += A x B, B either plain (`bMatrix`, packed here) or packed already
 /// (`prepacked`, [panels, groups, 32 * group]); `op` is erased.
 void lowerMatmul(Operation *op, const DotKind &kind, Value aMatrix,
-                 Value bMatrix, Value prepacked, Value cMatrix) {
+                 Value bMatrix, Value prepacked, Value cMatrix, bool amx) {
   OpBuilder b(op);
   Builder k{b, op->getLoc()};
   Value mSize = k.dim(aMatrix, 0), kSize = k.dim(aMatrix, 1),
@@ -503,26 +603,13 @@ void lowerMatmul(Operation *op, const DotKind &kind, Value aMatrix,
     b.setInsertionPointToStart(parallel.getBody());
     Value block0 = k.mul(parallel.getInductionVars()[0], k.index(kBlockRows));
     Value blockEnd = k.min(k.add(block0, k.index(kBlockRows)), mSize);
-    Value blockRows = arith::SubIOp::create(b, k.loc, blockEnd, block0);
-    // Full 8-row tiles, then the rest one row at a time.
-    Value fullTiles =
-        arith::DivSIOp::create(b, k.loc, blockRows, k.index(kRows));
-    Value restStart = k.add(block0, k.mul(fullTiles, k.index(kRows)));
     Value panel = parallel.getInductionVars()[1];
-    auto tiles =
-        scf::ForOp::create(b, k.loc, k.index(0), fullTiles, k.index(1));
-    {
-      OpBuilder::InsertionGuard inner(b);
-      b.setInsertionPointToStart(tiles.getBody());
-      Value row0 =
-          k.add(block0, k.mul(tiles.getInductionVar(), k.index(kRows)));
-      emitTile(k, kind, aMatrix, packed, offsets, cMatrix, row0, panel, kRows,
-               kSize);
-    }
-    auto rest = scf::ForOp::create(b, k.loc, restStart, blockEnd, k.index(1));
-    b.setInsertionPointToStart(rest.getBody());
-    emitTile(k, kind, aMatrix, packed, offsets, cMatrix,
-             rest.getInductionVar(), panel, 1, kSize);
+    if (amx && amxReadable(aMatrix, cMatrix))
+      emitAmxRows(k, kind, aMatrix, packed, offsets, cMatrix, block0,
+                  blockEnd, panel, kSize, nSize);
+    else
+      emitZmmRows(k, kind, aMatrix, packed, offsets, cMatrix, block0,
+                  blockEnd, panel, kSize, k.index(0));
   }
   if (!prepacked)
     memref::DeallocOp::create(b, k.loc, packed);
@@ -534,6 +621,9 @@ void lowerMatmul(Operation *op, const DotKind &kind, Value aMatrix,
 struct RLXCPUDotProductMatmulPass
     : mlir::rlx::impl::RLXCPUDotProductMatmulBase<RLXCPUDotProductMatmulPass> {
   using Base::Base;
+  bool useAmx(const DotKind &kind) const {
+    return kind.int8() ? amxInt8 : amxBF16;
+  }
   void runOnOperation() override {
     SmallVector<std::pair<linalg::MatmulOp, DotKind>> matmuls;
     SmallVector<std::pair<linalg::GenericOp, DotKind>> packedMatmuls;
@@ -549,11 +639,11 @@ struct RLXCPUDotProductMatmulPass
     for (auto &[op, kind] : matmuls)
       lowerMatmul(op, kind, op.getDpsInputOperand(0)->get(),
                   op.getDpsInputOperand(1)->get(), Value(),
-                  op.getDpsInitOperand(0)->get());
+                  op.getDpsInitOperand(0)->get(), useAmx(kind));
     for (auto &[op, kind] : packedMatmuls)
       lowerMatmul(op, kind, op.getDpsInputOperand(0)->get(), Value(),
                   op.getDpsInputOperand(1)->get(),
-                  op.getDpsInitOperand(0)->get());
+                  op.getDpsInitOperand(0)->get(), useAmx(kind));
   }
 };
 

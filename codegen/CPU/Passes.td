@@ -38,6 +38,10 @@ def RLXCPUDotProductMatmul : Pass<"rlx-cpu-dot-product-matmul", "mlir::ModuleOp"
     panels (zero padded; not for a prepacked B), then blocks of rows in
     parallel, each 8 x 32 register tiles (one row at a time for the rest)
     whose k loop is the dot product of a broadcast group of A and packed B.
+    With `amx-bf16` / `amx-int8`, each block's whole 16-row tiles of a
+    panel inside C run on AMX tile registers instead (tdpbf16ps, tdpbsud,
+    2 x 2 tiles of 16 x 16 per k step), over the k of whole tiles; the k
+    tail, the int8 row offsets and the rows beyond stay on the zmm tiles.
     The pipeline enables each kind only when the target CPU has its
     instruction.
   }];
@@ -45,9 +49,14 @@ def RLXCPUDotProductMatmul : Pass<"rlx-cpu-dot-product-matmul", "mlir::ModuleOp"
     Option<"bf16", "bf16", "bool", /*default=*/"true",
            "lower bf16 x bf16 -> f32 matmuls (vdpbf16ps)">,
     Option<"int8", "int8", "bool", /*default=*/"true",
-           "lower i8 x i8 -> i32 matmuls (vpdpbusd)">
+           "lower i8 x i8 -> i32 matmuls (vpdpbusd)">,
+    Option<"amxBF16", "amx-bf16", "bool", /*default=*/"false",
+           "run bf16 matmuls' whole tiles on AMX (tdpbf16ps)">,
+    Option<"amxInt8", "amx-int8", "bool", /*default=*/"false",
+           "run int8 matmuls' whole tiles on AMX (tdpbsud)">
   ];
   let dependentDialects = [
+    "mlir::amx::AMXDialect",
     "mlir::x86vector::X86VectorDialect", "mlir::vector::VectorDialect",
     "mlir::scf::SCFDialect", "mlir::memref::MemRefDialect",
     "mlir::arith::ArithDialect", "mlir::LLVM::LLVMDialect"

@@ -13,10 +13,16 @@
 #include "Status.h"
 #include "rlx/abi.h"
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
+#endif
+#if defined(__linux__) && defined(__x86_64__)
+#include <sys/syscall.h>
+#include <unistd.h>
 #endif
 
 namespace rlxrt {
@@ -76,6 +82,29 @@ bool hasFeature(const std::string &, bool &known) {
 }
 #endif
 
+/// Linux hands a process the AMX tile data state only on request
+/// (arch_prctl ARCH_REQ_XCOMP_PERM, once per process, for every thread):
+/// without it the first tile instruction dies of SIGILL, although CPUID
+/// and XCR0 report AMX. Throws FAILED_PRECONDITION when the OS refuses.
+void requestAmxTileState(const rlx_artifact_s &artifact) {
+#if defined(__linux__) && defined(__x86_64__)
+  constexpr int kArchRequestComponentPermission = 0x1023;
+  constexpr int kComponentTileData = 18;
+  if (syscall(SYS_arch_prctl, kArchRequestComponentPermission,
+              kComponentTileData) == 0)
+    return;
+  int error = errno;
+  fail(RLX_STATUS_FAILED_PRECONDITION,
+       "artifact '" + artifact.path + "' uses AMX tiles (compiled for CPU '" +
+           artifact.manifest.cpu + "') and the OS refused this process " +
+           "their register state (arch_prctl ARCH_REQ_XCOMP_PERM: " +
+           std::strerror(error) + "); recompile with rlxc " +
+           "--cpu-features=-amx-tile, or for a CPU without AMX");
+#else
+  (void)artifact;
+#endif
+}
+
 } // namespace
 
 std::vector<std::string>
@@ -98,8 +127,13 @@ void checkCpu(const rlx_artifact_s &artifact) {
          "artifact '" + artifact.path + "' was compiled for " + triple +
              ", not for this machine (" + kArch + ")");
   std::vector<std::string> missing = missingCpuFeatures(manifest.cpuFeatures);
-  if (missing.empty())
+  if (missing.empty()) {
+    const std::vector<std::string> &features = manifest.cpuFeatures;
+    if (std::find(features.begin(), features.end(), "+amx-tile") !=
+        features.end())
+      requestAmxTileState(artifact);
     return;
+  }
   std::string list;
   for (const std::string &feature : missing)
     list += (list.empty() ? "" : ", ") + feature;
