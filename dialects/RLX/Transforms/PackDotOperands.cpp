@@ -19,9 +19,11 @@
 ///   matmul by the filter viewed as `[KH * KW * C, F]`);
 /// - the bf16 `[K, N]` weight of an f32 matmul of two bf16 values widened
 ///   by rlx.cast (what rlx-accumulate-in-f32 makes of a bf16 matmul);
-/// - the f32 `[K, N]` weight of an f32 matmul, and the f32 filter of a conv
-///   with one group, that the f32 kernel reads in panels (2 MiB or more, N
-///   a multiple of 32 and more than 32).
+/// - the f32 `[K, N]` weight of an f32 matmul (256 KiB or more), and the
+///   f32 filter of a conv with one group (2 MiB or more, the size from
+///   which the f32 kernel packs a B at each call; below, the conv keeps its
+///   fused epilogue, see DotOperandLayout.h), N a multiple of 32 and more
+///   than 32, which the f32 kernel reads in panels.
 ///
 /// Only for a CPU with the kernel's instructions (options `int8`, `bf16`;
 /// `f32` when the f32 kernel's panels are 32 wide), after loop-invariant
@@ -52,15 +54,16 @@ bool isI8(Type t) { return t.isSignlessInteger(8); }
 bool isI32(Type t) { return t.isSignlessInteger(32); }
 bool isF32(Type t) { return t.isF32(); }
 
-/// An f32 weight the f32 kernel reads in column panels.
-bool isPanelledF32(Value w) {
+/// An f32 weight of `minBytes` or more the f32 kernel reads in column
+/// panels.
+bool isPanelledF32(Value w, int64_t minBytes) {
   auto type = cast<RankedTensorType>(w.getType());
   if (!type.hasStaticShape() || !type.getElementType().isF32())
     return false;
   int64_t n = type.getShape().back();
   return n % dot_layout::kPanelColumns == 0 &&
          n > dot_layout::kPanelColumns &&
-         type.getNumElements() * 4 >= dot_layout::kMinPanelledF32Bytes;
+         type.getNumElements() * 4 >= minBytes;
 }
 
 /// A static weight the kernel can read packed. The weight may be computed
@@ -134,7 +137,8 @@ struct RLXPackDotOperandsPass
           return;
         }
         if (f32 && hasElement(matmul.getLhs(), isF32) &&
-            hasElement(matmul, isF32) && isPanelledF32(rhs) &&
+            hasElement(matmul, isF32) &&
+            isPanelledF32(rhs, dot_layout::kMinPrepackedDenseF32Bytes) &&
             isPackableWeight(rhs, block))
           rewrites.push_back({&matmul.getRhsMutable(), rhs, false});
       } else if (auto conv = dyn_cast<Conv2DOp>(op)) {
@@ -145,7 +149,7 @@ struct RLXPackDotOperandsPass
         bool int8Conv = int8 && hasElement(conv.getInput(), isI8) &&
                         hasElement(filter, isI8);
         bool f32Conv = f32 && hasElement(conv.getInput(), isF32) &&
-                       isPanelledF32(filter);
+                       isPanelledF32(filter, dot_layout::kMinPanelledF32Bytes);
         if (int8Conv || f32Conv)
           rewrites.push_back({&conv.getFilterMutable(), filter, false});
       }

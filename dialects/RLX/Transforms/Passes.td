@@ -119,9 +119,9 @@ def RLXPackDotOperands : Pass<"rlx-pack-dot-operands", "mlir::ModuleOp"> {
     The `[K, N]` weight of an i8 x i8 -> i32 matmul, the filter of an i8
     conv2d with one group (`int8`), the bf16 `[K, N]` weight widened into
     an f32 matmul of two widened bf16 values (`bf16`), and the f32 `[K, N]`
-    weight of an f32 matmul or filter of an f32 conv2d with one group that
-    the f32 kernel reads in column panels (2 MiB or more, N a multiple of 32
-    and more than 32; `f32`) are read through
+    weight of an f32 matmul (256 KiB or more) or filter of an f32 conv2d
+    with one group (2 MiB or more) that the f32 kernel reads in column
+    panels (N a multiple of 32 and more than 32; `f32`) are read through
     `rlx.unpack_dot_operand(rlx.pack_dot_operand(w))`: rlx-prepare-params
     moves the pack into the prepare entry, and the lowered matmul reads the
     packed param directly, so the kernel no longer copies the weight into
