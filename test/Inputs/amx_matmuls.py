@@ -97,15 +97,14 @@ def check(folder, out_path):
     check_exact("amx matmuls", got, want)
 
 
+COMMANDS = {
+    "model": lambda args: model(args[0]),
+    "weights": lambda args: write_safetensors(args[0], weights()),
+    "inputs": lambda args: write_inputs(args[0], *[int(a) for a in args[1:4]]),
+    "check": lambda args: check(args[0], args[1]),
+}
+
 if __name__ == "__main__":
-    command = sys.argv[1]
-    if command == "model":
-        model(sys.argv[2])
-    elif command == "weights":
-        write_safetensors(sys.argv[2], weights())
-    elif command == "inputs":
-        write_inputs(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
-    elif command == "check":
-        check(sys.argv[2], sys.argv[3])
-    else:
-        sys.exit("unknown command " + command)
+    if len(sys.argv) < 3 or sys.argv[1] not in COMMANDS:
+        sys.exit(__doc__)
+    COMMANDS[sys.argv[1]](sys.argv[2:])
