@@ -493,8 +493,8 @@ TEST_P(ArtifactABI, DamagedCopiesAreRefusedBeforeLoading) {
 /// the runtime refuses, before the first call, an artifact whose CPU has a
 /// feature this one lacks (code for it would die of SIGILL). x86-64-v3 code
 /// runs on any AVX2 machine; sapphirerapids has AVX512-FP16 and AMX, which
-/// AMD's Zen 4 lacks (on a machine that has them all the refusal is
-/// skipped).
+/// AMD's Zen 4 lacks; graniterapids adds AMX-FP16, which Sapphire Rapids
+/// lacks.
 TEST(ArtifactCPU, CpuFeaturesThisMachineLacksAreRefused) {
   const std::string &dir = scratchDir();
   ASSERT_FALSE(dir.empty());
@@ -538,15 +538,23 @@ TEST(ArtifactCPU, CpuFeaturesThisMachineLacksAreRefused) {
     EXPECT_NE(std::find(features.begin(), features.end(), feature),
               features.end())
         << feature << " not in " << features.dump();
-  if (__builtin_cpu_supports("avx512fp16") && __builtin_cpu_supports("amxtile"))
-    GTEST_SKIP() << "this machine has sapphirerapids' features";
-  EXPECT_EQ(sessionStatus(spr, message), RLX_STATUS_FAILED_PRECONDITION)
+  // On a Sapphire Rapids the refusal is shown with Granite Rapids, whose
+  // AMX-FP16 Sapphire Rapids lacks.
+  std::string refused = spr, missing = "+avx512fp16";
+  if (__builtin_cpu_supports("avx512fp16") &&
+      __builtin_cpu_supports("amx-tile")) {
+    if (__builtin_cpu_supports("amx-fp16"))
+      GTEST_SKIP() << "this machine has graniterapids' features";
+    refused = compileFor("graniterapids");
+    missing = "+amx-fp16";
+  }
+  EXPECT_EQ(sessionStatus(refused, message), RLX_STATUS_FAILED_PRECONDITION)
       << message;
   EXPECT_NE(message.find("needs CPU features this machine lacks: "),
             std::string::npos)
       << message;
-  if (!__builtin_cpu_supports("avx512fp16"))
-    EXPECT_NE(message.find("+avx512fp16"), std::string::npos) << message;
+  if (missing != "+avx512fp16" || !__builtin_cpu_supports("avx512fp16"))
+    EXPECT_NE(message.find(missing), std::string::npos) << message;
 }
 
 INSTANTIATE_TEST_SUITE_P(Kinds, ArtifactABI, ::testing::ValuesIn(kKinds),
