@@ -48,6 +48,18 @@ bool isIdentifierChar(char c) {
   return llvm::isAlnum(c) || c == '_' || c == '$' || c == '.';
 }
 
+/// `text` without what MLIR's lexer skips between tokens at its front:
+/// whitespace, NUL characters (skipped like spaces, not an end) and `//`
+/// comments. `array<\0index` crashed the parser as `array<index` does.
+llvm::StringRef dropTrivia(llvm::StringRef text) {
+  while (true) {
+    text = text.ltrim(llvm::StringRef(" \t\n\v\f\r\0", 7));
+    if (!text.starts_with("//"))
+      return text;
+    text = text.drop_until([](char c) { return c == '\n'; });
+  }
+}
+
 } // namespace
 
 std::optional<size_t> mlir::rlx::findNestingDeeperThan(llvm::StringRef text,
@@ -88,10 +100,10 @@ std::optional<size_t> mlir::rlx::findIndexDenseArray(llvm::StringRef text) {
         (i > 0 && (isIdentifierChar(text[i - 1]) || text[i - 1] == '!' ||
                    text[i - 1] == '#')))
       return false;
-    rest = rest.ltrim();
+    rest = dropTrivia(rest);
     if (!rest.consume_front("<"))
       return false;
-    rest = rest.ltrim();
+    rest = dropTrivia(rest);
     return rest.consume_front("index") &&
            (rest.empty() || !isIdentifierChar(rest.front()));
   });

@@ -36,7 +36,8 @@ constexpr unsigned kMaxNestingDepth = 1000;
 std::optional<size_t> findNestingDeeperThan(llvm::StringRef text,
                                             unsigned maxDepth);
 
-/// The offset of the first `array<index` (spaces allowed after `<`) outside
+/// The offset of the first `array<index` (whitespace, NUL characters and
+/// comments allowed around `<`, as the lexer skips them) outside
 /// string literals and `//` comments, where `array` starts a keyword (not
 /// the tail of `!dialect.array`); std::nullopt when there is none.
 std::optional<size_t> findIndexDenseArray(llvm::StringRef text);
