@@ -10,8 +10,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <unistd.h>
@@ -58,6 +60,45 @@ inline bool ensureOmpThreads(int threads, char **argv) {
   execv("/proc/self/exe", argv);
   std::perror("cannot run /proc/self/exe again");
   return false;
+}
+
+/// Median seconds per call of each of `fns`, timed in turns: `rounds`
+/// rounds, each running every fn (in a rotating order) for about
+/// `perRound` after a pause. A slow spell of a shared machine then falls
+/// on every contender alike instead of on whichever ran during it (rlx and
+/// oneDNN timed one after the other moved by 30% from run to run under
+/// KVM). The pause outlasts the spin-wait of the thread pools (libomp's
+/// 200 ms block time, GNU OpenMP's): the other library's idle workers
+/// would otherwise steal a core.
+inline std::vector<double>
+interleavedMedianSeconds(const std::vector<std::function<void()>> &fns,
+                         int rounds = 5,
+                         std::chrono::milliseconds perRound =
+                             std::chrono::milliseconds(250)) {
+  std::vector<std::vector<double>> times(fns.size());
+  for (int round = 0; round < rounds; ++round)
+    for (size_t turn = 0; turn < fns.size(); ++turn) {
+      size_t which = (turn + round) % fns.size();
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      fns[which](); // warm: caches, packed copies, the pool's threads
+      auto start = std::chrono::steady_clock::now();
+      size_t before = times[which].size();
+      while (times[which].size() < before + 2 ||
+             (std::chrono::steady_clock::now() - start < perRound &&
+              times[which].size() < before + 40)) {
+        auto t0 = std::chrono::steady_clock::now();
+        fns[which]();
+        times[which].push_back(std::chrono::duration<double>(
+                                   std::chrono::steady_clock::now() - t0)
+                                   .count());
+      }
+    }
+  std::vector<double> medians;
+  for (std::vector<double> &samples : times) {
+    std::sort(samples.begin(), samples.end());
+    medians.push_back(samples[samples.size() / 2]);
+  }
+  return medians;
 }
 
 } // namespace rlx::bench

@@ -41,27 +41,7 @@ extern "C" void openblas_set_num_threads(int);
 
 namespace {
 
-/// Median seconds of `fn` over enough repetitions to take ~1 s. Starts
-/// with a pause longer than the spin-wait of the thread pools (libomp's
-/// 200 ms block time, OpenBLAS's, GNU OpenMP's): the previous library's
-/// idle workers would otherwise steal a core from this one.
-template <typename Fn> double medianSeconds(Fn fn) {
-  std::this_thread::sleep_for(std::chrono::milliseconds(400));
-  fn();
-  std::vector<double> times;
-  auto start = std::chrono::steady_clock::now();
-  while (times.size() < 5 ||
-         (std::chrono::steady_clock::now() - start < std::chrono::seconds(1) &&
-          times.size() < 200)) {
-    auto t0 = std::chrono::steady_clock::now();
-    fn();
-    times.push_back(std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - t0)
-                        .count());
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
+using rlx::bench::interleavedMedianSeconds;
 
 struct Size {
   int m, n, k;
@@ -205,16 +185,18 @@ void benchBF16(const std::vector<Size> &sizes, int threads) {
         floats.back().data<float>()[i] = fromBF16(h);
       }
     }
-    double rlxSeconds =
-        medianSeconds([&] { bf16Session.call("mm", halves); });
-    double f32Seconds = medianSeconds([&] { f32Session.call("mm", floats); });
     std::vector<float> dnnl(size_t(size.m) * size.n);
-    double dnnlSeconds = 0;
+    std::vector<std::function<void()>> contenders = {
+        [&] { bf16Session.call("mm", halves); },
+        [&] { f32Session.call("mm", floats); }};
 #ifdef RLX_BENCH_HAVE_DNNL
     DnnlBF16Matmul matmul(size, halves[0].data<uint16_t>(),
                           halves[1].data<uint16_t>(), dnnl.data());
-    dnnlSeconds = medianSeconds([&] { matmul.run(); });
+    contenders.push_back([&] { matmul.run(); });
 #endif
+    std::vector<double> seconds = interleavedMedianSeconds(contenders);
+    double rlxSeconds = seconds[0], f32Seconds = seconds[1];
+    double dnnlSeconds = seconds.size() > 2 ? seconds[2] : 0;
     // rlx's result is the f32 sum rounded to bf16: within a bf16 ulp of
     // oneDNN's f32 result.
     rlx::runtime::TensorList out = bf16Session.call("mm", halves);
@@ -257,19 +239,22 @@ void benchInt8(const std::vector<Size> &sizes, int threads) {
         floats.back().data<float>()[i] = static_cast<float>(v) / 128;
       }
     }
-    double rlxSeconds = medianSeconds([&] { int8Session.call("mm", bytes); });
-    double f32Seconds = medianSeconds([&] { f32Session.call("mm", floats); });
     std::vector<int32_t> dnnl(size_t(size.m) * size.n);
-    double dnnlSeconds = 0;
+    std::vector<std::function<void()>> contenders = {
+        [&] { int8Session.call("mm", bytes); },
+        [&] { f32Session.call("mm", floats); }};
 #ifdef RLX_BENCH_HAVE_DNNL
     const int32_t zero = 0;
-    dnnlSeconds = medianSeconds([&] {
+    contenders.push_back([&] {
       dnnl_gemm_s8s8s32('N', 'N', 'F', size.m, size.n, size.k, 1.0f,
                         bytes[0].data<int8_t>(), size.k, 0,
                         bytes[1].data<int8_t>(), size.n, 0, 0.0f, dnnl.data(),
                         size.n, &zero);
     });
 #endif
+    std::vector<double> seconds = interleavedMedianSeconds(contenders);
+    double rlxSeconds = seconds[0], f32Seconds = seconds[1];
+    double dnnlSeconds = seconds.size() > 2 ? seconds[2] : 0;
     rlx::runtime::TensorList out = int8Session.call("mm", bytes);
     double diff = 0;
     if (dnnlSeconds > 0)
@@ -345,18 +330,21 @@ int main(int argc, char **argv) {
     const float *a = inputs[0].data<float>(), *b = inputs[1].data<float>();
     std::vector<float> blas(size_t(size.m) * size.n), dnnl(blas.size());
 
-    double rlxSeconds = medianSeconds([&] { session.call("mm", inputs); });
-    double blasSeconds = medianSeconds([&] {
-      cblas_sgemm(101, 111, 111, size.m, size.n, size.k, 1.0f, a, size.k, b,
-                  size.n, 0.0f, blas.data(), size.n);
-    });
-    double dnnlSeconds = 0;
+    std::vector<std::function<void()>> contenders = {
+        [&] { session.call("mm", inputs); },
+        [&] {
+          cblas_sgemm(101, 111, 111, size.m, size.n, size.k, 1.0f, a, size.k,
+                      b, size.n, 0.0f, blas.data(), size.n);
+        }};
 #ifdef RLX_BENCH_HAVE_DNNL
-    dnnlSeconds = medianSeconds([&] {
+    contenders.push_back([&] {
       dnnl_sgemm('N', 'N', size.m, size.n, size.k, 1.0f, a, size.k, b, size.n,
                  0.0f, dnnl.data(), size.n);
     });
 #endif
+    std::vector<double> seconds = interleavedMedianSeconds(contenders);
+    double rlxSeconds = seconds[0], blasSeconds = seconds[1];
+    double dnnlSeconds = seconds.size() > 2 ? seconds[2] : 0;
     rlx::runtime::TensorList out = session.call("mm", inputs);
     const float *c = out.at(0).data<float>();
     double diff = 0;
