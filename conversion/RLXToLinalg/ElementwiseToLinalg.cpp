@@ -30,6 +30,10 @@ struct ElementwisePattern : OpRewritePattern<OpTy> {
       : OpRewritePattern<OpTy>(ctx), fn(fn) {}
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
+    // Stochastic rounding draws random numbers: RandomToLinalg.cpp.
+    if constexpr (std::is_same_v<OpTy, FakeQuantOp>)
+      if (op.getKey())
+        return failure();
     auto type = cast<RankedTensorType>(op->getResult(0).getType());
     Value result = buildElementwise(
         rewriter, op.getLoc(), type, op->getOperands(),

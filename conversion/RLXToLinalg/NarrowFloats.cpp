@@ -87,7 +87,8 @@ struct Rounded {
   Value magnitude, sign, isNaN, overflows;
 };
 
-Rounded roundMagnitude(Bits &k, Value x, const FloatFormat &format) {
+Rounded roundMagnitude(Bits &k, Value x, const FloatFormat &format,
+                       Value uniform = {}) {
   int width = k.floatType.getWidth();
   Value bits = k.toInt(x);
   Value absBits = k.andI(bits, k.i(int64_t((uint64_t(1) << (width - 1)) - 1)));
@@ -96,9 +97,30 @@ Rounded roundMagnitude(Bits &k, Value x, const FloatFormat &format) {
   Value exponent = arith::MaxSIOp::create(k.b, k.loc, k.exponentOf(absBits),
                                           k.i(format.minNormalExponent()));
   Value m = k.i(format.mantissaBits);
-  Value scaled = k.mulF(ax, k.pow2(k.sub(m, exponent)));
-  Value rounded = math::RoundEvenOp::create(k.b, k.loc, scaled);
-  Value magnitude = k.mulF(rounded, k.pow2(k.sub(exponent, m)));
+  // Values of the format whose ulps are below x's type's normal range (bf16
+  // in f32: 2^-133) scale in two exact steps, each power normal.
+  bool split = !format.fitsIn(k.floatType);
+  auto scale = [&](Value v, Value power) {
+    if (!split)
+      return k.mulF(v, k.pow2(power));
+    Value half = arith::DivSIOp::create(k.b, k.loc, power, k.i(2));
+    return k.mulF(k.mulF(v, k.pow2(half)), k.pow2(k.sub(power, half)));
+  };
+  Value scaled = scale(ax, k.sub(m, exponent));
+  Value rounded;
+  if (uniform) {
+    // floor and the fraction are exact (scaled has at most F's mantissa
+    // bits): the neighbour above with probability fraction, to within the
+    // uniform's resolution.
+    Value below = math::FloorOp::create(k.b, k.loc, scaled);
+    Value fraction = arith::SubFOp::create(k.b, k.loc, scaled, below);
+    Value up = k.cmpF(arith::CmpFPredicate::OLT, uniform, fraction);
+    rounded =
+        arith::AddFOp::create(k.b, k.loc, below, k.select(up, k.f(1), k.f(0)));
+  } else {
+    rounded = math::RoundEvenOp::create(k.b, k.loc, scaled);
+  }
+  Value magnitude = scale(rounded, k.sub(exponent, m));
   Value isNaN = k.cmpF(arith::CmpFPredicate::UNO, x, x);
   Value overflows =
       arith::OrIOp::create(
@@ -134,9 +156,10 @@ Value widenForRounding(OpBuilder &b, Location loc, Value x) {
 } // namespace
 
 Value mlir::rlx::roundToFormat(OpBuilder &b, Location loc, Value x,
-                               const FloatFormat &format, bool saturate) {
+                               const FloatFormat &format, bool saturate,
+                               Value uniform) {
   Bits k(b, loc, cast<FloatType>(x.getType()));
-  Rounded r = roundMagnitude(k, x, format);
+  Rounded r = roundMagnitude(k, x, format, uniform);
   Value beyond = saturates(format, saturate) ? k.f(format.maxFinite())
                  : format.specials == Specials::IEEE ? k.f(INFINITY)
                                                      : k.f(NAN);

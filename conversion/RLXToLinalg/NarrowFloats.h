@@ -21,8 +21,12 @@ namespace mlir::rlx {
 /// `x` (f32 or f64) rounded to the nearest value of `format`, ties to even,
 /// kept in x's type. Beyond the largest finite value: ±max when `saturate`
 /// or the format has no inf or NaN, else ±inf (IEEE) or NaN. NaN stays NaN.
+/// With `uniform` (a sample in [0, 1) of x's type), stochastic rounding
+/// instead: |x| goes to the neighbour above when `uniform` is below its
+/// distance from the neighbour beneath, in ulps.
 Value roundToFormat(OpBuilder &b, Location loc, Value x,
-                    const FloatFormat &format, bool saturate);
+                    const FloatFormat &format, bool saturate,
+                    Value uniform = {});
 
 /// Converts `x` of any int or float type to the narrow float type `to`.
 Value convertToNarrowFloat(OpBuilder &b, Location loc, Value x, FloatType to,

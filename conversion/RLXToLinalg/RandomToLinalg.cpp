@@ -17,9 +17,14 @@
 /// draws u between the erf of its bounds (XLA's f32 erf, on the host) and
 /// clamps into the open interval.
 ///
+/// fake_quant with a key (stochastic rounding) draws the same uniforms over
+/// its operand's shape, which may be dynamic, and rounds with them in the
+/// same kernel.
+///
 //===----------------------------------------------------------------------===//
 
 #include "conversion/RLXToLinalg/LinalgBuilders.h"
+#include "conversion/RLXToLinalg/NarrowFloats.h"
 #include "conversion/RLXToLinalg/RLXToLinalg.h"
 #include "dialects/RLX/IR/RLXDialect.h"
 
@@ -507,24 +512,37 @@ Value buildKernel(OpBuilder &b, Location loc, RankedTensorType resultType,
 
 /// The counter of a sample element: its row-major index over the sample
 /// dims (those after `batchRank`), as the two i32 words (high, low).
+/// `dimSizes` holds the result's dynamic dim sizes in order (index values
+/// from outside the kernel; a sampler's sample dims are static).
 std::pair<Value, Value> sampleCounter(Arith a, RankedTensorType resultType,
-                                      int64_t batchRank) {
-  ArrayRef<int64_t> sample = resultType.getShape().drop_front(batchRank);
-  int64_t count = 1;
-  for (int64_t s : sample)
-    count *= s;
-  Value index = arith::ConstantIndexOp::create(a.b, a.loc, 0);
-  int64_t stride = 1;
+                                      int64_t batchRank,
+                                      ValueRange dimSizes = {}) {
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(a.b, a.loc, v);
+  };
+  int64_t count = 1, stride = 1;
+  Value dynamicStride; // the stride so far once a dynamic dim is passed
+  Value index = constant(0);
   for (int64_t d = resultType.getRank() - 1; d >= batchRank; --d) {
     Value i = linalg::IndexOp::create(a.b, a.loc, d);
-    Value s = arith::ConstantIndexOp::create(a.b, a.loc, stride);
+    Value s = dynamicStride ? arith::MulIOp::create(a.b, a.loc, dynamicStride,
+                                                    constant(stride))
+                            : constant(stride);
     index = arith::AddIOp::create(a.b, a.loc, index,
                                   arith::MulIOp::create(a.b, a.loc, i, s));
-    stride *= resultType.getDimSize(d);
+    if (!resultType.isDynamicDim(d)) {
+      stride *= resultType.getDimSize(d);
+      count *= resultType.getDimSize(d);
+      continue;
+    }
+    Value size = dimSizes[resultType.getDynamicDimIndex(d)];
+    dynamicStride = dynamicStride
+                        ? arith::MulIOp::create(a.b, a.loc, dynamicStride, size)
+                        : size;
   }
   // Samples of up to 2^32 elements (all in practice) have a zero high word
   // and need no 64-bit index (SPIR-V indices are 32 bits).
-  if (count <= (int64_t(1) << 32))
+  if (!dynamicStride && count <= (int64_t(1) << 32))
     return {a.i32(0), arith::IndexCastUIOp::create(a.b, a.loc,
                                                    a.b.getI32Type(), index)};
   Type i64 = a.b.getI64Type();
@@ -625,12 +643,62 @@ struct FoldInPattern : OpRewritePattern<RandomFoldInOp> {
   }
 };
 
+/// fake_quant with a key (stochastic rounding): one generic over x, whose
+/// leading dims are the key's batch dims; each element draws JAX's uniform
+/// in [0, 1) from its counter over the sample dims, as random_uniform would
+/// for x's shape, and rounds with it. Dynamic dims are x's.
+struct StochasticRoundingPattern : OpRewritePattern<FakeQuantOp> {
+  StochasticRoundingPattern(MLIRContext *ctx)
+      : OpRewritePattern<FakeQuantOp>(ctx, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(FakeQuantOp op,
+                                PatternRewriter &rewriter) const override {
+    Value key = op.getKey();
+    if (!key)
+      return failure();
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    RankedTensorType type = op.getType();
+    int64_t rank = type.getRank();
+    int64_t batchRank = cast<RankedTensorType>(key.getType()).getRank() - 1;
+    SmallVector<Value> dynamicSizes;
+    for (int64_t d = 0; d < rank; ++d)
+      if (type.isDynamicDim(d))
+        dynamicSizes.push_back(
+            tensor::DimOp::create(rewriter, loc, op.getX(), d));
+    SmallVector<Value> inputs = {keyWord(rewriter, loc, key, 0),
+                                 keyWord(rewriter, loc, key, 1), op.getX()};
+    SmallVector<AffineExpr> batchDims;
+    for (int64_t d = 0; d < batchRank; ++d)
+      batchDims.push_back(getAffineDimExpr(d, ctx));
+    AffineMap keyMap = AffineMap::get(rank, 0, batchDims, ctx);
+    SmallVector<AffineMap> maps = {keyMap, keyMap};
+    maps.push_back(rewriter.getMultiDimIdentityMap(rank));
+    maps.push_back(rewriter.getMultiDimIdentityMap(rank));
+    Value init = emptyTensor(rewriter, loc, type, dynamicSizes);
+    FloatFormat format = *op.getFormat();
+    bool saturate = op.getSaturate();
+    auto floatType = cast<FloatType>(type.getElementType());
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{type}, inputs, ValueRange{init}, maps,
+        SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel),
+        [&](OpBuilder &nb, Location nloc, ValueRange args) {
+          Arith a{nb, nloc};
+          auto [c0, c1] = sampleCounter(a, type, batchRank, dynamicSizes);
+          auto [x0, x1] = threefry2x32(a, args[0], args[1], c0, c1);
+          Value u = uniformFromBits(a, floatType, x0, x1, 0.0, 1.0);
+          linalg::YieldOp::create(
+              nb, nloc, roundToFormat(nb, nloc, args[2], format, saturate, u));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::rlx::populateRandomToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<SamplePattern<RandomBitsOp>, SamplePattern<RandomUniformOp>,
                SamplePattern<RandomNormalOp>,
                SamplePattern<RandomTruncatedNormalOp>, SplitPattern,
-               FoldInPattern>(
-      patterns.getContext());
+               FoldInPattern, StochasticRoundingPattern>(patterns.getContext());
 }

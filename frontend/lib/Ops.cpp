@@ -555,14 +555,27 @@ FloatFormat named(const std::string &name) {
 }
 } // namespace formats
 
-Tensor fake_quant(const Tensor &x, const FloatFormat &format, SourceLoc loc) {
-  Scope &s = commonScope("fake_quant", {x}, loc);
+/// fake_quant with `key` (stochastic) or without (null).
+static Tensor buildFakeQuant(const Tensor &x, const FloatFormat &format,
+                             const Tensor *key, SourceLoc loc) {
+  Scope &s = key ? commonScope("fake_quant", {x, *key}, loc)
+                 : commonScope("fake_quant", {x}, loc);
   mlir::Builder b = attrs();
   return build<FakeQuantOp>(
-      s, "fake_quant", loc, valueIn(s, x), i64Attr(format.exponent_bits),
+      s, "fake_quant", loc, valueIn(s, x),
+      key ? valueIn(s, *key) : mlir::Value(), i64Attr(format.exponent_bits),
       i64Attr(format.mantissa_bits), i64Attr(format.bias),
       b.getStringAttr(specialsName(format.specials)),
       format.saturate ? b.getUnitAttr() : mlir::UnitAttr());
+}
+
+Tensor fake_quant(const Tensor &x, const FloatFormat &format, SourceLoc loc) {
+  return buildFakeQuant(x, format, nullptr, loc);
+}
+
+Tensor fake_quant(const Tensor &x, const FloatFormat &format, const Tensor &key,
+                  SourceLoc loc) {
+  return buildFakeQuant(x, format, &key, loc);
 }
 
 //===----------------------------------------------------------------------===//

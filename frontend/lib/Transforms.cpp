@@ -601,7 +601,7 @@ mlir::Value quantized(mlir::OpBuilder &b, mlir::Location at, mlir::Value value,
   const char *specials[] = {"ieee", "fn", "fnuz", "finite"};
   const FloatFormat &f = plan.format;
   auto q = FakeQuantOp::create(
-      b, at, value, b.getI64IntegerAttr(f.exponent_bits),
+      b, at, value, mlir::Value(), b.getI64IntegerAttr(f.exponent_bits),
       b.getI64IntegerAttr(f.mantissa_bits), b.getI64IntegerAttr(f.bias),
       b.getStringAttr(specials[static_cast<int>(f.specials)]),
       f.saturate ? b.getUnitAttr() : mlir::UnitAttr());

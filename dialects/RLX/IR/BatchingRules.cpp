@@ -166,12 +166,37 @@ RLX_ELEMENTWISE_BATCH(GeluOp)
 RLX_ELEMENTWISE_BATCH(CompareOp)
 RLX_ELEMENTWISE_BATCH(SelectOp)
 RLX_ELEMENTWISE_BATCH(CastOp)
-RLX_ELEMENTWISE_BATCH(FakeQuantOp)
 RLX_ELEMENTWISE_BATCH(BitcastOp)
 RLX_ELEMENTWISE_BATCH(StopGradientOp)
 RLX_ELEMENTWISE_BATCH(OptimizationBarrierOp)
 RLX_ELEMENTWISE_BATCH(MatmulOp)
 #undef RLX_ELEMENTWISE_BATCH
+
+/// Rounding to nearest is elementwise. A stochastic rounding's key has one
+/// batch dim per leading dim of x: a batched key and an unbatched x give x
+/// broadcast to every lane (each lane rounds it with its own key); an
+/// unbatched key with a batched x is broadcast to every lane (each lane
+/// rounds with the same random numbers, as the unbatched op would).
+LogicalResult FakeQuantOp::buildBatched(OpBuilder &builder,
+                                        ArrayRef<Value> operands,
+                                        ArrayRef<bool> batched,
+                                        SmallVectorImpl<Value> &results,
+                                        SymbolTableCollection &) {
+  if (!getKey())
+    return batchElementwise(*this, builder, operands, batched, results);
+  RuleBuilder b{builder, getLoc()};
+  Value x = operands[0], key = operands[1];
+  if (!batched[0])
+    x = broadcastToBatch(b, x, key);
+  if (!batched[1])
+    key = broadcastToBatch(b, key, x);
+  Operation *batchedOp =
+      rebuild(builder, *this, {x, key}, tensorType(x).getDimSize(0));
+  if (failed(mlir::verify(batchedOp)))
+    return failure();
+  llvm::append_range(results, batchedOp->getResults());
+  return success();
+}
 
 LogicalResult ParamOp::buildBatched(OpBuilder &, ArrayRef<Value>,
                                     ArrayRef<bool>, SmallVectorImpl<Value> &,

@@ -3,6 +3,7 @@
 #include "dialects/RLX/IR/FloatFormats.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::rlx;
@@ -42,6 +43,18 @@ bool FloatFormat::fitsIn(FloatType type) const {
          static_cast<int>(mantissaBits) < typeMantissa &&
          exponentBits >= 1 && smallestExponent > 1 - typeBias &&
          -smallestExponent < typeBias && largestExponent < typeBias;
+}
+
+bool FloatFormat::valuesFitIn(FloatType type) const {
+  if (!type.isF32() && !type.isF64())
+    return false;
+  int typeMantissa = type.getFPMantissaWidth() - 1;
+  int typeMinNormal = type.isF64() ? -1022 : -126;
+  int smallestExponent = minNormalExponent() - static_cast<int>(mantissaBits);
+  return static_cast<int>(mantissaBits) <= typeMantissa &&
+         smallestExponent >= typeMinNormal - typeMantissa &&
+         maxFinite() <= (type.isF64() ? std::numeric_limits<double>::max()
+                                      : std::numeric_limits<float>::max());
 }
 
 std::optional<FloatFormat> mlir::rlx::narrowFloatFormat(Type type) {

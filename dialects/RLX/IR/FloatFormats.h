@@ -45,6 +45,10 @@ struct FloatFormat {
   /// subnormal number of `type` (f32 or f64) with room to scale: the
   /// rounding below computes in it.
   bool fitsIn(FloatType type) const;
+  /// Whether every value of the format is a value of `type` (f32 or f64),
+  /// subnormals included, though its ulps may be below the type's normal
+  /// numbers (bf16 in f32): the rounding then scales in two steps.
+  bool valuesFitIn(FloatType type) const;
 };
 
 /// The format of an MLIR float type narrower than 16 bits, if rlx computes

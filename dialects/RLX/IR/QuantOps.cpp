@@ -3,7 +3,8 @@
 /// \file
 /// fake_quant is elementwise and its derivative is the straight-through
 /// estimator, so its rules pass cotangents and tangents through unchanged
-/// and its batching rule is the elementwise one.
+/// (a stochastic rounding's key gets none). Its batching rule lines the
+/// key's batch dims up with x's leading dims (BatchingRules.cpp).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -39,13 +40,40 @@ LogicalResult FakeQuantOp::verify() {
                        "bits, got ")
            << getExponentBits() << " and " << getMantissaBits();
   }
+  // A format whose values are x's but whose smallest ulps are not normal
+  // numbers of its type (bf16 in f32) scales in two steps.
   auto element = cast<FloatType>(getType().getElementType());
-  if (!format->fitsIn(element))
-    return emitOpError("expects a format whose values and ulps are normal ")
-           << element << " numbers (f32 or f64, fewer mantissa bits, a "
-                         "narrower exponent range), got e"
+  if (!format->fitsIn(element) && !format->valuesFitIn(element))
+    return emitOpError("expects a format whose values are ")
+           << element
+           << " numbers (f32 or f64, at most as many mantissa "
+              "bits, a range within its own), got e"
            << getExponentBits() << "m" << getMantissaBits() << " bias "
            << getExponentBias() << " in " << element;
+  if (Value key = getKey())
+    return verifyKey(key);
+  return success();
+}
+
+LogicalResult FakeQuantOp::verifyKey(Value key) {
+  auto keyType = cast<RankedTensorType>(key.getType());
+  RankedTensorType xType = getType();
+  if (keyType.getRank() < 1 || keyType.getShape().back() != 2 ||
+      !keyType.getElementType().isInteger(32))
+    return emitOpError("expects a key of type tensor<...x2xi32>, got ")
+           << keyType;
+  int64_t batchRank = keyType.getRank() - 1;
+  if (batchRank > xType.getRank())
+    return emitOpError("expects the key's batch dims to be x's leading "
+                       "dims, got a key of ")
+           << batchRank << " batch dims for x of rank " << xType.getRank();
+  for (int64_t d = 0; d < batchRank; ++d) {
+    int64_t k = keyType.getDimSize(d), x = xType.getDimSize(d);
+    if (!ShapedType::isDynamic(k) && !ShapedType::isDynamic(x) && k != x)
+      return emitOpError("expects the key's batch dims to be x's leading "
+                         "dims, got key dim ")
+             << d << " of " << k << " for x's " << x;
+  }
   return success();
 }
 
@@ -53,6 +81,8 @@ LogicalResult FakeQuantOp::buildVJP(OpBuilder &, ArrayRef<Value> adj,
                                     SmallVectorImpl<Value> &out,
                                     SymbolTableCollection &) {
   out.push_back(adj[0]);
+  if (getKey())
+    out.push_back(Value());
   return success();
 }
 

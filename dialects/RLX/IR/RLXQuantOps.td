@@ -9,13 +9,15 @@
 #ifndef RLX_DIALECT_RLXQUANTOPS_TD
 #define RLX_DIALECT_RLXQUANTOPS_TD
 
-def RLX_FakeQuantOp : RLX_DiffOp<"fake_quant", [Pure, SameOperandsAndResultType]> {
+def RLX_FakeQuantOp
+    : RLX_DiffOp<"fake_quant", [Pure, AllTypesMatch<["x", "result"]>]> {
   let summary = "rounds to a narrow float format and back (QAT)";
   let description = [{
     Each element of `x` (f32 or f64) rounded to the nearest value of a
     binary float format with `exponent_bits`, `mantissa_bits` and
     `exponent_bias` (ties to even, subnormals included), kept in x's type:
-    the emulated fXmYeZ formats. `specials` says which codes are not finite
+    the emulated fXmYeZ formats, whose values must be values of x's type
+    (bf16's in f32 included). `specials` says which codes are not finite
     numbers, as MLIR's float types do:
 
     - `ieee`: the top exponent holds inf and NaN (f8E5M2);
@@ -27,24 +29,44 @@ def RLX_FakeQuantOp : RLX_DiffOp<"fake_quant", [Pure, SameOperandsAndResultType]
     ±max for `finite` or with `saturate`. NaN stays NaN. Its derivative is
     the straight-through estimator: the identity.
 
+    With a `key` (`tensor<batch... x 2 x i32>`, a random key as the random
+    ops take it, its leading dims equal to x's leading dims), rounding is
+    stochastic instead: |x| lies between two neighbours of the format, lo
+    and hi one ulp apart, and rounds to hi when `u < (|x| - lo) / ulp`, with
+    `u` JAX's `random.uniform(key, shape)` in x's type over the sample dims
+    (x's dims after the key's batch dims; one key per lane). The result is
+    unbiased (its expectation is x where no overflow occurs), values of the
+    format stay exact, and the same key gives the same result. The key
+    carries no derivative; overflow, NaN and the sign are handled as in
+    rounding to nearest.
+
     Example:
 
     ```mlir
     %q = rlx.fake_quant %w {exponent_bits = 4, mantissa_bits = 3,
                             exponent_bias = 7, specials = "fn"} : tensor<784x512xf32>
+    %s = rlx.fake_quant %g key %k {exponent_bits = 8, mantissa_bits = 7,
+                                   exponent_bias = 127} : tensor<512xf32>, tensor<2xi32>
     ```
   }];
-  let arguments = (ins RLX_FloatTensor:$x, I64Attr:$exponent_bits,
+  let arguments = (ins RLX_FloatTensor:$x, Optional<AnyRankedTensor>:$key,
+                       I64Attr:$exponent_bits,
                        I64Attr:$mantissa_bits, I64Attr:$exponent_bias,
                        DefaultValuedStrAttr<StrAttr, "ieee">:$specials,
                        UnitAttr:$saturate);
   let results = (outs RLX_FloatTensor:$result);
-  let assemblyFormat = "$x attr-dict `:` type($x)";
+  let assemblyFormat =
+      "$x (`key` $key^)? attr-dict `:` type($x) (`,` type($key)^)?";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The format the attributes describe, or nullopt for an unknown
     /// `specials`.
     std::optional<FloatFormat> getFormat();
+
+  private:
+    /// The stochastic rounding's key against x.
+    mlir::LogicalResult verifyKey(mlir::Value key);
+  public:
   }];
 }
 

@@ -500,6 +500,35 @@ func.func @narrow_float_casts(%x: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32
 
 // -----
 
+// Stochastic rounding (fake_quant with a key): one generic over x reading
+// the key's words per batch row; the counter runs over the sample dims
+// (x's dims after the key's batch dims), threefry gives JAX's uniform, and
+// the scaled magnitude is floored and raised by one where the uniform is
+// below its fraction. bf16 in f32 scales by powers split in two.
+// CHECK-LABEL: func @stochastic_rounding
+// CHECK:         %[[K0:.*]] = tensor.extract_slice %arg1[0, 0] [%{{.*}}, 1] [1, 1] : tensor<?x2xi32> to tensor<?xi32>
+// CHECK:         %[[K1:.*]] = tensor.extract_slice %arg1[0, 1] [%{{.*}}, 1] [1, 1] : tensor<?x2xi32> to tensor<?xi32>
+// CHECK:         linalg.generic {indexing_maps = [#[[KEY:.*]], #[[KEY]], #[[ID:.*]], #[[ID]]]
+// CHECK-SAME:      ins(%[[K0]], %[[K1]], %arg0 : tensor<?xi32>, tensor<?xi32>, tensor<?x5xf32>)
+// CHECK:           linalg.index 1
+// CHECK-NOT:       linalg.index 0
+// CHECK:           math.floor %{{.*}} : f32
+// CHECK:           arith.cmpf olt
+// CHECK-NOT:       math.roundeven
+// CHECK:           linalg.yield %{{.*}} : f32
+// CHECK:         linalg.generic
+// CHECK:           linalg.index 1
+// CHECK:           linalg.index 0
+// CHECK:           arith.divsi
+// CHECK:           math.floor %{{.*}} : f32
+func.func @stochastic_rounding(%x: tensor<?x5xf32>, %keys: tensor<?x2xi32>, %key: tensor<2xi32>) -> (tensor<?x5xf32>, tensor<?x5xf32>) {
+  %s = rlx.fake_quant %x key %keys {exponent_bits = 4, mantissa_bits = 3, exponent_bias = 7, specials = "fn"} : tensor<?x5xf32>, tensor<?x2xi32>
+  %t = rlx.fake_quant %x key %key {exponent_bits = 8, mantissa_bits = 7, exponent_bias = 127} : tensor<?x5xf32>, tensor<2xi32>
+  return %s, %t : tensor<?x5xf32>, tensor<?x5xf32>
+}
+
+// -----
+
 // rem: arith.remf for floats; for integers a remsi whose divisor is 1 where
 // it would trap (0, or -1 at INT_MIN), x where the divisor was 0.
 // CHECK-LABEL: func @rem

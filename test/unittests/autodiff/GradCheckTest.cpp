@@ -74,6 +74,9 @@ const std::map<std::string, std::string> kOneModeByDesign = {
     // differences see (ad_fake_quant_fine checks the rules where the two
     // agree).
     {"cast_narrow_float", "JitFakeQuant.GradientIsStraightThrough"},
+    // Stochastic rounding is piecewise constant for a given key too:
+    // ad_fake_quant_stochastic_fine checks its rules at 40 mantissa bits.
+    {"fake_quant_stochastic", "ad_fake_quant_stochastic_fine"},
 };
 
 /// Ops whose rules the mpi.* tests check against central differences on
@@ -127,6 +130,18 @@ func.func @{N}(%x: tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}> {
 }
 )",
                             {{"x", El::F, {kB, 3}, any}}));
+    // The same with stochastic rounding under a key: the key gets no
+    // derivative and x's rules are still the straight-through estimator.
+    list.push_back(makeCase(
+        "ad_fake_quant_stochastic_fine", R"(
+func.func @{N}(%x: tensor<{B}x3x{F}>, %keys: tensor<{B}x{K}xi32>) -> tensor<{B}x3x{F}> {
+  %q = rlx.fake_quant %x key %keys {exponent_bits = 10, mantissa_bits = 40, exponent_bias = 511} : tensor<{B}x3x{F}>, tensor<{B}x{K}xi32>
+  %r = rlx.mul %q, %x : (tensor<{B}x3x{F}>, tensor<{B}x3x{F}>) -> tensor<{B}x3x{F}>
+  return %r : tensor<{B}x3x{F}>
+}
+)",
+        {{"x", El::F, {kB, 3}, any},
+         {"keys", El::I32, {kB, 2}, ints(-2147483648.0, 2147483647.0)}}));
     // bitcast carries no derivative: x's gradient is the reinterpreted
     // constant, the codes' none.
     list.push_back(makeCase("ad_bitcast", R"(

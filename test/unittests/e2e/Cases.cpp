@@ -1476,7 +1476,11 @@ std::string instantiate(const Case &c, const Variant &v) {
   text = replaceAll(text, "{B+2}", dim(b + 2));
   text = replaceAll(text, "{2B}", dim(2 * b));
   text = replaceAll(text, "{B}", dim(b));
-  return v.allDims ? allDimsDynamic(text) : text;
+  if (v.allDims)
+    text = allDimsDynamic(text);
+  // A key's last dim: 2 by definition, static in every variant (written
+  // after allDimsDynamic, which stops at a dim that is not a number).
+  return replaceAll(text, "{K}", "2");
 }
 
 bool Case::needsF64Transcendentals() const {

@@ -5,7 +5,8 @@
 /// inputs and params are drawn, and a reference over them. The placeholders:
 /// {N} function name, {F} the variant's float type (f32 or f64), {O} the
 /// other float type, {B} the batch dim (2, or ? when dynamic), {B+2} and {2B}
-/// (static sums, ? when dynamic).
+/// (static sums, ? when dynamic), {K} a random key's last dim (2, static in
+/// every variant).
 //
 //===----------------------------------------------------------------------===//
 

@@ -119,6 +119,26 @@ Arr sampleRows(rlx_dtype_t dtype, const Arr &keys, int64_t n,
 
 const Gen kWords = ints(-2147483648.0, 2147483647.0);
 
+/// `x` rounded stochastically to the binary float format with
+/// `mantissaBits` and normal exponents from `minExponent` up: |x| lies
+/// between two multiples of the ulp at its exponent and goes to the upper
+/// one when `u` is below its fraction; beyond `maxFinite` it becomes
+/// `beyond`. By frexp and floor in double, where |x| / ulp is exact.
+double stochasticRound(double x, double u, int mantissaBits, int minExponent,
+                       double maxFinite, double beyond) {
+  if (std::isnan(x))
+    return x;
+  double ax = std::fabs(x);
+  int e = 0;
+  std::frexp(ax, &e); // ax = f * 2^e, f in [0.5, 1)
+  double ulp = std::ldexp(1.0, std::max(e - 1, minExponent) - mantissaBits);
+  double scaled = ax / ulp, below = std::floor(scaled);
+  double r = (below + (u < scaled - below ? 1.0 : 0.0)) * ulp;
+  if (std::isinf(ax) || r > maxFinite)
+    r = beyond;
+  return std::copysign(r, x);
+}
+
 } // namespace
 
 void appendRandomCases(std::vector<Case> &cases) {
@@ -266,6 +286,52 @@ func.func @{N}(%x: tensor<{B}x4x{F}>, %keys: tensor<{B}x2xi32>, %key: tensor<2xi
     };
     c.tol = Tol::Trans;
     // The samplers produce f32 or f64, as JAX's do.
+    c.variants = kWideFloatVariants;
+    cases.push_back(std::move(c));
+  }
+
+  // Stochastic rounding (fake_quant with a key): to e4m3fn saturating with
+  // one key per batch row (counters over the row), and to bf16 (its
+  // subnormal ulps are f32 subnormals: scaled in two steps) with one key for
+  // the whole tensor (counters over every element). Each element's uniform
+  // is JAX's, as random_uniform draws it; the rounding by frexp and floor.
+  {
+    Case c;
+    c.name = "fake_quant_stochastic";
+    c.mlir = R"(
+func.func @{N}(%x: tensor<{B}x6x{F}>, %keys: tensor<{B}x{K}xi32>, %key: tensor<{K}xi32>)
+    -> (tensor<{B}x6x{F}>, tensor<{B}x6x{F}>) {
+  %s = rlx.fake_quant %x key %keys {exponent_bits = 4, mantissa_bits = 3, exponent_bias = 7, specials = "fn", saturate} : tensor<{B}x6x{F}>, tensor<{B}x{K}xi32>
+  %t = rlx.fake_quant %x key %key {exponent_bits = 8, mantissa_bits = 7, exponent_bias = 127} : tensor<{B}x6x{F}>, tensor<{K}xi32>
+  return %s, %t : tensor<{B}x6x{F}>, tensor<{B}x6x{F}>
+}
+)";
+    c.inputs = {{"x",
+                 El::F,
+                 {kB, 6},
+                 cycle({0.3, -1.0e-5, 500, -449, 0.0625, 3.0e-3, -2.5, 1.125,
+                        1.0009765625, 7.0e-6, -0.0, 3.1e-39, 1.7e38, 100.7,
+                        -0.0029296875, 0.33})},
+                {"keys", El::I32, {kB, 2}, kWords},
+                {"key", El::I32, {2}, kWords}};
+    c.ref = [](const In &in, const Ctx &ctx) -> Outs {
+      rlx_dtype_t F = ctx.F;
+      int64_t rows = in[0].shape[0], n = in[0].numel();
+      auto uniform = [F](Words w) { return uniformOf(F, w, 0.0, 1.0); };
+      Arr perRow = sampleRows(F, in[1], 6, uniform);
+      Arr key(RLX_DTYPE_I32, {1, 2});
+      key.v = in[2].v;
+      Arr whole = sampleRows(F, key, rows * 6, uniform);
+      Arr s(F, in[0].shape), t(F, in[0].shape);
+      for (int64_t i = 0; i < n; ++i) {
+        double x = in[0].v[i];
+        s.v[i] = stochasticRound(x, perRow.v[i], 3, -6, 448, 448);
+        t.v[i] = stochasticRound(x, whole.v[i], 7, -126, 3.3895313892515355e38,
+                                 std::numeric_limits<double>::infinity());
+      }
+      return {s, t};
+    };
+    c.tol = Tol::Exact;
     c.variants = kWideFloatVariants;
     cases.push_back(std::move(c));
   }

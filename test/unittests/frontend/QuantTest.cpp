@@ -3,7 +3,8 @@
 /// \file
 /// `rlx::fake_quant` against a plain rounding written here from the format's
 /// definition (frexp for the exponent, nearbyint for ties to even), its
-/// straight-through derivative, and TrainOptions::qat against the gradient
+/// stochastic rounding against the neighbours and the share that rounds up,
+/// its straight-through derivative, and TrainOptions::qat against the gradient
 /// of the loss evaluated at the quantized weights.
 ///
 //===----------------------------------------------------------------------===//
@@ -138,8 +139,10 @@ TEST(JitFakeQuant, CustomFormatAndF64) {
   FloatFormat e3m4{3, 4, 5, Specials::ieee, /*saturate=*/true};
   expectRoundsLike(e3m4, f32);
   expectRoundsLike(e3m4, f64);
-  // bf16's range with a 5-bit mantissa needs f64 to compute in.
+  // bf16's range with a 5-bit mantissa: its smallest ulps (2^-131) are f32
+  // subnormals, so f32 scales in two steps.
   expectRoundsLike(FloatFormat{8, 5, 127, Specials::ieee, false}, f64);
+  expectRoundsLike(FloatFormat{8, 5, 127, Specials::ieee, false}, f32);
 }
 
 TEST(JitFakeQuant, GradientIsStraightThrough) {
@@ -161,6 +164,88 @@ TEST(JitFakeQuant, GradientIsStraightThrough) {
   std::vector<double> tangent = fwd["tangent.y"].to_vector();
   for (size_t i = 0; i < x.size(); ++i)
     EXPECT_EQ(tangent[i], float(2 * x[i] * ct[i])) << "element " << i;
+}
+
+/// Stochastic rounding under K keys (one per row of x): every result is one
+/// of x's two neighbours in the format (by frexp, as refQuant), the upper
+/// one in a share of rows within 5 standard deviations of x's fraction
+/// between them, values of the format stay as they are, and the same keys
+/// give the same results. bf16 in f32 (its subnormals scale in two steps)
+/// and e4m3fn.
+TEST(JitFakeQuant, StochasticRoundingIsUnbiased) {
+  const int64_t rows = 4000;
+  struct Probe {
+    FloatFormat format;
+    std::vector<float> xs;
+  };
+  std::vector<Probe> probes = {
+      {FloatFormat{8, 7, 127, Specials::ieee, false},
+       {1.0f + 1.0f / 3 * 0x1p-7f, 0.1f, -3.3e-39f, 1.5e38f, 1.25f, -7.7e-3f}},
+      {formats::f8e4m3fn(), {200.5f, -0.3f, 0.0017f, 0.01f, 448.0f, -3.0f}},
+  };
+  for (const Probe &probe : probes) {
+    SCOPED_TRACE(probe.format.str());
+    const int64_t n = int64_t(probe.xs.size());
+    FloatFormat format = probe.format;
+    Func f("sr", [format, n](Scope &s) {
+      Tensor x = s.input("x", {rows, n}, f32);
+      Tensor keys = s.input("keys", {rows, 2}, DType::i32);
+      return fake_quant(x, format, keys).named("y");
+    });
+    std::vector<float> x;
+    std::vector<int32_t> keys;
+    for (int64_t r = 0; r < rows; ++r) {
+      x.insert(x.end(), probe.xs.begin(), probe.xs.end());
+      keys.push_back(int32_t(r * 7919));
+      keys.push_back(int32_t(r ^ 0x5bd1e995));
+    }
+    std::map<std::string, Array> in = {{"x", Array::from(x, {rows, n})},
+                                       {"keys", Array::from(keys, {rows, 2})}};
+    auto jit = f.jit(Device::cpu());
+    std::vector<double> got = jit.run(in)["y"].to_vector();
+    ASSERT_EQ(got, jit.run(in)["y"].to_vector()) << "same keys, same results";
+    for (int64_t i = 0; i < n; ++i) {
+      double v = probe.xs[i], ax = std::fabs(v);
+      int exp2;
+      std::frexp(ax, &exp2);
+      int e = std::max(exp2 - 1, int(1 - format.bias));
+      double quantum = std::ldexp(1, e - int(format.mantissa_bits));
+      double lo = std::floor(ax / quantum) * quantum, hi = lo + quantum;
+      double fraction = (ax - lo) / quantum;
+      int64_t ups = 0;
+      for (int64_t r = 0; r < rows; ++r) {
+        double y = std::fabs(got[r * n + i]);
+        EXPECT_TRUE(y == lo || y == hi)
+            << "x = " << v << ": got " << got[r * n + i] << ", neighbours "
+            << lo << " and " << hi;
+        EXPECT_EQ(std::signbit(got[r * n + i]), std::signbit(v));
+        ups += y == hi && y != lo;
+      }
+      double sigma = std::sqrt(fraction * (1 - fraction) / rows);
+      EXPECT_NEAR(double(ups) / rows, fraction, 5 * sigma + 1e-12)
+          << "x = " << v;
+      if (fraction == 0)
+        EXPECT_EQ(ups, 0) << "x = " << v << " is a value of the format";
+    }
+  }
+}
+
+TEST(JitFakeQuant, StochasticGradientIsStraightThrough) {
+  Func f("q", [](Scope &s) {
+    Tensor x = s.input("x", {4}, f32);
+    Tensor key = s.input("key", {2}, DType::i32);
+    return fake_quant(x * x, formats::f8e5m2(), key).named("y");
+  });
+  std::vector<float> x = {0.3f, -1.7f, 1e-5f, 40.f};
+  std::vector<float> ct = {1.5f, -0.25f, 3.0f, 0.125f};
+  Outputs out = f.vjp({"x"})
+                    .jit(Device::cpu())
+                    .run({{"x", Array::from(x, {4})},
+                          {"key", Array::from(std::vector<int32_t>{3, 4}, {2})},
+                          {"ct.y", Array::from(ct, {4})}});
+  std::vector<double> grad = out["grad.x"].to_vector();
+  for (size_t i = 0; i < x.size(); ++i)
+    EXPECT_EQ(grad[i], float(ct[i] * (2 * x[i]))) << "element " << i;
 }
 
 TEST(TraceFakeQuant, Errors) {

@@ -203,8 +203,16 @@ FloatFormat named(const std::string &name);
 /// `format`, ties to even, kept in x's dtype: quantization-aware training's
 /// forward pass. Its derivative is the straight-through estimator (the
 /// cotangent passes unchanged). The op's verifier rejects a format whose
-/// values are not normal numbers of x's dtype.
+/// values are not numbers of x's dtype.
 Tensor fake_quant(const Tensor &x, const FloatFormat &format, RLX_LOC);
+/// The same with stochastic rounding under `key` (a random key, `[2]` i32,
+/// or `[b..., 2]` with one key per leading index of x): each element goes
+/// to one of its two neighbours in `format`, the upper one with probability
+/// its distance from the lower in ulps, drawn as `random::uniform(key,
+/// x's shape)`; unbiased, so many small updates do not vanish as they do
+/// when rounded to nearest. The key carries no derivative.
+Tensor fake_quant(const Tensor &x, const FloatFormat &format, const Tensor &key,
+                  RLX_LOC);
 /// `f` with each read of the named params (default: every f32/f64 param of
 /// rank 2 or more, the matrices and kernels) followed by fake_quant, in
 /// `f` and in the functions it calls: the model as it runs with its

@@ -41,15 +41,55 @@ func.func @bits(%x: tensor<3xf32>) {
 // -----
 
 func.func @too_wide(%x: tensor<3xf32>) {
-  // expected-error @+1 {{'rlx.fake_quant' op expects a format whose values and ulps are normal 'f32' numbers (f32 or f64, fewer mantissa bits, a narrower exponent range), got e8m23 bias 127 in 'f32'}}
-  %0 = rlx.fake_quant %x {exponent_bits = 8, mantissa_bits = 23, exponent_bias = 127} : tensor<3xf32>
+  // expected-error @+1 {{'rlx.fake_quant' op expects a format whose values are 'f32' numbers (f32 or f64, at most as many mantissa bits, a range within its own), got e9m3 bias 255 in 'f32'}}
+  %0 = rlx.fake_quant %x {exponent_bits = 9, mantissa_bits = 3, exponent_bias = 255} : tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @too_precise(%x: tensor<3xf32>) {
+  // expected-error @+1 {{'rlx.fake_quant' op expects a format whose values are 'f32' numbers}}
+  %0 = rlx.fake_quant %x {exponent_bits = 8, mantissa_bits = 24, exponent_bias = 127} : tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @key_type(%x: tensor<3xf32>, %k: tensor<3xi32>) {
+  // expected-error @+1 {{'rlx.fake_quant' op expects a key of type tensor<...x2xi32>, got 'tensor<3xi32>'}}
+  %0 = rlx.fake_quant %x key %k {exponent_bits = 4, mantissa_bits = 3, exponent_bias = 7} : tensor<3xf32>, tensor<3xi32>
+  return
+}
+
+// -----
+
+func.func @key_rank(%x: tensor<3xf32>, %k: tensor<3x4x2xi32>) {
+  // expected-error @+1 {{'rlx.fake_quant' op expects the key's batch dims to be x's leading dims, got a key of 2 batch dims for x of rank 1}}
+  %0 = rlx.fake_quant %x key %k {exponent_bits = 4, mantissa_bits = 3, exponent_bias = 7} : tensor<3xf32>, tensor<3x4x2xi32>
+  return
+}
+
+// -----
+
+func.func @key_batch(%x: tensor<3x5xf32>, %k: tensor<4x2xi32>) {
+  // expected-error @+1 {{'rlx.fake_quant' op expects the key's batch dims to be x's leading dims, got key dim 0 of 4 for x's 3}}
+  %0 = rlx.fake_quant %x key %k {exponent_bits = 4, mantissa_bits = 3, exponent_bias = 7} : tensor<3x5xf32>, tensor<4x2xi32>
+  return
+}
+
+// -----
+
+func.func @key_result(%x: tensor<3xf32>, %k: tensor<2xi32>) {
+  // expected-error @+1 {{'rlx.fake_quant' op failed to verify that all of {x, result} have same type}}
+  %0 = "rlx.fake_quant"(%x, %k) {exponent_bits = 4, mantissa_bits = 3, exponent_bias = 7} : (tensor<3xf32>, tensor<2xi32>) -> tensor<3xf64>
   return
 }
 
 // -----
 
 func.func @f16_input(%x: tensor<3xf16>) {
-  // expected-error @+1 {{'rlx.fake_quant' op expects a format whose values and ulps are normal 'f16' numbers}}
+  // expected-error @+1 {{'rlx.fake_quant' op expects a format whose values are 'f16' numbers (f32 or f64}}
   %0 = rlx.fake_quant %x {exponent_bits = 4, mantissa_bits = 3, exponent_bias = 7} : tensor<3xf16>
   return
 }

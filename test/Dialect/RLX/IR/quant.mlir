@@ -29,5 +29,17 @@ func.func @fake_quant(%x: tensor<?x4xf32>, %y: tensor<3xf64>) {
   %1 = rlx.fake_quant %x {exponent_bits = 5, mantissa_bits = 2, exponent_bias = 15, saturate} : tensor<?x4xf32>
   // CHECK: rlx.fake_quant %{{.*}} {exponent_bias = 127 : i64, exponent_bits = 8 : i64, mantissa_bits = 7 : i64} : tensor<3xf64>
   %2 = rlx.fake_quant %y {exponent_bits = 8, mantissa_bits = 7, exponent_bias = 127} : tensor<3xf64>
+  // bf16's values are f32 values (rounded in f64).
+  // CHECK: rlx.fake_quant %{{.*}} {exponent_bias = 127 : i64, exponent_bits = 8 : i64, mantissa_bits = 7 : i64} : tensor<?x4xf32>
+  %3 = rlx.fake_quant %x {exponent_bits = 8, mantissa_bits = 7, exponent_bias = 127} : tensor<?x4xf32>
+  return
+}
+
+// CHECK-LABEL: func @stochastic
+func.func @stochastic(%x: tensor<?x4xf32>, %k: tensor<2xi32>, %kb: tensor<?x2xi32>) {
+  // CHECK: rlx.fake_quant %{{.*}} key %{{.*}} {exponent_bias = 127 : i64, exponent_bits = 8 : i64, mantissa_bits = 7 : i64} : tensor<?x4xf32>, tensor<2xi32>
+  %0 = rlx.fake_quant %x key %k {exponent_bits = 8, mantissa_bits = 7, exponent_bias = 127} : tensor<?x4xf32>, tensor<2xi32>
+  // CHECK: rlx.fake_quant %{{.*}} key %{{.*}} {exponent_bias = 7 : i64, exponent_bits = 4 : i64, mantissa_bits = 3 : i64, saturate, specials = "fn"} : tensor<?x4xf32>, tensor<?x2xi32>
+  %1 = rlx.fake_quant %x key %kb {exponent_bits = 4, mantissa_bits = 3, exponent_bias = 7, specials = "fn", saturate} : tensor<?x4xf32>, tensor<?x2xi32>
   return
 }
