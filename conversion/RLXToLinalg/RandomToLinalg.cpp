@@ -665,6 +665,20 @@ struct StochasticRoundingPattern : OpRewritePattern<FakeQuantOp> {
       if (type.isDynamicDim(d))
         dynamicSizes.push_back(
             tensor::DimOp::create(rewriter, loc, op.getX(), d));
+    // A key batch dim or x's dim known only at run time must agree there:
+    // the kernel reads key row i for x's row i.
+    auto keyType = cast<RankedTensorType>(key.getType());
+    for (int64_t d = 0; d < batchRank; ++d)
+      if (keyType.isDynamicDim(d) || type.isDynamicDim(d)) {
+        Value keyDim = tensor::DimOp::create(rewriter, loc, key, d);
+        Value xDim = tensor::DimOp::create(rewriter, loc, op.getX(), d);
+        checkAtRunTime(rewriter, loc,
+                       arith::CmpIOp::create(rewriter, loc,
+                                             arith::CmpIPredicate::eq, keyDim,
+                                             xDim),
+                       "rlx.fake_quant: the key's batch dim " + llvm::Twine(d) +
+                           " differs from x's dim " + llvm::Twine(d));
+      }
     SmallVector<Value> inputs = {keyWord(rewriter, loc, key, 0),
                                  keyWord(rewriter, loc, key, 1), op.getX()};
     SmallVector<AffineExpr> batchDims;
