@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/RLX/IR/RLXDialect.h"
+#include "dialects/RLX/IR/ShapeInference.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
@@ -56,19 +57,19 @@ LogicalResult FakeQuantOp::verify() {
 }
 
 LogicalResult FakeQuantOp::verifyKey(Value key) {
-  auto keyType = cast<RankedTensorType>(key.getType());
+  // The random ops' rule for a key: batch dims, then two words.
+  ShapeOrFailure batch =
+      inferKeyBatchShape(key.getType(), [this] { return emitOpError(); });
+  if (failed(batch))
+    return failure();
   RankedTensorType xType = getType();
-  if (keyType.getRank() < 1 || keyType.getShape().back() != 2 ||
-      !keyType.getElementType().isInteger(32))
-    return emitOpError("expects a key of type tensor<...x2xi32>, got ")
-           << keyType;
-  int64_t batchRank = keyType.getRank() - 1;
+  int64_t batchRank = static_cast<int64_t>(batch->size());
   if (batchRank > xType.getRank())
     return emitOpError("expects the key's batch dims to be x's leading "
                        "dims, got a key of ")
            << batchRank << " batch dims for x of rank " << xType.getRank();
   for (int64_t d = 0; d < batchRank; ++d) {
-    int64_t k = keyType.getDimSize(d), x = xType.getDimSize(d);
+    int64_t k = (*batch)[d], x = xType.getDimSize(d);
     if (!ShapedType::isDynamic(k) && !ShapedType::isDynamic(x) && k != x)
       return emitOpError("expects the key's batch dims to be x's leading "
                          "dims, got key dim ")

@@ -57,7 +57,7 @@ func.func @too_precise(%x: tensor<3xf32>) {
 // -----
 
 func.func @key_type(%x: tensor<3xf32>, %k: tensor<3xi32>) {
-  // expected-error @+1 {{'rlx.fake_quant' op expects a key of type tensor<...x2xi32>, got 'tensor<3xi32>'}}
+  // expected-error @+1 {{'rlx.fake_quant' op expects a key of type tensor<...x2xi32> (batch dims, then two 32-bit words), got 'tensor<3xi32>'}}
   %0 = rlx.fake_quant %x key %k {exponent_bits = 4, mantissa_bits = 3, exponent_bias = 7} : tensor<3xf32>, tensor<3xi32>
   return
 }
