@@ -223,6 +223,14 @@ void relate(Operation *op, DimRelations &rel) {
         for (unsigned d = axis + 1; d < rank; ++d)
           rel.equate(result, d + idxRank - 1, g.getX(), d);
       })
+      .Case<BlockDequantizeOp>([&](BlockDequantizeOp bd) {
+        // The scales' blocked dim is a ceil division of x's: not expressed
+        // (the kernel checks it at run time).
+        rel.equateAll(result, bd.getX());
+        for (unsigned d = 0; d < bd.getX().getType().getRank(); ++d)
+          if (d != bd.getAxis())
+            rel.equate(result, d, bd.getScales(), d);
+      })
       .Default([&](Operation *other) {
         if (other->hasTrait<OpTrait::rlx::BroadcastingShape>()) {
           rel.broadcast(result, other->getOperands());

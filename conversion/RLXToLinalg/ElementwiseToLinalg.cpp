@@ -168,8 +168,10 @@ Value compare(OpBuilder &b, Location loc, Value lhs, Value rhs,
   return arith::CmpIOp::create(b, loc, pred, lhs, rhs);
 }
 
-/// `x` converted to `to`; `saturate` clamps what overflows a narrow float.
-Value convert(OpBuilder &b, Location loc, Value x, Type to, bool saturate) {
+} // namespace
+
+Value mlir::rlx::convertScalar(OpBuilder &b, Location loc, Value x, Type to,
+                               bool saturate) {
   Type from = x.getType();
   if (from == to)
     return x;
@@ -179,7 +181,7 @@ Value convert(OpBuilder &b, Location loc, Value x, Type to, bool saturate) {
       toFloat && narrowFloatFormat(toFloat))
     return convertToNarrowFloat(b, loc, x, toFloat, saturate);
   if (narrowFloatFormat(from))
-    return convert(b, loc, narrowFloatToF32(b, loc, x), to, saturate);
+    return convertScalar(b, loc, narrowFloatToF32(b, loc, x), to, saturate);
   auto fromFloat = dyn_cast<FloatType>(from);
   auto toFloat = dyn_cast<FloatType>(to);
   if (fromFloat && toFloat) {
@@ -212,8 +214,6 @@ Value convert(OpBuilder &b, Location loc, Value x, Type to, bool saturate) {
                              : Value(arith::ExtSIOp::create(b, loc, to, x));
   return arith::TruncIOp::create(b, loc, to, x);
 }
-
-} // namespace
 
 void mlir::rlx::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns) {
   using Args = ValueRange;
@@ -313,7 +313,7 @@ void mlir::rlx::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns)
                                           op.getSaturate());
                    });
   add<CastOp>(patterns, [](OpBuilder &b, Location l, Args a, CastOp op) {
-    return convert(b, l, a[0], op.getType().getElementType(),
-                   op.getSaturate());
+    return convertScalar(b, l, a[0], op.getType().getElementType(),
+                         op.getSaturate());
   });
 }

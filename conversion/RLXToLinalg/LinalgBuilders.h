@@ -73,6 +73,12 @@ mlir::Value buildReshape(mlir::OpBuilder &b, mlir::Location loc,
 void checkAtRunTime(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ok,
                     const llvm::Twine &what);
 
+/// Scalar `x` converted to `to` as rlx.cast converts it (narrow floats
+/// decoded and rounded exactly); `saturate` clamps what overflows a narrow
+/// float.
+mlir::Value convertScalar(mlir::OpBuilder &b, mlir::Location loc, mlir::Value x,
+                          mlir::Type to, bool saturate);
+
 /// The identity for max over `element`: -inf, or the lowest integer.
 mlir::TypedAttr lowestValue(mlir::Type element);
 

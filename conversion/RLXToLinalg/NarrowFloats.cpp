@@ -292,3 +292,17 @@ Value mlir::rlx::narrowFloatToF32(OpBuilder &b, Location loc, Value x) {
   }
   return k.toFloat(k.orI(magnitudeBits, k.shl(sign, 31)));
 }
+
+Value mlir::rlx::e8m0ToF32(OpBuilder &b, Location loc, Value x) {
+  Bits k(b, loc, b.getF32Type());
+  Value code = arith::ExtUIOp::create(
+      b, loc, k.intType, arith::BitcastOp::create(b, loc, b.getI8Type(), x));
+  // 2^(code - 127) is f32's exponent field itself, but for code 0 (2^-127,
+  // an f32 subnormal) and code 255 (NaN).
+  Value bits = k.shl(code, 23);
+  bits = k.select(k.cmpI(arith::CmpIPredicate::eq, code, k.i(0)),
+                  k.i(0x00400000), bits);
+  bits = k.select(k.cmpI(arith::CmpIPredicate::eq, code, k.i(255)),
+                  k.i(0x7fc00000), bits);
+  return k.toFloat(bits);
+}

@@ -35,6 +35,10 @@ Value convertToNarrowFloat(OpBuilder &b, Location loc, Value x, FloatType to,
 /// The value of narrow float `x` as an f32 (exact).
 Value narrowFloatToF32(OpBuilder &b, Location loc, Value x);
 
+/// The value of an f8E8M0FNU scale as an f32 (exact): 2^(code - 127), NaN
+/// for code 255.
+Value e8m0ToF32(OpBuilder &b, Location loc, Value x);
+
 } // namespace mlir::rlx
 
 #endif // RLX_CONVERSION_RLXTOLINALG_NARROWFLOATS_H

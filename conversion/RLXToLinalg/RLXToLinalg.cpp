@@ -22,6 +22,7 @@ void mlir::rlx::populateRLXToLinalgPatterns(RewritePatternSet &patterns) {
   populateStructuredToLinalgPatterns(patterns);
   populateShapeToLinalgPatterns(patterns);
   populateRandomToLinalgPatterns(patterns);
+  populateBlockDequantizeToLinalgPatterns(patterns);
   populateDotOperandsToLinalgPatterns(patterns);
   populateUnsignedCastPatterns(patterns);
 }

@@ -29,6 +29,7 @@ void populateElementwiseToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateStructuredToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateShapeToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateRandomToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateBlockDequantizeToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateDotOperandsToLinalgPatterns(mlir::RewritePatternSet &patterns);
 /// rlx.cast from or to the unsigned integers ui8 ... ui64.
 void populateUnsignedCastPatterns(mlir::RewritePatternSet &patterns);

@@ -198,6 +198,40 @@ LogicalResult FakeQuantOp::buildBatched(OpBuilder &builder,
   return success();
 }
 
+/// broadcastToBatch for any element type: codes of a type rlx cannot add
+/// (narrow floats, f8E8M0FNU) are broadcast as integers of their width.
+static Value broadcastCodesToBatch(RuleBuilder b, Value v, Value batchedLike) {
+  RankedTensorType type = tensorType(v);
+  Type element = type.getElementType();
+  auto floatType = dyn_cast<FloatType>(element);
+  if (!floatType || floatType.getWidth() >= 16)
+    return broadcastToBatch(b, v, batchedLike);
+  auto asCodes = [&](Value t, Type to) -> Value {
+    return BitcastOp::create(b.b, b.loc, tensorType(t).clone(to), t);
+  };
+  Value codes = asCodes(v, b.b.getIntegerType(floatType.getWidth()));
+  return asCodes(broadcastToBatch(b, codes, batchedLike), element);
+}
+
+/// block_dequantize: x and its scales both carry the lanes (an unbatched one
+/// is broadcast to them), and the blocked axis moves past the batch dim.
+LogicalResult BlockDequantizeOp::buildBatched(OpBuilder &builder,
+                                              ArrayRef<Value> operands,
+                                              ArrayRef<bool> batched,
+                                              SmallVectorImpl<Value> &results,
+                                              SymbolTableCollection &) {
+  RuleBuilder b{builder, getLoc()};
+  Value x = operands[0], scales = operands[1];
+  if (!batched[0])
+    x = broadcastCodesToBatch(b, x, scales);
+  if (!batched[1])
+    scales = broadcastCodesToBatch(b, scales, x);
+  return batchShifted(
+      *this, builder, {x, scales},
+      {builder.getNamedAttr("axis", builder.getI64IntegerAttr(getAxis() + 1))},
+      results);
+}
+
 LogicalResult ParamOp::buildBatched(OpBuilder &, ArrayRef<Value>,
                                     ArrayRef<bool>, SmallVectorImpl<Value> &,
                                     SymbolTableCollection &) {

@@ -70,4 +70,50 @@ def RLX_FakeQuantOp
   }];
 }
 
+def RLX_BlockDequantizeOp : RLX_DiffOp<"block_dequantize", [Pure]> {
+  let summary = "block-scaled values (the MX formats) to a compute float";
+  let description = [{
+    Each element of `x` times the scale of its block: `x` is cut along
+    `axis` into blocks of `block_size` elements (the last one may be
+    shorter), and `scales` has x's shape but for `ceil(dim / block_size)`
+    along `axis`, one scale per block:
+
+      result[..., i, ...] = x[..., i, ...] * scales[..., i floordiv block_size, ...]
+
+    This is how the OCP Microscaling formats store tensors (MXFP8, MXFP6,
+    MXFP4, MXINT8: blocks of 32 along the reduction dim, elements in
+    f8E4M3FN, f8E5M2, f6E3M2FN, f6E2M3FN, f4E2M1FN or i8, one f8E8M0FNU
+    power of two per block) and what ONNX's blocked DequantizeLinear
+    computes (without zero points). `x` may be any float type (narrow ones
+    decoded exactly) or a signless integer of at most 32 bits; `scales`
+    f8E8M0FNU (2^(code - 127), code 255 is NaN), f16, bf16, f32 or f64. The
+    product is computed in f32 (f64 when any operand or the result is f64)
+    and rounded once to the result type.
+
+    Derivatives flow to a compute-float `x` (the cotangent's blocks scaled
+    the same way); the scales are constants to autodiff, as JAX's scaled
+    matmuls treat them, and narrow or integer codes carry none.
+
+    Example:
+
+    ```mlir
+    %w = rlx.block_dequantize %codes, %scales {axis = 0, block_size = 32}
+        : tensor<784x512xf4E2M1FN>, tensor<25x512xf8E8M0FNU> -> tensor<784x512xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$scales,
+                       I64Attr:$axis, I64Attr:$block_size);
+  let results = (outs RLX_FloatTensor:$result);
+  let assemblyFormat =
+      "$x `,` $scales attr-dict `:` type($x) `,` type($scales) `->` type($result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// `v` (x's shape) scaled block by block with this op's scales, as
+    /// `resultType`, or, without one, as x's type where x is a compute
+    /// float (a null value otherwise): the rules' cotangent and tangent.
+    mlir::Value scaledLikeX(mlir::OpBuilder &builder, mlir::Value v,
+                            mlir::RankedTensorType resultType = {});
+  }];
+}
+
 #endif // RLX_DIALECT_RLXQUANTOPS_TD

@@ -559,3 +559,33 @@ func.func @empty_slices(%x: tensor<?x10xf32>, %e: tensor<0x3xf32>) -> (tensor<?x
   %b = rlx.slice %e {start = array<i64: 0, 0>, limit = array<i64: 0, 3>, strides = array<i64: 1, 1>} : (tensor<0x3xf32>) -> tensor<0x3xf32>
   return %a, %b : tensor<?x0xf32>, tensor<0x3xf32>
 }
+
+// -----
+
+// block_dequantize: one generic reading the scales through `d floordiv
+// block_size` (never expanded), the codes decoded in the body (f4E2M1FN's
+// bits, f8E8M0FNU's exponent with code 0 and 255 apart); dims known only at
+// run time are checked there, one scale per block along the axis.
+// CHECK-DAG:   #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG:   #[[ROWS:.*]] = affine_map<(d0, d1) -> (d0 floordiv 32, d1)>
+// CHECK-DAG:   #[[COLS:.*]] = affine_map<(d0, d1) -> (d0, d1 floordiv 4)>
+// CHECK-LABEL: func @block_dequantize
+// CHECK:         linalg.generic {indexing_maps = [#[[ID]], #[[ROWS]], #[[ID]]]
+// CHECK-SAME:      ins(%arg0, %arg1 : tensor<64x16xf4E2M1FN>, tensor<2x16xf8E8M0FNU>)
+// CHECK:           arith.bitcast %{{.*}} : f4E2M1FN to i4
+// CHECK:           arith.bitcast %{{.*}} : f8E8M0FNU to i8
+// CHECK:           arith.constant 4194304 : i32
+// CHECK:           arith.constant 2143289344 : i32
+// CHECK:           linalg.yield %{{.*}} : f32
+// CHECK:         cf.assert %{{.*}}, "{{.*}}rlx.block_dequantize: scales dim 0 differs from x's dim 0"
+// CHECK:         arith.ceildivui %{{.*}}, %{{.*}} : index
+// CHECK:         cf.assert %{{.*}}, "{{.*}}rlx.block_dequantize: scales dim 1 differs from the number of blocks of x's dim 1"
+// CHECK:         linalg.generic {indexing_maps = [#[[ID]], #[[COLS]], #[[ID]]]
+// CHECK:           arith.extf %{{.*}} : bf16 to f32
+// CHECK:           arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK:           arith.truncf %{{.*}} : f32 to bf16
+func.func @block_dequantize(%w: tensor<64x16xf4E2M1FN>, %s: tensor<2x16xf8E8M0FNU>, %x: tensor<?x6xf32>, %xs: tensor<?x?xbf16>) -> (tensor<64x16xf32>, tensor<?x6xbf16>) {
+  %0 = rlx.block_dequantize %w, %s {axis = 0, block_size = 32} : tensor<64x16xf4E2M1FN>, tensor<2x16xf8E8M0FNU> -> tensor<64x16xf32>
+  %1 = rlx.block_dequantize %x, %xs {axis = 1, block_size = 4} : tensor<?x6xf32>, tensor<?x?xbf16> -> tensor<?x6xbf16>
+  return %0, %1 : tensor<64x16xf32>, tensor<?x6xbf16>
+}

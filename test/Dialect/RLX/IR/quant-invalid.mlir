@@ -109,3 +109,75 @@ func.func @bitcast_shape(%x: tensor<3xf32>) {
   %0 = rlx.bitcast %x : tensor<3xf32> -> tensor<4xi32>
   return
 }
+
+// -----
+
+func.func @block_dequantize_x_type(%x: tensor<4xi1>, %s: tensor<1xf32>) {
+  // expected-error @+1 {{'rlx.block_dequantize' op expects x of a float type or a signless integer of 2 to 32 bits, got 'i1'}}
+  %0 = rlx.block_dequantize %x, %s {axis = 0, block_size = 4} : tensor<4xi1>, tensor<1xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @block_dequantize_scale_type(%x: tensor<4xf8E4M3FN>, %s: tensor<1xi8>) {
+  // expected-error @+1 {{'rlx.block_dequantize' op expects scales of f8E8M0FNU, f16, bf16, f32 or f64, got 'i8'}}
+  %0 = rlx.block_dequantize %x, %s {axis = 0, block_size = 4} : tensor<4xf8E4M3FN>, tensor<1xi8> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @block_dequantize_result_type(%x: tensor<4xf8E4M3FN>, %s: tensor<1xf32>) {
+  // expected-error @+1 {{'rlx.block_dequantize' op result #0 must be ranked tensor of f16, bf16, f32 or f64 values}}
+  %0 = rlx.block_dequantize %x, %s {axis = 0, block_size = 4} : tensor<4xf8E4M3FN>, tensor<1xf32> -> tensor<4xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @block_dequantize_rank(%x: tensor<2x4xf32>, %s: tensor<1xf32>) {
+  // expected-error @+1 {{'rlx.block_dequantize' op expects scales of x's rank 2, got rank 1}}
+  %0 = rlx.block_dequantize %x, %s {axis = 1, block_size = 4} : tensor<2x4xf32>, tensor<1xf32> -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @block_dequantize_axis(%x: tensor<2x4xf32>, %s: tensor<2x1xf32>) {
+  // expected-error @+1 {{'rlx.block_dequantize' op expects an axis in [0, 2), got 2}}
+  %0 = rlx.block_dequantize %x, %s {axis = 2, block_size = 4} : tensor<2x4xf32>, tensor<2x1xf32> -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @block_dequantize_block_size(%x: tensor<2x4xf32>, %s: tensor<2x1xf32>) {
+  // expected-error @+1 {{'rlx.block_dequantize' op expects a positive block_size, got 0}}
+  %0 = rlx.block_dequantize %x, %s {axis = 1, block_size = 0} : tensor<2x4xf32>, tensor<2x1xf32> -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @block_dequantize_result_shape(%x: tensor<2x4xf32>, %s: tensor<2x1xf32>) {
+  // expected-error @+1 {{'rlx.block_dequantize' op expects the result shape to equal x's [2,4], got [4,2]}}
+  %0 = rlx.block_dequantize %x, %s {axis = 1, block_size = 4} : tensor<2x4xf32>, tensor<2x1xf32> -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @block_dequantize_blocks(%x: tensor<2x40xf32>, %s: tensor<2x1xf32>) {
+  // expected-error @+1 {{'rlx.block_dequantize' op expects scales dim 1 of 2 (one scale per block of x's dim), got 1}}
+  %0 = rlx.block_dequantize %x, %s {axis = 1, block_size = 32} : tensor<2x40xf32>, tensor<2x1xf32> -> tensor<2x40xf32>
+  return
+}
+
+// -----
+
+func.func @block_dequantize_other_dim(%x: tensor<2x40xf32>, %s: tensor<3x2xf32>) {
+  // expected-error @+1 {{'rlx.block_dequantize' op expects scales dim 0 of 2 (x's dim), got 3}}
+  %0 = rlx.block_dequantize %x, %s {axis = 1, block_size = 32} : tensor<2x40xf32>, tensor<3x2xf32> -> tensor<2x40xf32>
+  return
+}

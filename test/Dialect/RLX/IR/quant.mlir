@@ -43,3 +43,17 @@ func.func @stochastic(%x: tensor<?x4xf32>, %k: tensor<2xi32>, %kb: tensor<?x2xi3
   %1 = rlx.fake_quant %x key %kb {exponent_bits = 4, mantissa_bits = 3, exponent_bias = 7, specials = "fn", saturate} : tensor<?x4xf32>, tensor<?x2xi32>
   return
 }
+
+// CHECK-LABEL: func @block_dequantize
+func.func @block_dequantize(%w: tensor<64x16xf4E2M1FN>, %s: tensor<2x16xf8E8M0FNU>,
+                            %x: tensor<?x?xf32>, %xs: tensor<?x?xbf16>,
+                            %i: tensor<3x40xi8>, %is: tensor<3x2xf32>) {
+  // CHECK: rlx.block_dequantize %{{.*}}, %{{.*}} {axis = 0 : i64, block_size = 32 : i64} : tensor<64x16xf4E2M1FN>, tensor<2x16xf8E8M0FNU> -> tensor<64x16xf32>
+  %0 = rlx.block_dequantize %w, %s {axis = 0, block_size = 32} : tensor<64x16xf4E2M1FN>, tensor<2x16xf8E8M0FNU> -> tensor<64x16xf32>
+  // CHECK: rlx.block_dequantize %{{.*}}, %{{.*}} {axis = 1 : i64, block_size = 4 : i64} : tensor<?x?xf32>, tensor<?x?xbf16> -> tensor<?x?xbf16>
+  %1 = rlx.block_dequantize %x, %xs {axis = 1, block_size = 4} : tensor<?x?xf32>, tensor<?x?xbf16> -> tensor<?x?xbf16>
+  // A last block shorter than block_size: 40 = 32 + 8.
+  // CHECK: rlx.block_dequantize %{{.*}}, %{{.*}} {axis = 1 : i64, block_size = 32 : i64} : tensor<3x40xi8>, tensor<3x2xf32> -> tensor<3x40xf64>
+  %2 = rlx.block_dequantize %i, %is {axis = 1, block_size = 32} : tensor<3x40xi8>, tensor<3x2xf32> -> tensor<3x40xf64>
+  return
+}
