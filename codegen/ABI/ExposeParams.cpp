@@ -54,7 +54,7 @@ std::string mlir::rlx::dtypeName(Type t) {
   // The narrow floats the runtime has dtypes for: MLIR's spelling.
   if (isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
           Float8E5M2FNUZType, Float6E3M2FNType, Float6E2M3FNType,
-          Float4E2M1FNType>(t)) {
+          Float4E2M1FNType, Float8E8M0FNUType>(t)) {
     std::string name;
     llvm::raw_string_ostream(name) << t;
     return name;
@@ -76,8 +76,9 @@ FailureOr<DictionaryAttr> describe(Builder &b, StringRef name, Type type,
   std::string dtype = dtypeName(tensor.getElementType());
   if (dtype.empty()) {
     error() << "expects a dtype among f16, bf16, f32, f64, i1, i8, i16, i32, "
-               "i64, ui8, ui16, ui32, ui64, f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ, f6E3M2FN, f6E2M3FN, "
-               "f4E2M1FN for '"
+               "i64, ui8, ui16, ui32, ui64, f8E4M3FN, f8E5M2, f8E4M3FNUZ, "
+               "f8E5M2FNUZ, f6E3M2FN, f6E2M3FN, "
+               "f4E2M1FN, f8E8M0FNU for '"
             << name << "', got " << tensor.getElementType();
     return failure();
   }

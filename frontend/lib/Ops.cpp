@@ -578,6 +578,15 @@ Tensor fake_quant(const Tensor &x, const FloatFormat &format, const Tensor &key,
   return buildFakeQuant(x, format, &key, loc);
 }
 
+Tensor block_dequantize(const Tensor &x, const Tensor &scales, int64_t axis,
+                        int64_t block_size, DType dtype, SourceLoc loc) {
+  Scope &s = commonScope("block_dequantize", {x, scales}, loc);
+  return buildTyped<BlockDequantizeOp>(
+      s, "block_dequantize", loc, TensorType{dtype, x.shape()}, valueIn(s, x),
+      valueIn(s, scales), i64Attr(normAxis(axis, x.rank())),
+      i64Attr(block_size));
+}
+
 //===----------------------------------------------------------------------===//
 // Tensor methods
 //===----------------------------------------------------------------------===//

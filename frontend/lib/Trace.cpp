@@ -171,6 +171,9 @@ mlir::Type toMLIR(const TensorType &type) {
   case DType::f4e2m1fn:
     element = mlir::Float4E2M1FNType::get(ctx);
     break;
+  case DType::f8e8m0fnu:
+    element = mlir::Float8E8M0FNUType::get(ctx);
+    break;
   case DType::i16:
     element = b.getIntegerType(16);
     break;
@@ -193,18 +196,18 @@ TensorType fromMLIR(mlir::Type type) {
   auto tensor = mlir::cast<mlir::RankedTensorType>(type);
   mlir::Type e = tensor.getElementType();
   TensorType result;
-  result.dtype = e.isF32()         ? DType::f32
-                 : e.isF64()       ? DType::f64
-                 : e.isF16()       ? DType::f16
-                 : e.isBF16()      ? DType::bf16
-                 : e.isInteger(1)  ? DType::i1
-                 : e.isSignlessInteger(8)  ? DType::i8
-                 : e.isSignlessInteger(16) ? DType::i16
-                 : e.isSignlessInteger(32) ? DType::i32
-                 : e.isUnsignedInteger(8)  ? DType::ui8
-                 : e.isUnsignedInteger(16) ? DType::ui16
-                 : e.isUnsignedInteger(32) ? DType::ui32
-                 : e.isUnsignedInteger(64) ? DType::ui64
+  result.dtype = e.isF32()                                ? DType::f32
+                 : e.isF64()                              ? DType::f64
+                 : e.isF16()                              ? DType::f16
+                 : e.isBF16()                             ? DType::bf16
+                 : e.isInteger(1)                         ? DType::i1
+                 : e.isSignlessInteger(8)                 ? DType::i8
+                 : e.isSignlessInteger(16)                ? DType::i16
+                 : e.isSignlessInteger(32)                ? DType::i32
+                 : e.isUnsignedInteger(8)                 ? DType::ui8
+                 : e.isUnsignedInteger(16)                ? DType::ui16
+                 : e.isUnsignedInteger(32)                ? DType::ui32
+                 : e.isUnsignedInteger(64)                ? DType::ui64
                  : mlir::isa<mlir::Float8E4M3FNType>(e)   ? DType::f8e4m3fn
                  : mlir::isa<mlir::Float8E5M2Type>(e)     ? DType::f8e5m2
                  : mlir::isa<mlir::Float8E4M3FNUZType>(e) ? DType::f8e4m3fnuz
@@ -212,6 +215,7 @@ TensorType fromMLIR(mlir::Type type) {
                  : mlir::isa<mlir::Float6E3M2FNType>(e)   ? DType::f6e3m2fn
                  : mlir::isa<mlir::Float6E2M3FNType>(e)   ? DType::f6e2m3fn
                  : mlir::isa<mlir::Float4E2M1FNType>(e)   ? DType::f4e2m1fn
+                 : mlir::isa<mlir::Float8E8M0FNUType>(e)  ? DType::f8e8m0fnu
                                                           : DType::i64;
   for (int64_t d : tensor.getShape())
     result.shape.push_back(mlir::ShapedType::isDynamic(d) ? dyn : d);

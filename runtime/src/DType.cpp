@@ -18,11 +18,12 @@ struct DTypeInfo {
 };
 /// Indexed by rlx_dtype_t.
 constexpr DTypeInfo dtypeInfos[] = {
-    {"f16", 2},        {"bf16", 2},       {"f32", 4},        {"f64", 8},
-    {"i1", 1},         {"i8", 1},         {"i32", 4},        {"i64", 8},
-    {"f8E4M3FN", 1},   {"f8E5M2", 1},     {"f8E4M3FNUZ", 1}, {"f8E5M2FNUZ", 1},
-    {"f6E3M2FN", 1},   {"f6E2M3FN", 1},   {"f4E2M1FN", 1},   {"i16", 2},
-    {"ui8", 1},        {"ui16", 2},       {"ui32", 4},       {"ui64", 8}};
+    {"f16", 2},      {"bf16", 2},     {"f32", 4},        {"f64", 8},
+    {"i1", 1},       {"i8", 1},       {"i32", 4},        {"i64", 8},
+    {"f8E4M3FN", 1}, {"f8E5M2", 1},   {"f8E4M3FNUZ", 1}, {"f8E5M2FNUZ", 1},
+    {"f6E3M2FN", 1}, {"f6E2M3FN", 1}, {"f4E2M1FN", 1},   {"i16", 2},
+    {"ui8", 1},      {"ui16", 2},     {"ui32", 4},       {"ui64", 8},
+    {"f8E8M0FNU", 1}};
 
 /// The layout of a narrow float dtype: exponent and mantissa bits, bias, and
 /// which codes are not numbers (as MLIR's types of the same names define).
@@ -121,6 +122,9 @@ double halfToDouble(uint16_t bits) {
 }
 
 double narrowFloatToDouble(rlx_dtype_t dtype, uint8_t code) {
+  // The MX block scale: an exponent alone, no sign, no zero.
+  if (dtype == RLX_DTYPE_F8E8M0FNU)
+    return code == 255 ? NAN : std::ldexp(1.0, code - 127);
   const NarrowFormat &f = *narrowFormat(dtype);
   int width = 1 + f.exponentBits + f.mantissaBits;
   code &= static_cast<uint8_t>((1u << width) - 1);

@@ -34,15 +34,25 @@ namespace {
 const uint64_t maxHeaderSize = 100u << 20;
 
 const std::pair<const char *, rlx_dtype_t> safetensorsDTypes[] = {
-    {"F16", RLX_DTYPE_F16}, {"BF16", RLX_DTYPE_BF16}, {"F32", RLX_DTYPE_F32},
-    {"F64", RLX_DTYPE_F64}, {"BOOL", RLX_DTYPE_I1},   {"I8", RLX_DTYPE_I8},
-    {"I32", RLX_DTYPE_I32}, {"I64", RLX_DTYPE_I64}, {"I16", RLX_DTYPE_I16},
-    {"U8", RLX_DTYPE_UI8},  {"U16", RLX_DTYPE_UI16}, {"U32", RLX_DTYPE_UI32},
+    {"F16", RLX_DTYPE_F16},
+    {"BF16", RLX_DTYPE_BF16},
+    {"F32", RLX_DTYPE_F32},
+    {"F64", RLX_DTYPE_F64},
+    {"BOOL", RLX_DTYPE_I1},
+    {"I8", RLX_DTYPE_I8},
+    {"I32", RLX_DTYPE_I32},
+    {"I64", RLX_DTYPE_I64},
+    {"I16", RLX_DTYPE_I16},
+    {"U8", RLX_DTYPE_UI8},
+    {"U16", RLX_DTYPE_UI16},
+    {"U32", RLX_DTYPE_UI32},
     {"U64", RLX_DTYPE_UI64},
     // safetensors' F8_E4M3 is the finite-with-NaN variant (PyTorch's
     // float8_e4m3fn). Its F6/F4 types pack several codes per byte, unlike
     // rlx's byte per element, so those are not read.
-    {"F8_E4M3", RLX_DTYPE_F8E4M3FN}, {"F8_E5M2", RLX_DTYPE_F8E5M2}};
+    {"F8_E4M3", RLX_DTYPE_F8E4M3FN},
+    {"F8_E5M2", RLX_DTYPE_F8E5M2},
+    {"F8_E8M0", RLX_DTYPE_F8E8M0FNU}};
 
 const char *safetensorsName(rlx_dtype_t dtype) {
   for (const auto &entry : safetensorsDTypes)

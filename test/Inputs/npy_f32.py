@@ -1,6 +1,7 @@
 """Test files without numpy (lit's python3 may lack it): the values of an
 f32 .npy file (version 1, little-endian, C order) as a tuple, .npy files of
-f32 or i8, and safetensors files of F32, I32, I8 and BF16 tensors."""
+f32 or i8, and safetensors files of F32, I32, I8, BF16 tensors and of the
+byte codes F8_E4M3, F8_E8M0 and U8."""
 import json
 import struct
 import sys
@@ -21,12 +22,13 @@ def write_safetensors_f32(path, tensors):
 
 
 # struct codes of the dtypes these tests write; BF16 values are given as
-# their 16-bit patterns.
-_CODES = {"F32": "f", "I32": "i", "I8": "b", "BF16": "H"}
+# their 16-bit patterns, F8_E4M3 and F8_E8M0 as their byte codes.
+_CODES = {"F32": "f", "I32": "i", "I8": "b", "BF16": "H", "U8": "B",
+          "F8_E4M3": "B", "F8_E8M0": "B"}
 
 
 def write_safetensors(path, tensors):
-    """tensors: name -> (dtype, shape, values), dtype F32, I32, I8 or BF16."""
+    """tensors: name -> (dtype, shape, values), dtype one of _CODES."""
     header, body = {}, b""
     for name, (dtype, shape, values) in tensors.items():
         data = struct.pack("<%d%s" % (len(values), _CODES[dtype]), *values)

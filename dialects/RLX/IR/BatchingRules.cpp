@@ -198,19 +198,27 @@ LogicalResult FakeQuantOp::buildBatched(OpBuilder &builder,
   return success();
 }
 
-/// broadcastToBatch for any element type: codes of a type rlx cannot add
-/// (narrow floats, f8E8M0FNU) are broadcast as integers of their width.
-static Value broadcastCodesToBatch(RuleBuilder b, Value v, Value batchedLike) {
-  RankedTensorType type = tensorType(v);
-  Type element = type.getElementType();
-  auto floatType = dyn_cast<FloatType>(element);
+/// `v` itself, or for element types rlx cannot compute on (narrow floats,
+/// f8E8M0FNU) its codes as integers of their width.
+static Value asNumericCodes(RuleBuilder b, Value v) {
+  auto floatType = dyn_cast<FloatType>(tensorType(v).getElementType());
   if (!floatType || floatType.getWidth() >= 16)
-    return broadcastToBatch(b, v, batchedLike);
-  auto asCodes = [&](Value t, Type to) -> Value {
-    return BitcastOp::create(b.b, b.loc, tensorType(t).clone(to), t);
-  };
-  Value codes = asCodes(v, b.b.getIntegerType(floatType.getWidth()));
-  return asCodes(broadcastToBatch(b, codes, batchedLike), element);
+    return v;
+  return BitcastOp::create(
+      b.b, b.loc, tensorType(v).clone(b.b.getIntegerType(floatType.getWidth())),
+      v);
+}
+
+/// broadcastToBatch for any element type: codes rlx cannot add are
+/// broadcast as integers of their width.
+static Value broadcastCodesToBatch(RuleBuilder b, Value v, Value batchedLike) {
+  Value codes = asNumericCodes(b, v);
+  Value broadcast = broadcastToBatch(b, codes, asNumericCodes(b, batchedLike));
+  if (codes == v)
+    return broadcast;
+  return BitcastOp::create(
+      b.b, b.loc, tensorType(broadcast).clone(tensorType(v).getElementType()),
+      broadcast);
 }
 
 /// block_dequantize: x and its scales both carry the lanes (an unbatched one

@@ -37,6 +37,7 @@ enum class DType : int32_t {
   ui16 = RLX_DTYPE_UI16,
   ui32 = RLX_DTYPE_UI32,
   ui64 = RLX_DTYPE_UI64,
+  f8e8m0fnu = RLX_DTYPE_F8E8M0FNU,
 };
 
 /// The C API's value of `dtype`.
@@ -47,7 +48,7 @@ constexpr rlx_dtype_t to_c(DType dtype) {
 /// Whether `dtype` is one of rlx_dtype_t's values (C callers may pass others).
 constexpr bool is_valid(rlx_dtype_t dtype) {
   return static_cast<int32_t>(dtype) >= RLX_DTYPE_F16 &&
-         static_cast<int32_t>(dtype) <= RLX_DTYPE_UI64;
+         static_cast<int32_t>(dtype) <= RLX_DTYPE_F8E8M0FNU;
 }
 
 } // namespace rlx

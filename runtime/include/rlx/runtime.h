@@ -125,9 +125,11 @@ RLX_API rlx_status_t rlx_device_parse(const char *name,
  *===----------------------------------------------------------------------===*/
 
 /** Element types; the manifest spells them as MLIR does: "f16" ... "i64",
-    the unsigned integers "ui8" ... "ui64", the narrow floats "f8E4M3FN". i1 is stored as one byte per element
-    (0 or 1); the f8, f6 and f4 types as one byte per element, their code in
-    the low bits (as the ml_dtypes package stores them). */
+    the unsigned integers "ui8" ... "ui64", the narrow floats "f8E4M3FN". i1 is
+   stored as one byte per element (0 or 1); the f8, f6 and f4 types as one byte
+   per element, their code in the low bits (as the ml_dtypes package stores
+   them). f8E8M0FNU is the MX formats' block scale: 2^(code - 127), code 255
+   NaN. */
 typedef enum rlx_dtype_e {
   RLX_DTYPE_F16 = 0,
   RLX_DTYPE_BF16 = 1,
@@ -148,7 +150,8 @@ typedef enum rlx_dtype_e {
   RLX_DTYPE_UI8 = 16,
   RLX_DTYPE_UI16 = 17,
   RLX_DTYPE_UI32 = 18,
-  RLX_DTYPE_UI64 = 19
+  RLX_DTYPE_UI64 = 19,
+  RLX_DTYPE_F8E8M0FNU = 20
 } rlx_dtype_t;
 
 /** The manifest spelling ("f32"), or "?" for a value outside the enum. Every

@@ -562,25 +562,35 @@ func.func @empty_slices(%x: tensor<?x10xf32>, %e: tensor<0x3xf32>) -> (tensor<?x
 
 // -----
 
-// block_dequantize: one generic reading the scales through `d floordiv
-// block_size` (never expanded), the codes decoded in the body (f4E2M1FN's
-// bits, f8E8M0FNU's exponent with code 0 and 255 apart); dims known only at
-// run time are checked there, one scale per block along the axis.
+// block_dequantize never reads the scales through a floordiv map (tiling
+// would slice them wrong). A static blocked dim that is a multiple of
+// block_size views x as [blocks, block_size, ...]: the scales' map drops
+// the block_size dim. Otherwise each element extracts its scale at its
+// index / block_size. Codes are decoded in the body (f4E2M1FN's bits,
+// f8E8M0FNU's exponent with codes 0 and 255 apart); dims known only at run
+// time are checked there, one scale per block along the axis.
+// CHECK-DAG:   #[[ID3:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG:   #[[BLOCKS:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CHECK-DAG:   #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
-// CHECK-DAG:   #[[ROWS:.*]] = affine_map<(d0, d1) -> (d0 floordiv 32, d1)>
-// CHECK-DAG:   #[[COLS:.*]] = affine_map<(d0, d1) -> (d0, d1 floordiv 4)>
 // CHECK-LABEL: func @block_dequantize
-// CHECK:         linalg.generic {indexing_maps = [#[[ID]], #[[ROWS]], #[[ID]]]
-// CHECK-SAME:      ins(%arg0, %arg1 : tensor<64x16xf4E2M1FN>, tensor<2x16xf8E8M0FNU>)
+// CHECK:         %[[VIEW:.*]] = tensor.expand_shape %arg0 {{\[\[}}0, 1], [2]] output_shape [2, 32, 16] : tensor<64x16xf4E2M1FN> into tensor<2x32x16xf4E2M1FN>
+// CHECK:         %[[W:.*]] = linalg.generic {indexing_maps = [#[[ID3]], #[[BLOCKS]], #[[ID3]]]
+// CHECK-SAME:      ins(%[[VIEW]], %arg1 : tensor<2x32x16xf4E2M1FN>, tensor<2x16xf8E8M0FNU>)
 // CHECK:           arith.bitcast %{{.*}} : f4E2M1FN to i4
 // CHECK:           arith.bitcast %{{.*}} : f8E8M0FNU to i8
 // CHECK:           arith.constant 4194304 : i32
 // CHECK:           arith.constant 2143289344 : i32
 // CHECK:           linalg.yield %{{.*}} : f32
+// CHECK:         tensor.collapse_shape %[[W]] {{\[\[}}0, 1], [2]] : tensor<2x32x16xf32> into tensor<64x16xf32>
 // CHECK:         cf.assert %{{.*}}, "{{.*}}rlx.block_dequantize: scales dim 0 differs from x's dim 0"
 // CHECK:         arith.ceildivui %{{.*}}, %{{.*}} : index
 // CHECK:         cf.assert %{{.*}}, "{{.*}}rlx.block_dequantize: scales dim 1 differs from the number of blocks of x's dim 1"
-// CHECK:         linalg.generic {indexing_maps = [#[[ID]], #[[COLS]], #[[ID]]]
+// CHECK:         linalg.generic {indexing_maps = [#[[ID]], #[[ID]]]
+// CHECK-SAME:      ins(%arg2 : tensor<?x6xf32>)
+// CHECK:           %[[ROW:.*]] = linalg.index 0 : index
+// CHECK:           %[[COL:.*]] = linalg.index 1 : index
+// CHECK:           %[[BLOCK:.*]] = arith.divui %[[COL]], %{{.*}} : index
+// CHECK:           tensor.extract %arg3[%[[ROW]], %[[BLOCK]]] : tensor<?x?xbf16>
 // CHECK:           arith.extf %{{.*}} : bf16 to f32
 // CHECK:           arith.mulf %{{.*}}, %{{.*}} : f32
 // CHECK:           arith.truncf %{{.*}} : f32 to bf16

@@ -419,6 +419,75 @@ func.func @{N}(%x: tensor<{B}x5x{F}>) -> (tensor<{B}x5x{F}>, tensor<{B}x5x{F}>) 
                   })};
         },
         Tol::Exact, kWideFloatVariants);
+
+  // Block-scaled values, MX style: f8E4M3FN codes (subnormals, 448, signs)
+  // with one f8E8M0FNU scale per 32 along dim 1 (40 = 32 + 8: a short last
+  // block; code 0 is 2^-127), every f4E2M1FN code with f32 scales per 2 along
+  // dim 1 of a 3-D tensor, and x itself with f16 scales per 24 (whole
+  // blocks that vector tiles of 16 straddle; its derivative is the
+  // cotangent scaled the same way). Decoded here from the formats'
+  // definitions.
+  b.add(
+      "block_dequantize", R"(
+func.func @{N}(%q: tensor<{B}x40xi8>, %e: tensor<{B}x2xi8>, %g: tensor<{B}x5x3xi8>, %gs: tensor<{B}x3x3xi32>, %x: tensor<{B}x48x{F}>, %s: tensor<{B}x2xi32>)
+    -> (tensor<{B}x40x{F}>, tensor<{B}x5x3x{F}>, tensor<{B}x48x{F}>) {
+  %c = rlx.bitcast %q : tensor<{B}x40xi8> -> tensor<{B}x40xf8E4M3FN>
+  %k = rlx.bitcast %e : tensor<{B}x2xi8> -> tensor<{B}x2xf8E8M0FNU>
+  %w = rlx.block_dequantize %c, %k {axis = 1, block_size = 32} : tensor<{B}x40xf8E4M3FN>, tensor<{B}x2xf8E8M0FNU> -> tensor<{B}x40x{F}>
+  %g4 = rlx.cast %g : tensor<{B}x5x3xi8> -> tensor<{B}x5x3xi4>
+  %f4 = rlx.bitcast %g4 : tensor<{B}x5x3xi4> -> tensor<{B}x5x3xf4E2M1FN>
+  %f4s = rlx.cast %gs : tensor<{B}x3x3xi32> -> tensor<{B}x3x3xf32>
+  %v = rlx.block_dequantize %f4, %f4s {axis = 1, block_size = 2} : tensor<{B}x5x3xf4E2M1FN>, tensor<{B}x3x3xf32> -> tensor<{B}x5x3x{F}>
+  %sb = rlx.cast %s : tensor<{B}x2xi32> -> tensor<{B}x2xf16>
+  %y = rlx.block_dequantize %x, %sb {axis = 1, block_size = 24} : tensor<{B}x48x{F}>, tensor<{B}x2xf16> -> tensor<{B}x48x{F}>
+  return %w, %v, %y : tensor<{B}x40x{F}>, tensor<{B}x5x3x{F}>, tensor<{B}x48x{F}>
+}
+)",
+      {{"q",
+        El::I8,
+        {kB, 40},
+        cycle({0, 1, 7, 8, 0x38, 0x3c, 0x7e, -128, -127, -2, 0x41, 0x55, -0x30,
+               0x6a, 0x1f, -0x7e, 0x2d})},
+       {"e", El::I8, {kB, 2}, cycle({127, 120, -126, 0, 100, -116, 64})},
+       {"g", El::I8, {kB, 5, 3}, ints(-8, 7)},
+       {"gs", El::I32, {kB, 3, 3}, ints(-9, 9)},
+       {"x", El::F, {kB, 48}, kAny},
+       {"s", El::I32, {kB, 2}, ints(-7, 7)}},
+      [](const In &in, const Ctx &c) -> Outs {
+        auto e4m3fn = [](double v) {
+          auto code = static_cast<uint8_t>(static_cast<int8_t>(v));
+          int e = (code >> 3) & 15, m = code & 7;
+          double magnitude =
+              e == 0 ? std::ldexp(m, -9) : std::ldexp(8 + m, e - 10);
+          return code & 0x80 ? -magnitude : magnitude;
+        };
+        auto e2m1fn = [](double v) {
+          auto code = static_cast<uint8_t>(static_cast<int8_t>(v)) & 15;
+          int e = (code >> 1) & 3, m = code & 1;
+          double magnitude = e == 0 ? 0.5 * m : std::ldexp(2 + m, e - 2);
+          return code & 8 ? -magnitude : magnitude;
+        };
+        auto e8m0 = [](double v) {
+          auto code = static_cast<uint8_t>(static_cast<int8_t>(v));
+          return std::ldexp(1.0, code - 127);
+        };
+        int64_t rows = in[0].shape[0];
+        Arr w(c.F, in[0].shape), v(c.F, in[2].shape), y(c.F, in[4].shape);
+        for (int64_t i = 0; i < rows; ++i) {
+          for (int64_t j = 0; j < 40; ++j)
+            w.v[i * 40 + j] = roundTo(c.F, e4m3fn(in[0].v[i * 40 + j]) *
+                                               e8m0(in[1].v[i * 2 + j / 32]));
+          for (int64_t j = 0; j < 5; ++j)
+            for (int64_t k = 0; k < 3; ++k)
+              v.v[(i * 5 + j) * 3 + k] = e2m1fn(in[2].v[(i * 5 + j) * 3 + k]) *
+                                         in[3].v[(i * 3 + j / 2) * 3 + k];
+          for (int64_t j = 0; j < 48; ++j)
+            y.v[i * 48 + j] =
+                roundTo(c.F, in[4].v[i * 48 + j] * in[5].v[i * 2 + j / 24]);
+        }
+        return {w, v, y};
+      },
+      Tol::Exact, kWideFloatVariants);
 }
 
 //===----------------------------------------------------------------------===//

@@ -169,31 +169,41 @@ TEST_F(SafetensorsTest, RoundTripsEveryDType) {
 // in the mapping: each such tensor is an aligned copy (UBSan flagged the
 // misaligned float loads), and the values are the file's.
 /// safetensors' F8_E4M3 and F8_E5M2 (PyTorch's float8_e4m3fn and
-/// float8_e5m2) load as f8E4M3FN and f8E5M2; rlx's f6 and f4, one code per
-/// byte, have no such safetensors type and are refused by the writer.
+/// float8_e5m2) load as f8E4M3FN and f8E5M2, F8_E8M0 (the MX block scale)
+/// as f8E8M0FNU; rlx's f6 and f4, one code per byte, have no such
+/// safetensors type and are refused by the writer.
 TEST_F(SafetensorsTest, Float8WeightsLoadAndNarrowerAreRefused) {
-  std::string data = {char(0x7e), char(0xb8), char(0x7b), char(0xfc)};
+  std::string data = {char(0x7e), char(0xb8), char(0x7b),
+                      char(0xfc), char(130),  char(0)};
   std::string file =
       rawSafetensors("{\"w8\": {\"dtype\": \"F8_E4M3\", \"shape\": [2], "
                      "\"data_offsets\": [0, 2]}, "
                      "\"w5\": {\"dtype\": \"F8_E5M2\", \"shape\": [2], "
-                     "\"data_offsets\": [2, 4]}}",
+                     "\"data_offsets\": [2, 4]}, "
+                     "\"scales\": {\"dtype\": \"F8_E8M0\", \"shape\": [2], "
+                     "\"data_offsets\": [4, 6]}}",
                      data);
   rlx_tensor_list_t *list = nullptr;
   ASSERT_TRUE(isOk(read(file, &list)));
   rlx_tensor_t *w8 = rlx_tensor_list_get(list, 0);
   rlx_tensor_t *w5 = rlx_tensor_list_get(list, 1);
+  rlx_tensor_t *scales = rlx_tensor_list_get(list, 2);
   EXPECT_EQ(rlx_tensor_dtype(w8), RLX_DTYPE_F8E4M3FN);
   EXPECT_EQ(rlx_tensor_dtype(w5), RLX_DTYPE_F8E5M2);
-  double v[4];
+  EXPECT_EQ(rlx_tensor_dtype(scales), RLX_DTYPE_F8E8M0FNU);
+  double v[6];
   ASSERT_TRUE(isOk(rlx_tensor_get_f64(w8, 0, &v[0])));
   ASSERT_TRUE(isOk(rlx_tensor_get_f64(w8, 1, &v[1])));
   ASSERT_TRUE(isOk(rlx_tensor_get_f64(w5, 0, &v[2])));
   ASSERT_TRUE(isOk(rlx_tensor_get_f64(w5, 1, &v[3])));
+  ASSERT_TRUE(isOk(rlx_tensor_get_f64(scales, 0, &v[4])));
+  ASSERT_TRUE(isOk(rlx_tensor_get_f64(scales, 1, &v[5])));
   EXPECT_EQ(v[0], 448);
   EXPECT_EQ(v[1], -1);
   EXPECT_EQ(v[2], 57344);
   EXPECT_EQ(v[3], -INFINITY);
+  EXPECT_EQ(v[4], 8);
+  EXPECT_EQ(v[5], 0x1p-127);
   // Written back, the same names and bytes.
   std::string out = path("f8.safetensors");
   ASSERT_TRUE(isOk(rlx_safetensors_write(out.c_str(), list)));
@@ -202,6 +212,11 @@ TEST_F(SafetensorsTest, Float8WeightsLoadAndNarrowerAreRefused) {
   EXPECT_EQ(rlx_tensor_dtype(rlx_tensor_list_get(list, 0)), RLX_DTYPE_F8E4M3FN);
   EXPECT_EQ(std::memcmp(rlx_tensor_data(rlx_tensor_list_get(list, 1)),
                         data.data() + 2, 2),
+            0);
+  EXPECT_EQ(rlx_tensor_dtype(rlx_tensor_list_get(list, 2)),
+            RLX_DTYPE_F8E8M0FNU);
+  EXPECT_EQ(std::memcmp(rlx_tensor_data(rlx_tensor_list_get(list, 2)),
+                        data.data() + 4, 2),
             0);
   rlx_tensor_list_free(list);
 

@@ -38,7 +38,7 @@ TEST(DTypeTest, NamesSizesAndParsing) {
 // integers by every entry taking a dtype (loading them as rlx_dtype_t is
 // undefined in C++: UBSan flagged DType.cpp and Tensor.cpp).
 TEST(DTypeTest, OutOfRangeValuesAreRefused) {
-  for (int value : {20, 99, -1, 1 << 30}) {
+  for (int value : {21, 99, -1, 1 << 30}) {
     // A prvalue each time: a variable holding it would itself be loaded.
     auto dtype = [&] { return static_cast<rlx_dtype_t>(value); };
     EXPECT_STREQ(rlx_dtype_name(dtype()), "?") << value;
@@ -67,25 +67,29 @@ TEST(DTypeTest, NarrowFloatsReadAsTheirValues) {
     double value; // NAN: expect NaN
   };
   const Case cases[] = {
-      {RLX_DTYPE_F8E4M3FN, 0x7e, 448},         // 1.75 * 2^8, the max
-      {RLX_DTYPE_F8E4M3FN, 0x01, 0x1p-9},      // smallest subnormal
-      {RLX_DTYPE_F8E4M3FN, 0xb8, -1},          // 1 0111 000
-      {RLX_DTYPE_F8E4M3FN, 0x7f, NAN},         // the all-ones magnitude
+      {RLX_DTYPE_F8E4M3FN, 0x7e, 448},    // 1.75 * 2^8, the max
+      {RLX_DTYPE_F8E4M3FN, 0x01, 0x1p-9}, // smallest subnormal
+      {RLX_DTYPE_F8E4M3FN, 0xb8, -1},     // 1 0111 000
+      {RLX_DTYPE_F8E4M3FN, 0x7f, NAN},    // the all-ones magnitude
       {RLX_DTYPE_F8E4M3FN, 0xff, NAN},
-      {RLX_DTYPE_F8E5M2, 0x7b, 57344},         // 1.75 * 2^15
+      {RLX_DTYPE_F8E5M2, 0x7b, 57344}, // 1.75 * 2^15
       {RLX_DTYPE_F8E5M2, 0x7c, INFINITY},
       {RLX_DTYPE_F8E5M2, 0xfc, -INFINITY},
       {RLX_DTYPE_F8E5M2, 0x7d, NAN},
       {RLX_DTYPE_F8E5M2, 0x03, 0.75 * 0x1p-14}, // subnormal 3/4 * 2^-14
-      {RLX_DTYPE_F8E4M3FNUZ, 0x80, NAN},       // -0's code
-      {RLX_DTYPE_F8E4M3FNUZ, 0x7f, 240},       // 1.875 * 2^7
-      {RLX_DTYPE_F8E5M2FNUZ, 0x7f, 57344},     // 1.75 * 2^15
-      {RLX_DTYPE_F6E3M2FN, 0x1f, 28},          // 1.75 * 2^4
-      {RLX_DTYPE_F6E3M2FN, 0x21, -0.0625},     // -(1/4) * 2^-2
-      {RLX_DTYPE_F6E2M3FN, 0x1f, 7.5},         // 1.875 * 2^2
-      {RLX_DTYPE_F4E2M1FN, 0x07, 6},           // 1.5 * 2^2
-      {RLX_DTYPE_F4E2M1FN, 0x09, -0.5},        // subnormal
-      {RLX_DTYPE_F4E2M1FN, 0xf3, 1.5},         // bits above the code ignored
+      {RLX_DTYPE_F8E4M3FNUZ, 0x80, NAN},        // -0's code
+      {RLX_DTYPE_F8E4M3FNUZ, 0x7f, 240},        // 1.875 * 2^7
+      {RLX_DTYPE_F8E5M2FNUZ, 0x7f, 57344},      // 1.75 * 2^15
+      {RLX_DTYPE_F6E3M2FN, 0x1f, 28},           // 1.75 * 2^4
+      {RLX_DTYPE_F6E3M2FN, 0x21, -0.0625},      // -(1/4) * 2^-2
+      {RLX_DTYPE_F6E2M3FN, 0x1f, 7.5},          // 1.875 * 2^2
+      {RLX_DTYPE_F4E2M1FN, 0x07, 6},            // 1.5 * 2^2
+      {RLX_DTYPE_F4E2M1FN, 0x09, -0.5},         // subnormal
+      {RLX_DTYPE_F4E2M1FN, 0xf3, 1.5},          // bits above the code ignored
+      {RLX_DTYPE_F8E8M0FNU, 127, 1},            // 2^(code - 127)
+      {RLX_DTYPE_F8E8M0FNU, 0, 0x1p-127},       // no zero: the smallest
+      {RLX_DTYPE_F8E8M0FNU, 254, 0x1p127},
+      {RLX_DTYPE_F8E8M0FNU, 255, NAN},
   };
   for (const Case &c : cases) {
     int64_t dims[] = {1};

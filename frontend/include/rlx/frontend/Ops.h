@@ -213,6 +213,16 @@ Tensor fake_quant(const Tensor &x, const FloatFormat &format, RLX_LOC);
 /// when rounded to nearest. The key carries no derivative.
 Tensor fake_quant(const Tensor &x, const FloatFormat &format, const Tensor &key,
                   RLX_LOC);
+/// Block-scaled values (the MX formats, ONNX's blocked DequantizeLinear):
+/// each element of `x` times the scale of its block, `x` cut along `axis`
+/// into blocks of `block_size` (the last may be shorter) and `scales` of
+/// x's shape but `ceil(dim / block_size)` along `axis`; the product in
+/// `dtype` (f32, f64, bf16 or f16). `x` may hold narrow float codes
+/// (f8e4m3fn, f4e2m1fn, ...), integers or floats, `scales` f8e8m0fnu
+/// (powers of two, the MX scale), f16, bf16, f32 or f64. A float `x` gets
+/// the cotangent scaled the same way; the scales get no derivative.
+Tensor block_dequantize(const Tensor &x, const Tensor &scales, int64_t axis,
+                        int64_t block_size, DType dtype = DType::f32, RLX_LOC);
 /// `f` with each read of the named params (default: every f32/f64 param of
 /// rank 2 or more, the matrices and kernels) followed by fake_quant, in
 /// `f` and in the functions it calls: the model as it runs with its
