@@ -133,7 +133,7 @@ LogicalResult BlockDequantizeOp::verify() {
   if (scalesType.getRank() != rank)
     return emitOpError("expects scales of x's rank ")
            << rank << ", got rank " << scalesType.getRank();
-  if (getAxis() < 0 || getAxis() >= std::max<int64_t>(rank, 1) || rank == 0)
+  if (getAxis() < 0 || getAxis() >= rank)
     return emitOpError("expects an axis in [0, ")
            << rank << "), got " << getAxis();
   if (getBlockSize() < 1)
