@@ -81,7 +81,7 @@ func.func @two_types() -> tensor<3xf32> {
 
 // -----
 
-// expected-error @+1 {{'func.func' op expects a dtype among f16, bf16, f32, f64, i1, i8, i16, i32, i64, ui8, ui16, ui32, ui64, f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ, f6E3M2FN, f6E2M3FN, f4E2M1FN for 'arg0', got 'si16'}}
+// expected-error @+1 {{'func.func' op expects a dtype among f16, bf16, f32, f64, i1, i8, i16, i32, i64, ui8, ui16, ui32, ui64, f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ, f6E3M2FN, f6E2M3FN, f4E2M1FN, f8E8M0FNU for 'arg0', got 'si16'}}
 func.func @bad_dtype(%x: tensor<2xsi16>) -> tensor<2xsi16> {
   return %x : tensor<2xsi16>
 }
