@@ -3,8 +3,9 @@
 /// \file
 /// Linalg tiles an op by slicing its operands at the map of the tile's
 /// offset and keeps the maps, which is wrong for a `floordiv` map (a tile
-/// starting inside a block would read the next block's scales from its
-/// first one), so the scales are never read through one:
+/// starting inside a block reads its elements past the block's end with
+/// that block's scale, not the next one's), so the scales are never read
+/// through one:
 ///
 /// - x's blocked dim static and a multiple of block_size (the MX layouts):
 ///   x is viewed as [..., blocks, block_size, ...] and one elementwise

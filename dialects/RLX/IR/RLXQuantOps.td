@@ -85,7 +85,7 @@ def RLX_BlockDequantizeOp : RLX_DiffOp<"block_dequantize", [Pure]> {
     f8E4M3FN, f8E5M2, f6E3M2FN, f6E2M3FN, f4E2M1FN or i8, one f8E8M0FNU
     power of two per block) and what ONNX's blocked DequantizeLinear
     computes (without zero points). `x` may be any float type (narrow ones
-    decoded exactly) or a signless integer of at most 32 bits; `scales`
+    decoded exactly) or a signless integer of 2 to 32 bits; `scales`
     f8E8M0FNU (2^(code - 127), code 255 is NaN), f16, bf16, f32 or f64. The
     product is computed in f32 (f64 when any operand or the result is f64)
     and rounded once to the result type.
