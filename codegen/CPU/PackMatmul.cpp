@@ -17,6 +17,13 @@
 /// A weight B is packed once per binding instead (rlx-pack-dot-operands,
 /// the same panels): its matmul arrives as a linalg.generic marked
 /// `rlx.packed_rhs` reading them, and gets the same loops without the copy.
+/// A block-scaled weight arrives as its narrow codes and its scales, each
+/// in panels: where the loops would view a panel's K block, that block is
+/// decoded into an f32 buffer (block x tileN, at most 128 KiB: in L2,
+/// read by every row tile of the pair) by the generic's own decoding ops.
+/// So the weight is read from memory narrow and decoded once per panel and
+/// M block: per weight element, one decode against the M block's rows of
+/// multiply-adds.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +34,9 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::rlx;
@@ -133,17 +143,114 @@ struct PackedMatmulBuilder {
   }
 };
 
+/// The ops of a block-scaled product's body (`c + a * w`) that compute the
+/// weight's element w from the code and scale arguments (1 and 2), and w;
+/// empty when the body is not of that form.
+std::pair<SmallVector<Operation *>, Value>
+weightDecoding(linalg::GenericOp scaled) {
+  Block &body = scaled.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  auto sum = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!sum || sum.getLhs() != body.getArgument(3))
+    return {};
+  auto product = sum.getRhs().getDefiningOp<arith::MulFOp>();
+  if (!product || product.getLhs() != body.getArgument(0) ||
+      product->getBlock() != &body)
+    return {};
+  SmallVector<Operation *> ops;
+  for (Operation &op : body) {
+    if (&op == product.getOperation())
+      break;
+    // Only the code and scale may feed the weight.
+    for (Value operand : op.getOperands())
+      if (operand == body.getArgument(0) || operand == body.getArgument(3))
+        return {};
+    ops.push_back(&op);
+  }
+  return {ops, product.getRhs()};
+}
+
+/// Where packOne's loops read B's K blocks: a view of packed f32 panels,
+/// or a block-scaled weight's codes and scales (the product `scaled`)
+/// decoded into a buffer per block.
+struct PanelSource {
+  Value panels;
+  linalg::GenericOp scaled = {};
+
+  /// B's rows [kStart, kStart + block) of panel `panel`, block x tileN.
+  Value block(PackedMatmulBuilder &p, Value panel, Value kStart, int64_t block,
+              int64_t tileN) {
+    if (!scaled)
+      return p.view(panels, {panel, kStart, p.attr(0)}, {1, block, tileN}, 2);
+    return decode(p, panel, kStart, block, tileN);
+  }
+
+  /// Frees a buffer `block` returned (after its last reader).
+  void release(PackedMatmulBuilder &p, Value buffer) {
+    if (scaled)
+      memref::DeallocOp::create(p.b, p.loc, buffer);
+  }
+
+  /// The block decoded chunk by chunk, a chunk the largest run of k
+  /// dividing both the K block and the scale block, so that each chunk has
+  /// one row of scales: an elementwise generic reading it as a vector (a
+  /// `k / block_size` map would be sliced wrong by tiling, see the
+  /// rlx.block_dequantize lowering), whose body is the product's decoding.
+  Value decode(PackedMatmulBuilder &p, Value panel, Value kStart, int64_t block,
+               int64_t tileN) {
+    OpBuilder &b = p.b;
+    Value codes = scaled.getDpsInputOperand(1)->get();
+    Value scales = scaled.getDpsInputOperand(2)->get();
+    int64_t blockSize =
+        scaled->getAttrOfType<IntegerAttr>(dot_layout::kScaleBlockAttrName)
+            .getInt();
+    auto [decoding, weight] = weightDecoding(scaled);
+    Value buffer = memref::AllocOp::create(
+        b, p.loc, MemRefType::get({block, tileN}, weight.getType()),
+        ValueRange{}, b.getI64IntegerAttr(64));
+    int64_t chunk = std::gcd(block, blockSize);
+    OpBuilder::InsertionGuard guard(b);
+    Value at =
+        arith::MulIOp::create(b, p.loc, p.loop(block / chunk), p.index(chunk));
+    Value k = arith::AddIOp::create(b, p.loc, kStart, at);
+    Value row = arith::DivUIOp::create(b, p.loc, k, p.index(blockSize));
+    Value codeChunk =
+        p.view(codes, {panel, k, p.attr(0)}, {1, chunk, tileN}, 2);
+    Value scaleRow = p.view(scales, {panel, row, p.attr(0)}, {1, 1, tileN}, 1);
+    Value out = p.view(buffer, {at, p.attr(0)}, {chunk, tileN}, 2);
+    MLIRContext *ctx = b.getContext();
+    AffineMap identity = b.getMultiDimIdentityMap(2);
+    AffineMap columns = AffineMap::get(2, 0, {getAffineDimExpr(1, ctx)}, ctx);
+    Block &body = scaled.getRegion().front();
+    linalg::GenericOp::create(
+        b, p.loc, TypeRange{}, ValueRange{codeChunk, scaleRow}, ValueRange{out},
+        ArrayRef<AffineMap>{identity, columns, identity},
+        SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          IRMapping map;
+          map.map(body.getArgument(1), args[0]);
+          map.map(body.getArgument(2), args[1]);
+          for (Operation *op : decoding)
+            nb.clone(*op, map);
+          linalg::YieldOp::create(nb, l, map.lookupOrDefault(weight));
+        });
+    return buffer;
+  }
+};
+
 /// Replaces `matmul` (C += A x B, B [k, n]) by the packed loops. B is
 /// `bOperand`, copied into panels here, or `prepacked` already (panels x k
-/// x tileN, rlx-pack-dot-operands' layout for f32).
-void packOne(Operation *matmul, Value a, Value bOperand, Value prepacked,
+/// x tileN, rlx-pack-dot-operands' layout for f32, or a block-scaled
+/// weight's codes and scales).
+void packOne(Operation *matmul, Value a, Value bOperand, PanelSource prepacked,
              Value c, int64_t k, int64_t n, int64_t tileM, int64_t tileN) {
   auto aType = cast<MemRefType>(a.getType());
   int64_t panels = n / tileN, block = kBlockFor(k);
   OpBuilder builder(matmul);
   PackedMatmulBuilder p{builder, matmul->getLoc()};
-  Value packedB =
-      prepacked ? prepacked : p.pack(bOperand, /*split=*/1, tileN);
+  PanelSource source = prepacked;
+  if (!prepacked.panels)
+    source.panels = p.pack(bOperand, /*split=*/1, tileN);
   bool packA = aType.hasStaticShape() && aType.getLayout().isIdentity() &&
                aType.getDimSize(0) % tileM == 0;
   OpBuilder::InsertionGuard guard(builder);
@@ -176,16 +283,18 @@ void packOne(Operation *matmul, Value a, Value bOperand, Value prepacked,
     Value panel = arith::RemUIOp::create(builder, p.loc, pair, p.index(panels));
     Value firstRowTile =
         arith::MulIOp::create(builder, p.loc, mBlock, p.index(mc / tileM));
-    Value bTile = p.view(packedB, {panel, kStart, p.attr(0)},
-                         {1, block, tileN}, 2);
+    Value bTile = source.block(p, panel, kStart, block, tileN);
     Value column = arith::MulIOp::create(builder, p.loc, panel, p.index(tileN));
+    scf::ForOp rowTileLoop;
     Value rowTile = arith::AddIOp::create(builder, p.loc, firstRowTile,
-                                          p.loop(mc / tileM));
+                                          p.loop(mc / tileM, &rowTileLoop));
     Value aTile = p.view(packedA, {rowTile, p.attr(0), p.attr(0)},
                          {1, block, tileM}, 2);
     Value row = arith::MulIOp::create(builder, p.loc, rowTile, p.index(tileM));
     Value cTile = p.view(c, {row, column}, {tileM, tileN}, 2);
     p.matmul(aTile, bTile, cTile, /*transposedA=*/true);
+    builder.setInsertionPointAfter(rowTileLoop);
+    source.release(p, bTile);
     builder.setInsertionPointAfter(kLoop);
     memref::DeallocOp::create(builder, p.loc, packedA);
   } else {
@@ -210,13 +319,13 @@ void packOne(Operation *matmul, Value a, Value bOperand, Value prepacked,
         ArrayRef<OpFoldResult>{memref::getMixedSize(builder, p.loc, a, 0),
                                p.attr(block)},
         ArrayRef<OpFoldResult>{p.attr(1), p.attr(1)});
-    Value bBlock = p.view(packedB, {panel, kStart, p.attr(0)},
-                          {1, block, tileN}, 2);
+    Value bBlock = source.block(p, panel, kStart, block, tileN);
     p.matmul(aBlock, bBlock, cPanel, /*transposedA=*/false);
+    source.release(p, bBlock);
     builder.setInsertionPointAfter(panelLoop);
   }
-  if (!prepacked)
-    memref::DeallocOp::create(builder, p.loc, packedB);
+  if (!prepacked.panels)
+    memref::DeallocOp::create(builder, p.loc, source.panels);
   matmul->erase();
 }
 
@@ -241,23 +350,54 @@ bool mlir::rlx::isPrepackedF32Matmul(Operation *op) {
              packedType.getDimSize(0) * dot_layout::kPanelColumns;
 }
 
-void mlir::rlx::expandPrepackedMatmuls(ModuleOp module, int64_t tileM,
-                                       int64_t tileN) {
+bool mlir::rlx::isPrepackedBlockScaledMatmul(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || !generic->hasAttr(dot_layout::kPackedRhsAttrName) ||
+      !generic->hasAttr(dot_layout::kScaleBlockAttrName) ||
+      !generic.hasPureBufferSemantics() || generic.getNumDpsInputs() != 3 ||
+      generic.getNumDpsInits() != 1)
+    return false;
+  auto aType = cast<MemRefType>(generic.getDpsInputOperand(0)->get().getType());
+  auto cType = cast<MemRefType>(generic.getDpsInitOperand(0)->get().getType());
+  auto isPanels = [](Value v) {
+    auto type = cast<MemRefType>(v.getType());
+    return type.getRank() == 3 && type.hasStaticShape() &&
+           type.getLayout().isIdentity() &&
+           type.getDimSize(2) == dot_layout::kPanelColumns;
+  };
+  Value codes = generic.getDpsInputOperand(1)->get();
+  Value scales = generic.getDpsInputOperand(2)->get();
+  return aType.getElementType().isF32() && cType.getElementType().isF32() &&
+         isPanels(codes) && isPanels(scales) && !cType.isDynamicDim(1) &&
+         cType.getDimSize(1) ==
+             cast<MemRefType>(codes.getType()).getDimSize(0) *
+                 dot_layout::kPanelColumns;
+}
+
+LogicalResult mlir::rlx::expandPrepackedMatmuls(ModuleOp module, int64_t tileM,
+                                                int64_t tileN) {
   if (tileN != dot_layout::kPanelColumns)
-    return;
+    return success();
   SmallVector<linalg::GenericOp> generics;
   module.walk([&](linalg::GenericOp op) {
-    if (isPrepackedF32Matmul(op))
+    if (isPrepackedF32Matmul(op) || isPrepackedBlockScaledMatmul(op))
       generics.push_back(op);
   });
   for (linalg::GenericOp op : generics) {
-    Value packed = op.getDpsInputOperand(1)->get();
+    PanelSource source{op.getDpsInputOperand(1)->get()};
+    if (isPrepackedBlockScaledMatmul(op)) {
+      if (!weightDecoding(op).second)
+        return op.emitError("a block-scaled prepacked matmul whose body is "
+                            "not `c + a * decode(code, scale)`");
+      source.scaled = op;
+    }
     Value c = op.getDpsInitOperand(0)->get();
-    auto packedType = cast<MemRefType>(packed.getType());
-    packOne(op, op.getDpsInputOperand(0)->get(), Value(), packed, c,
-            packedType.getDimSize(1), cast<MemRefType>(c.getType()).getDimSize(1),
-            tileM, tileN);
+    auto packedType = cast<MemRefType>(source.panels.getType());
+    packOne(op, op.getDpsInputOperand(0)->get(), Value(), source, c,
+            packedType.getDimSize(1),
+            cast<MemRefType>(c.getType()).getDimSize(1), tileM, tileN);
   }
+  return success();
 }
 
 void mlir::rlx::packLargeMatmuls(ModuleOp module, int64_t tileM, int64_t tileN) {
@@ -274,7 +414,7 @@ void mlir::rlx::packLargeMatmuls(ModuleOp module, int64_t tileM, int64_t tileN) 
             dot_layout::kMinPanelledF32Bytes)
       continue;
     packOne(matmul, matmul.getDpsInputOperand(0)->get(),
-            matmul.getDpsInputOperand(1)->get(), Value(),
+            matmul.getDpsInputOperand(1)->get(), PanelSource{},
             matmul.getDpsInitOperand(0)->get(), k, n, tileM, tileN);
   }
 }

@@ -17,11 +17,19 @@ void packLargeMatmuls(mlir::ModuleOp module, int64_t tileM, int64_t tileN);
 /// `rlx.packed_rhs` on memrefs, B in panels x K x tileN with tileN 32).
 bool isPrepackedF32Matmul(mlir::Operation *op);
 
+/// Whether `op` is a product by a prepacked block-scaled B: the same
+/// generic reading B's codes and scales, both in panels, marked
+/// `rlx.scale_block_size` too.
+bool isPrepackedBlockScaledMatmul(mlir::Operation *op);
+
 /// The same loops for every f32 matmul by a prepacked B (a linalg.generic
-/// marked `rlx.packed_rhs`, B in panels x K x tileN), without the copy.
-/// Runs first: its loops' matmuls are then scheduled like any other.
-void expandPrepackedMatmuls(mlir::ModuleOp module, int64_t tileM,
-                            int64_t tileN);
+/// marked `rlx.packed_rhs`, B in panels x K x tileN), without the copy; a
+/// block-scaled B's K blocks are decoded panel by panel into a buffer the
+/// tile matmuls read. Runs first: its loops' matmuls are then scheduled
+/// like any other. Fails, with an error on the op, for a block-scaled
+/// product whose body is not its lowering's.
+mlir::LogicalResult expandPrepackedMatmuls(mlir::ModuleOp module, int64_t tileM,
+                                           int64_t tileN);
 
 } // namespace mlir::rlx
 

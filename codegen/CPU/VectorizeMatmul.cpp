@@ -71,11 +71,12 @@ module attributes {{transform.with_named_sequence} {
 void copyExpandedInputs(ModuleOp module);
 
 /// A matmul the schedule tiles: linalg's, or a product by a prepacked f32
-/// weight (rlx-pack-dot-operands) that expandPrepackedMatmuls turns into
-/// linalg matmuls.
+/// or block-scaled weight (rlx-pack-dot-operands) that
+/// expandPrepackedMatmuls turns into linalg matmuls.
 bool isMatmul(Operation *op) {
   return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) ||
-         mlir::rlx::isPrepackedF32Matmul(op);
+         mlir::rlx::isPrepackedF32Matmul(op) ||
+         mlir::rlx::isPrepackedBlockScaledMatmul(op);
 }
 
 /// The buffer a view-like op chain starts from.
@@ -223,7 +224,8 @@ struct RLXCPUVectorizeMatmulPass
     SmallVector<Value> viewedOutputs = outputsWithViews(module);
     // After those two, which treat a prepacked product as the matmul it is
     // (its C, viewed as NHWC, must have its tiles hoisted too).
-    mlir::rlx::expandPrepackedMatmuls(module, tileM, tileN);
+    if (failed(mlir::rlx::expandPrepackedMatmuls(module, tileM, tileN)))
+      return signalPassFailure();
     mlir::rlx::packLargeMatmuls(module, tileM, tileN);
     if (failed(tileAndPeel(module, tileM, tileN)))
       return signalPassFailure();

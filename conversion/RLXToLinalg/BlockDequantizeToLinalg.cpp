@@ -20,6 +20,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "conversion/RLXToLinalg/BlockDequantize.h"
 #include "conversion/RLXToLinalg/LinalgBuilders.h"
 #include "conversion/RLXToLinalg/NarrowFloats.h"
 #include "conversion/RLXToLinalg/RLXToLinalg.h"
@@ -48,6 +49,23 @@ Value scaleValue(OpBuilder &b, Location loc, Value s, Type compute) {
   return convertScalar(b, loc, s, compute, false);
 }
 
+} // namespace
+
+Value mlir::rlx::blockDequantizedElement(OpBuilder &b, Location loc,
+                                         BlockDequantizeOp op, Value x,
+                                         Value scale) {
+  Type compute =
+      anyF64({op.getX().getType(), op.getScales().getType(), op.getType()})
+          ? Type(b.getF64Type())
+          : Type(b.getF32Type());
+  Value product =
+      arith::MulFOp::create(b, loc, convertScalar(b, loc, x, compute, false),
+                            scaleValue(b, loc, scale, compute));
+  return convertScalar(b, loc, product, op.getType().getElementType(), false);
+}
+
+namespace {
+
 struct BlockDequantizePattern : OpRewritePattern<BlockDequantizeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(BlockDequantizeOp op,
@@ -61,20 +79,6 @@ struct BlockDequantizePattern : OpRewritePattern<BlockDequantizeOp> {
                        : lowerByIndex(rewriter, op);
     rewriter.replaceOp(op, result);
     return success();
-  }
-
-  /// The product of `x` and `scale` (scalars of the body) in the compute
-  /// type, rounded to the result's element type.
-  static Value scaledElement(OpBuilder &b, Location loc, BlockDequantizeOp op,
-                             Value x, Value scale) {
-    Type compute =
-        anyF64({op.getX().getType(), op.getScales().getType(), op.getType()})
-            ? Type(b.getF64Type())
-            : Type(b.getF32Type());
-    Value product =
-        arith::MulFOp::create(b, loc, convertScalar(b, loc, x, compute, false),
-                              scaleValue(b, loc, scale, compute));
-    return convertScalar(b, loc, product, op.getType().getElementType(), false);
   }
 
   /// x viewed as [..., blocks, block_size, ...]: the scales' map drops the
@@ -124,8 +128,8 @@ struct BlockDequantizePattern : OpRewritePattern<BlockDequantizeOp> {
         ValueRange{emptyTensor(rewriter, loc, resultView, dynamicSizes)}, maps,
         SmallVector<utils::IteratorType>(loops, utils::IteratorType::parallel),
         [&](OpBuilder &b, Location l, ValueRange args) {
-          linalg::YieldOp::create(b, l,
-                                  scaledElement(b, l, op, args[0], args[1]));
+          linalg::YieldOp::create(
+              b, l, blockDequantizedElement(b, l, op, args[0], args[1]));
         });
     return tensor::CollapseShapeOp::create(rewriter, loc, type,
                                            generic.getResult(0), groups);
@@ -155,8 +159,8 @@ struct BlockDequantizePattern : OpRewritePattern<BlockDequantizeOp> {
               b, l, coords[axis],
               arith::ConstantIndexOp::create(b, l, op.getBlockSize()));
           Value scale = tensor::ExtractOp::create(b, l, scales, coords);
-          linalg::YieldOp::create(b, l,
-                                  scaledElement(b, l, op, args[0], scale));
+          linalg::YieldOp::create(
+              b, l, blockDequantizedElement(b, l, op, args[0], scale));
         });
     return generic.getResult(0);
   }

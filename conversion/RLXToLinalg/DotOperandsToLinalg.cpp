@@ -6,14 +6,21 @@
 /// over (m, n, k) reading the packed tensor at (n / 32, k / G, (n % 32) *
 /// G + k % G), marked `rlx.packed_rhs` for rlx-cpu-dot-product-matmul;
 /// its body is the exact product, so any other lowering of it (loops) is
-/// correct too. The pack is an affine copy of the zero-padded weight; an
+/// correct too. A block-scaled weight whose codes and scales are both
+/// packed (rlx.block_dequantize of two unpacks) is read the same way: the
+/// generic reads the code at (n / 32, k, n % 32) and its scale at (n / 32,
+/// k / block_size, n % 32), dequantizes and multiplies, and carries the
+/// block size for the f32 kernel (rlx-cpu-vectorize-matmul), which
+/// expands it into panels decoded one K block at a time. The pack is an
+/// affine copy of the zero-padded weight; an
 /// unpack read by anything but a matmul's or conv's B is an affine copy
 /// back.
 ///
 //===----------------------------------------------------------------------===//
 
-#include "conversion/RLXToLinalg/PackedMatmul.h"
+#include "conversion/RLXToLinalg/BlockDequantize.h"
 #include "conversion/RLXToLinalg/LinalgBuilders.h"
+#include "conversion/RLXToLinalg/PackedMatmul.h"
 #include "conversion/RLXToLinalg/RLXToLinalg.h"
 #include "dialects/RLX/IR/DotOperandLayout.h"
 #include "dialects/RLX/IR/RLXDialect.h"
@@ -78,18 +85,23 @@ struct PackDotOperandPattern : OpRewritePattern<PackDotOperandOp> {
     int64_t group = dot_layout::groupSize(element);
     Value matrix = asMatrix(rewriter, loc, op.getB());
     auto matrixType = cast<RankedTensorType>(matrix.getType());
-    // Zeros up to whole groups and panels, then one affine copy.
+    // Zeros up to whole groups and panels, then one affine copy. (Only
+    // where B has partial ones: f8E8M0FNU scales have no zero.)
     int64_t paddedK = packedType.getDimSize(1) * group;
     int64_t paddedN = packedType.getDimSize(0) * dot_layout::kPanelColumns;
-    SmallVector<OpFoldResult> low(2, rewriter.getIndexAttr(0));
-    SmallVector<OpFoldResult> high = {
-        rewriter.getIndexAttr(paddedK - matrixType.getDimSize(0)),
-        rewriter.getIndexAttr(paddedN - matrixType.getDimSize(1))};
-    Value zero =
-        arith::ConstantOp::create(rewriter, loc, rewriter.getZeroAttr(element));
-    Value padded = tensor::PadOp::create(
-        rewriter, loc, RankedTensorType::get({paddedK, paddedN}, element),
-        matrix, low, high, zero);
+    Value padded = matrix;
+    if (paddedK != matrixType.getDimSize(0) ||
+        paddedN != matrixType.getDimSize(1)) {
+      SmallVector<OpFoldResult> low(2, rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> high = {
+          rewriter.getIndexAttr(paddedK - matrixType.getDimSize(0)),
+          rewriter.getIndexAttr(paddedN - matrixType.getDimSize(1))};
+      Value zero = arith::ConstantOp::create(rewriter, loc,
+                                             rewriter.getZeroAttr(element));
+      padded = tensor::PadOp::create(
+          rewriter, loc, RankedTensorType::get({paddedK, paddedN}, element),
+          matrix, low, high, zero);
+    }
     // Loops (p, g, j): B[G * g + j % G, 32 * p + j / G].
     MLIRContext *ctx = rewriter.getContext();
     AffineExpr p = getAffineDimExpr(0, ctx), g = getAffineDimExpr(1, ctx),
@@ -156,6 +168,52 @@ Value mlir::rlx::buildPackedMatmul(OpBuilder &b, Location loc, Value lhs,
         linalg::YieldOp::create(nb, l, sum);
       });
   generic->setAttr(dot_layout::kPackedRhsAttrName, b.getUnitAttr());
+  return generic.getResult(0);
+}
+
+BlockDequantizeOp mlir::rlx::packedBlockScaledSource(Value rhs) {
+  auto dequantize = rhs.getDefiningOp<BlockDequantizeOp>();
+  if (!dequantize || dequantize.getAxis() != 0 ||
+      dequantize.getX().getType().getRank() != 2 ||
+      !dequantize.getX().getDefiningOp<UnpackDotOperandOp>() ||
+      !dequantize.getScales().getDefiningOp<UnpackDotOperandOp>())
+    return {};
+  return dequantize;
+}
+
+Value mlir::rlx::buildPackedBlockScaledMatmul(OpBuilder &b, Location loc,
+                                              Value lhs,
+                                              BlockDequantizeOp dequantize,
+                                              Value acc) {
+  MLIRContext *ctx = b.getContext();
+  auto codes = dequantize.getX().getDefiningOp<UnpackDotOperandOp>();
+  auto scales = dequantize.getScales().getDefiningOp<UnpackDotOperandOp>();
+  int64_t blockSize = dequantize.getBlockSize();
+  AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
+             k = getAffineDimExpr(2, ctx);
+  int64_t columns = dot_layout::kPanelColumns;
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(3, 0, {m, k}, ctx), packedPositionMap(ctx, 3, 2, 1, 1),
+      AffineMap::get(
+          3, 0, {n.floorDiv(columns), k.floorDiv(blockSize), n % columns}, ctx),
+      AffineMap::get(3, 0, {m, n}, ctx)};
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{acc.getType()},
+      ValueRange{lhs, codes.getPacked(), scales.getPacked()}, ValueRange{acc},
+      maps,
+      {utils::IteratorType::parallel, utils::IteratorType::parallel,
+       utils::IteratorType::reduction},
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        // The weight's element first, from the code and scale alone (the
+        // kernel decodes panels by cloning these ops), then the product.
+        Value w = blockDequantizedElement(nb, l, dequantize, args[1], args[2]);
+        Value sum = arith::AddFOp::create(
+            nb, l, args[3], arith::MulFOp::create(nb, l, args[0], w));
+        linalg::YieldOp::create(nb, l, sum);
+      });
+  generic->setAttr(dot_layout::kPackedRhsAttrName, b.getUnitAttr());
+  generic->setAttr(dot_layout::kScaleBlockAttrName,
+                   b.getI64IntegerAttr(blockSize));
   return generic.getResult(0);
 }
 

@@ -2,8 +2,9 @@
 ///
 /// \file
 /// What the matmul and conv lowerings need of DotOperandsToLinalg.cpp: a B
-/// operand read through rlx.unpack_dot_operand is multiplied in its packed
-/// layout, never unpacked.
+/// operand read through rlx.unpack_dot_operand (or dequantized from codes
+/// and scales read through two) is multiplied in its packed layout, never
+/// unpacked.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +25,17 @@ UnpackDotOperandOp packedSource(Value rhs);
 /// packed layout: a linalg.generic marked `rlx.packed_rhs`.
 Value buildPackedMatmul(OpBuilder &b, Location loc, Value lhs,
                         UnpackDotOperandOp unpack, Value acc);
+
+/// The block-scaled weight `rhs` is, when its codes ([K, N], along K) and
+/// scales are both read through unpacks (rlx-pack-dot-operands); null if
+/// not.
+BlockDequantizeOp packedBlockScaledSource(Value rhs);
+
+/// `acc` plus `lhs` ([M, K], f32) times the weight `dequantize` computes,
+/// its codes and scales read in their packed layout: a linalg.generic
+/// marked `rlx.packed_rhs` and `rlx.scale_block_size`.
+Value buildPackedBlockScaledMatmul(OpBuilder &b, Location loc, Value lhs,
+                                   BlockDequantizeOp dequantize, Value acc);
 
 /// The unpacked tensor, for an unpack read by anything else.
 Value buildUnpack(OpBuilder &b, Location loc, UnpackDotOperandOp op);

@@ -43,10 +43,17 @@ struct ConvertRLXToLinalgPass
     // still be there when they are lowered); an unpack anything else
     // reads is copied back below.
     target.addLegalOp<UnpackDotOperandOp>();
+    // So is the dequantization of packed codes and scales (a block-scaled
+    // weight's) until its matmuls are lowered; whatever else reads it gets
+    // it lowered after.
+    target.addDynamicallyLegalOp<BlockDequantizeOp>(
+        [](BlockDequantizeOp op) { return bool(packedBlockScaledSource(op)); });
     RewritePatternSet patterns(&getContext());
     populateRLXToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
+      return signalPassFailure();
+    if (failed(lowerPackedBlockScaledWeights()))
       return signalPassFailure();
     SmallVector<UnpackDotOperandOp> unpacks;
     getOperation()->walk([&](UnpackDotOperandOp op) { unpacks.push_back(op); });
@@ -58,6 +65,31 @@ struct ConvertRLXToLinalgPass
       op->erase();
     }
     makeIntegersSignless(getOperation());
+  }
+
+  /// The dequantizations of packed codes and scales the matmuls left: the
+  /// unread ones erased, the others lowered as any.
+  LogicalResult lowerPackedBlockScaledWeights() {
+    SmallVector<BlockDequantizeOp> left;
+    getOperation()->walk([&](BlockDequantizeOp op) { left.push_back(op); });
+    bool read = false;
+    for (BlockDequantizeOp op : left) {
+      if (op->use_empty())
+        op->erase();
+      else
+        read = true;
+    }
+    if (!read)
+      return success();
+    ConversionTarget target(getContext());
+    target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
+                           cf::ControlFlowDialect, arith::ArithDialect,
+                           math::MathDialect>();
+    target.addLegalOp<UnpackDotOperandOp>();
+    target.addIllegalOp<BlockDequantizeOp>();
+    RewritePatternSet patterns(&getContext());
+    populateBlockDequantizeToLinalgPatterns(patterns);
+    return applyPartialConversion(getOperation(), target, std::move(patterns));
   }
 };
 } // namespace

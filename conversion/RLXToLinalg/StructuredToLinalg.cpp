@@ -94,11 +94,13 @@ Value bf16Source(Value v) {
 }
 
 /// `acc` + `lhs` x `rhs`, [M, K] x [K, N]: a linalg.matmul, or, when rhs
-/// is a prepacked weight (rlx-pack-dot-operands), a product reading it
-/// packed.
+/// is a prepacked weight (rlx-pack-dot-operands), plain or block-scaled, a
+/// product reading it packed.
 Value matmul2D(OpBuilder &b, Location loc, Value lhs, Value rhs, Value acc) {
   if (UnpackDotOperandOp unpack = packedSource(rhs))
     return buildPackedMatmul(b, loc, lhs, unpack, acc);
+  if (BlockDequantizeOp dequantize = packedBlockScaledSource(rhs))
+    return buildPackedBlockScaledMatmul(b, loc, lhs, dequantize, acc);
   return linalg::MatmulOp::create(b, loc, TypeRange{acc.getType()},
                                   ValueRange{lhs, rhs}, ValueRange{acc})
       .getResult(0);

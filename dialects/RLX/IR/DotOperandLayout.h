@@ -19,6 +19,12 @@ namespace mlir::rlx::dot_layout {
 /// read in this layout (its lowering, then rlx-cpu-dot-product-matmul).
 inline constexpr llvm::StringLiteral kPackedRhsAttrName = "rlx.packed_rhs";
 
+/// The block size (an integer attribute) on a `rlx.packed_rhs` generic
+/// whose B is block-scaled: it reads B's codes and its scales, one per
+/// block_size consecutive k, both in the f32 panels.
+inline constexpr llvm::StringLiteral kScaleBlockAttrName =
+    "rlx.scale_block_size";
+
 /// Columns of B per panel: two 16-lane zmm registers of 32-bit sums.
 inline constexpr int64_t kPanelColumns = 32;
 

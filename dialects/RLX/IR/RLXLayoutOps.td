@@ -10,7 +10,14 @@
 #ifndef RLX_DIALECT_RLXLAYOUTOPS_TD
 #define RLX_DIALECT_RLXLAYOUTOPS_TD
 
-def RLX_DotOperandElement : AnyTypeOf<[I8, BF16, F32], "i8, bf16 or f32">;
+/// The dot-product kernels' i8 and bf16, the f32 kernel's f32, and the codes
+/// and scales of a block-scaled weight (rlx.block_dequantize), packed in the
+/// f32 panels and decoded by the f32 kernel panel by panel.
+def RLX_DotOperandElement
+    : AnyTypeOf<[I8, BF16, F32, F16, F8E4M3FN, F8E5M2, F8E4M3FNUZ, F8E5M2FNUZ,
+                 F6E3M2FN, F6E2M3FN, F4E2M1FN, F8E8M0FNU],
+                "i8, bf16, f32, or a block-scaled weight's codes or scales "
+                "(f16, a narrow float, f8E8M0FNU)">;
 
 def RLX_PackDotOperandOp : RLX_Op<"pack_dot_operand", [Pure]> {
   let summary = "a matmul's right operand in the CPU kernels' layout";
@@ -28,11 +35,16 @@ def RLX_PackDotOperandOp : RLX_Op<"pack_dot_operand", [Pure]> {
     and for i8 each value plus 128 modulo 256 (its sign bit flipped): the
     unsigned operand of vpdpbusd. `rlx.unpack_dot_operand` is the inverse.
 
+    The codes and scales of a block-scaled weight (`rlx.block_dequantize`
+    along K: narrow float codes, f8E8M0FNU/f16/f32 scales) take the f32
+    panels (G = 1): the f32 kernel decodes them panel by panel.
+
     Example:
 
     ```mlir
     %p = rlx.pack_dot_operand %w : (tensor<784x512xi8>) -> tensor<16x196x128xi8>
     %q = rlx.pack_dot_operand %v : (tensor<2304x256xf32>) -> tensor<8x2304x32xf32>
+    %c = rlx.pack_dot_operand %codes : (tensor<512x64xf8E4M3FN>) -> tensor<2x512x32xf8E4M3FN>
     ```
   }];
   let arguments = (ins RankedTensorOf<[RLX_DotOperandElement]>:$b);

@@ -23,7 +23,16 @@
 ///   f32 filter of a conv with one group (2 MiB or more, the size from
 ///   which the f32 kernel packs a B at each call; below, the conv keeps its
 ///   fused epilogue, see DotOperandLayout.h), N a multiple of 32 and more
-///   than 32, which the f32 kernel reads in panels.
+///   than 32, which the f32 kernel reads in panels;
+/// - the block-scaled weight of an f32 matmul: rlx.block_dequantize to f32
+///   of `[K, N]` narrow float codes along K, with f8E8M0FNU, f16 or f32
+///   scales, N a multiple of 32 (MXFP8, MXFP6, MXFP4). Its codes and scales
+///   are packed into the f32 panels, each as it is; the matmul reads them
+///   through a new rlx.block_dequantize of the two unpacks, and the f32
+///   kernel decodes each panel's K block into a buffer in cache as it
+///   multiplies. So the weight stays narrow in memory and is read narrow
+///   at every call (a quarter of the f32 weight's bytes for MXFP8), where
+///   dequantizing it once per binding would keep an f32 copy.
 ///
 /// Only for a CPU with the kernel's instructions (options `int8`, `bf16`;
 /// `f32` when the f32 kernel's panels are 32 wide), after loop-invariant
@@ -81,6 +90,36 @@ bool isPackableWeight(Value w, Block *block) {
   return isWeight(w, home);
 }
 
+/// Codes and scales of a block-scaled weight the f32 panels hold (G = 1, no
+/// offset, and a dtype the runtime can prepare).
+bool isBlockCode(Type t) {
+  return isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
+             Float8E5M2FNUZType, Float6E3M2FNType, Float6E2M3FNType,
+             Float4E2M1FNType>(t);
+}
+bool isBlockScale(Type t) {
+  return isa<Float8E8M0FNUType>(t) || t.isF16() || t.isF32();
+}
+
+/// The dequantization of a block-scaled weight `rhs` is, when the f32 kernel
+/// can read its codes and scales in panels (see the file comment); null
+/// otherwise.
+BlockDequantizeOp panelledBlockScaled(Value rhs, Block *block) {
+  auto dequantize = rhs.getDefiningOp<BlockDequantizeOp>();
+  if (!dequantize || dequantize.getAxis() != 0 ||
+      !dequantize.getType().getElementType().isF32())
+    return {};
+  RankedTensorType codes = dequantize.getX().getType();
+  auto scales = cast<RankedTensorType>(dequantize.getScales().getType());
+  if (codes.getRank() != 2 || !isBlockCode(codes.getElementType()) ||
+      !isBlockScale(scales.getElementType()) ||
+      !isPackableWeight(dequantize.getX(), block) ||
+      !isPackableWeight(dequantize.getScales(), block) ||
+      codes.getDimSize(1) % dot_layout::kPanelColumns != 0)
+    return {};
+  return dequantize;
+}
+
 /// The bf16 value `v` widens (rlx.cast to f32 of the same shape), if any.
 Value widenedBF16(Value v) {
   auto cast = v.getDefiningOp<CastOp>();
@@ -113,11 +152,13 @@ struct RLXPackDotOperandsPass
   }
 
   void runOnOperation() override {
-    // (operand to rewrite, weight to pack, whether the operand widens it).
+    // (operand to rewrite, weight to pack, whether the operand widens it,
+    // or the block-scaled weight's dequantization to read packed).
     struct Rewrite {
       OpOperand *use;
       Value weight;
       bool widened;
+      BlockDequantizeOp blockScaled = {};
     };
     SmallVector<Rewrite> rewrites;
     getOperation()->walk([&](Operation *op) {
@@ -135,6 +176,14 @@ struct RLXPackDotOperandsPass
             isPackableWeight(weight, block)) {
           rewrites.push_back({&matmul.getRhsMutable(), weight, true});
           return;
+        }
+        if (f32 && hasElement(matmul.getLhs(), isF32) &&
+            hasElement(matmul, isF32)) {
+          if (BlockDequantizeOp scaled = panelledBlockScaled(rhs, block)) {
+            rewrites.push_back(
+                {&matmul.getRhsMutable(), Value(), false, scaled});
+            return;
+          }
         }
         if (f32 && hasElement(matmul.getLhs(), isF32) &&
             hasElement(matmul, isF32) &&
@@ -155,6 +204,17 @@ struct RLXPackDotOperandsPass
       }
     });
     for (Rewrite &r : rewrites) {
+      if (BlockDequantizeOp scaled = r.blockScaled) {
+        // The matmul's own dequantization of the packed codes and scales;
+        // the old one stays for any other reader (unread, it is dead).
+        Value codes = unpack(scaled.getX()),
+              scales = unpack(scaled.getScales());
+        OpBuilder b(r.use->getOwner());
+        r.use->set(BlockDequantizeOp::create(
+            b, scaled.getLoc(), scaled.getType(), codes, scales,
+            scaled.getAxisAttr(), scaled.getBlockSizeAttr()));
+        continue;
+      }
       Value operand = unpack(r.weight);
       // The op gets its own widening of the unpacked weight (the old one
       // may have other readers; unread, it is dead code).

@@ -215,3 +215,68 @@ func.func @matmul_into_tile_of_viewed_buffer(%a: memref<64x64xf32>, %b: memref<6
   %v = memref.expand_shape %buf [[0, 1, 2], [3]] output_shape [1, 8, 8, 64] : memref<64x64xf32> into memref<1x8x8x64xf32>
   return %v : memref<1x8x8x64xf32>
 }
+
+// -----
+
+// A matmul by a block-scaled weight prepacked as codes and scales (the
+// generic also marked rlx.scale_block_size): where the loops view a
+// panel's K block, the block is decoded into a buffer, chunk by chunk of
+// 32 rows (gcd of the K block 96 and the block size 32), each chunk one
+// generic reading its row of scales as a vector (no floordiv map) with
+// the product's decoding as its body; the tile matmuls read the buffer,
+// which is freed after the row tiles. Static A with whole row tiles, and a
+// dynamic A (panel, then K block).
+#ba = affine_map<(m, n, k) -> (m, k)>
+#bc = affine_map<(m, n, k) -> (n floordiv 32, k, n mod 32)>
+#bs = affine_map<(m, n, k) -> (n floordiv 32, k floordiv 32, n mod 32)>
+#bo = affine_map<(m, n, k) -> (m, n)>
+// CHECK-LABEL: func @matmul_block_scaled
+// CHECK: scf.for %[[PAIR:.+]] = %c0 to %c2 step %c1
+// CHECK: %[[PANEL:.+]] = arith.remui %[[PAIR]], %c2
+// CHECK: %[[BUF:.+]] = memref.alloc() {alignment = 64 : i64} : memref<96x32xf32>
+// CHECK: scf.for %[[CHUNK:.+]] = %c0 to %c3 step %c1
+// CHECK: %[[AT:.+]] = arith.muli %[[CHUNK]], %c32
+// CHECK: %[[ROW:.+]] = arith.divui %{{.+}}, %c32
+// CHECK: %[[CODES:.+]] = memref.subview %arg1[%[[PANEL]], %{{.+}}, 0] [1, 32, 32] [1, 1, 1]
+// CHECK: %[[SCALES:.+]] = memref.subview %arg2[%[[PANEL]], %[[ROW]], 0] [1, 1, 32] [1, 1, 1]
+// CHECK: %[[OUT:.+]] = memref.subview %[[BUF]][%[[AT]], 0] [32, 32] [1, 1]
+// CHECK: linalg.generic {{.*}} ins(%[[CODES]], %[[SCALES]] : memref<32x32xf8E4M3FN, {{.+}}>, memref<32xf32, {{.+}}>) outs(%[[OUT]] : memref<32x32xf32, {{.+}}>)
+// CHECK: arith.extf
+// CHECK: arith.mulf
+// CHECK-NOT: arith.addf
+// CHECK: linalg.yield
+// CHECK: vector.transfer_read %[[BUF]]
+// CHECK: vector.fma
+// CHECK: memref.dealloc %[[BUF]]
+// CHECK-LABEL: func @matmul_block_scaled_dynamic
+// CHECK: scf.for %[[PANEL:.+]] = %c0 to %c2 step %c1
+// CHECK: %[[BUF:.+]] = memref.alloc() {alignment = 64 : i64} : memref<96x32xf32>
+// CHECK: linalg.generic
+// CHECK: vector.fma
+// CHECK: memref.dealloc %[[BUF]]
+// CHECK: } {rlx.parallel}
+func.func @matmul_block_scaled(%a: memref<16x96xf32>, %codes: memref<2x96x32xf8E4M3FN>, %scales: memref<2x3x32xf32>, %c: memref<16x64xf32>) {
+  linalg.generic {indexing_maps = [#ba, #bc, #bs, #bo], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %codes, %scales : memref<16x96xf32>, memref<2x96x32xf8E4M3FN>, memref<2x3x32xf32>) outs(%c : memref<16x64xf32>) attrs = {rlx.packed_rhs, rlx.scale_block_size = 32 : i64} {
+  ^bb0(%x: f32, %q: f8E4M3FN, %s: f32, %acc: f32):
+    %d = arith.extf %q : f8E4M3FN to f32
+    %w = arith.mulf %d, %s : f32
+    %p = arith.mulf %x, %w : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+func.func @matmul_block_scaled_dynamic(%a: memref<?x96xf32>, %codes: memref<2x96x32xf8E4M3FN>, %scales: memref<2x3x32xf32>, %c: memref<?x64xf32>) {
+  linalg.generic {indexing_maps = [#ba, #bc, #bs, #bo], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %codes, %scales : memref<?x96xf32>, memref<2x96x32xf8E4M3FN>, memref<2x3x32xf32>) outs(%c : memref<?x64xf32>) attrs = {rlx.packed_rhs, rlx.scale_block_size = 32 : i64} {
+  ^bb0(%x: f32, %q: f8E4M3FN, %s: f32, %acc: f32):
+    %d = arith.extf %q : f8E4M3FN to f32
+    %w = arith.mulf %d, %s : f32
+    %p = arith.mulf %x, %w : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+

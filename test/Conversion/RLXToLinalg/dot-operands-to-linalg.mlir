@@ -92,3 +92,51 @@ func.func @unpack_read(%p: tensor<1x9x128xi8>) -> tensor<3x3x4x8xi8> {
   %f = rlx.unpack_dot_operand %p : (tensor<1x9x128xi8>) -> tensor<3x3x4x8xi8>
   return %f : tensor<3x3x4x8xi8>
 }
+
+// -----
+
+// A block-scaled weight whose codes and scales are both packed: one
+// generic over (m, n, k) reading the code at (n / 32, k, n % 32) and its
+// scale at (n / 32, k / block_size, n % 32), marked with the block size;
+// its body decodes the code and scale (f8E8M0FNU: 2^(code - 127)) and only
+// then multiplies by A. A pack of whole panels has no pad (f8E8M0FNU has no
+// zero).
+// CHECK-DAG: #[[A:.+]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG: #[[Q:.+]] = affine_map<(d0, d1, d2) -> (d1 floordiv 32, d2, d1 mod 32)>
+// CHECK-DAG: #[[S:.+]] = affine_map<(d0, d1, d2) -> (d1 floordiv 32, d2 floordiv 48, d1 mod 32)>
+// CHECK-LABEL: func @packed_block_scaled
+// CHECK-NOT:     tensor.pad
+// CHECK:         %[[SCALES:.+]] = linalg.generic {{.+}} ins(%arg2 : tensor<2x64xf8E8M0FNU>) outs(%{{.+}} : tensor<2x2x32xf8E8M0FNU>)
+// CHECK:         linalg.generic {indexing_maps = [#[[A]], #[[Q]], #[[S]], #{{.+}}], iterator_types = ["parallel", "parallel", "reduction"]} ins(%arg0, %arg1, %[[SCALES]] : tensor<?x96xf32>, tensor<2x96x32xf8E4M3FN>, tensor<2x2x32xf8E8M0FNU>) outs(%{{.+}} : tensor<?x64xf32>) attrs =  {rlx.packed_rhs, rlx.scale_block_size = 48 : i64}
+// CHECK:         ^bb0(%[[X:.+]]: f32, %[[CODE:.+]]: f8E4M3FN, %[[SCALE:.+]]: f8E8M0FNU, %[[ACC:.+]]: f32):
+// CHECK:           arith.bitcast %[[SCALE]]
+// CHECK:           %[[W:.+]] = arith.mulf
+// CHECK:           %[[P:.+]] = arith.mulf %[[X]], %[[W]] : f32
+// CHECK:           arith.addf %[[ACC]], %[[P]] : f32
+// CHECK-NOT:     linalg.matmul
+func.func @packed_block_scaled(%x: tensor<?x96xf32>, %codes: tensor<2x96x32xf8E4M3FN>, %s: tensor<2x64xf8E8M0FNU>) -> tensor<?x64xf32> {
+  %ps = rlx.pack_dot_operand %s : (tensor<2x64xf8E8M0FNU>) -> tensor<2x2x32xf8E8M0FNU>
+  %w = rlx.unpack_dot_operand %codes : (tensor<2x96x32xf8E4M3FN>) -> tensor<96x64xf8E4M3FN>
+  %us = rlx.unpack_dot_operand %ps : (tensor<2x2x32xf8E8M0FNU>) -> tensor<2x64xf8E8M0FNU>
+  %d = rlx.block_dequantize %w, %us {axis = 0, block_size = 48} : tensor<96x64xf8E4M3FN>, tensor<2x64xf8E8M0FNU> -> tensor<96x64xf32>
+  %0 = rlx.matmul %x, %d : (tensor<?x96xf32>, tensor<96x64xf32>) -> tensor<?x64xf32>
+  return %0 : tensor<?x64xf32>
+}
+
+// -----
+
+// The same dequantization read by anything else is lowered as any: its
+// codes and scales unpacked, then dequantized.
+// CHECK-LABEL: func @packed_block_scaled_other_reader
+// CHECK:         linalg.generic {{.+}} ins(%arg0 : tensor<2x96x32xf8E4M3FN>) outs(%{{.+}} : tensor<96x64xf8E4M3FN>)
+// CHECK:         linalg.generic {{.+}} ins(%arg1 : tensor<2x2x32xf32>) outs(%{{.+}} : tensor<2x64xf32>)
+// CHECK:         tensor.expand_shape
+// CHECK:         linalg.generic
+// CHECK:           arith.bitcast %{{.+}} : f8E4M3FN to i8
+// CHECK-NOT:     rlx.
+func.func @packed_block_scaled_other_reader(%codes: tensor<2x96x32xf8E4M3FN>, %ps: tensor<2x2x32xf32>) -> tensor<96x64xf32> {
+  %w = rlx.unpack_dot_operand %codes : (tensor<2x96x32xf8E4M3FN>) -> tensor<96x64xf8E4M3FN>
+  %us = rlx.unpack_dot_operand %ps : (tensor<2x2x32xf32>) -> tensor<2x64xf32>
+  %d = rlx.block_dequantize %w, %us {axis = 0, block_size = 48} : tensor<96x64xf8E4M3FN>, tensor<2x64xf32> -> tensor<96x64xf32>
+  return %d : tensor<96x64xf32>
+}

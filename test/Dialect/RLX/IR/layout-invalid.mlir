@@ -1,7 +1,7 @@
 // RUN: rlx-opt %s -split-input-file -verify-diagnostics
 
 func.func @pack_i32(%w: tensor<8x32xi32>) {
-  // expected-error @+1 {{'rlx.pack_dot_operand' op operand #0 must be ranked tensor of i8, bf16 or f32 values}}
+  // expected-error @+1 {{'rlx.pack_dot_operand' op operand #0 must be ranked tensor of i8, bf16, f32, or a block-scaled weight's codes or scales (f16, a narrow float, f8E8M0FNU) values}}
   %0 = rlx.pack_dot_operand %w : (tensor<8x32xi32>) -> tensor<1x2x128xi32>
   return
 }
@@ -43,5 +43,13 @@ func.func @pack_wrong_groups(%w: tensor<37x50xi8>) {
 func.func @unpack_wrong_shape(%p: tensor<2x10x128xi8>) {
   // expected-error @+1 {{'rlx.unpack_dot_operand' op expects the packed layout of 'tensor<37x70xi8>' (as [37, 70]) to be 'tensor<3x10x128xi8>', got 'tensor<2x10x128xi8>'}}
   %0 = rlx.unpack_dot_operand %p : (tensor<2x10x128xi8>) -> tensor<37x70xi8>
+  return
+}
+
+// -----
+
+func.func @unpack_f64(%p: tensor<1x8x32xf64>) {
+  // expected-error @+1 {{'rlx.unpack_dot_operand' op operand #0 must be ranked tensor of i8, bf16, f32, or a block-scaled weight's codes or scales (f16, a narrow float, f8E8M0FNU) values}}
+  %0 = rlx.unpack_dot_operand %p : (tensor<1x8x32xf64>) -> tensor<8x32xf64>
   return
 }

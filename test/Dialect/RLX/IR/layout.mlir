@@ -22,3 +22,19 @@ func.func @pack_unpack(%w: tensor<37x50xi8>, %f: tensor<3x3x5x7xi8>,
   %5 = rlx.unpack_dot_operand %p32 : (tensor<2x100x32xf32>) -> tensor<100x64xf32>
   return
 }
+
+// A block-scaled weight's codes and scales take the f32 panels (G = 1).
+// CHECK-LABEL: func @pack_block_scaled
+func.func @pack_block_scaled(%codes: tensor<96x64xf8E4M3FN>, %fp4: tensor<96x64xf4E2M1FN>,
+                             %scales: tensor<3x64xf8E8M0FNU>, %h: tensor<3x64xf16>) {
+  // CHECK: rlx.pack_dot_operand %{{.*}} : (tensor<96x64xf8E4M3FN>) -> tensor<2x96x32xf8E4M3FN>
+  %0 = rlx.pack_dot_operand %codes : (tensor<96x64xf8E4M3FN>) -> tensor<2x96x32xf8E4M3FN>
+  // CHECK: rlx.pack_dot_operand %{{.*}} : (tensor<96x64xf4E2M1FN>) -> tensor<2x96x32xf4E2M1FN>
+  %1 = rlx.pack_dot_operand %fp4 : (tensor<96x64xf4E2M1FN>) -> tensor<2x96x32xf4E2M1FN>
+  // CHECK: rlx.pack_dot_operand %{{.*}} : (tensor<3x64xf8E8M0FNU>) -> tensor<2x3x32xf8E8M0FNU>
+  %2 = rlx.pack_dot_operand %scales : (tensor<3x64xf8E8M0FNU>) -> tensor<2x3x32xf8E8M0FNU>
+  // CHECK: rlx.unpack_dot_operand %{{.*}} : (tensor<2x3x32xf16>) -> tensor<3x64xf16>
+  %3 = rlx.pack_dot_operand %h : (tensor<3x64xf16>) -> tensor<2x3x32xf16>
+  %4 = rlx.unpack_dot_operand %3 : (tensor<2x3x32xf16>) -> tensor<3x64xf16>
+  return
+}
