@@ -35,6 +35,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <numeric>
 
@@ -185,17 +187,70 @@ struct PanelSource {
     return decode(p, panel, kStart, block, tileN);
   }
 
-  /// Frees a buffer `block` returned (after its last reader).
+  /// Frees the buffers `block` made (after the last reader of its result).
   void release(PackedMatmulBuilder &p, Value buffer) {
-    if (scaled)
-      memref::DeallocOp::create(p.b, p.loc, buffer);
+    if (!scaled)
+      return;
+    memref::DeallocOp::create(p.b, p.loc, buffer);
+    if (scaleBuffer)
+      memref::DeallocOp::create(p.b, p.loc, scaleBuffer);
+  }
+
+  /// The decoded scales of the current chunk (tileN), when the decoding
+  /// splits (see splitScaleDecoding); null otherwise.
+  Value scaleBuffer;
+
+  /// The decoding's ops that read the scale alone (and constants), and the
+  /// one value of theirs the rest reads: the scale decoded. Empty when the
+  /// rest reads several or none. Decoded once per chunk row of scales, not
+  /// per element (the elementwise body would decode a column's scale again
+  /// for every row: 7 of its 17 instructions for MXFP8).
+  static std::pair<SmallVector<Operation *>, Value>
+  splitScaleDecoding(ArrayRef<Operation *> decoding, Value scale,
+                     Value weight) {
+    llvm::SmallPtrSet<Operation *, 16> scaleOnly;
+    SmallVector<Operation *> ops;
+    for (Operation *op : decoding) {
+      if (op->getNumOperands() == 0)
+        continue; // constants are cloned where they are read
+      if (llvm::all_of(op->getOperands(), [&](Value v) {
+            Operation *def = v.getDefiningOp();
+            return v == scale || (def && (scaleOnly.contains(def) ||
+                                          def->getNumOperands() == 0));
+          })) {
+        scaleOnly.insert(op);
+        ops.push_back(op);
+      }
+    }
+    SetVector<Value> frontier;
+    for (Operation *op : decoding)
+      if (!scaleOnly.contains(op))
+        for (Value v : op->getOperands())
+          if (v.getDefiningOp() && scaleOnly.contains(v.getDefiningOp()))
+            frontier.insert(v);
+    if (weight.getDefiningOp() && scaleOnly.contains(weight.getDefiningOp()))
+      frontier.insert(weight);
+    if (frontier.size() != 1 || ops.empty())
+      return {};
+    // Constants the scale's ops read come first.
+    SmallVector<Operation *> withConstants;
+    for (Operation *op : decoding)
+      if (scaleOnly.contains(op) ||
+          (op->getNumOperands() == 0 &&
+           llvm::any_of(op->getUsers(), [&](Operation *user) {
+             return scaleOnly.contains(user);
+           })))
+        withConstants.push_back(op);
+    return {withConstants, frontier.front()};
   }
 
   /// The block decoded chunk by chunk, a chunk the largest run of k
   /// dividing both the K block and the scale block, so that each chunk has
   /// one row of scales: an elementwise generic reading it as a vector (a
   /// `k / block_size` map would be sliced wrong by tiling, see the
-  /// rlx.block_dequantize lowering), whose body is the product's decoding.
+  /// rlx.block_dequantize lowering), whose body is the product's decoding
+  /// (the row of scales decoded first, by a generic of its own, where the
+  /// decoding splits).
   Value decode(PackedMatmulBuilder &p, Value panel, Value kStart, int64_t block,
                int64_t tileN) {
     OpBuilder &b = p.b;
@@ -204,10 +259,18 @@ struct PanelSource {
     int64_t blockSize =
         scaled->getAttrOfType<IntegerAttr>(dot_layout::kScaleBlockAttrName)
             .getInt();
+    Block &body = scaled.getRegion().front();
     auto [decoding, weight] = weightDecoding(scaled);
+    auto [scaleOps, decodedScale] =
+        splitScaleDecoding(decoding, body.getArgument(2), weight);
     Value buffer = memref::AllocOp::create(
         b, p.loc, MemRefType::get({block, tileN}, weight.getType()),
         ValueRange{}, b.getI64IntegerAttr(64));
+    scaleBuffer = {};
+    if (decodedScale)
+      scaleBuffer = memref::AllocOp::create(
+          b, p.loc, MemRefType::get({tileN}, decodedScale.getType()),
+          ValueRange{}, b.getI64IntegerAttr(64));
     int64_t chunk = std::gcd(block, blockSize);
     OpBuilder::InsertionGuard guard(b);
     Value at =
@@ -221,17 +284,37 @@ struct PanelSource {
     MLIRContext *ctx = b.getContext();
     AffineMap identity = b.getMultiDimIdentityMap(2);
     AffineMap columns = AffineMap::get(2, 0, {getAffineDimExpr(1, ctx)}, ctx);
-    Block &body = scaled.getRegion().front();
+    Value scaleInput = scaleRow;
+    llvm::SmallPtrSet<Operation *, 16> done;
+    if (decodedScale) {
+      AffineMap line = b.getMultiDimIdentityMap(1);
+      linalg::GenericOp::create(
+          b, p.loc, TypeRange{}, ValueRange{scaleRow}, ValueRange{scaleBuffer},
+          ArrayRef<AffineMap>{line, line},
+          SmallVector<utils::IteratorType>(1, utils::IteratorType::parallel),
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            IRMapping map;
+            map.map(body.getArgument(2), args[0]);
+            for (Operation *op : scaleOps)
+              nb.clone(*op, map);
+            linalg::YieldOp::create(nb, l, map.lookup(decodedScale));
+          });
+      scaleInput = scaleBuffer;
+      for (Operation *op : scaleOps)
+        if (op->getNumOperands() != 0)
+          done.insert(op);
+    }
     linalg::GenericOp::create(
-        b, p.loc, TypeRange{}, ValueRange{codeChunk, scaleRow}, ValueRange{out},
-        ArrayRef<AffineMap>{identity, columns, identity},
+        b, p.loc, TypeRange{}, ValueRange{codeChunk, scaleInput},
+        ValueRange{out}, ArrayRef<AffineMap>{identity, columns, identity},
         SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
         [&](OpBuilder &nb, Location l, ValueRange args) {
           IRMapping map;
           map.map(body.getArgument(1), args[0]);
-          map.map(body.getArgument(2), args[1]);
+          map.map(decodedScale ? decodedScale : body.getArgument(2), args[1]);
           for (Operation *op : decoding)
-            nb.clone(*op, map);
+            if (!done.contains(op))
+              nb.clone(*op, map);
           linalg::YieldOp::create(nb, l, map.lookupOrDefault(weight));
         });
     return buffer;

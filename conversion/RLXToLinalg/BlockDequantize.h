@@ -19,8 +19,10 @@ namespace mlir::rlx {
 /// `x` (a scalar of op's x) times `scale` (of its scales): computed in f32,
 /// in f64 when any of the op's types is f64, and rounded once to the
 /// result's element type.
+/// `throughF16` decodes narrow float codes through f16 (see
+/// narrowFloatToF32): the same values, for CPU kernels.
 Value blockDequantizedElement(OpBuilder &b, Location loc, BlockDequantizeOp op,
-                              Value x, Value scale);
+                              Value x, Value scale, bool throughF16 = false);
 
 } // namespace mlir::rlx
 

@@ -24,6 +24,7 @@
 #include "conversion/RLXToLinalg/LinalgBuilders.h"
 #include "conversion/RLXToLinalg/NarrowFloats.h"
 #include "conversion/RLXToLinalg/RLXToLinalg.h"
+#include "dialects/RLX/IR/FloatFormats.h"
 #include "dialects/RLX/IR/RLXDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -53,11 +54,13 @@ Value scaleValue(OpBuilder &b, Location loc, Value s, Type compute) {
 
 Value mlir::rlx::blockDequantizedElement(OpBuilder &b, Location loc,
                                          BlockDequantizeOp op, Value x,
-                                         Value scale) {
+                                         Value scale, bool throughF16) {
   Type compute =
       anyF64({op.getX().getType(), op.getScales().getType(), op.getType()})
           ? Type(b.getF64Type())
           : Type(b.getF32Type());
+  if (throughF16 && narrowFloatFormat(x.getType()))
+    x = narrowFloatToF32(b, loc, x, /*throughF16=*/true);
   Value product =
       arith::MulFOp::create(b, loc, convertScalar(b, loc, x, compute, false),
                             scaleValue(b, loc, scale, compute));

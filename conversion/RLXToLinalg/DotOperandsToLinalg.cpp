@@ -57,6 +57,27 @@ Value offsetBy128(OpBuilder &b, Location loc, Value v) {
       arith::ConstantOp::create(b, loc, b.getIntegerAttr(v.getType(), -128)));
 }
 
+/// An element as the layout stores it: i8 offset by 128, a sub-byte code
+/// in the low bits of a byte (DotOperandLayout.h), others as they are.
+Value toStored(OpBuilder &b, Location loc, Value v) {
+  Type stored = dot_layout::storedElementType(v.getType());
+  if (stored == v.getType())
+    return offsetBy128(b, loc, v);
+  unsigned width = v.getType().getIntOrFloatBitWidth();
+  Value bits = arith::BitcastOp::create(b, loc, b.getIntegerType(width), v);
+  return arith::ExtUIOp::create(b, loc, stored, bits);
+}
+
+/// The inverse of toStored, back to `element` (the bits above a sub-byte
+/// code are dropped).
+Value fromStored(OpBuilder &b, Location loc, Value v, Type element) {
+  if (v.getType() == element)
+    return offsetBy128(b, loc, v);
+  unsigned width = element.getIntOrFloatBitWidth();
+  Value bits = arith::TruncIOp::create(b, loc, b.getIntegerType(width), v);
+  return arith::BitcastOp::create(b, loc, element, bits);
+}
+
 /// The leading dims of a rank-`rank` tensor as one, the last as another:
 /// [..., N] <-> [K, N].
 SmallVector<ReassociationIndices> leadingDimsAsOne(int64_t rank) {
@@ -81,7 +102,7 @@ struct PackDotOperandPattern : OpRewritePattern<PackDotOperandOp> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType packedType = op.getType();
-    Type element = packedType.getElementType();
+    Type element = op.getB().getType().getElementType();
     int64_t group = dot_layout::groupSize(element);
     Value matrix = asMatrix(rewriter, loc, op.getB());
     auto matrixType = cast<RankedTensorType>(matrix.getType());
@@ -118,7 +139,7 @@ struct PackDotOperandPattern : OpRewritePattern<PackDotOperandOp> {
         ArrayRef<AffineMap>{read, rewriter.getMultiDimIdentityMap(3)},
         SmallVector<utils::IteratorType>(3, utils::IteratorType::parallel),
         [&](OpBuilder &b, Location l, ValueRange args) {
-          linalg::YieldOp::create(b, l, offsetBy128(b, l, args[0]));
+          linalg::YieldOp::create(b, l, toStored(b, l, args[0]));
         });
     rewriter.replaceOp(op, copy.getResult(0));
     return success();
@@ -206,7 +227,11 @@ Value mlir::rlx::buildPackedBlockScaledMatmul(OpBuilder &b, Location loc,
       [&](OpBuilder &nb, Location l, ValueRange args) {
         // The weight's element first, from the code and scale alone (the
         // kernel decodes panels by cloning these ops), then the product.
-        Value w = blockDequantizedElement(nb, l, dequantize, args[1], args[2]);
+        Type codeType = dequantize.getX().getType().getElementType();
+        Value code = fromStored(nb, l, args[1], codeType);
+        // Only the CPU packs weights: its codes decode through f16.
+        Value w = blockDequantizedElement(nb, l, dequantize, code, args[2],
+                                          /*throughF16=*/true);
         Value sum = arith::AddFOp::create(
             nb, l, args[3], arith::MulFOp::create(nb, l, args[0], w));
         linalg::YieldOp::create(nb, l, sum);
@@ -231,7 +256,7 @@ Value mlir::rlx::buildUnpack(OpBuilder &b, Location loc,
       ValueRange{init}, ArrayRef<AffineMap>{read, b.getMultiDimIdentityMap(2)},
       SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
       [&](OpBuilder &nb, Location l, ValueRange args) {
-        linalg::YieldOp::create(nb, l, offsetBy128(nb, l, args[0]));
+        linalg::YieldOp::create(nb, l, fromStored(nb, l, args[0], element));
       });
   Value matrix = copy.getResult(0);
   if (type.getRank() == 2)

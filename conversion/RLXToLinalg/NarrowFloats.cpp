@@ -240,7 +240,8 @@ Value mlir::rlx::convertToNarrowFloat(OpBuilder &b, Location loc, Value x,
   return arith::BitcastOp::create(b, loc, to, narrowBits);
 }
 
-Value mlir::rlx::narrowFloatToF32(OpBuilder &b, Location loc, Value x) {
+Value mlir::rlx::narrowFloatToF32(OpBuilder &b, Location loc, Value x,
+                                  bool throughF16) {
   auto type = cast<FloatType>(x.getType());
   FloatFormat format = *narrowFloatFormat(type);
   Bits k(b, loc, b.getF32Type());
@@ -253,15 +254,33 @@ Value mlir::rlx::narrowFloatToF32(OpBuilder &b, Location loc, Value x) {
   Value magnitudeCode = k.andI(code, k.i((int64_t(1) << (format.width() - 1)) - 1));
   Value exponentField = k.shr(magnitudeCode, m);
   Value mantissa = k.andI(code, k.i((int64_t(1) << m) - 1));
-  // (mantissa + implicit one) * 2^(exponent - bias - m); subnormals have no
-  // implicit one and emin's exponent.
-  Value isSubnormal = k.cmpI(arith::CmpIPredicate::eq, exponentField, k.i(0));
-  Value significand = k.select(isSubnormal, mantissa,
-                               k.orI(mantissa, k.i(int64_t(1) << m)));
-  Value exponent = arith::MaxSIOp::create(b, loc, exponentField, k.i(1));
-  Value scale = k.pow2(k.sub(exponent, k.i(format.bias + m)));
-  Value magnitude = k.mulF(
-      arith::UIToFPOp::create(b, loc, k.floatType, significand), scale);
+  // f16 has 5 exponent bits and 10 mantissa bits: the magnitude code
+  // shifted into its fields is an f16 with the same significand and an
+  // exponent off by 15 - bias, subnormals included (both have emin's
+  // exponent). Its top exponent is inf/NaN, right only for IEEE formats.
+  bool f16Holds =
+      m <= 10 &&
+      (format.exponentBits < 5 ||
+       (format.exponentBits == 5 && format.specials == Specials::IEEE));
+  Value magnitude;
+  if (throughF16 && f16Holds) {
+    Value half = arith::BitcastOp::create(
+        b, loc, b.getF16Type(),
+        arith::TruncIOp::create(b, loc, b.getI16Type(),
+                                k.shl(magnitudeCode, 10 - m)));
+    magnitude = k.mulF(arith::ExtFOp::create(b, loc, k.floatType, half),
+                       k.f(std::ldexp(1.0, 15 - format.bias)));
+  } else {
+    // (mantissa + implicit one) * 2^(exponent - bias - m); subnormals have
+    // no implicit one and emin's exponent.
+    Value isSubnormal = k.cmpI(arith::CmpIPredicate::eq, exponentField, k.i(0));
+    Value significand =
+        k.select(isSubnormal, mantissa, k.orI(mantissa, k.i(int64_t(1) << m)));
+    Value exponent = arith::MaxSIOp::create(b, loc, exponentField, k.i(1));
+    Value scale = k.pow2(k.sub(exponent, k.i(format.bias + m)));
+    magnitude = k.mulF(
+        arith::UIToFPOp::create(b, loc, k.floatType, significand), scale);
+  }
 
   Value quietNaN = k.i(0x7fc00000);
   Value magnitudeBits = k.toInt(magnitude);

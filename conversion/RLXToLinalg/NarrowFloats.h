@@ -32,8 +32,13 @@ Value roundToFormat(OpBuilder &b, Location loc, Value x,
 Value convertToNarrowFloat(OpBuilder &b, Location loc, Value x, FloatType to,
                            bool saturate);
 
-/// The value of narrow float `x` as an f32 (exact).
-Value narrowFloatToF32(OpBuilder &b, Location loc, Value x);
+/// The value of narrow float `x` as an f32 (exact). `throughF16` decodes
+/// a format whose values f16 holds through an f16 (a shift, one
+/// conversion and a power of two: vcvtph2ps on a CPU with F16C, half the
+/// vector instructions of the integer decoding); for kernels that may use
+/// f16 (not Vulkan's).
+Value narrowFloatToF32(OpBuilder &b, Location loc, Value x,
+                       bool throughF16 = false);
 
 /// The value of an f8E8M0FNU scale as an f32 (exact): 2^(code - 127), NaN
 /// for code 255.

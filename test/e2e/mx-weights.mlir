@@ -47,6 +47,6 @@
 // The packed artifact's prepared params are the narrow codes and scales.
 // RUN: rlxc %t.pd.mlir --compile-to lower --emit=mlir -o - | FileCheck %s --check-prefix=PACKED
 // PACKED: tensor<2x96x32xf8E4M3FN> {rlx.param = "rlx.prepared/f/{{[0-9]+}}"}
-// PACKED: tensor<2x96x32xf4E2M1FN> {rlx.param = "rlx.prepared/f/{{[0-9]+}}"}
+// PACKED: tensor<2x96x32xi8> {rlx.param = "rlx.prepared/f/{{[0-9]+}}"}
 // PACKED: attrs =  {rlx.packed_rhs, rlx.scale_block_size = 32 : i64}
 // CHECK: y: all {{[0-9]+}} values within the f32 sum bound

@@ -57,13 +57,23 @@ inline constexpr int64_t kMinPrepackedDenseF32Bytes = int64_t(256) << 10;
 /// unsigned bytes of one operand by signed bytes of the other.
 inline bool isOffsetBy128(Type element) { return element.isInteger(8); }
 
+/// The element type the packed layout stores `element` as: itself, but a
+/// code narrower than a byte (f4E2M1FN, f6E3M2FN, f6E2M3FN) one per byte,
+/// in the low bits of an i8 (no offset): LLVM stores a vector of sub-byte
+/// elements bit-packed, so the kernel's vector loads could not read them
+/// in place, and the runtime has no sub-byte dtype for a prepared param.
+inline Type storedElementType(Type element) {
+  if (isa<FloatType>(element) && element.getIntOrFloatBitWidth() < 8)
+    return IntegerType::get(element.getContext(), 8);
+  return element;
+}
+
 /// The packed type of a `[k, n]` operand: [panels, groups, 32 * group].
 inline RankedTensorType packedType(int64_t k, int64_t n, Type element) {
   int64_t group = groupSize(element);
   return RankedTensorType::get({(n + kPanelColumns - 1) / kPanelColumns,
-                                (k + group - 1) / group,
-                                kPanelColumns * group},
-                               element);
+                                (k + group - 1) / group, kPanelColumns * group},
+                               storedElementType(element));
 }
 
 /// `shape` ([..., N], static) read as [K, N]: the leading dims collapsed.

@@ -16,11 +16,11 @@ using namespace mlir::rlx;
 /// Checks that `packed` is the packed layout of `unpacked`.
 static LogicalResult verifyDotLayout(Operation *op, RankedTensorType unpacked,
                                      RankedTensorType packed) {
-  if (unpacked.getElementType() != packed.getElementType())
-    return op->emitOpError("expects packed and unpacked tensors of one "
-                           "element type, got ")
-           << packed.getElementType() << " and "
-           << unpacked.getElementType();
+  Type stored = dot_layout::storedElementType(unpacked.getElementType());
+  if (stored != packed.getElementType())
+    return op->emitOpError("expects the packed tensor to hold ")
+           << unpacked.getElementType() << " as " << stored << ", got "
+           << packed.getElementType();
   if (unpacked.getRank() < 2 || !unpacked.hasStaticShape())
     return op->emitOpError("expects an unpacked tensor of static shape and "
                            "rank 2 or more, got ")

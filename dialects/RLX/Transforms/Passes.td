@@ -128,7 +128,12 @@ def RLXPackDotOperands : Pass<"rlx-pack-dot-operands", "mlir::ModuleOp"> {
     its layout at every call. Weights are values computed from params and
     constants alone, of static shape; one pack per weight, where the weight
     is computed, also for a reader in a loop body nested there (a scan's
-    step reading a weight computed before the loop).
+    step reading a weight computed before the loop). With `f32`, the
+    block-scaled weight of an f32 matmul (`rlx.block_dequantize` of narrow
+    float codes `[K, N]` along K, f8E8M0FNU/f16/f32 scales, N a multiple of
+    32) has its codes and scales packed instead, and the matmul reads a new
+    dequantization of the two unpacks: the f32 kernel decodes them panel by
+    panel, so the weight stays narrow in memory.
   }];
   let options = [
     Option<"int8", "int8", "bool", "false",
@@ -136,7 +141,8 @@ def RLXPackDotOperands : Pass<"rlx-pack-dot-operands", "mlir::ModuleOp"> {
     Option<"bf16", "bf16", "bool", "false",
            "Pack bf16 weights (a CPU with AVX512-BF16)">,
     Option<"f32", "f32", "bool", "false",
-           "Pack large f32 weights (the f32 kernel's panels 32 wide)">,
+           "Pack large f32 weights and block-scaled ones (the f32 "
+           "kernel's panels 32 wide)">,
   ];
   let dependentDialects = ["mlir::rlx::RLXDialect"];
 }

@@ -9,8 +9,16 @@ func.func @pack_i32(%w: tensor<8x32xi32>) {
 // -----
 
 func.func @pack_element_changes(%w: tensor<8x32xi8>) {
-  // expected-error @+1 {{'rlx.pack_dot_operand' op expects packed and unpacked tensors of one element type, got 'bf16' and 'i8'}}
+  // expected-error @+1 {{'rlx.pack_dot_operand' op expects the packed tensor to hold 'i8' as 'i8', got 'bf16'}}
   %0 = rlx.pack_dot_operand %w : (tensor<8x32xi8>) -> tensor<1x4x64xbf16>
+  return
+}
+
+// -----
+
+func.func @pack_sub_byte_in_place(%w: tensor<8x32xf4E2M1FN>) {
+  // expected-error @+1 {{'rlx.pack_dot_operand' op expects the packed tensor to hold 'f4E2M1FN' as 'i8', got 'f4E2M1FN'}}
+  %0 = rlx.pack_dot_operand %w : (tensor<8x32xf4E2M1FN>) -> tensor<1x8x32xf4E2M1FN>
   return
 }
 

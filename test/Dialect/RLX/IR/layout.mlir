@@ -29,8 +29,9 @@ func.func @pack_block_scaled(%codes: tensor<96x64xf8E4M3FN>, %fp4: tensor<96x64x
                              %scales: tensor<3x64xf8E8M0FNU>, %h: tensor<3x64xf16>) {
   // CHECK: rlx.pack_dot_operand %{{.*}} : (tensor<96x64xf8E4M3FN>) -> tensor<2x96x32xf8E4M3FN>
   %0 = rlx.pack_dot_operand %codes : (tensor<96x64xf8E4M3FN>) -> tensor<2x96x32xf8E4M3FN>
-  // CHECK: rlx.pack_dot_operand %{{.*}} : (tensor<96x64xf4E2M1FN>) -> tensor<2x96x32xf4E2M1FN>
-  %1 = rlx.pack_dot_operand %fp4 : (tensor<96x64xf4E2M1FN>) -> tensor<2x96x32xf4E2M1FN>
+  // A code narrower than a byte is stored one per byte, as i8.
+  // CHECK: rlx.pack_dot_operand %{{.*}} : (tensor<96x64xf4E2M1FN>) -> tensor<2x96x32xi8>
+  %1 = rlx.pack_dot_operand %fp4 : (tensor<96x64xf4E2M1FN>) -> tensor<2x96x32xi8>
   // CHECK: rlx.pack_dot_operand %{{.*}} : (tensor<3x64xf8E8M0FNU>) -> tensor<2x3x32xf8E8M0FNU>
   %2 = rlx.pack_dot_operand %scales : (tensor<3x64xf8E8M0FNU>) -> tensor<2x3x32xf8E8M0FNU>
   // CHECK: rlx.unpack_dot_operand %{{.*}} : (tensor<2x3x32xf16>) -> tensor<3x64xf16>
