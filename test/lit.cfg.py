@@ -41,3 +41,7 @@ def _cpu_flags():
 
 if {"amx_tile", "amx_bf16", "amx_int8"} <= _cpu_flags():
     config.available_features.add("amx")
+# The f32 matmul kernel's 32-column panels (what prepacked and block-scaled
+# weights are packed into) are two AVX-512 vectors wide.
+if "avx512f" in _cpu_flags():
+    config.available_features.add("avx512")

@@ -280,3 +280,36 @@ func.func @matmul_block_scaled_dynamic(%a: memref<?x96xf32>, %codes: memref<2x96
   return
 }
 
+
+// -----
+
+// Where the decoding reads the scale through ops of its own (an f16 scale
+// widened), the chunk's row of scales is decoded first by a generic over
+// the columns, and the chunk's generic reads the decoded row.
+#sa = affine_map<(m, n, k) -> (m, k)>
+#sc = affine_map<(m, n, k) -> (n floordiv 32, k, n mod 32)>
+#ss = affine_map<(m, n, k) -> (n floordiv 32, k floordiv 32, n mod 32)>
+#so = affine_map<(m, n, k) -> (m, n)>
+// CHECK-LABEL: func @matmul_block_scaled_scale_decoded_once
+// CHECK: %[[BUF:.+]] = memref.alloc() {alignment = 64 : i64} : memref<64x32xf32>
+// CHECK: %[[ROW:.+]] = memref.alloc() {alignment = 64 : i64} : memref<32xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel"]} ins(%{{.+}} : memref<32xf16, {{.+}}>) outs(%[[ROW]] : memref<32xf32>)
+// CHECK: arith.extf %{{.+}} : f16 to f32
+// CHECK: linalg.generic {{.*}} ins(%{{.+}}, %[[ROW]] : memref<32x32xf8E4M3FN, {{.+}}>, memref<32xf32>)
+// CHECK-NOT: f16
+// CHECK: linalg.yield
+// CHECK: memref.dealloc %[[BUF]]
+// CHECK: memref.dealloc %[[ROW]]
+func.func @matmul_block_scaled_scale_decoded_once(%a: memref<16x64xf32>, %codes: memref<1x64x32xf8E4M3FN>, %scales: memref<1x2x32xf16>, %c: memref<16x32xf32>) {
+  linalg.generic {indexing_maps = [#sa, #sc, #ss, #so], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %codes, %scales : memref<16x64xf32>, memref<1x64x32xf8E4M3FN>, memref<1x2x32xf16>) outs(%c : memref<16x32xf32>) attrs = {rlx.packed_rhs, rlx.scale_block_size = 32 : i64} {
+  ^bb0(%x: f32, %q: f8E4M3FN, %s: f16, %acc: f32):
+    %d = arith.extf %q : f8E4M3FN to f32
+    %sf = arith.extf %s : f16 to f32
+    %w = arith.mulf %d, %sf : f32
+    %p = arith.mulf %x, %w : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}
