@@ -25,13 +25,14 @@ nbits for MX, rlx / ORT f32 for f32; lower is better)."""
 import argparse
 import json
 import os
-import re
 import struct
 import subprocess
 import sys
 import tempfile
 
 import numpy as np
+
+from onnx_inference import ort_ms, ort_session, rlx_ms
 
 BLOCK = 32
 
@@ -135,30 +136,10 @@ def ort_f32_model(path, w):
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
 
 
-def ort_ms(path, x, threads, calls):
-    import time
-    import onnxruntime as ort
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    session = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
-    session.run(None, {"x": x})
-    times = []
-    for _ in range(calls):
-        start = time.perf_counter()
-        session.run(None, {"x": x})
-        times.append((time.perf_counter() - start) * 1e3)
-    return float(np.median(times))
-
-
-def rlx_run(bin_dir, artifact, weights, x_path, threads, calls, out=None):
-    env = dict(os.environ, RLX_NUM_THREADS=str(threads))
-    cmd = [os.path.join(bin_dir, "rlx-run"), artifact, "--weights", weights,
-           "--input", "x=" + x_path]
-    cmd += ["--output", out] if out else ["--benchmark", str(calls)]
-    text = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
-    return None if out else float(re.search(r"median ([0-9.]+) ms", text).group(1))
+def rlx_output(bin_dir, artifact, weights, x_path, out):
+    subprocess.run([os.path.join(bin_dir, "rlx-run"), artifact, "--weights", weights,
+                    "--input", "x=" + x_path, "--output", out],
+                   capture_output=True, check=True)
 
 
 def main():
@@ -214,16 +195,17 @@ def main():
                 subprocess.run([os.path.join(args.bin_dir, "rlxc"), src, "-o", artifacts[variant]],
                                check=True)
             for threads in (int(t) for t in args.threads.split(",")):
-                ort = {name: ort_ms(os.path.join(work, name + ".onnx"), x, threads, args.calls)
+                ort = {name: ort_ms(ort_session(os.path.join(work, name + ".onnx"), threads),
+                                    x, args.calls)
                        for name in ("f32", "nbits0", "nbits4")}
                 for name, ms in ort.items():
                     print("%d %d %d %d ort-%s %.3f %s -" % (
                         k, n, m, threads, name, ms, "4" if name == "f32" else "0.53"))
                 for variant, artifact in artifacts.items():
                     weights_path = os.path.join(work, variant + ".safetensors")
-                    ms = rlx_run(args.bin_dir, artifact, weights_path, x_path, threads, args.calls)
+                    ms = rlx_ms(args.bin_dir, artifact, weights_path, x_path, threads, args.calls)
                     out = os.path.join(work, "y.npy")
-                    rlx_run(args.bin_dir, artifact, weights_path, x_path, threads, 0, out)
+                    rlx_output(args.bin_dir, artifact, weights_path, x_path, out)
                     want = x.astype(np.float64) @ dense[variant].astype(np.float64)
                     err = np.max(np.abs(np.load(out) - want)) / np.max(np.abs(want))
                     peer = ort["f32"] if variant == "f32" else min(ort["nbits0"], ort["nbits4"])

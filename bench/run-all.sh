@@ -9,7 +9,8 @@
 # scan per-step cost and an LSTM forward+backward vs PyTorch and JAX, and
 # the workspace of a checkpointed scan; inference of ONNX models (an MLP,
 # ResNet-50, a 4-layer BERT-base encoder) vs ONNX Runtime, in f32 and
-# quantized to int8 (rlxc --quantize=int8 vs ONNX Runtime's quantizer).
+# quantized to int8 (rlxc --quantize=int8 vs ONNX Runtime's quantizer), and
+# a dense layer with block-scaled (MX) weights vs ONNX Runtime's MatMulNBits.
 # Usage: bench/run-all.sh [--no-install] (installs references, builds first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -117,3 +118,8 @@ echo
 echo "== int8 inference vs ONNX Runtime's quantizer (bench/int8_inference.py; ms, ratio = rlx / ORT, err = max |y - y_f32| / max |y_f32|) =="
 "$python" bench/int8_inference.py "$bin" --threads "1,$threads" 2>/dev/null ||
   echo "(skipped: needs torch and onnxruntime's quantizer in $python)"
+
+echo
+echo "== block-scaled (MX) weights vs ONNX Runtime's 4-bit MatMulNBits (bench/mx_matmul.py; ms, ratio = rlx / ORT, lower is better) =="
+"$python" bench/mx_matmul.py "$bin" --threads "1,$threads" 2>/dev/null ||
+  echo "(skipped: needs onnx and onnxruntime in $python)"

@@ -4,22 +4,25 @@ itself: the CPU kernel's decoding of packed codes (through f16 where f16
 holds the format) against the formats' definitions (no numpy: lit's
 python3 may lack it).
 
-    mx_codes.py model        prints the rlx MLIR
-    mx_codes.py weights FILE writes the codes and scales
-    mx_codes.py inputs DIR   writes x.npy (the identity) into DIR
-    mx_codes.py check OUT.safetensors
+    mx_codes.py [--block B] model static|dyn   prints the rlx MLIR
+    mx_codes.py [--block B] weights FILE       writes the codes and scales
+    mx_codes.py inputs DIR ROWS    writes x.npy (the identity's first ROWS
+                                   rows) into DIR
+    mx_codes.py [--block B] check ROWS OUT.safetensors
 
-K = 256 rows (every code of an 8-bit format; the narrower ones' codes
-repeat), N = 64 (two panels: each column's codes rotated by its index), one
-f8E8M0FNU scale per 32 rows. Codes of inf and NaN are replaced by 0 (a
-product 0 * inf in the identity's sum would be NaN). The products are
+K = 1152 rows (every code of an 8-bit format, several times; the kernel's
+K blocks are 128 rows), N = 512 (16 panels; each column's codes rotated by
+its index): 2 MiB as f32, the size from which the CPU keeps the weight
+narrow. One f8E8M0FNU scale per B rows (32 by default; the last block
+shorter where B does not divide K). Codes of inf and NaN are replaced by 0
+(a product 0 * inf in the identity's sum would be NaN). The products are
 exact, so y must equal the reference exactly.
 """
 import sys
 
 from npy_f32 import read_safetensors, write_npy, write_safetensors
 
-K, N, BLOCK = 256, 64, 32
+K, N, BLOCK = 1152, 512, 32
 
 # name: (exponent bits, mantissa bits, bias, specials)
 FORMATS = {
@@ -71,16 +74,21 @@ def codes(fmt):
     return out
 
 
+def blocks():
+    return -(-K // BLOCK)
+
+
 def scales():
-    return [120 + (b * 3 + n) % 15 for b in range(K // BLOCK) for n in range(N)]
+    return [120 + (b * 3 + n) % 15 for b in range(blocks()) for n in range(N)]
 
 
-def model():
-    x = "tensor<%dx%dxf32>" % (K, K)
-    y = "tensor<%dx%dxf32>" % (K, N)
+def model(mode):
+    rows = {"static": str(K), "dyn": "?"}[mode]
+    x = "tensor<%sx%dxf32>" % (rows, K)
+    y = "tensor<%sx%dxf32>" % (rows, N)
     outs = ", ".join('%s {rlx.name = "y_%s"}' % (y, fmt) for fmt in FORMATS)
     print('func.func @f(%%x: %s {rlx.name = "x"}) -> (%s) {' % (x, outs))
-    print('  %%s = rlx.param "scales" : tensor<%dx%dxf8E8M0FNU>' % (K // BLOCK, N))
+    print('  %%s = rlx.param "scales" : tensor<%dx%dxf8E8M0FNU>' % (blocks(), N))
     results = []
     for i, fmt in enumerate(FORMATS):
         w = width(fmt)
@@ -94,7 +102,7 @@ def model():
               % (i, source, K, N, "ui8" if w == 8 else "i%d" % w, K, N, fmt))
         print('  %%d%d = rlx.block_dequantize %%c%d, %%s {axis = 0, block_size = %d} : '
               'tensor<%dx%dx%s>, tensor<%dx%dxf8E8M0FNU> -> tensor<%dx%dxf32>'
-              % (i, i, BLOCK, K, N, fmt, K // BLOCK, N, K, N))
+              % (i, i, BLOCK, K, N, fmt, blocks(), N, K, N))
         print('  %%y%d = rlx.matmul %%x, %%d%d : (%s, tensor<%dx%dxf32>) -> %s'
               % (i, i, x, K, N, y))
         results.append("%%y%d" % i)
@@ -103,33 +111,39 @@ def model():
 
 
 def main():
+    global BLOCK
+    if sys.argv[1] == "--block":
+        BLOCK = int(sys.argv[2])
+        del sys.argv[1:3]
     cmd = sys.argv[1]
     if cmd == "model":
-        model()
+        model(sys.argv[2])
     elif cmd == "weights":
-        tensors = {"scales": ("F8_E8M0", [K // BLOCK, N], scales())}
+        tensors = {"scales": ("F8_E8M0", [blocks(), N], scales())}
         for fmt in FORMATS:
             tensors[fmt] = ("U8", [K, N], codes(fmt))
         write_safetensors(sys.argv[2], tensors)
     elif cmd == "inputs":
-        write_npy(sys.argv[2] + "/x.npy", "<f4", [K, K],
-                  [1.0 if i == j else 0.0 for i in range(K) for j in range(K)])
+        rows = int(sys.argv[3])
+        write_npy(sys.argv[2] + "/x.npy", "<f4", [rows, K],
+                  [1.0 if i == j else 0.0 for i in range(rows) for j in range(K)])
     elif cmd == "check":
-        got = read_safetensors(sys.argv[2])
-        s = scales()
+        rows = int(sys.argv[2])
+        got = read_safetensors(sys.argv[3])
+        scale = [2.0 ** (v - 127) for v in scales()]
         failed = False
         for fmt in FORMATS:
+            lut = [value(fmt, c) if is_finite(fmt, c) else 0.0 for c in range(1 << width(fmt))]
             c = codes(fmt)
-            want = [value(fmt, c[i]) * 2.0 ** (s[(i // N // BLOCK) * N + i % N] - 127)
-                    for i in range(K * N)]
+            want = [lut[c[i]] * scale[(i // N // BLOCK) * N + i % N] for i in range(rows * N)]
             y = got["y_" + fmt][2]
-            bad = [i for i in range(K * N) if y[i] != want[i]]
-            if bad:
+            bad = [i for i in range(rows * N) if y[i] != want[i]]
+            if len(y) != rows * N or bad:
                 failed = True
                 print("%s differs at %s: got %s, want %s" % (
                     fmt, bad[:4], [y[i] for i in bad[:4]], [want[i] for i in bad[:4]]))
             else:
-                print("%s: all %d values exact" % (fmt, K * N))
+                print("%s: all %d values exact" % (fmt, rows * N))
         sys.exit(1 if failed else 0)
 
 

@@ -2,15 +2,13 @@
 its weights, inputs and reference as plain loops (no numpy: lit's python3
 may lack it).
 
-    mx_weights.py [--shape K,N,BLOCK] model static|dyn [ROWS]
-                                      prints the rlx MLIR (3 rows static)
-    mx_weights.py [--shape ...] weights FILE     writes the weights
-    mx_weights.py [--shape ...] inputs DIR ROWS  writes x.npy into DIR
-    mx_weights.py [--shape ...] check DIR OUT.safetensors
+    mx_weights.py model static|dyn    prints the rlx MLIR
+    mx_weights.py weights FILE        writes the weights
+    mx_weights.py inputs DIR ROWS     writes x.npy into DIR
+    mx_weights.py check DIR OUT.safetensors
 
-y = x @ MXFP8(w8) + x @ MXFP4(w4) + b, by default K = 64 (two blocks of 32
-along the reduction dim), N = 24; --shape sets K, N and the block size (the
-last block shorter where it does not divide K). w8 holds f8E4M3FN codes (safetensors F8_E4M3, NaN
+y = x @ MXFP8(w8) + x @ MXFP4(w4) + b, K = 64 (two blocks of 32 along the
+reduction dim), N = 24. w8 holds f8E4M3FN codes (safetensors F8_E4M3, NaN
 codes left out), w4 f4E2M1FN codes one per byte (U8: safetensors' F4 packs
 two per byte), both with one f8E8M0FNU scale per block (F8_E8M0). The
 reference decodes the codes from the formats' definitions (exact); y is
@@ -30,8 +28,8 @@ def blocks():
     return -(-K // BLOCK)
 
 
-def model(mode, static_rows="3"):
-    rows = {"static": static_rows, "dyn": "?"}[mode]
+def model(mode):
+    rows = {"static": "3", "dyn": "?"}[mode]
     print('func.func @f(%%x: tensor<%sx%dxf32> {rlx.name = "x"}) -> (tensor<%sx%dxf32> {rlx.name = "y"}) {'
           % (rows, K, rows, N))
     print('  %%w8 = rlx.param "w8" : tensor<%dx%dxf8E4M3FN>' % (K, N))
@@ -86,13 +84,9 @@ def dequantized(codes, scales, decode):
 
 
 def main():
-    global K, N, BLOCK
-    if sys.argv[1] == "--shape":
-        K, N, BLOCK = (int(v) for v in sys.argv[2].split(","))
-        del sys.argv[1:3]
     cmd = sys.argv[1]
     if cmd == "model":
-        model(*sys.argv[2:4])
+        model(sys.argv[2])
     elif cmd == "weights":
         write_safetensors(sys.argv[2], weights())
     elif cmd == "inputs":

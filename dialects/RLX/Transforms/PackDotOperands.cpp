@@ -26,7 +26,9 @@
 ///   than 32, which the f32 kernel reads in panels;
 /// - the block-scaled weight of an f32 matmul: rlx.block_dequantize to f32
 ///   of `[K, N]` narrow float codes along K, with f8E8M0FNU, f16 or f32
-///   scales, N a multiple of 32 (MXFP8, MXFP6, MXFP4). Its codes and scales
+///   scales, N a multiple of 32, 2 MiB or more as f32 (MXFP8, MXFP6,
+///   MXFP4; smaller ones are prepared in f32, see DotOperandLayout.h). Its
+///   codes and scales
 ///   are packed into the f32 panels, each as it is; the matmul reads them
 ///   through a new rlx.block_dequantize of the two unpacks, and the f32
 ///   kernel decodes each panel's K block into a buffer in cache as it
@@ -115,7 +117,8 @@ BlockDequantizeOp panelledBlockScaled(Value rhs, Block *block) {
       !isBlockScale(scales.getElementType()) ||
       !isPackableWeight(dequantize.getX(), block) ||
       !isPackableWeight(dequantize.getScales(), block) ||
-      codes.getDimSize(1) % dot_layout::kPanelColumns != 0)
+      codes.getDimSize(1) % dot_layout::kPanelColumns != 0 ||
+      codes.getNumElements() * 4 < dot_layout::kMinBlockScaledF32Bytes)
     return {};
   return dequantize;
 }

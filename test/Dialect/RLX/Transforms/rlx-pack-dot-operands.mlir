@@ -157,15 +157,15 @@ func.func @weight_read_in_loop(%h0: tensor<8x512xf32>, %m0: tensor<512x1024xf32>
 // -----
 
 // A block-scaled weight of an f32 matmul (MXFP8 codes along K, E8M0
-// scales, N a multiple of 32): its codes and scales are packed, each as it
-// is, and the matmul reads its own dequantization of the two unpacks; the
-// old one stays for its other reader.
+// scales, N a multiple of 32, 2 MiB as f32): its codes and scales are
+// packed, each as it is, and the matmul reads its own dequantization of the
+// two unpacks; the old one stays for its other reader.
 // CHECK-LABEL: func @block_scaled_weight
-// CHECK:         %[[W:.+]] = rlx.param "w" : tensor<96x64xf8E4M3FN>
-// CHECK-NEXT:    %[[PW:.+]] = rlx.pack_dot_operand %[[W]] : (tensor<96x64xf8E4M3FN>) -> tensor<2x96x32xf8E4M3FN>
+// CHECK:         %[[W:.+]] = rlx.param "w" : tensor<1024x512xf8E4M3FN>
+// CHECK-NEXT:    %[[PW:.+]] = rlx.pack_dot_operand %[[W]] : (tensor<1024x512xf8E4M3FN>) -> tensor<16x1024x32xf8E4M3FN>
 // CHECK-NEXT:    %[[UW:.+]] = rlx.unpack_dot_operand %[[PW]]
-// CHECK:         %[[S:.+]] = rlx.param "s" : tensor<3x64xf8E8M0FNU>
-// CHECK-NEXT:    %[[PS:.+]] = rlx.pack_dot_operand %[[S]] : (tensor<3x64xf8E8M0FNU>) -> tensor<2x3x32xf8E8M0FNU>
+// CHECK:         %[[S:.+]] = rlx.param "s" : tensor<32x512xf8E8M0FNU>
+// CHECK-NEXT:    %[[PS:.+]] = rlx.pack_dot_operand %[[S]] : (tensor<32x512xf8E8M0FNU>) -> tensor<16x32x32xf8E8M0FNU>
 // CHECK-NEXT:    %[[US:.+]] = rlx.unpack_dot_operand %[[PS]]
 // CHECK:         %[[OLD:.+]] = rlx.block_dequantize %[[W]], %[[S]]
 // CHECK:         %[[D:.+]] = rlx.block_dequantize %[[UW]], %[[US]] {axis = 0 : i64, block_size = 32 : i64}
@@ -173,35 +173,55 @@ func.func @weight_read_in_loop(%h0: tensor<8x512xf32>, %m0: tensor<512x1024xf32>
 // CHECK:         rlx.add %{{.+}}, %[[OLD]]
 // OFF-LABEL: func @block_scaled_weight
 // OFF-NOT:     rlx.pack_dot_operand
-func.func @block_scaled_weight(%x: tensor<?x96xf32>, %y: tensor<96x64xf32>) -> (tensor<?x64xf32>, tensor<96x64xf32>) {
-  %w = rlx.param "w" : tensor<96x64xf8E4M3FN>
-  %s = rlx.param "s" : tensor<3x64xf8E8M0FNU>
-  %d = rlx.block_dequantize %w, %s {axis = 0, block_size = 32} : tensor<96x64xf8E4M3FN>, tensor<3x64xf8E8M0FNU> -> tensor<96x64xf32>
-  %0 = rlx.matmul %x, %d : (tensor<?x96xf32>, tensor<96x64xf32>) -> tensor<?x64xf32>
-  %1 = rlx.add %y, %d : (tensor<96x64xf32>, tensor<96x64xf32>) -> tensor<96x64xf32>
-  return %0, %1 : tensor<?x64xf32>, tensor<96x64xf32>
+func.func @block_scaled_weight(%x: tensor<?x1024xf32>, %y: tensor<1024x512xf32>) -> (tensor<?x512xf32>, tensor<1024x512xf32>) {
+  %w = rlx.param "w" : tensor<1024x512xf8E4M3FN>
+  %s = rlx.param "s" : tensor<32x512xf8E8M0FNU>
+  %d = rlx.block_dequantize %w, %s {axis = 0, block_size = 32} : tensor<1024x512xf8E4M3FN>, tensor<32x512xf8E8M0FNU> -> tensor<1024x512xf32>
+  %0 = rlx.matmul %x, %d : (tensor<?x1024xf32>, tensor<1024x512xf32>) -> tensor<?x512xf32>
+  %1 = rlx.add %y, %d : (tensor<1024x512xf32>, tensor<1024x512xf32>) -> tensor<1024x512xf32>
+  return %0, %1 : tensor<?x512xf32>, tensor<1024x512xf32>
 }
 
 // -----
 
-// Left as they are: N not a multiple of 32, blocks along N, integer codes
-// (MXINT8: the panels store i8 offset by 128), and codes that are an input.
-// CHECK-LABEL: func @block_scaled_not_packed
+// Below 2 MiB as f32 a block-scaled weight is an f32 weight like any: its
+// dequantization (prepared once per binding) packed in f32 from 256 KiB.
+// CHECK-LABEL: func @block_scaled_weight_small
+// CHECK:         %[[D:.+]] = rlx.block_dequantize
+// CHECK-NEXT:    %[[P:.+]] = rlx.pack_dot_operand %[[D]] : (tensor<512x256xf32>) -> tensor<8x512x32xf32>
 // CHECK-NOT:     rlx.pack_dot_operand
-func.func @block_scaled_not_packed(%x: tensor<4x96xf32>, %c: tensor<96x64xf8E4M3FN>) -> (tensor<4x48xf32>, tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x64xf32>) {
-  %w = rlx.param "w" : tensor<96x48xf8E4M3FN>
-  %s = rlx.param "s" : tensor<3x48xf8E8M0FNU>
-  %d = rlx.block_dequantize %w, %s {axis = 0, block_size = 32} : tensor<96x48xf8E4M3FN>, tensor<3x48xf8E8M0FNU> -> tensor<96x48xf32>
-  %0 = rlx.matmul %x, %d : (tensor<4x96xf32>, tensor<96x48xf32>) -> tensor<4x48xf32>
-  %v = rlx.param "v" : tensor<96x64xf8E4M3FN>
-  %t = rlx.param "t" : tensor<96x2xf8E8M0FNU>
-  %e = rlx.block_dequantize %v, %t {axis = 1, block_size = 32} : tensor<96x64xf8E4M3FN>, tensor<96x2xf8E8M0FNU> -> tensor<96x64xf32>
-  %1 = rlx.matmul %x, %e : (tensor<4x96xf32>, tensor<96x64xf32>) -> tensor<4x64xf32>
-  %i = rlx.param "i" : tensor<96x64xi8>
-  %u = rlx.param "u" : tensor<3x64xf8E8M0FNU>
-  %f = rlx.block_dequantize %i, %u {axis = 0, block_size = 32} : tensor<96x64xi8>, tensor<3x64xf8E8M0FNU> -> tensor<96x64xf32>
-  %2 = rlx.matmul %x, %f : (tensor<4x96xf32>, tensor<96x64xf32>) -> tensor<4x64xf32>
-  %g = rlx.block_dequantize %c, %u {axis = 0, block_size = 32} : tensor<96x64xf8E4M3FN>, tensor<3x64xf8E8M0FNU> -> tensor<96x64xf32>
-  %3 = rlx.matmul %x, %g : (tensor<4x96xf32>, tensor<96x64xf32>) -> tensor<4x64xf32>
-  return %0, %1, %2, %3 : tensor<4x48xf32>, tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x64xf32>
+func.func @block_scaled_weight_small(%x: tensor<?x512xf32>) -> tensor<?x256xf32> {
+  %w = rlx.param "w" : tensor<512x256xf8E4M3FN>
+  %s = rlx.param "s" : tensor<16x256xf8E8M0FNU>
+  %d = rlx.block_dequantize %w, %s {axis = 0, block_size = 32} : tensor<512x256xf8E4M3FN>, tensor<16x256xf8E8M0FNU> -> tensor<512x256xf32>
+  %0 = rlx.matmul %x, %d : (tensor<?x512xf32>, tensor<512x256xf32>) -> tensor<?x256xf32>
+  return %0 : tensor<?x256xf32>
+}
+
+// -----
+
+// Codes and scales not packed: N not a multiple of 32, blocks along N,
+// integer codes (MXINT8: the panels store i8 offset by 128), codes that are
+// an input. The f32 dequantization of the weights among them is an f32
+// weight like any (packed in f32).
+// CHECK-LABEL: func @block_scaled_not_packed
+// CHECK-NOT:     pack_dot_operand {{.*}}x{{f8E4M3FN|i8|f8E8M0FNU}}>)
+// CHECK-COUNT-2: rlx.pack_dot_operand %{{.+}} : (tensor<1024x512xf32>)
+// CHECK-NOT:     rlx.pack_dot_operand
+func.func @block_scaled_not_packed(%x: tensor<4x1024xf32>, %c: tensor<1024x512xf8E4M3FN>) -> (tensor<4x528xf32>, tensor<4x512xf32>, tensor<4x512xf32>, tensor<4x512xf32>) {
+  %w = rlx.param "w" : tensor<1024x528xf8E4M3FN>
+  %s = rlx.param "s" : tensor<32x528xf8E8M0FNU>
+  %d = rlx.block_dequantize %w, %s {axis = 0, block_size = 32} : tensor<1024x528xf8E4M3FN>, tensor<32x528xf8E8M0FNU> -> tensor<1024x528xf32>
+  %0 = rlx.matmul %x, %d : (tensor<4x1024xf32>, tensor<1024x528xf32>) -> tensor<4x528xf32>
+  %v = rlx.param "v" : tensor<1024x512xf8E4M3FN>
+  %t = rlx.param "t" : tensor<1024x16xf8E8M0FNU>
+  %e = rlx.block_dequantize %v, %t {axis = 1, block_size = 32} : tensor<1024x512xf8E4M3FN>, tensor<1024x16xf8E8M0FNU> -> tensor<1024x512xf32>
+  %1 = rlx.matmul %x, %e : (tensor<4x1024xf32>, tensor<1024x512xf32>) -> tensor<4x512xf32>
+  %i = rlx.param "i" : tensor<1024x512xi8>
+  %u = rlx.param "u" : tensor<32x512xf8E8M0FNU>
+  %f = rlx.block_dequantize %i, %u {axis = 0, block_size = 32} : tensor<1024x512xi8>, tensor<32x512xf8E8M0FNU> -> tensor<1024x512xf32>
+  %2 = rlx.matmul %x, %f : (tensor<4x1024xf32>, tensor<1024x512xf32>) -> tensor<4x512xf32>
+  %g = rlx.block_dequantize %c, %u {axis = 0, block_size = 32} : tensor<1024x512xf8E4M3FN>, tensor<32x512xf8E8M0FNU> -> tensor<1024x512xf32>
+  %3 = rlx.matmul %x, %g : (tensor<4x1024xf32>, tensor<1024x512xf32>) -> tensor<4x512xf32>
+  return %0, %1, %2, %3 : tensor<4x528xf32>, tensor<4x512xf32>, tensor<4x512xf32>, tensor<4x512xf32>
 }
