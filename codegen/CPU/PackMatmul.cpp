@@ -436,9 +436,12 @@ bool mlir::rlx::isPrepackedF32Matmul(Operation *op) {
 bool mlir::rlx::isPrepackedBlockScaledMatmul(Operation *op) {
   auto generic = dyn_cast<linalg::GenericOp>(op);
   if (!generic || !generic->hasAttr(dot_layout::kPackedRhsAttrName) ||
-      !generic->hasAttr(dot_layout::kScaleBlockAttrName) ||
       !generic.hasPureBufferSemantics() || generic.getNumDpsInputs() != 3 ||
       generic.getNumDpsInits() != 1)
+    return false;
+  auto blockSize =
+      generic->getAttrOfType<IntegerAttr>(dot_layout::kScaleBlockAttrName);
+  if (!blockSize || blockSize.getInt() < 1)
     return false;
   auto aType = cast<MemRefType>(generic.getDpsInputOperand(0)->get().getType());
   auto cType = cast<MemRefType>(generic.getDpsInitOperand(0)->get().getType());
