@@ -10,6 +10,8 @@ weight-only MatMulNBits, side by side.
   dequantized by rlx.block_dequantize; the f32 kernel reads the codes and
   scales packed and decodes each panel's K block in cache (about 1 byte per
   weight at run time);
+- rlx int4: the same int4 weight ONNX Runtime's MatMulNBits gets below
+  (codes -8..7 one per byte, U8 cast to i4, an f32 scale per 32 rows);
 - ORT f32: MatMul by an f32 initializer; ORT nbits: com.microsoft
   MatMulNBits, 4-bit codes two per byte with an f32 scale per 32 rows
   (ONNX Runtime's weight-only quantized matmul for LLMs), accuracy_level 0
@@ -86,6 +88,11 @@ def rlx_model(variant, k, n, m):
         if variant == "mxfp8":
             codes, t = "%w", "f8E4M3FN"
             lines.append('  %%w = rlx.param "w" : tensor<%dx%dxf8E4M3FN>' % (k, n))
+        elif variant == "int4":
+            codes, t = "%i", "i4"
+            s = "tensor<%dx%dxf32>" % (k // BLOCK, n)
+            lines.append('  %%u = rlx.param "w" : tensor<%dx%dxui8>' % (k, n))
+            lines.append('  %%i = rlx.cast %%u : tensor<%dx%dxui8> -> tensor<%dx%dxi4>' % (k, n, k, n))
         else:
             codes, t = "%c", "f4E2M1FN"
             lines.append('  %%u = rlx.param "w" : tensor<%dx%dxui8>' % (k, n))
@@ -171,11 +178,14 @@ def main():
                       "s": ("F8_E8M0", scales.shape, scales.tobytes())},
         }
         dense = {"f32": dense4, "mxfp8": dense8, "mxfp4": dense4}
-        bytes_per_weight = {"f32": 4.0, "mxfp8": 1 + 1 / BLOCK, "mxfp4": 1 + 1 / BLOCK}
-        # ORT: f32, and MatMulNBits with the MXFP4 weight's int4 twin
-        # (codes e2m1 are not int4; same layout and bytes, other values).
+        # int4: ONNX Runtime's MatMulNBits weight (q in -8..7, f32 scales).
         q = rng.integers(-8, 8, (k, n)).astype(np.int8)
         nbits_scales = (2.0 ** (scales.astype(np.float64) - 127)).astype(np.float32)
+        weights["int4"] = {"w": ("U8", (k, n), (q.astype(np.uint8) & 15).tobytes()),
+                           "s": ("F32", scales.shape, nbits_scales.tobytes())}
+        dense["int4"] = (q * np.repeat(nbits_scales, BLOCK, axis=0)).astype(np.float32)
+        bytes_per_weight = {"f32": 4.0, "mxfp8": 1 + 1 / BLOCK, "mxfp4": 1 + 1 / BLOCK,
+                            "int4": 1 + 4 / BLOCK}
         ort_f32_model(os.path.join(work, "f32.onnx"), dense4)
         for level in (0, 4):
             ort_nbits_model(os.path.join(work, "nbits%d.onnx" % level), k, n,

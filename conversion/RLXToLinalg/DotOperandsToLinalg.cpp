@@ -63,8 +63,10 @@ Value toStored(OpBuilder &b, Location loc, Value v) {
   Type stored = dot_layout::storedElementType(v.getType());
   if (stored == v.getType())
     return offsetBy128(b, loc, v);
-  unsigned width = v.getType().getIntOrFloatBitWidth();
-  Value bits = arith::BitcastOp::create(b, loc, b.getIntegerType(width), v);
+  Value bits = v;
+  if (isa<FloatType>(v.getType()))
+    bits = arith::BitcastOp::create(
+        b, loc, b.getIntegerType(v.getType().getIntOrFloatBitWidth()), v);
   return arith::ExtUIOp::create(b, loc, stored, bits);
 }
 
@@ -75,6 +77,8 @@ Value fromStored(OpBuilder &b, Location loc, Value v, Type element) {
     return offsetBy128(b, loc, v);
   unsigned width = element.getIntOrFloatBitWidth();
   Value bits = arith::TruncIOp::create(b, loc, b.getIntegerType(width), v);
+  if (!isa<FloatType>(element))
+    return bits;
   return arith::BitcastOp::create(b, loc, element, bits);
 }
 

@@ -33,16 +33,20 @@ FORMATS = {
     "f6E3M2FN": (3, 2, 3, "finite"),
     "f6E2M3FN": (2, 3, 1, "finite"),
     "f4E2M1FN": (2, 1, 1, "finite"),
+    # Signless integer codes (ONNX's blocked int4): two's complement.
+    "i4": (None, 4, None, "integer"),
 }
 
 
 def width(fmt):
-    e, m, _, _ = FORMATS[fmt]
-    return 1 + e + m
+    e, m, _, specials = FORMATS[fmt]
+    return m if specials == "integer" else 1 + e + m
 
 
 def is_finite(fmt, code):
     e_bits, m_bits, _, specials = FORMATS[fmt]
+    if specials == "integer":
+        return True
     magnitude = code & ((1 << (e_bits + m_bits)) - 1)
     if specials == "ieee":
         return (magnitude >> m_bits) != (1 << e_bits) - 1
@@ -54,7 +58,9 @@ def is_finite(fmt, code):
 
 
 def value(fmt, code):
-    e_bits, m_bits, bias, _ = FORMATS[fmt]
+    e_bits, m_bits, bias, specials = FORMATS[fmt]
+    if specials == "integer":
+        return code - (1 << m_bits) if code >> (m_bits - 1) else code
     e = (code >> m_bits) & ((1 << e_bits) - 1)
     m = code & ((1 << m_bits) - 1)
     if e == 0:
@@ -94,12 +100,16 @@ def model(mode):
         w = width(fmt)
         print('  %%u%d = rlx.param "%s" : tensor<%dx%dxui8>' % (i, fmt, K, N))
         source = "%%u%d" % i
-        if w < 8:
+        if w < 8 and FORMATS[fmt][3] != "integer":
             print('  %%i%d = rlx.cast %%u%d : tensor<%dx%dxui8> -> tensor<%dx%dxi%d>'
                   % (i, i, K, N, K, N, w))
             source = "%%i%d" % i
-        print('  %%c%d = rlx.bitcast %s : tensor<%dx%dx%s> -> tensor<%dx%dx%s>'
-              % (i, source, K, N, "ui8" if w == 8 else "i%d" % w, K, N, fmt))
+        if FORMATS[fmt][3] == "integer":
+            print('  %%c%d = rlx.cast %%u%d : tensor<%dx%dxui8> -> tensor<%dx%dx%s>'
+                  % (i, i, K, N, K, N, fmt))
+        else:
+            print('  %%c%d = rlx.bitcast %s : tensor<%dx%dx%s> -> tensor<%dx%dx%s>'
+                  % (i, source, K, N, "ui8" if w == 8 else "i%d" % w, K, N, fmt))
         print('  %%d%d = rlx.block_dequantize %%c%d, %%s {axis = 0, block_size = %d} : '
               'tensor<%dx%dx%s>, tensor<%dx%dxf8E8M0FNU> -> tensor<%dx%dxf32>'
               % (i, i, BLOCK, K, N, fmt, blocks(), N, K, N))

@@ -1,5 +1,5 @@
 // Every finite code of f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ, f6E3M2FN,
-// f6E2M3FN and f4E2M1FN as a block-scaled weight (1152 x 512: 2 MiB as
+// f6E2M3FN, f4E2M1FN and i4 as a block-scaled weight (1152 x 512: 2 MiB as
 // f32, kept narrow) of an f32 matmul by the identity, so the product is the
 // dequantized weight: the CPU kernel reads the codes and scales packed and
 // decodes them (through f16 where f16 holds the format), and the product,
@@ -24,8 +24,8 @@
 // RUN: %if avx512 %{ rlxc %t.d.mlir --compile-to lower --emit=mlir -o - | FileCheck %s --check-prefix=PACKED40 %}
 // RUN: rlx-run %t.d.so --weights %t.d.safetensors --input x=%t.d/x.npy --outputs %t.d/out.safetensors
 // RUN: python3 %inputs/mx_codes.py --block 40 check 7 %t.d/out.safetensors | FileCheck %s
-// PACKED-COUNT-7: rlx.scale_block_size = 32
-// PACKED40-COUNT-7: rlx.scale_block_size = 40
+// PACKED-COUNT-8: rlx.scale_block_size = 32
+// PACKED40-COUNT-8: rlx.scale_block_size = 40
 // CHECK: f8E4M3FN: all {{[0-9]+}} values exact
 // CHECK: f8E5M2: all {{[0-9]+}} values exact
 // CHECK: f8E4M3FNUZ: all {{[0-9]+}} values exact
@@ -33,3 +33,4 @@
 // CHECK: f6E3M2FN: all {{[0-9]+}} values exact
 // CHECK: f6E2M3FN: all {{[0-9]+}} values exact
 // CHECK: f4E2M1FN: all {{[0-9]+}} values exact
+// CHECK: i4: all {{[0-9]+}} values exact

@@ -67,12 +67,13 @@ inline constexpr int64_t kMinBlockScaledF32Bytes = int64_t(2) << 20;
 inline bool isOffsetBy128(Type element) { return element.isInteger(8); }
 
 /// The element type the packed layout stores `element` as: itself, but a
-/// code narrower than a byte (f4E2M1FN, f6E3M2FN, f6E2M3FN) one per byte,
-/// in the low bits of an i8 (no offset): LLVM stores a vector of sub-byte
-/// elements bit-packed, so the kernel's vector loads could not read them
-/// in place, and the runtime has no sub-byte dtype for a prepared param.
+/// code narrower than a byte (f4E2M1FN, f6E3M2FN, f6E2M3FN, i2-i7) one per
+/// byte, in the low bits of an i8 (no offset): LLVM stores a vector of
+/// sub-byte elements bit-packed, so the kernel's vector loads could not
+/// read them in place, and the runtime has no sub-byte dtype for a
+/// prepared param.
 inline Type storedElementType(Type element) {
-  if (isa<FloatType>(element) && element.getIntOrFloatBitWidth() < 8)
+  if (element.isIntOrFloat() && element.getIntOrFloatBitWidth() < 8)
     return IntegerType::get(element.getContext(), 8);
   return element;
 }

@@ -15,9 +15,10 @@
 /// f32 panels and decoded by the f32 kernel panel by panel.
 def RLX_DotOperandElement
     : AnyTypeOf<[I8, BF16, F32, F16, F8E4M3FN, F8E5M2, F8E4M3FNUZ, F8E5M2FNUZ,
-                 F6E3M2FN, F6E2M3FN, F4E2M1FN, F8E8M0FNU],
+                 F6E3M2FN, F6E2M3FN, F4E2M1FN, F8E8M0FNU, I<2>, I<3>, I<4>,
+                 I<5>, I<6>, I<7>],
                 "i8, bf16, f32, or a block-scaled weight's codes or scales "
-                "(f16, a narrow float, f8E8M0FNU)">;
+                "(f16, a narrow float or integer, f8E8M0FNU)">;
 
 def RLX_PackDotOperandOp : RLX_Op<"pack_dot_operand", [Pure]> {
   let summary = "a matmul's right operand in the CPU kernels' layout";
@@ -36,8 +37,10 @@ def RLX_PackDotOperandOp : RLX_Op<"pack_dot_operand", [Pure]> {
     unsigned operand of vpdpbusd. `rlx.unpack_dot_operand` is the inverse.
 
     The codes and scales of a block-scaled weight (`rlx.block_dequantize`
-    along K: narrow float codes, f8E8M0FNU/f16/f32 scales) take the f32
-    panels (G = 1): the f32 kernel decodes them panel by panel.
+    along K: narrow float or integer codes, f8E8M0FNU/f16/f32 scales) take
+    the f32 panels (G = 1): the f32 kernel decodes them panel by panel.
+    Codes narrower than a byte are stored one per byte, in the low bits of
+    an i8 (the result's element type is then i8).
 
     Example:
 

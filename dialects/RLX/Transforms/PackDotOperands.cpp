@@ -25,15 +25,15 @@
 ///   fused epilogue, see DotOperandLayout.h), N a multiple of 32 and more
 ///   than 32, which the f32 kernel reads in panels;
 /// - the block-scaled weight of an f32 matmul: rlx.block_dequantize to f32
-///   of `[K, N]` narrow float codes along K, with f8E8M0FNU, f16 or f32
-///   scales, N a multiple of 32, 2 MiB or more as f32 (MXFP8, MXFP6,
-///   MXFP4; smaller ones are prepared in f32, see DotOperandLayout.h). Its
-///   codes and scales
-///   are packed into the f32 panels, each as it is; the matmul reads them
-///   through a new rlx.block_dequantize of the two unpacks, and the f32
-///   kernel decodes each panel's K block into a buffer in cache as it
-///   multiplies. So the weight stays narrow in memory and is read narrow
-///   at every call (a quarter of the f32 weight's bytes for MXFP8), where
+///   of `[K, N]` narrow float or 2-7 bit integer codes along K, with
+///   f8E8M0FNU, f16 or f32 scales, N a multiple of 32, 2 MiB or more as
+///   f32 (MXFP8, MXFP6, MXFP4, blocked int4; smaller ones are
+///   prepared in f32, see DotOperandLayout.h). Its codes and scales are
+///   packed into the f32 panels, each as the layout stores it; the matmul
+///   reads them through a new rlx.block_dequantize of the two unpacks, and
+///   the f32 kernel decodes each panel's K block into a buffer in cache as
+///   it multiplies. So the weight stays narrow in memory and is read narrow
+///   at every call (about a quarter of the f32 weight's bytes), where
 ///   dequantizing it once per binding would keep an f32 copy.
 ///
 /// Only for a CPU with the kernel's instructions (options `int8`, `bf16`;
@@ -92,9 +92,13 @@ bool isPackableWeight(Value w, Block *block) {
   return isWeight(w, home);
 }
 
-/// Codes and scales of a block-scaled weight the f32 panels hold (G = 1, no
-/// offset, and a dtype the runtime can prepare).
+/// Codes and scales of a block-scaled weight the f32 panels hold (G = 1,
+/// codes narrower than a byte one per byte): narrow floats, and signless
+/// integers of 2 to 7 bits (ONNX's blocked int4). Not i8 (MXINT8): the
+/// layout of i8 is the int8 kernel's, groups of 4 k.
 bool isBlockCode(Type t) {
+  if (t.isSignlessInteger())
+    return t.getIntOrFloatBitWidth() >= 2 && t.getIntOrFloatBitWidth() < 8;
   return isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
              Float8E5M2FNUZType, Float6E3M2FNType, Float6E2M3FNType,
              Float4E2M1FNType>(t);

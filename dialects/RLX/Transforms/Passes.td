@@ -130,8 +130,9 @@ def RLXPackDotOperands : Pass<"rlx-pack-dot-operands", "mlir::ModuleOp"> {
     is computed, also for a reader in a loop body nested there (a scan's
     step reading a weight computed before the loop). With `f32`, the
     block-scaled weight of an f32 matmul (`rlx.block_dequantize` of narrow
-    float codes `[K, N]` along K, f8E8M0FNU/f16/f32 scales, N a multiple of
-    32) has its codes and scales packed instead, and the matmul reads a new
+    float or 2-7 bit integer codes `[K, N]` along K, f8E8M0FNU/f16/f32
+    scales, N a multiple of 32, 2 MiB or more as f32) has its codes and
+    scales packed instead, and the matmul reads a new
     dequantization of the two unpacks: the f32 kernel decodes them panel by
     panel, so the weight stays narrow in memory.
   }];

@@ -140,3 +140,23 @@ func.func @packed_block_scaled_other_reader(%codes: tensor<2x96x32xf8E4M3FN>, %p
   %d = rlx.block_dequantize %w, %us {axis = 0, block_size = 48} : tensor<96x64xf8E4M3FN>, tensor<2x64xf32> -> tensor<96x64xf32>
   return %d : tensor<96x64xf32>
 }
+
+// -----
+
+// Codes narrower than a byte (int4) are packed one per byte (zero-extended,
+// no offset) and the product's body truncates them back before decoding.
+// CHECK-LABEL: func @packed_block_scaled_int4
+// CHECK:         linalg.generic {{.+}} ins(%{{.+}} : tensor<64x64xi4>) outs(%{{.+}} : tensor<2x64x32xi8>)
+// CHECK:           arith.extui %{{.+}} : i4 to i8
+// CHECK-NOT:       arith.xori
+// CHECK:         linalg.generic {{.+}} ins(%arg0, %{{.+}}, %arg2 : tensor<?x64xf32>, tensor<2x64x32xi8>, tensor<2x2x32xf32>) {{.+}} attrs =  {rlx.packed_rhs, rlx.scale_block_size = 32 : i64}
+// CHECK:           %[[CODE:.+]] = arith.trunci %{{.+}} : i8 to i4
+// CHECK:           arith.sitofp %[[CODE]] : i4 to f32
+func.func @packed_block_scaled_int4(%x: tensor<?x64xf32>, %codes: tensor<64x64xi4>, %ps: tensor<2x2x32xf32>) -> tensor<?x64xf32> {
+  %pc = rlx.pack_dot_operand %codes : (tensor<64x64xi4>) -> tensor<2x64x32xi8>
+  %w = rlx.unpack_dot_operand %pc : (tensor<2x64x32xi8>) -> tensor<64x64xi4>
+  %us = rlx.unpack_dot_operand %ps : (tensor<2x2x32xf32>) -> tensor<2x64xf32>
+  %d = rlx.block_dequantize %w, %us {axis = 0, block_size = 32} : tensor<64x64xi4>, tensor<2x64xf32> -> tensor<64x64xf32>
+  %0 = rlx.matmul %x, %d : (tensor<?x64xf32>, tensor<64x64xf32>) -> tensor<?x64xf32>
+  return %0 : tensor<?x64xf32>
+}

@@ -1,7 +1,7 @@
 // RUN: rlx-opt %s -split-input-file -verify-diagnostics
 
 func.func @pack_i32(%w: tensor<8x32xi32>) {
-  // expected-error @+1 {{'rlx.pack_dot_operand' op operand #0 must be ranked tensor of i8, bf16, f32, or a block-scaled weight's codes or scales (f16, a narrow float, f8E8M0FNU) values}}
+  // expected-error @+1 {{'rlx.pack_dot_operand' op operand #0 must be ranked tensor of i8, bf16, f32, or a block-scaled weight's codes or scales (f16, a narrow float or integer, f8E8M0FNU) values}}
   %0 = rlx.pack_dot_operand %w : (tensor<8x32xi32>) -> tensor<1x2x128xi32>
   return
 }
@@ -57,7 +57,7 @@ func.func @unpack_wrong_shape(%p: tensor<2x10x128xi8>) {
 // -----
 
 func.func @unpack_f64(%p: tensor<1x8x32xf64>) {
-  // expected-error @+1 {{'rlx.unpack_dot_operand' op operand #0 must be ranked tensor of i8, bf16, f32, or a block-scaled weight's codes or scales (f16, a narrow float, f8E8M0FNU) values}}
+  // expected-error @+1 {{'rlx.unpack_dot_operand' op operand #0 must be ranked tensor of i8, bf16, f32, or a block-scaled weight's codes or scales (f16, a narrow float or integer, f8E8M0FNU) values}}
   %0 = rlx.unpack_dot_operand %p : (tensor<1x8x32xf64>) -> tensor<8x32xf64>
   return
 }

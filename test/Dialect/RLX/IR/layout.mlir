@@ -32,6 +32,8 @@ func.func @pack_block_scaled(%codes: tensor<96x64xf8E4M3FN>, %fp4: tensor<96x64x
   // A code narrower than a byte is stored one per byte, as i8.
   // CHECK: rlx.pack_dot_operand %{{.*}} : (tensor<96x64xf4E2M1FN>) -> tensor<2x96x32xi8>
   %1 = rlx.pack_dot_operand %fp4 : (tensor<96x64xf4E2M1FN>) -> tensor<2x96x32xi8>
+  // CHECK: rlx.unpack_dot_operand %{{.*}} : (tensor<2x96x32xi8>) -> tensor<96x64xi4>
+  %i4 = rlx.unpack_dot_operand %1 : (tensor<2x96x32xi8>) -> tensor<96x64xi4>
   // CHECK: rlx.pack_dot_operand %{{.*}} : (tensor<3x64xf8E8M0FNU>) -> tensor<2x3x32xf8E8M0FNU>
   %2 = rlx.pack_dot_operand %scales : (tensor<3x64xf8E8M0FNU>) -> tensor<2x3x32xf8E8M0FNU>
   // CHECK: rlx.unpack_dot_operand %{{.*}} : (tensor<2x3x32xf16>) -> tensor<3x64xf16>
