@@ -179,26 +179,20 @@ struct PanelSource {
   Value panels;
   linalg::GenericOp scaled = {};
 
-  /// B's rows [kStart, kStart + block) of panel `panel`, block x tileN.
+  /// B's rows [kStart, kStart + block) of panel `panel`, block x tileN;
+  /// the buffers it allocates for them go to `owned` (freed by release,
+  /// after the last reader).
   Value block(PackedMatmulBuilder &p, Value panel, Value kStart, int64_t block,
-              int64_t tileN) {
+              int64_t tileN, SmallVectorImpl<Value> &owned) {
     if (!scaled)
       return p.view(panels, {panel, kStart, p.attr(0)}, {1, block, tileN}, 2);
-    return decode(p, panel, kStart, block, tileN);
+    return decode(p, panel, kStart, block, tileN, owned);
   }
 
-  /// Frees the buffers `block` made (after the last reader of its result).
-  void release(PackedMatmulBuilder &p, Value buffer) {
-    if (!scaled)
-      return;
-    memref::DeallocOp::create(p.b, p.loc, buffer);
-    if (scaleBuffer)
-      memref::DeallocOp::create(p.b, p.loc, scaleBuffer);
+  static void release(PackedMatmulBuilder &p, ArrayRef<Value> owned) {
+    for (Value buffer : owned)
+      memref::DeallocOp::create(p.b, p.loc, buffer);
   }
-
-  /// The decoded scales of the current chunk (tileN), when the decoding
-  /// splits (see splitScaleDecoding); null otherwise.
-  Value scaleBuffer;
 
   /// The decoding's ops that read the scale alone (and constants), and the
   /// one value of theirs the rest reads: the scale decoded. Empty when the
@@ -252,7 +246,7 @@ struct PanelSource {
   /// (the row of scales decoded first, by a generic of its own, where the
   /// decoding splits).
   Value decode(PackedMatmulBuilder &p, Value panel, Value kStart, int64_t block,
-               int64_t tileN) {
+               int64_t tileN, SmallVectorImpl<Value> &owned) {
     OpBuilder &b = p.b;
     Value codes = scaled.getDpsInputOperand(1)->get();
     Value scales = scaled.getDpsInputOperand(2)->get();
@@ -266,11 +260,14 @@ struct PanelSource {
     Value buffer = memref::AllocOp::create(
         b, p.loc, MemRefType::get({block, tileN}, weight.getType()),
         ValueRange{}, b.getI64IntegerAttr(64));
-    scaleBuffer = {};
-    if (decodedScale)
+    owned.push_back(buffer);
+    Value scaleBuffer;
+    if (decodedScale) {
       scaleBuffer = memref::AllocOp::create(
           b, p.loc, MemRefType::get({tileN}, decodedScale.getType()),
           ValueRange{}, b.getI64IntegerAttr(64));
+      owned.push_back(scaleBuffer);
+    }
     int64_t chunk = std::gcd(block, blockSize);
     OpBuilder::InsertionGuard guard(b);
     Value at =
@@ -366,7 +363,8 @@ void packOne(Operation *matmul, Value a, Value bOperand, PanelSource prepacked,
     Value panel = arith::RemUIOp::create(builder, p.loc, pair, p.index(panels));
     Value firstRowTile =
         arith::MulIOp::create(builder, p.loc, mBlock, p.index(mc / tileM));
-    Value bTile = source.block(p, panel, kStart, block, tileN);
+    SmallVector<Value> owned;
+    Value bTile = source.block(p, panel, kStart, block, tileN, owned);
     Value column = arith::MulIOp::create(builder, p.loc, panel, p.index(tileN));
     scf::ForOp rowTileLoop;
     Value rowTile = arith::AddIOp::create(builder, p.loc, firstRowTile,
@@ -377,7 +375,7 @@ void packOne(Operation *matmul, Value a, Value bOperand, PanelSource prepacked,
     Value cTile = p.view(c, {row, column}, {tileM, tileN}, 2);
     p.matmul(aTile, bTile, cTile, /*transposedA=*/true);
     builder.setInsertionPointAfter(rowTileLoop);
-    source.release(p, bTile);
+    PanelSource::release(p, owned);
     builder.setInsertionPointAfter(kLoop);
     memref::DeallocOp::create(builder, p.loc, packedA);
   } else {
@@ -402,9 +400,10 @@ void packOne(Operation *matmul, Value a, Value bOperand, PanelSource prepacked,
         ArrayRef<OpFoldResult>{memref::getMixedSize(builder, p.loc, a, 0),
                                p.attr(block)},
         ArrayRef<OpFoldResult>{p.attr(1), p.attr(1)});
-    Value bBlock = source.block(p, panel, kStart, block, tileN);
+    SmallVector<Value> owned;
+    Value bBlock = source.block(p, panel, kStart, block, tileN, owned);
     p.matmul(aBlock, bBlock, cPanel, /*transposedA=*/false);
-    source.release(p, bBlock);
+    PanelSource::release(p, owned);
     builder.setInsertionPointAfter(panelLoop);
   }
   if (!prepacked.panels)
@@ -414,11 +413,20 @@ void packOne(Operation *matmul, Value a, Value bOperand, PanelSource prepacked,
 
 } // namespace
 
-bool mlir::rlx::isPrepackedF32Matmul(Operation *op) {
+/// `op` as a product by a prepacked B on buffers, with `inputs` inputs (A,
+/// then B's packed operands) and one output; null otherwise.
+static linalg::GenericOp packedRhsGeneric(Operation *op, unsigned inputs) {
   auto generic = dyn_cast<linalg::GenericOp>(op);
   if (!generic || !generic->hasAttr(dot_layout::kPackedRhsAttrName) ||
-      !generic.hasPureBufferSemantics() || generic.getNumDpsInputs() != 2 ||
-      generic.getNumDpsInits() != 1)
+      !generic.hasPureBufferSemantics() ||
+      generic.getNumDpsInputs() != inputs || generic.getNumDpsInits() != 1)
+    return {};
+  return generic;
+}
+
+bool mlir::rlx::isPrepackedF32Matmul(Operation *op) {
+  linalg::GenericOp generic = packedRhsGeneric(op, 2);
+  if (!generic)
     return false;
   auto aType = cast<MemRefType>(generic.getDpsInputOperand(0)->get().getType());
   auto packedType =
@@ -434,10 +442,8 @@ bool mlir::rlx::isPrepackedF32Matmul(Operation *op) {
 }
 
 bool mlir::rlx::isPrepackedBlockScaledMatmul(Operation *op) {
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || !generic->hasAttr(dot_layout::kPackedRhsAttrName) ||
-      !generic.hasPureBufferSemantics() || generic.getNumDpsInputs() != 3 ||
-      generic.getNumDpsInits() != 1)
+  linalg::GenericOp generic = packedRhsGeneric(op, 3);
+  if (!generic)
     return false;
   auto blockSize =
       generic->getAttrOfType<IntegerAttr>(dot_layout::kScaleBlockAttrName);

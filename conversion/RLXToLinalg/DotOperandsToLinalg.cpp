@@ -199,10 +199,18 @@ Value mlir::rlx::buildPackedMatmul(OpBuilder &b, Location loc, Value lhs,
 BlockDequantizeOp mlir::rlx::packedBlockScaledSource(Value rhs) {
   auto dequantize = rhs.getDefiningOp<BlockDequantizeOp>();
   if (!dequantize || dequantize.getAxis() != 0 ||
-      dequantize.getX().getType().getRank() != 2 ||
-      !dequantize.getX().getDefiningOp<UnpackDotOperandOp>() ||
-      !dequantize.getScales().getDefiningOp<UnpackDotOperandOp>())
+      !dequantize.getType().getElementType().isF32() ||
+      dequantize.getX().getType().getRank() != 2)
     return {};
+  // Both in the f32 panels (G = 1): the product reads them so. i8 and bf16
+  // have the dot-product kernels' layouts.
+  for (Value operand :
+       {Value(dequantize.getX()), Value(dequantize.getScales())}) {
+    auto unpack = operand.getDefiningOp<UnpackDotOperandOp>();
+    if (!unpack ||
+        dot_layout::groupSize(unpack.getType().getElementType()) != 1)
+      return {};
+  }
   return dequantize;
 }
 

@@ -26,9 +26,9 @@ UnpackDotOperandOp packedSource(Value rhs);
 Value buildPackedMatmul(OpBuilder &b, Location loc, Value lhs,
                         UnpackDotOperandOp unpack, Value acc);
 
-/// The block-scaled weight `rhs` is, when its codes ([K, N], along K) and
-/// scales are both read through unpacks (rlx-pack-dot-operands); null if
-/// not.
+/// The block-scaled weight `rhs` is, when it is f32 and its codes ([K, N],
+/// along K) and scales are both read through unpacks of the f32 panels
+/// (rlx-pack-dot-operands); null if not.
 BlockDequantizeOp packedBlockScaledSource(Value rhs);
 
 /// `acc` plus `lhs` ([M, K], f32) times the weight `dequantize` computes,

@@ -30,11 +30,17 @@ void mlir::rlx::populateRLXToLinalgPatterns(RewritePatternSet &patterns) {
 namespace {
 struct ConvertRLXToLinalgPass
     : mlir::rlx::impl::ConvertRLXToLinalgBase<ConvertRLXToLinalgPass> {
-  void runOnOperation() override {
+  /// The dialects the lowering produces.
+  ConversionTarget loweredTarget() {
     ConversionTarget target(getContext());
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
-                           cf::ControlFlowDialect,
-                           arith::ArithDialect, math::MathDialect>();
+                           cf::ControlFlowDialect, arith::ArithDialect,
+                           math::MathDialect>();
+    return target;
+  }
+
+  void runOnOperation() override {
+    ConversionTarget target = loweredTarget();
     target.addIllegalDialect<RLXDialect>();
     // Params are entry-point arguments by the time code is generated; the
     // artifact ABI pass, not this conversion, decides how they are passed.
@@ -81,10 +87,7 @@ struct ConvertRLXToLinalgPass
     }
     if (!read)
       return success();
-    ConversionTarget target(getContext());
-    target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect,
-                           cf::ControlFlowDialect, arith::ArithDialect,
-                           math::MathDialect>();
+    ConversionTarget target = loweredTarget();
     target.addLegalOp<UnpackDotOperandOp>();
     target.addIllegalOp<BlockDequantizeOp>();
     RewritePatternSet patterns(&getContext());

@@ -160,3 +160,19 @@ func.func @packed_block_scaled_int4(%x: tensor<?x64xf32>, %codes: tensor<64x64xi
   %0 = rlx.matmul %x, %d : (tensor<?x64xf32>, tensor<64x64xf32>) -> tensor<?x64xf32>
   return %0 : tensor<?x64xf32>
 }
+
+// -----
+
+// Scales packed in another layout than the f32 panels (bf16: pairs of k)
+// are not read by the packed product's maps: the weight is unpacked and
+// dequantized, then multiplied as any.
+// CHECK-LABEL: func @packed_block_scaled_bf16_scales
+// CHECK-NOT:     rlx.scale_block_size
+// CHECK:         linalg.matmul
+func.func @packed_block_scaled_bf16_scales(%x: tensor<?x64xf32>, %codes: tensor<2x64x32xf8E4M3FN>, %ps: tensor<2x1x64xbf16>) -> tensor<?x64xf32> {
+  %w = rlx.unpack_dot_operand %codes : (tensor<2x64x32xf8E4M3FN>) -> tensor<64x64xf8E4M3FN>
+  %us = rlx.unpack_dot_operand %ps : (tensor<2x1x64xbf16>) -> tensor<2x64xbf16>
+  %d = rlx.block_dequantize %w, %us {axis = 0, block_size = 32} : tensor<64x64xf8E4M3FN>, tensor<2x64xbf16> -> tensor<64x64xf32>
+  %0 = rlx.matmul %x, %d : (tensor<?x64xf32>, tensor<64x64xf32>) -> tensor<?x64xf32>
+  return %0 : tensor<?x64xf32>
+}
