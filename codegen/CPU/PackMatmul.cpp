@@ -45,6 +45,11 @@ using namespace mlir::rlx;
 
 namespace {
 
+/// The most rows of A whose product by a block-scaled panel decodes each
+/// weight in the product itself (once per row) rather than once into a
+/// buffer that every row reads.
+constexpr int64_t kMaxRowsDecodedInProduct = 2;
+
 /// Bytes of packed A a core should keep in its L2 across the B panels.
 constexpr int64_t kABlockBytes = int64_t(1) << 20;
 
@@ -64,6 +69,16 @@ int64_t kBlockFor(int64_t k) {
     if (k % block == 0)
       return block;
   return k;
+}
+
+/// `acc + a * b`, an add of a product that LLVM may contract into one
+/// fused multiply-add (a math.fma would hide the reduction's combiner
+/// from linalg's vectorizer, which then leaves the loop scalar).
+Value multiplyAdd(OpBuilder &b, Location loc, Value a, Value w, Value acc) {
+  auto contract = arith::FastMathFlagsAttr::get(b.getContext(),
+                                                arith::FastMathFlags::contract);
+  Value product = arith::MulFOp::create(b, loc, a, w, contract);
+  return arith::AddFOp::create(b, loc, acc, product, contract);
 }
 
 /// Emits the loops and views of one packed matmul.
@@ -238,83 +253,262 @@ struct PanelSource {
     return {withConstants, frontier.front()};
   }
 
-  /// The block decoded chunk by chunk, a chunk the largest run of k
-  /// dividing both the K block and the scale block, so that each chunk has
-  /// one row of scales: an elementwise generic reading it as a vector (a
-  /// `k / block_size` map would be sliced wrong by tiling, see the
-  /// rlx.block_dequantize lowering), whose body is the product's decoding
-  /// (the row of scales decoded first, by a generic of its own, where the
-  /// decoding splits).
-  Value decode(PackedMatmulBuilder &p, Value panel, Value kStart, int64_t block,
-               int64_t tileN, SmallVectorImpl<Value> &owned) {
+  /// The chunk of k for decoding: the largest run dividing both `extent`
+  /// (a K block, or K) and the scale block, so that each chunk has one row
+  /// of scales and is read as a vector (a `k / block_size` map would be
+  /// sliced wrong by tiling, see the rlx.block_dequantize lowering).
+  int64_t chunkFor(int64_t extent) {
+    return std::gcd(
+        extent,
+        scaled->getAttrOfType<IntegerAttr>(dot_layout::kScaleBlockAttrName)
+            .getInt());
+  }
+
+  /// The scale row of panel `panel` for row `k` of B as the decoding's
+  /// input (tileN values), and the ops of the body it stands for (`done`):
+  /// where the decoding splits, the row decoded once by a generic of its
+  /// own into `*scaleBuffer` (allocated by the caller), else the raw row.
+  Value scaleRow(PackedMatmulBuilder &p, Value panel, Value k, int64_t tileN,
+                 Value scaleBuffer, llvm::SmallPtrSetImpl<Operation *> &done) {
     OpBuilder &b = p.b;
-    Value codes = scaled.getDpsInputOperand(1)->get();
     Value scales = scaled.getDpsInputOperand(2)->get();
     int64_t blockSize =
         scaled->getAttrOfType<IntegerAttr>(dot_layout::kScaleBlockAttrName)
             .getInt();
+    Value row = arith::DivUIOp::create(b, p.loc, k, p.index(blockSize));
+    Value raw = p.view(scales, {panel, row, p.attr(0)}, {1, 1, tileN}, 1);
+    if (!scaleBuffer)
+      return raw;
+    Block &body = scaled.getRegion().front();
+    std::pair<SmallVector<Operation *>, Value> split = scaleDecoding();
+    ArrayRef<Operation *> scaleOps = split.first;
+    Value decodedScale = split.second;
+    AffineMap line = b.getMultiDimIdentityMap(1);
+    linalg::GenericOp::create(
+        b, p.loc, TypeRange{}, ValueRange{raw}, ValueRange{scaleBuffer},
+        ArrayRef<AffineMap>{line, line},
+        SmallVector<utils::IteratorType>(1, utils::IteratorType::parallel),
+        [&](OpBuilder &nb, Location l, ValueRange args) {
+          IRMapping map;
+          map.map(body.getArgument(2), args[0]);
+          for (Operation *op : scaleOps)
+            nb.clone(*op, map);
+          linalg::YieldOp::create(nb, l, map.lookup(decodedScale));
+        });
+    for (Operation *op : scaleOps)
+      if (op->getNumOperands() != 0)
+        done.insert(op);
+    return scaleBuffer;
+  }
+
+  /// splitScaleDecoding of the product's body.
+  std::pair<SmallVector<Operation *>, Value> scaleDecoding() {
     Block &body = scaled.getRegion().front();
     auto [decoding, weight] = weightDecoding(scaled);
-    auto [scaleOps, decodedScale] =
-        splitScaleDecoding(decoding, body.getArgument(2), weight);
+    return splitScaleDecoding(decoding, body.getArgument(2), weight);
+  }
+
+  /// A tileN buffer for the decoded scale row, or null when the decoding
+  /// does not split.
+  Value scaleBufferFor(PackedMatmulBuilder &p, int64_t tileN,
+                       SmallVectorImpl<Value> &owned) {
+    Value decodedScale = scaleDecoding().second;
+    if (!decodedScale)
+      return {};
+    Value buffer = memref::AllocOp::create(
+        p.b, p.loc, MemRefType::get({tileN}, decodedScale.getType()),
+        ValueRange{}, p.b.getI64IntegerAttr(64));
+    owned.push_back(buffer);
+    return buffer;
+  }
+
+  /// The product's body cloned into a generic's, its arguments `args` in
+  /// the product's order (a, code, scale, c; the scale already decoded
+  /// when `done` holds its ops), up to `until` (the weight, or the yield's
+  /// operand for the whole product), which it returns.
+  Value cloneBody(OpBuilder &nb, ValueRange args, Value until,
+                  const llvm::SmallPtrSetImpl<Operation *> &done) {
+    Block &body = scaled.getRegion().front();
+    IRMapping map;
+    for (auto [i, arg] : llvm::enumerate(args))
+      if (arg)
+        map.map(body.getArgument(i), arg);
+    if (!done.empty() && args.size() > 2)
+      map.map(scaleDecoding().second, args[2]);
+    for (Operation &op : body.without_terminator()) {
+      if (done.contains(&op))
+        continue;
+      nb.clone(op, map);
+      if (llvm::is_contained(op.getResults(), until))
+        break;
+    }
+    return map.lookupOrDefault(until);
+  }
+
+  /// The block decoded chunk by chunk (chunkFor), each chunk by an
+  /// elementwise generic whose body is the product's decoding.
+  Value decode(PackedMatmulBuilder &p, Value panel, Value kStart, int64_t block,
+               int64_t tileN, SmallVectorImpl<Value> &owned) {
+    OpBuilder &b = p.b;
+    Value codes = scaled.getDpsInputOperand(1)->get();
+    Value weight = weightDecoding(scaled).second;
     Value buffer = memref::AllocOp::create(
         b, p.loc, MemRefType::get({block, tileN}, weight.getType()),
         ValueRange{}, b.getI64IntegerAttr(64));
     owned.push_back(buffer);
-    Value scaleBuffer;
-    if (decodedScale) {
-      scaleBuffer = memref::AllocOp::create(
-          b, p.loc, MemRefType::get({tileN}, decodedScale.getType()),
-          ValueRange{}, b.getI64IntegerAttr(64));
-      owned.push_back(scaleBuffer);
-    }
-    int64_t chunk = std::gcd(block, blockSize);
+    Value scaleBuffer = scaleBufferFor(p, tileN, owned);
+    int64_t chunk = chunkFor(block);
     OpBuilder::InsertionGuard guard(b);
     Value at =
         arith::MulIOp::create(b, p.loc, p.loop(block / chunk), p.index(chunk));
     Value k = arith::AddIOp::create(b, p.loc, kStart, at);
-    Value row = arith::DivUIOp::create(b, p.loc, k, p.index(blockSize));
     Value codeChunk =
         p.view(codes, {panel, k, p.attr(0)}, {1, chunk, tileN}, 2);
-    Value scaleRow = p.view(scales, {panel, row, p.attr(0)}, {1, 1, tileN}, 1);
+    llvm::SmallPtrSet<Operation *, 16> done;
+    Value scaleInput = scaleRow(p, panel, k, tileN, scaleBuffer, done);
     Value out = p.view(buffer, {at, p.attr(0)}, {chunk, tileN}, 2);
     MLIRContext *ctx = b.getContext();
     AffineMap identity = b.getMultiDimIdentityMap(2);
     AffineMap columns = AffineMap::get(2, 0, {getAffineDimExpr(1, ctx)}, ctx);
-    Value scaleInput = scaleRow;
-    llvm::SmallPtrSet<Operation *, 16> done;
-    if (decodedScale) {
-      AffineMap line = b.getMultiDimIdentityMap(1);
-      linalg::GenericOp::create(
-          b, p.loc, TypeRange{}, ValueRange{scaleRow}, ValueRange{scaleBuffer},
-          ArrayRef<AffineMap>{line, line},
-          SmallVector<utils::IteratorType>(1, utils::IteratorType::parallel),
-          [&](OpBuilder &nb, Location l, ValueRange args) {
-            IRMapping map;
-            map.map(body.getArgument(2), args[0]);
-            for (Operation *op : scaleOps)
-              nb.clone(*op, map);
-            linalg::YieldOp::create(nb, l, map.lookup(decodedScale));
-          });
-      scaleInput = scaleBuffer;
-      for (Operation *op : scaleOps)
-        if (op->getNumOperands() != 0)
-          done.insert(op);
-    }
     linalg::GenericOp::create(
         b, p.loc, TypeRange{}, ValueRange{codeChunk, scaleInput},
         ValueRange{out}, ArrayRef<AffineMap>{identity, columns, identity},
         SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
         [&](OpBuilder &nb, Location l, ValueRange args) {
-          IRMapping map;
-          map.map(body.getArgument(1), args[0]);
-          map.map(decodedScale ? decodedScale : body.getArgument(2), args[1]);
-          for (Operation *op : decoding)
-            if (!done.contains(op))
-              nb.clone(*op, map);
-          linalg::YieldOp::create(nb, l, map.lookupOrDefault(weight));
+          Value w = cloneBody(nb, {Value(), args[0], args[1]}, weight, done);
+          linalg::YieldOp::create(nb, l, w);
         });
     return buffer;
+  }
+
+  /// The weight as (the code's value [times a constant]) times the scale
+  /// (decoded by ops of its own, splitScaleDecoding, or as it is): the
+  /// code's value and the constant (null without one), or nulls when the
+  /// weight is not such a product.
+  std::pair<Value, Value> codeValueAndFactor() {
+    Value weight = weightDecoding(scaled).second;
+    Block &body = scaled.getRegion().front();
+    // The scale as the body reads it when no ops of its own decode it.
+    Value decodedScale = scaleDecoding().second;
+    if (!decodedScale)
+      decodedScale = body.getArgument(2);
+    auto product = weight ? weight.getDefiningOp<arith::MulFOp>() : nullptr;
+    if (!decodedScale || !product ||
+        !llvm::is_contained(product->getOperands(), decodedScale))
+      return {};
+    Value code =
+        product.getLhs() == decodedScale ? product.getRhs() : product.getLhs();
+    // The code's value must not read the scale.
+    SmallVector<Value> work{code};
+    llvm::SmallPtrSet<Value, 16> seen;
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      if (v == body.getArgument(2) || v == decodedScale)
+        return {};
+      if (!seen.insert(v).second)
+        continue;
+      if (Operation *def = v.getDefiningOp())
+        llvm::append_range(work, def->getOperands());
+    }
+    if (auto scaled = code.getDefiningOp<arith::MulFOp>())
+      for (unsigned i = 0; i < 2; ++i)
+        if (scaled->getOperand(1 - i).getDefiningOp<arith::ConstantOp>())
+          return {scaled->getOperand(i), scaled->getOperand(1 - i)};
+    return {code, Value()};
+  }
+
+  /// `cPanel` (rows x tileN) += `a` (rows x K) times panel `panel`, each
+  /// weight decoded in the product's own loop nest and never stored, chunk
+  /// by chunk of k and row by row. For a few rows (a GEMV: a decoder's one
+  /// token) this reads each code once and writes nothing but sums; the
+  /// buffered decode wrote and read back every weight, three quarters of a
+  /// row's time. Where the weight is the code's value times its decoded
+  /// scale (every format rlx-pack-dot-operands packs), a row's chunk sums
+  /// the codes' values alone, one fused multiply-add per weight, and the
+  /// scale (and a power of two the code's decoding ends with, see
+  /// decodeThroughF16) is applied once per chunk: `c += (sum * factor) *
+  /// scale`, in that order so that neither product over- or underflows
+  /// where the weights do not. Otherwise the sum is of whole weights.
+  /// The sums are a buffer of their own (not a view, which the hoisting
+  /// refuses): the vectorizer keeps them in registers across the chunk.
+  void decodeInProduct(PackedMatmulBuilder &p, Value a, Value panel,
+                       Value cPanel, int64_t k, int64_t tileN) {
+    OpBuilder &b = p.b;
+    Location loc = p.loc;
+    MLIRContext *ctx = b.getContext();
+    Value codes = scaled.getDpsInputOperand(1)->get();
+    std::pair<Value, Value> split = codeValueAndFactor();
+    Value summed = split.first, factor = split.second;
+    if (!summed)
+      summed = weightDecoding(scaled).second;
+    SmallVector<Value> owned;
+    Value scaleBuffer = scaleBufferFor(p, tileN, owned);
+    Value sums = memref::AllocOp::create(
+        b, loc, MemRefType::get({tileN}, b.getF32Type()), ValueRange{},
+        b.getI64IntegerAttr(64));
+    owned.push_back(sums);
+    int64_t chunk = chunkFor(k);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      Value kStart =
+          arith::MulIOp::create(b, loc, p.loop(k / chunk), p.index(chunk));
+      Value codeChunk =
+          p.view(codes, {panel, kStart, p.attr(0)}, {1, chunk, tileN}, 2);
+      llvm::SmallPtrSet<Operation *, 16> done;
+      Value scaleInput = scaleRow(p, panel, kStart, tileN, scaleBuffer, done);
+      Value rows = memref::DimOp::create(b, loc, a, 0);
+      Value row = scf::ForOp::create(b, loc, p.index(0), rows, p.index(1))
+                      .getInductionVar();
+      b.setInsertionPointToStart(row.getParentBlock());
+      Value aRow = p.view(a, {row, kStart}, {1, chunk}, 1);
+      Value cRow = p.view(cPanel, {row, p.attr(0)}, {1, tileN}, 1);
+      Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+      linalg::FillOp::create(b, loc, zero, sums);
+      auto dims = [&](unsigned count, std::initializer_list<unsigned> ds) {
+        SmallVector<AffineExpr> exprs;
+        for (unsigned d : ds)
+          exprs.push_back(getAffineDimExpr(d, ctx));
+        return AffineMap::get(count, 0, exprs, ctx);
+      };
+      using utils::IteratorType;
+      // Loops (k, column): the column innermost, vectorized whole.
+      bool wholeWeight = !split.first;
+      SmallVector<Value> inputs{aRow, codeChunk};
+      SmallVector<AffineMap> maps{dims(2, {0}), dims(2, {0, 1})};
+      if (wholeWeight) {
+        inputs.push_back(scaleInput);
+        maps.push_back(dims(2, {1}));
+      }
+      maps.push_back(dims(2, {1}));
+      linalg::GenericOp::create(
+          b, loc, TypeRange{}, inputs, ValueRange{sums}, maps,
+          {IteratorType::reduction, IteratorType::parallel},
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            SmallVector<Value> bodyArgs{Value(), args[1]};
+            if (wholeWeight)
+              bodyArgs.push_back(args[2]);
+            Value v = cloneBody(nb, bodyArgs, summed, done);
+            linalg::YieldOp::create(
+                nb, l, multiplyAdd(nb, l, args[0], v, args.back()));
+          });
+      Operation *factorOp = factor ? factor.getDefiningOp() : nullptr;
+      AffineMap line = b.getMultiDimIdentityMap(1);
+      linalg::GenericOp::create(
+          b, loc, TypeRange{}, ValueRange{sums, scaleInput}, ValueRange{cRow},
+          ArrayRef<AffineMap>{line, line, line},
+          SmallVector<IteratorType>(1, IteratorType::parallel),
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value sum = args[0];
+            if (factorOp)
+              sum = arith::MulFOp::create(nb, l, sum,
+                                          nb.clone(*factorOp)->getResult(0));
+            if (!wholeWeight)
+              sum = arith::MulFOp::create(nb, l, sum, args[1]);
+            Value total = arith::AddFOp::create(nb, l, args[2], sum);
+            linalg::YieldOp::create(nb, l, total);
+          });
+    }
+    release(p, owned);
   }
 };
 
@@ -393,17 +587,45 @@ void packOne(Operation *matmul, Value a, Value bOperand, PanelSource prepacked,
         builder, p.loc, c, ArrayRef<OpFoldResult>{p.attr(0), column},
         ArrayRef<OpFoldResult>{rows, p.attr(tileN)},
         ArrayRef<OpFoldResult>{p.attr(1), p.attr(1)});
-    Value kStart = arith::MulIOp::create(builder, p.loc, p.loop(k / block),
-                                         p.index(block));
-    Value aBlock = memref::SubViewOp::create(
-        builder, p.loc, a, ArrayRef<OpFoldResult>{p.attr(0), kStart},
-        ArrayRef<OpFoldResult>{memref::getMixedSize(builder, p.loc, a, 0),
-                               p.attr(block)},
-        ArrayRef<OpFoldResult>{p.attr(1), p.attr(1)});
-    SmallVector<Value> owned;
-    Value bBlock = source.block(p, panel, kStart, block, tileN, owned);
-    p.matmul(aBlock, bBlock, cPanel, /*transposedA=*/false);
-    PanelSource::release(p, owned);
+    auto blocks = [&] {
+      OpBuilder::InsertionGuard blockGuard(builder);
+      Value kStart = arith::MulIOp::create(builder, p.loc, p.loop(k / block),
+                                           p.index(block));
+      Value aBlock = memref::SubViewOp::create(
+          builder, p.loc, a, ArrayRef<OpFoldResult>{p.attr(0), kStart},
+          ArrayRef<OpFoldResult>{memref::getMixedSize(builder, p.loc, a, 0),
+                                 p.attr(block)},
+          ArrayRef<OpFoldResult>{p.attr(1), p.attr(1)});
+      SmallVector<Value> owned;
+      Value bBlock = source.block(p, panel, kStart, block, tileN, owned);
+      p.matmul(aBlock, bBlock, cPanel, /*transposedA=*/false);
+      PanelSource::release(p, owned);
+    };
+    auto inProduct = [&] {
+      source.decodeInProduct(p, a, panel, cPanel, k, tileN);
+    };
+    // A block-scaled panel: a few rows decode each weight in the product
+    // (decodeInProduct), more share a decoded block; a dynamic row count
+    // chooses at run time.
+    if (!source.scaled) {
+      blocks();
+    } else if (!aType.isDynamicDim(0)) {
+      if (aType.getDimSize(0) <= kMaxRowsDecodedInProduct)
+        inProduct();
+      else
+        blocks();
+    } else {
+      Value rows = memref::DimOp::create(builder, p.loc, a, 0);
+      Value few =
+          arith::CmpIOp::create(builder, p.loc, arith::CmpIPredicate::ule, rows,
+                                p.index(kMaxRowsDecodedInProduct));
+      auto choice = scf::IfOp::create(builder, p.loc, few, /*withElse=*/true);
+      OpBuilder::InsertionGuard ifGuard(builder);
+      builder.setInsertionPoint(choice.thenBlock()->getTerminator());
+      inProduct();
+      builder.setInsertionPoint(choice.elseBlock()->getTerminator());
+      blocks();
+    }
     builder.setInsertionPointAfter(panelLoop);
   }
   if (!prepacked.panels)

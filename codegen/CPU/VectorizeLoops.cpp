@@ -26,6 +26,7 @@
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
@@ -200,14 +201,33 @@ void tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op) {
   if (width <= 16 && readsInnermostDimsSwapped(op))
     vectorSizes[loops - 2] = width;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  // An innermost parallel extent of exactly two vectors, in a reduction
+  // or a 1-D op, is one tile, its dim not tiled at all. A reduction over
+  // outer loops into such columns (a product by a 32-column weight panel,
+  // rlx-cpu-vectorize-matmul's decodeInProduct) then keeps both vectors of
+  // sums in registers across the reduction loop: tiled 16 wide, the column
+  // loop inside it kept them in memory, and a loop of one tile around the
+  // op, or a partial view of the sums by the 1-D ops that clear and read
+  // them, would hide from the hoisting that they stay in place.
+  SmallVector<int64_t> tileSizes;
+  if (ranges.back() == 2 * width &&
+      iterators.back() == utils::IteratorType::parallel &&
+      (loops == 1 ||
+       (op.getNumReductionLoops() != 0 && vectorSizes[loops - 2] == 1))) {
+    vectorSizes.back() = ranges.back();
+    tileSizes = vectorSizes;
+    tileSizes.back() = 0;
+  }
   // A static extent below its tile needs no loop.
   for (unsigned d = loops >= 2 ? loops - 2 : 0; d < loops; ++d)
     if (!ShapedType::isDynamic(ranges[d]) && ranges[d] < vectorSizes[d])
       vectorSizes[d] = std::max<int64_t>(ranges[d], 1);
 
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  if (tileSizes.empty())
+    tileSizes = vectorSizes;
   FailureOr<scf::SCFTilingResult> tiled =
-      mlir::rlx::tileByConstants(rewriter, op, vectorSizes);
+      mlir::rlx::tileByConstants(rewriter, op, tileSizes);
   if (failed(tiled) || tiled->tiledOps.size() != 1)
     return;
   // The outer loop over a parallel dim may run on several cores
@@ -316,6 +336,78 @@ LogicalResult lowerSquareTransposes(ModuleOp module) {
   return applyOpPatternsGreedily(square, std::move(patterns), config);
 }
 
+/// Reads and writes through a subview that is its whole source (what
+/// tiling leaves for an untiled operand) take the source itself: the
+/// hoisting of a read/write pair out of a loop refuses any view.
+void skipWholeSubviews(ModuleOp module) {
+  auto whole = [](Value v) -> Value {
+    auto view = v.getDefiningOp<memref::SubViewOp>();
+    if (!view || !view.getSourceType().hasStaticShape() ||
+        view.getSourceType().getShape() != view.getType().getShape() ||
+        !view.getSourceType().getLayout().isIdentity())
+      return {};
+    auto isZero = [](OpFoldResult r) { return isConstantIntValue(r, 0); };
+    auto isOne = [](OpFoldResult r) { return isConstantIntValue(r, 1); };
+    if (!llvm::all_of(view.getMixedOffsets(), isZero) ||
+        !llvm::all_of(view.getMixedStrides(), isOne))
+      return {};
+    return view.getSource();
+  };
+  // A view left without users goes too: the hoisting refuses a buffer
+  // with any view-like user.
+  llvm::SetVector<Operation *> bypassed;
+  module.walk([&](Operation *op) {
+    auto transfer = dyn_cast<VectorTransferOpInterface>(op);
+    if (!transfer)
+      return;
+    OpOperand &base = isa<vector::TransferReadOp>(op)
+                          ? cast<vector::TransferReadOp>(op).getBaseMutable()
+                          : cast<vector::TransferWriteOp>(op).getBaseMutable();
+    if (Value source = whole(base.get())) {
+      bypassed.insert(base.get().getDefiningOp());
+      base.assign(source);
+    }
+  });
+  for (Operation *view : bypassed)
+    if (view->use_empty())
+      view->erase();
+}
+
+/// Each add of a product marked `contract` (rlx-cpu-vectorize-matmul's
+/// sums of decoded weights) as one fused multiply-add: the vectorizer
+/// keeps the flag on the multiplication but rebuilds a reduction's add
+/// without it, and LLVM contracts only when both carry it.
+void contractMarkedProducts(ModuleOp module) {
+  SmallVector<arith::AddFOp> adds;
+  module.walk([&](arith::AddFOp add) {
+    for (Value operand : add->getOperands()) {
+      auto product = operand.getDefiningOp<arith::MulFOp>();
+      if (product && product->hasOneUse() &&
+          bitEnumContainsAll(product.getFastmath(),
+                             arith::FastMathFlags::contract)) {
+        adds.push_back(add);
+        return;
+      }
+    }
+  });
+  for (arith::AddFOp add : adds) {
+    bool lhsIsProduct =
+        add.getLhs().getDefiningOp<arith::MulFOp>() &&
+        bitEnumContainsAll(
+            add.getLhs().getDefiningOp<arith::MulFOp>().getFastmath(),
+            arith::FastMathFlags::contract);
+    auto product = (lhsIsProduct ? add.getLhs() : add.getRhs())
+                       .getDefiningOp<arith::MulFOp>();
+    Value accumulator = lhsIsProduct ? add.getRhs() : add.getLhs();
+    OpBuilder b(add);
+    Value fused = math::FmaOp::create(b, add.getLoc(), product.getLhs(),
+                                      product.getRhs(), accumulator);
+    add.replaceAllUsesWith(fused);
+    add.erase();
+    product.erase();
+  }
+}
+
 struct RLXCPUVectorizeLoopsPass
     : mlir::rlx::impl::RLXCPUVectorizeLoopsBase<RLXCPUVectorizeLoopsPass> {
   void runOnOperation() override {
@@ -372,6 +464,8 @@ struct RLXCPUVectorizeLoopsPass
               });
         })))
       return signalPassFailure();
+    contractMarkedProducts(module);
+    skipWholeSubviews(module);
     // Views and indices that tiling put inside loops move out first, so
     // accumulators are seen to be loop-invariant.
     module.walk([](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });

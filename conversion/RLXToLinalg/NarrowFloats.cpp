@@ -240,6 +240,77 @@ Value mlir::rlx::convertToNarrowFloat(OpBuilder &b, Location loc, Value x,
   return arith::BitcastOp::create(b, loc, to, narrowBits);
 }
 
+namespace {
+
+/// A narrow float's bits `narrowBits` (a format f16 holds) as an f32:
+/// sign-extended to 16 bits and shifted so that its exponent and mantissa
+/// fields end where f16's do, then masked to the sign and those fields.
+/// That is an f16 with x's sign and significand and an exponent 15 - bias
+/// below x's, subnormals included (both have emin's exponent); the
+/// format's specials become f16's inf and NaN by selects on 16-bit lanes.
+/// Extended to f32 (vcvtph2ps) and multiplied by 2^(15 - bias) last, so
+/// that a kernel summing such values may apply that power once to the sum.
+/// The sign in the f16 saves the separate sign path on 32-bit lanes.
+Value decodeThroughF16(OpBuilder &b, Location loc, Value narrowBits,
+                       const FloatFormat &format) {
+  IntegerType i16 = b.getI16Type();
+  auto c16 = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(
+        b, loc, IntegerAttr::get(i16, APInt(16, uint64_t(v) & 0xFFFF)));
+  };
+  unsigned m = format.mantissaBits, width = format.width();
+  int64_t shift = 10 - m;
+  int64_t magnitudeMask = (int64_t(1) << (width - 1)) - 1;
+  Value code = arith::ExtSIOp::create(b, loc, i16, narrowBits);
+  Value shifted = arith::ShLIOp::create(b, loc, code, c16(shift));
+  Value bits = arith::AndIOp::create(b, loc, shifted,
+                                     c16(0x8000 | (magnitudeMask << shift)));
+  auto equals = [&](Value x, int64_t v) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, c16(v));
+  };
+  Value magnitudeCode = arith::AndIOp::create(b, loc, code, c16(magnitudeMask));
+  switch (format.specials) {
+  case Specials::IEEE:
+    if (format.exponentBits < 5) {
+      int64_t top = ((int64_t(1) << format.exponentBits) - 1) << m;
+      Value exponentField =
+          arith::AndIOp::create(b, loc, magnitudeCode, c16(top));
+      Value mantissa = arith::AndIOp::create(b, loc, magnitudeCode,
+                                             c16((int64_t(1) << m) - 1));
+      Value special = arith::SelectOp::create(b, loc, equals(mantissa, 0),
+                                              c16(0x7C00), c16(0x7E00));
+      special = arith::OrIOp::create(
+          b, loc, special, arith::AndIOp::create(b, loc, bits, c16(0x8000)));
+      bits = arith::SelectOp::create(b, loc, equals(exponentField, top),
+                                     special, bits);
+    }
+    break;
+  case Specials::NaNOnly:
+    bits = arith::SelectOp::create(
+        b, loc, equals(magnitudeCode, magnitudeMask),
+        arith::OrIOp::create(b, loc, bits, c16(0x7E00)), bits);
+    break;
+  case Specials::NaNAsNegativeZero:
+    // The code of -0 (sign-extended: -2^(width-1)) is NaN, -NaN as the
+    // integer decoding gives it.
+    bits = arith::SelectOp::create(
+        b, loc, equals(code, -(int64_t(1) << (width - 1))), c16(0xFE00), bits);
+    break;
+  case Specials::FiniteOnly:
+    break;
+  }
+  Value half = arith::BitcastOp::create(b, loc, b.getF16Type(), bits);
+  Value value = arith::ExtFOp::create(b, loc, b.getF32Type(), half);
+  if (format.bias == 15)
+    return value;
+  return arith::MulFOp::create(
+      b, loc, value,
+      arith::ConstantOp::create(
+          b, loc, b.getF32FloatAttr(std::ldexp(1.0, 15 - format.bias))));
+}
+
+} // namespace
+
 Value mlir::rlx::narrowFloatToF32(OpBuilder &b, Location loc, Value x,
                                   bool throughF16) {
   auto type = cast<FloatType>(x.getType());
@@ -247,40 +318,31 @@ Value mlir::rlx::narrowFloatToF32(OpBuilder &b, Location loc, Value x,
   Bits k(b, loc, b.getF32Type());
   Value narrowBits =
       arith::BitcastOp::create(b, loc, b.getIntegerType(format.width()), x);
-  Value code = arith::ExtUIOp::create(b, loc, k.intType, narrowBits);
   unsigned m = format.mantissaBits;
+  // f16 has 5 exponent bits and 10 mantissa bits: a format with at most
+  // those decodes through it (decodeThroughF16); its top exponent is
+  // inf/NaN, the format's own only for IEEE formats with 5.
+  bool f16Holds =
+      m <= 10 &&
+      (format.exponentBits < 5 ||
+       (format.exponentBits == 5 && format.specials == Specials::IEEE));
+  if (throughF16 && f16Holds)
+    return decodeThroughF16(b, loc, narrowBits, format);
+  Value code = arith::ExtUIOp::create(b, loc, k.intType, narrowBits);
   int64_t allOnesExponent = (int64_t(1) << format.exponentBits) - 1;
   Value sign = k.shr(code, format.width() - 1);
   Value magnitudeCode = k.andI(code, k.i((int64_t(1) << (format.width() - 1)) - 1));
   Value exponentField = k.shr(magnitudeCode, m);
   Value mantissa = k.andI(code, k.i((int64_t(1) << m) - 1));
-  // f16 has 5 exponent bits and 10 mantissa bits: the magnitude code
-  // shifted into its fields is an f16 with the same significand and an
-  // exponent off by 15 - bias, subnormals included (both have emin's
-  // exponent). Its top exponent is inf/NaN, right only for IEEE formats.
-  bool f16Holds =
-      m <= 10 &&
-      (format.exponentBits < 5 ||
-       (format.exponentBits == 5 && format.specials == Specials::IEEE));
-  Value magnitude;
-  if (throughF16 && f16Holds) {
-    Value half = arith::BitcastOp::create(
-        b, loc, b.getF16Type(),
-        arith::TruncIOp::create(b, loc, b.getI16Type(),
-                                k.shl(magnitudeCode, 10 - m)));
-    magnitude = k.mulF(arith::ExtFOp::create(b, loc, k.floatType, half),
-                       k.f(std::ldexp(1.0, 15 - format.bias)));
-  } else {
-    // (mantissa + implicit one) * 2^(exponent - bias - m); subnormals have
-    // no implicit one and emin's exponent.
-    Value isSubnormal = k.cmpI(arith::CmpIPredicate::eq, exponentField, k.i(0));
-    Value significand =
-        k.select(isSubnormal, mantissa, k.orI(mantissa, k.i(int64_t(1) << m)));
-    Value exponent = arith::MaxSIOp::create(b, loc, exponentField, k.i(1));
-    Value scale = k.pow2(k.sub(exponent, k.i(format.bias + m)));
-    magnitude = k.mulF(
-        arith::UIToFPOp::create(b, loc, k.floatType, significand), scale);
-  }
+  // (mantissa + implicit one) * 2^(exponent - bias - m); subnormals have
+  // no implicit one and emin's exponent.
+  Value isSubnormal = k.cmpI(arith::CmpIPredicate::eq, exponentField, k.i(0));
+  Value significand =
+      k.select(isSubnormal, mantissa, k.orI(mantissa, k.i(int64_t(1) << m)));
+  Value exponent = arith::MaxSIOp::create(b, loc, exponentField, k.i(1));
+  Value scale = k.pow2(k.sub(exponent, k.i(format.bias + m)));
+  Value magnitude =
+      k.mulF(arith::UIToFPOp::create(b, loc, k.floatType, significand), scale);
 
   Value quietNaN = k.i(0x7fc00000);
   Value magnitudeBits = k.toInt(magnitude);

@@ -33,10 +33,10 @@ Value convertToNarrowFloat(OpBuilder &b, Location loc, Value x, FloatType to,
                            bool saturate);
 
 /// The value of narrow float `x` as an f32 (exact). `throughF16` decodes
-/// a format whose values f16 holds through an f16 (a shift, one
-/// conversion and a power of two: vcvtph2ps on a CPU with F16C, half the
-/// vector instructions of the integer decoding); for kernels that may use
-/// f16 (not Vulkan's).
+/// a format whose values f16 holds through an f16 (a shift and a mask on
+/// 16-bit lanes, one conversion, then a multiplication by a power of two as
+/// the last op: vcvtph2ps on a CPU with F16C, half the vector instructions
+/// of the integer decoding); for kernels that may use f16 (not Vulkan's).
 Value narrowFloatToF32(OpBuilder &b, Location loc, Value x,
                        bool throughF16 = false);
 

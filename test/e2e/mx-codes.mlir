@@ -7,7 +7,10 @@
 // for bit. Whole row tiles (1152 rows, the packed-A loops) with a scale per
 // 32 rows; a dynamic batch of 7 rows (the panel loops) with a scale per 40
 // rows (the last block 32 rows; decoded in chunks of 8, the gcd with the
-// K block of 128). The packed layout needs AVX-512 (the f32 kernel's
+// K block of 128), and the same model run with 1 and 2 rows, where each
+// weight is decoded in the product (a GEMV: sums of the codes' values per
+// chunk of 8, then scaled). Row 0 holds every code of the 8-bit formats
+// (each column's codes are rotated by its index). The packed layout needs AVX-512 (the f32 kernel's
 // 32-column panels); elsewhere the weights are prepared in f32.
 // RUN: mkdir -p %t.s %t.d
 // RUN: python3 %inputs/mx_codes.py model static > %t.s.mlir
@@ -24,6 +27,13 @@
 // RUN: %if avx512 %{ rlxc %t.d.mlir --compile-to lower --emit=mlir -o - | FileCheck %s --check-prefix=PACKED40 %}
 // RUN: rlx-run %t.d.so --weights %t.d.safetensors --input x=%t.d/x.npy --outputs %t.d/out.safetensors
 // RUN: python3 %inputs/mx_codes.py --block 40 check 7 %t.d/out.safetensors | FileCheck %s
+// RUN: mkdir -p %t.d1 %t.d2
+// RUN: python3 %inputs/mx_codes.py inputs %t.d1 1
+// RUN: rlx-run %t.d.so --weights %t.d.safetensors --input x=%t.d1/x.npy --outputs %t.d1/out.safetensors
+// RUN: python3 %inputs/mx_codes.py --block 40 check 1 %t.d1/out.safetensors | FileCheck %s
+// RUN: python3 %inputs/mx_codes.py inputs %t.d2 2
+// RUN: rlx-run %t.d.so --weights %t.d.safetensors --input x=%t.d2/x.npy --outputs %t.d2/out.safetensors
+// RUN: python3 %inputs/mx_codes.py --block 40 check 2 %t.d2/out.safetensors | FileCheck %s
 // PACKED-COUNT-8: rlx.scale_block_size = 32
 // PACKED40-COUNT-8: rlx.scale_block_size = 40
 // CHECK: f8E4M3FN: all {{[0-9]+}} values exact

@@ -233,3 +233,40 @@ func.func @transpose_f16_rows(%x: memref<64x32xf16>, %y: memref<32x64xf16>) {
   linalg.transpose ins(%x : memref<64x32xf16>) outs(%y : memref<32x64xf16>) permutation = [1, 0]
   return
 }
+
+// -----
+
+// A reduction over k into two vectors' worth of columns (the sums of a
+// GEMV by a 32-column weight panel): the columns are one vector<32xf32>
+// tile with no loop of their own, the sums stay in registers across the k
+// loop (iter_args, no transfer inside), the cleared and the read sums are
+// whole-buffer transfers too, and the add of a product marked `contract`
+// is one fused multiply-add.
+// CHECK-LABEL: func @column_sums_in_registers
+// CHECK: vector.transfer_write %{{.+}}, %arg2[%c0] {{.*}} : vector<32xf32>, memref<32xf32>
+// CHECK: %[[INIT:.+]] = vector.transfer_read %arg2[%c0]{{.*}} vector<32xf32>
+// CHECK: %[[SUMS:.+]] = scf.for %{{.+}} = %c0 to %c64 step %c1 iter_args(%[[ACC:.+]] = %[[INIT]]) -> (vector<32xf32>)
+// CHECK-NOT: vector.transfer_write
+// CHECK: math.fma %{{.+}}, %{{.+}}, %[[ACC]] : vector<32xf32>
+// CHECK: scf.yield
+// CHECK: vector.transfer_write %[[SUMS]], %arg2[%c0]
+// CHECK: vector.transfer_read %arg2[%c0]{{.*}} vector<32xf32>
+func.func @column_sums_in_registers(%a: memref<64xf32>, %w: memref<64x32xf32>, %sums: memref<32xf32>, %out: memref<32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%sums : memref<32xf32>)
+  linalg.generic {indexing_maps = [affine_map<(k, n) -> (k)>, affine_map<(k, n) -> (k, n)>, affine_map<(k, n) -> (n)>],
+                  iterator_types = ["reduction", "parallel"]}
+      ins(%a, %w : memref<64xf32>, memref<64x32xf32>) outs(%sums : memref<32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y fastmath<contract> : f32
+    %s = arith.addf %acc, %p fastmath<contract> : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(n) -> (n)>, affine_map<(n) -> (n)>], iterator_types = ["parallel"]}
+      ins(%sums : memref<32xf32>) outs(%out : memref<32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %o, %x : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -236,8 +236,8 @@ func.func @matmul_into_tile_of_viewed_buffer(%a: memref<64x64xf32>, %b: memref<6
 // CHECK: %[[BUF:.+]] = memref.alloc() {alignment = 64 : i64} : memref<96x32xf32>
 // CHECK: scf.for %[[CHUNK:.+]] = %c0 to %c3 step %c1
 // CHECK: %[[AT:.+]] = arith.muli %[[CHUNK]], %c32
-// CHECK: %[[ROW:.+]] = arith.divui %{{.+}}, %c32
 // CHECK: %[[CODES:.+]] = memref.subview %arg1[%[[PANEL]], %{{.+}}, 0] [1, 32, 32] [1, 1, 1]
+// CHECK: %[[ROW:.+]] = arith.divui %{{.+}}, %c32
 // CHECK: %[[SCALES:.+]] = memref.subview %arg2[%[[PANEL]], %[[ROW]], 0] [1, 1, 32] [1, 1, 1]
 // CHECK: %[[OUT:.+]] = memref.subview %[[BUF]][%[[AT]], 0] [32, 32] [1, 1]
 // CHECK: linalg.generic {{.*}} ins(%[[CODES]], %[[SCALES]] : memref<32x32xf8E4M3FN, {{.+}}>, memref<32xf32, {{.+}}>) outs(%[[OUT]] : memref<32x32xf32, {{.+}}>)
@@ -249,7 +249,11 @@ func.func @matmul_into_tile_of_viewed_buffer(%a: memref<64x64xf32>, %b: memref<6
 // CHECK: vector.fma
 // CHECK: memref.dealloc %[[BUF]]
 // CHECK-LABEL: func @matmul_block_scaled_dynamic
+// CHECK: %[[FEW:.+]] = arith.cmpi ule, %{{.+}}, %c2
 // CHECK: scf.for %[[PANEL:.+]] = %c0 to %c2 step %c1
+// CHECK: scf.if %[[FEW]]
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<32xf32>
+// CHECK: } else {
 // CHECK: %[[BUF:.+]] = memref.alloc() {alignment = 64 : i64} : memref<96x32xf32>
 // CHECK: linalg.generic
 // CHECK: vector.fma
@@ -307,6 +311,66 @@ func.func @matmul_block_scaled_scale_decoded_once(%a: memref<16x64xf32>, %codes:
     %d = arith.extf %q : f8E4M3FN to f32
     %sf = arith.extf %s : f16 to f32
     %w = arith.mulf %d, %sf : f32
+    %p = arith.mulf %x, %w : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// One or two rows (a GEMV) decode each weight in the product itself: per
+// chunk of k and row, the sums of a*code (the code's value alone: the
+// weight is code * scale) in a buffer of their own, cleared per row, then
+// `c += sum * scale` once per chunk. A body whose weight is not a product
+// by the scale sums whole weights instead.
+#ga = affine_map<(m, n, k) -> (m, k)>
+#gc = affine_map<(m, n, k) -> (n floordiv 32, k, n mod 32)>
+#gs = affine_map<(m, n, k) -> (n floordiv 32, k floordiv 32, n mod 32)>
+#go = affine_map<(m, n, k) -> (m, n)>
+// CHECK-LABEL: func @gemv_block_scaled
+// CHECK: scf.for %[[PANEL:.+]] = %c0 to %c2 step %c1
+// CHECK: %[[SUMS:.+]] = memref.alloc() {alignment = 64 : i64} : memref<32xf32>
+// CHECK: scf.for %[[CHUNK:.+]] = %c0 to %c3 step %c1
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%[[SUMS]] : memref<32xf32>)
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%{{.+}}, %{{.+}} : memref<32xf32, {{.+}}>, memref<32x32xf8E4M3FN, {{.+}}>) outs(%[[SUMS]] : memref<32xf32>)
+// CHECK: arith.extf
+// CHECK-NEXT: arith.mulf {{.*}} fastmath<contract>
+// CHECK-NEXT: arith.addf {{.*}} fastmath<contract>
+// CHECK: linalg.generic {{.*}} ins(%[[SUMS]], %{{.+}} : memref<32xf32>, memref<32xf32, {{.+}}>)
+// CHECK: arith.mulf
+// CHECK-NEXT: arith.addf
+// CHECK: memref.dealloc %[[SUMS]]
+// CHECK-LABEL: func @gemv_block_scaled_whole_weights
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%{{.+}}, %{{.+}}, %{{.+}} : memref<32xf32, {{.+}}>, memref<32x32xf8E4M3FN, {{.+}}>, memref<32xf32, {{.+}}>)
+// CHECK: arith.extf
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: arith.mulf
+// CHECK-NEXT: arith.mulf {{.*}} fastmath<contract>
+// CHECK-NEXT: arith.addf {{.*}} fastmath<contract>
+// CHECK: linalg.generic
+// CHECK-NOT: arith.mulf
+// CHECK: arith.addf
+func.func @gemv_block_scaled(%a: memref<1x96xf32>, %codes: memref<2x96x32xf8E4M3FN>, %scales: memref<2x3x32xf32>, %c: memref<1x64xf32>) {
+  linalg.generic {indexing_maps = [#ga, #gc, #gs, #go], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %codes, %scales : memref<1x96xf32>, memref<2x96x32xf8E4M3FN>, memref<2x3x32xf32>) outs(%c : memref<1x64xf32>) attrs = {rlx.packed_rhs, rlx.scale_block_size = 32 : i64} {
+  ^bb0(%x: f32, %q: f8E4M3FN, %s: f32, %acc: f32):
+    %d = arith.extf %q : f8E4M3FN to f32
+    %w = arith.mulf %d, %s : f32
+    %p = arith.mulf %x, %w : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+func.func @gemv_block_scaled_whole_weights(%a: memref<2x96xf32>, %codes: memref<2x96x32xf8E4M3FN>, %scales: memref<2x3x32xf32>, %c: memref<2x64xf32>) {
+  linalg.generic {indexing_maps = [#ga, #gc, #gs, #go], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %codes, %scales : memref<2x96xf32>, memref<2x96x32xf8E4M3FN>, memref<2x3x32xf32>) outs(%c : memref<2x64xf32>) attrs = {rlx.packed_rhs, rlx.scale_block_size = 32 : i64} {
+  ^bb0(%x: f32, %q: f8E4M3FN, %s: f32, %acc: f32):
+    %d = arith.extf %q : f8E4M3FN to f32
+    %e = arith.addf %d, %s : f32
+    %w = arith.mulf %e, %s : f32
     %p = arith.mulf %x, %w : f32
     %r = arith.addf %acc, %p : f32
     linalg.yield %r : f32
