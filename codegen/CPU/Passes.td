@@ -109,7 +109,10 @@ def RLXCPUVectorizeLoops : Pass<"rlx-cpu-vectorize-loops", "mlir::ModuleOp"> {
     Tiles every linalg op on buffers other than matmuls and convolutions to
     1 x ... x 1 x W, W one 512-bit vector of its widest element, and
     vectorizes the tiles with masks (partial tiles and dynamic sizes need no
-    remainder loop). Lowers masks, permuted transfers and multi-reductions
+    remainder loop); an innermost extent of exactly 2 x W in a reduction or
+    a 1-D op is one untiled tile, so sums into 32 f32 columns stay in
+    registers across the reduction loop, and the add of a product marked
+    `contract` becomes one fused multiply-add. Lowers masks, permuted transfers and multi-reductions
     and replaces f32 transcendental functions by polynomial approximations
     so the loop bodies stay vector code. Ops whose bodies read other buffers
     (gathers) or hold i1 buffers stay scalar loops.
