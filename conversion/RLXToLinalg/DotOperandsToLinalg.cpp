@@ -48,21 +48,22 @@ AffineMap packedPositionMap(MLIRContext *ctx, unsigned dims, unsigned kDim,
 }
 
 /// `v` with its sign bit flipped when the layout offsets the type by 128
-/// (the same operation packs and unpacks).
-Value offsetBy128(OpBuilder &b, Location loc, Value v) {
-  if (!dot_layout::isOffsetBy128(v.getType()))
+/// in groups of `group` (the same operation packs and unpacks).
+Value offsetBy128(OpBuilder &b, Location loc, Value v, int64_t group) {
+  if (!dot_layout::isOffsetBy128(v.getType(), group))
     return v;
   return arith::XOrIOp::create(
       b, loc, v,
       arith::ConstantOp::create(b, loc, b.getIntegerAttr(v.getType(), -128)));
 }
 
-/// An element as the layout stores it: i8 offset by 128, a sub-byte code
-/// in the low bits of a byte (DotOperandLayout.h), others as they are.
-Value toStored(OpBuilder &b, Location loc, Value v) {
+/// An element as the layout in groups of `group` stores it: i8 offset by
+/// 128 in groups of 4, a sub-byte code in the low bits of a byte
+/// (DotOperandLayout.h), others as they are.
+Value toStored(OpBuilder &b, Location loc, Value v, int64_t group) {
   Type stored = dot_layout::storedElementType(v.getType());
   if (stored == v.getType())
-    return offsetBy128(b, loc, v);
+    return offsetBy128(b, loc, v, group);
   Value bits = v;
   if (isa<FloatType>(v.getType()))
     bits = arith::BitcastOp::create(
@@ -72,9 +73,10 @@ Value toStored(OpBuilder &b, Location loc, Value v) {
 
 /// The inverse of toStored, back to `element` (the bits above a sub-byte
 /// code are dropped).
-Value fromStored(OpBuilder &b, Location loc, Value v, Type element) {
+Value fromStored(OpBuilder &b, Location loc, Value v, Type element,
+                 int64_t group) {
   if (v.getType() == element)
-    return offsetBy128(b, loc, v);
+    return offsetBy128(b, loc, v, group);
   unsigned width = element.getIntOrFloatBitWidth();
   Value bits = arith::TruncIOp::create(b, loc, b.getIntegerType(width), v);
   if (!isa<FloatType>(element))
@@ -107,7 +109,7 @@ struct PackDotOperandPattern : OpRewritePattern<PackDotOperandOp> {
     Location loc = op.getLoc();
     RankedTensorType packedType = op.getType();
     Type element = op.getB().getType().getElementType();
-    int64_t group = dot_layout::groupSize(element);
+    int64_t group = dot_layout::packedGroup(packedType);
     Value matrix = asMatrix(rewriter, loc, op.getB());
     auto matrixType = cast<RankedTensorType>(matrix.getType());
     // Zeros up to whole groups and panels, then one affine copy. (Only
@@ -143,7 +145,7 @@ struct PackDotOperandPattern : OpRewritePattern<PackDotOperandOp> {
         ArrayRef<AffineMap>{read, rewriter.getMultiDimIdentityMap(3)},
         SmallVector<utils::IteratorType>(3, utils::IteratorType::parallel),
         [&](OpBuilder &b, Location l, ValueRange args) {
-          linalg::YieldOp::create(b, l, toStored(b, l, args[0]));
+          linalg::YieldOp::create(b, l, toStored(b, l, args[0], group));
         });
     rewriter.replaceOp(op, copy.getResult(0));
     return success();
@@ -155,15 +157,20 @@ struct PackDotOperandPattern : OpRewritePattern<PackDotOperandOp> {
 UnpackDotOperandOp mlir::rlx::packedSource(Value rhs) {
   if (auto collapse = rhs.getDefiningOp<tensor::CollapseShapeOp>())
     rhs = collapse.getSrc();
-  return rhs.getDefiningOp<UnpackDotOperandOp>();
+  auto unpack = rhs.getDefiningOp<UnpackDotOperandOp>();
+  // Only a type's default group is a kernel's layout (i8 in groups of 1,
+  // a block-scaled weight's codes, is unpacked for any other reader).
+  if (unpack && dot_layout::packedGroup(unpack.getPacked().getType()) !=
+                    dot_layout::groupSize(unpack.getType().getElementType()))
+    return {};
+  return unpack;
 }
 
 Value mlir::rlx::buildPackedMatmul(OpBuilder &b, Location loc, Value lhs,
                                    UnpackDotOperandOp unpack, Value acc) {
   MLIRContext *ctx = b.getContext();
   Value packed = unpack.getPacked();
-  Type element = unpack.getType().getElementType();
-  int64_t group = dot_layout::groupSize(element);
+  int64_t group = dot_layout::packedGroup(unpack.getPacked().getType());
   AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
              k = getAffineDimExpr(2, ctx);
   SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {m, k}, ctx),
@@ -176,7 +183,7 @@ Value mlir::rlx::buildPackedMatmul(OpBuilder &b, Location loc, Value lhs,
        utils::IteratorType::reduction},
       [&](OpBuilder &nb, Location l, ValueRange args) {
         Type accType = args[2].getType();
-        Value a = args[0], w = offsetBy128(nb, l, args[1]), sum;
+        Value a = args[0], w = offsetBy128(nb, l, args[1], group), sum;
         if (isa<FloatType>(accType)) {
           if (a.getType() != accType) {
             a = arith::ExtFOp::create(nb, l, accType, a);
@@ -202,13 +209,12 @@ BlockDequantizeOp mlir::rlx::packedBlockScaledSource(Value rhs) {
       !dequantize.getType().getElementType().isF32() ||
       dequantize.getX().getType().getRank() != 2)
     return {};
-  // Both in the f32 panels (G = 1): the product reads them so. i8 and bf16
-  // have the dot-product kernels' layouts.
+  // Both in the f32 panels (G = 1): the product reads them so. bf16 (and
+  // i8 in groups of 4) have the dot-product kernels' layouts.
   for (Value operand :
        {Value(dequantize.getX()), Value(dequantize.getScales())}) {
     auto unpack = operand.getDefiningOp<UnpackDotOperandOp>();
-    if (!unpack ||
-        dot_layout::groupSize(unpack.getType().getElementType()) != 1)
+    if (!unpack || dot_layout::packedGroup(unpack.getPacked().getType()) != 1)
       return {};
   }
   return dequantize;
@@ -240,7 +246,7 @@ Value mlir::rlx::buildPackedBlockScaledMatmul(OpBuilder &b, Location loc,
         // The weight's element first, from the code and scale alone (the
         // kernel decodes panels by cloning these ops), then the product.
         Type codeType = dequantize.getX().getType().getElementType();
-        Value code = fromStored(nb, l, args[1], codeType);
+        Value code = fromStored(nb, l, args[1], codeType, /*group=*/1);
         // Only the CPU packs weights: its codes decode through f16.
         Value w = blockDequantizedElement(nb, l, dequantize, code, args[2],
                                           /*throughF16=*/true);
@@ -260,15 +266,16 @@ Value mlir::rlx::buildUnpack(OpBuilder &b, Location loc,
   Type element = type.getElementType();
   auto [k, n] = dot_layout::asMatrix(type.getShape());
   auto matrixType = RankedTensorType::get({k, n}, element);
-  AffineMap read = packedPositionMap(b.getContext(), 2, 0, 1,
-                                     dot_layout::groupSize(element));
+  int64_t group = dot_layout::packedGroup(op.getPacked().getType());
+  AffineMap read = packedPositionMap(b.getContext(), 2, 0, 1, group);
   Value init = emptyTensor(b, loc, matrixType, {});
   auto copy = linalg::GenericOp::create(
       b, loc, TypeRange{matrixType}, ValueRange{op.getPacked()},
       ValueRange{init}, ArrayRef<AffineMap>{read, b.getMultiDimIdentityMap(2)},
       SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
       [&](OpBuilder &nb, Location l, ValueRange args) {
-        linalg::YieldOp::create(nb, l, fromStored(nb, l, args[0], element));
+        linalg::YieldOp::create(nb, l,
+                                fromStored(nb, l, args[0], element, group));
       });
   Value matrix = copy.getResult(0);
   if (type.getRank() == 2)

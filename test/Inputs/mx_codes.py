@@ -33,8 +33,10 @@ FORMATS = {
     "f6E3M2FN": (3, 2, 3, "finite"),
     "f6E2M3FN": (2, 3, 1, "finite"),
     "f4E2M1FN": (2, 1, 1, "finite"),
-    # Signless integer codes (ONNX's blocked int4): two's complement.
+    # Signless integer codes (ONNX's blocked int4, MXINT8's i8): two's
+    # complement.
     "i4": (None, 4, None, "integer"),
+    "i8": (None, 8, None, "integer"),
 }
 
 

@@ -1,5 +1,5 @@
 // Every finite code of f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ, f6E3M2FN,
-// f6E2M3FN, f4E2M1FN and i4 as a block-scaled weight (1152 x 512: 2 MiB as
+// f6E2M3FN, f4E2M1FN, i4 and i8 (MXINT8) as a block-scaled weight (1152 x 512: 2 MiB as
 // f32, kept narrow) of an f32 matmul by the identity, so the product is the
 // dequantized weight: the CPU kernel reads the codes and scales packed and
 // decodes them (through f16 where f16 holds the format), and the product,
@@ -34,8 +34,8 @@
 // RUN: python3 %inputs/mx_codes.py inputs %t.d2 2
 // RUN: rlx-run %t.d.so --weights %t.d.safetensors --input x=%t.d2/x.npy --outputs %t.d2/out.safetensors
 // RUN: python3 %inputs/mx_codes.py --block 40 check 2 %t.d2/out.safetensors | FileCheck %s
-// PACKED-COUNT-8: rlx.scale_block_size = 32
-// PACKED40-COUNT-8: rlx.scale_block_size = 40
+// PACKED-COUNT-9: rlx.scale_block_size = 32
+// PACKED40-COUNT-9: rlx.scale_block_size = 40
 // CHECK: f8E4M3FN: all {{[0-9]+}} values exact
 // CHECK: f8E5M2: all {{[0-9]+}} values exact
 // CHECK: f8E4M3FNUZ: all {{[0-9]+}} values exact
@@ -44,3 +44,4 @@
 // CHECK: f6E2M3FN: all {{[0-9]+}} values exact
 // CHECK: f4E2M1FN: all {{[0-9]+}} values exact
 // CHECK: i4: all {{[0-9]+}} values exact
+// CHECK: i8: all {{[0-9]+}} values exact

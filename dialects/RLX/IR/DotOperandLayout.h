@@ -29,7 +29,11 @@ inline constexpr llvm::StringLiteral kScaleBlockAttrName =
 inline constexpr int64_t kPanelColumns = 32;
 
 /// Consecutive k one 32-bit lane multiplies: 4 i8 (vpdpbusd) or 2 bf16
-/// (vdpbf16ps); 1 f32 (FMA: the f32 kernel's K x 32 column panels).
+/// (vdpbf16ps); 1 f32 (FMA: the f32 kernel's K x 32 column panels). The
+/// default group of each type: i8 may also be packed in groups of 1, the
+/// f32 kernel's panels, as the codes of a block-scaled weight (MXINT8),
+/// which that kernel decodes; a packed type says its group
+/// (packedGroup).
 inline int64_t groupSize(Type element) {
   if (element.isInteger(8))
     return 4;
@@ -62,9 +66,12 @@ inline constexpr int64_t kMinPrepackedDenseF32Bytes = int64_t(256) << 10;
 /// 4096 5.4 against 8.0).
 inline constexpr int64_t kMinBlockScaledF32Bytes = int64_t(2) << 20;
 
-/// i8 values are stored plus 128 (sign bit flipped): vpdpbusd multiplies
-/// unsigned bytes of one operand by signed bytes of the other.
-inline bool isOffsetBy128(Type element) { return element.isInteger(8); }
+/// i8 values in the int8 kernel's groups of 4 are stored plus 128 (sign
+/// bit flipped): vpdpbusd multiplies unsigned bytes of one operand by
+/// signed bytes of the other. In groups of 1 they are stored as they are.
+inline bool isOffsetBy128(Type element, int64_t group) {
+  return element.isInteger(8) && group == 4;
+}
 
 /// The element type the packed layout stores `element` as: itself, but a
 /// code narrower than a byte (f4E2M1FN, f6E3M2FN, f6E2M3FN, i2-i7) one per
@@ -79,11 +86,21 @@ inline Type storedElementType(Type element) {
 }
 
 /// The packed type of a `[k, n]` operand: [panels, groups, 32 * group].
-inline RankedTensorType packedType(int64_t k, int64_t n, Type element) {
-  int64_t group = groupSize(element);
+inline RankedTensorType packedType(int64_t k, int64_t n, Type element,
+                                   int64_t group) {
   return RankedTensorType::get({(n + kPanelColumns - 1) / kPanelColumns,
                                 (k + group - 1) / group, kPanelColumns * group},
                                storedElementType(element));
+}
+
+/// The packed type of a `[k, n]` operand in its type's default group.
+inline RankedTensorType packedType(int64_t k, int64_t n, Type element) {
+  return packedType(k, n, element, groupSize(element));
+}
+
+/// The group of k a packed type holds per lane: its last dim / 32.
+inline int64_t packedGroup(RankedTensorType packed) {
+  return packed.getDimSize(2) / kPanelColumns;
 }
 
 /// `shape` ([..., N], static) read as [K, N]: the leading dims collapsed.

@@ -26,13 +26,19 @@ static LogicalResult verifyDotLayout(Operation *op, RankedTensorType unpacked,
                            "rank 2 or more, got ")
            << unpacked;
   auto [k, n] = dot_layout::asMatrix(unpacked.getShape());
-  RankedTensorType expected =
-      dot_layout::packedType(k, n, unpacked.getElementType());
-  if (packed != expected)
-    return op->emitOpError("expects the packed layout of ")
-           << unpacked << " (as [" << k << ", " << n << "]) to be " << expected
-           << ", got " << packed;
-  return success();
+  Type element = unpacked.getElementType();
+  RankedTensorType expected = dot_layout::packedType(k, n, element);
+  // i8 also in groups of 1 (a block-scaled weight's codes).
+  RankedTensorType single = dot_layout::packedType(k, n, element, 1);
+  bool i8 = element.isInteger(8);
+  if (packed == expected || (i8 && packed == single))
+    return success();
+  InFlightDiagnostic diag = op->emitOpError("expects the packed layout of ")
+                            << unpacked << " (as [" << k << ", " << n
+                            << "]) to be " << expected;
+  if (i8)
+    diag << " (or " << single << " in groups of 1)";
+  return diag << ", got " << packed;
 }
 
 LogicalResult PackDotOperandOp::verify() {

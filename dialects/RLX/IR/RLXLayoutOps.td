@@ -33,14 +33,17 @@ def RLX_PackDotOperandOp : RLX_Op<"pack_dot_operand", [Pure]> {
 
     `result[p, g, c * G + t] = B[G * g + t, 32 * p + c]`, zero beyond B,
 
-    and for i8 each value plus 128 modulo 256 (its sign bit flipped): the
-    unsigned operand of vpdpbusd. `rlx.unpack_dot_operand` is the inverse.
+    and for i8 in groups of 4 each value plus 128 modulo 256 (its sign bit
+    flipped): the unsigned operand of vpdpbusd. `rlx.unpack_dot_operand` is
+    the inverse.
 
     The codes and scales of a block-scaled weight (`rlx.block_dequantize`
     along K: narrow float or integer codes, f8E8M0FNU/f16/f32 scales) take
     the f32 panels (G = 1): the f32 kernel decodes them panel by panel.
-    Codes narrower than a byte are stored one per byte, in the low bits of
-    an i8 (the result's element type is then i8).
+    So i8 may also be packed with G = 1 (MXINT8's codes; stored as they
+    are): the result type says which. Codes narrower than a byte are stored
+    one per byte, in the low bits of an i8 (the result's element type is
+    then i8).
 
     Example:
 
@@ -48,6 +51,7 @@ def RLX_PackDotOperandOp : RLX_Op<"pack_dot_operand", [Pure]> {
     %p = rlx.pack_dot_operand %w : (tensor<784x512xi8>) -> tensor<16x196x128xi8>
     %q = rlx.pack_dot_operand %v : (tensor<2304x256xf32>) -> tensor<8x2304x32xf32>
     %c = rlx.pack_dot_operand %codes : (tensor<512x64xf8E4M3FN>) -> tensor<2x512x32xf8E4M3FN>
+    %m = rlx.pack_dot_operand %mxint8 : (tensor<512x64xi8>) -> tensor<2x512x32xi8>
     ```
   }];
   let arguments = (ins RankedTensorOf<[RLX_DotOperandElement]>:$b);

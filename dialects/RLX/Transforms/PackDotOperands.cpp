@@ -94,11 +94,11 @@ bool isPackableWeight(Value w, Block *block) {
 
 /// Codes and scales of a block-scaled weight the f32 panels hold (G = 1,
 /// codes narrower than a byte one per byte): narrow floats, and signless
-/// integers of 2 to 7 bits (ONNX's blocked int4). Not i8 (MXINT8): the
-/// layout of i8 is the int8 kernel's, groups of 4 k.
+/// integers of 2 to 8 bits (ONNX's blocked int4, MXINT8's i8, which is
+/// packed in groups of 1 here, not the int8 kernel's 4).
 bool isBlockCode(Type t) {
   if (t.isSignlessInteger())
-    return t.getIntOrFloatBitWidth() >= 2 && t.getIntOrFloatBitWidth() < 8;
+    return t.getIntOrFloatBitWidth() >= 2 && t.getIntOrFloatBitWidth() <= 8;
   return isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType,
              Float8E5M2FNUZType, Float6E3M2FNType, Float6E2M3FNType,
              Float4E2M1FNType>(t);
@@ -140,11 +140,14 @@ struct RLXPackDotOperandsPass
     : mlir::rlx::impl::RLXPackDotOperandsBase<RLXPackDotOperandsPass> {
   using Base::Base;
 
-  /// One pack and unpack per weight, however many ops read it.
-  llvm::DenseMap<Value, Value> unpacked;
+  /// One pack and unpack per weight and layout, however many ops read it.
+  llvm::DenseMap<std::pair<Value, unsigned>, Value> unpacked;
 
-  Value unpack(Value weight) {
-    Value &slot = unpacked[weight];
+  /// `weight` packed and unpacked: in its type's default group, or, for a
+  /// block-scaled weight's codes and scales (`panels`), in the f32
+  /// kernel's groups of 1.
+  Value unpack(Value weight, bool panels = false) {
+    Value &slot = unpacked[{weight, unsigned(panels)}];
     if (slot)
       return slot;
     auto type = cast<RankedTensorType>(weight.getType());
@@ -152,9 +155,12 @@ struct RLXPackDotOperandsPass
     OpBuilder b = OpBuilder::atBlockBegin(weight.getParentBlock());
     if (Operation *def = weight.getDefiningOp())
       b.setInsertionPointAfter(def);
+    Type element = type.getElementType();
     Value packed = PackDotOperandOp::create(
         b, weight.getLoc(),
-        dot_layout::packedType(k, n, type.getElementType()), weight);
+        panels ? dot_layout::packedType(k, n, element, 1)
+               : dot_layout::packedType(k, n, element),
+        weight);
     return slot = UnpackDotOperandOp::create(b, weight.getLoc(), type, packed);
   }
 
@@ -214,8 +220,8 @@ struct RLXPackDotOperandsPass
       if (BlockDequantizeOp scaled = r.blockScaled) {
         // The matmul's own dequantization of the packed codes and scales;
         // the old one stays for any other reader (unread, it is dead).
-        Value codes = unpack(scaled.getX()),
-              scales = unpack(scaled.getScales());
+        Value codes = unpack(scaled.getX(), /*panels=*/true),
+              scales = unpack(scaled.getScales(), /*panels=*/true);
         OpBuilder b(r.use->getOwner());
         r.use->set(BlockDequantizeOp::create(
             b, scaled.getLoc(), scaled.getType(), codes, scales,

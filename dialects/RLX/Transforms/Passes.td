@@ -130,9 +130,9 @@ def RLXPackDotOperands : Pass<"rlx-pack-dot-operands", "mlir::ModuleOp"> {
     is computed, also for a reader in a loop body nested there (a scan's
     step reading a weight computed before the loop). With `f32`, the
     block-scaled weight of an f32 matmul (`rlx.block_dequantize` of narrow
-    float or 2-7 bit integer codes `[K, N]` along K, f8E8M0FNU/f16/f32
+    float or 2-8 bit integer codes `[K, N]` along K, f8E8M0FNU/f16/f32
     scales, N a multiple of 32, 2 MiB or more as f32) has its codes and
-    scales packed instead, and the matmul reads a new
+    scales packed instead (in groups of 1, i8 codes too), and the matmul reads a new
     dequantization of the two unpacks: the f32 kernel decodes them panel by
     panel, so the weight stays narrow in memory.
   }];

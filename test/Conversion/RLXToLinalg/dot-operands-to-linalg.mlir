@@ -163,6 +163,31 @@ func.func @packed_block_scaled_int4(%x: tensor<?x64xf32>, %codes: tensor<64x64xi
 
 // -----
 
+// i8 codes (MXINT8) in the f32 panels (groups of 1) are stored as they are:
+// no offset by 128 when packed, unpacked or decoded, unlike the int8
+// kernel's groups of 4. A plain i8 x i8 matmul by them reads the unpacked
+// weight (groups of 1 are no dot-product kernel's layout).
+// CHECK-LABEL: func @packed_block_scaled_mxint8
+// CHECK:         linalg.generic {{.+}} ins(%{{.+}} : tensor<64x64xi8>) outs(%{{.+}} : tensor<2x64x32xi8>)
+// CHECK-NOT:       arith.xori
+// CHECK:         linalg.generic {{.+}} ins(%arg0, %{{.+}}, %arg2 : tensor<?x64xf32>, tensor<2x64x32xi8>, tensor<2x2x32xf32>) {{.+}} attrs =  {rlx.packed_rhs, rlx.scale_block_size = 32 : i64}
+// CHECK-NOT:       arith.xori
+// CHECK:           arith.sitofp %{{.+}} : i8 to f32
+// CHECK:         linalg.yield
+// CHECK-NOT:     rlx.packed_rhs
+// CHECK:         linalg.matmul
+func.func @packed_block_scaled_mxint8(%x: tensor<?x64xf32>, %codes: tensor<64x64xi8>, %ps: tensor<2x2x32xf32>, %a: tensor<4x64xi8>) -> (tensor<?x64xf32>, tensor<4x64xi32>) {
+  %pc = rlx.pack_dot_operand %codes : (tensor<64x64xi8>) -> tensor<2x64x32xi8>
+  %w = rlx.unpack_dot_operand %pc : (tensor<2x64x32xi8>) -> tensor<64x64xi8>
+  %us = rlx.unpack_dot_operand %ps : (tensor<2x2x32xf32>) -> tensor<2x64xf32>
+  %d = rlx.block_dequantize %w, %us {axis = 0, block_size = 32} : tensor<64x64xi8>, tensor<2x64xf32> -> tensor<64x64xf32>
+  %0 = rlx.matmul %x, %d : (tensor<?x64xf32>, tensor<64x64xf32>) -> tensor<?x64xf32>
+  %1 = rlx.matmul %a, %w : (tensor<4x64xi8>, tensor<64x64xi8>) -> tensor<4x64xi32>
+  return %0, %1 : tensor<?x64xf32>, tensor<4x64xi32>
+}
+
+// -----
+
 // Scales packed in another layout than the f32 panels (bf16: pairs of k)
 // are not read by the packed product's maps: the weight is unpacked and
 // dequantized, then multiplied as any.

@@ -26,7 +26,8 @@ func.func @pack_unpack(%w: tensor<37x50xi8>, %f: tensor<3x3x5x7xi8>,
 // A block-scaled weight's codes and scales take the f32 panels (G = 1).
 // CHECK-LABEL: func @pack_block_scaled
 func.func @pack_block_scaled(%codes: tensor<96x64xf8E4M3FN>, %fp4: tensor<96x64xf4E2M1FN>,
-                             %scales: tensor<3x64xf8E8M0FNU>, %h: tensor<3x64xf16>) {
+                             %scales: tensor<3x64xf8E8M0FNU>, %h: tensor<3x64xf16>,
+                             %int8: tensor<96x64xi8>) {
   // CHECK: rlx.pack_dot_operand %{{.*}} : (tensor<96x64xf8E4M3FN>) -> tensor<2x96x32xf8E4M3FN>
   %0 = rlx.pack_dot_operand %codes : (tensor<96x64xf8E4M3FN>) -> tensor<2x96x32xf8E4M3FN>
   // A code narrower than a byte is stored one per byte, as i8.
@@ -34,6 +35,11 @@ func.func @pack_block_scaled(%codes: tensor<96x64xf8E4M3FN>, %fp4: tensor<96x64x
   %1 = rlx.pack_dot_operand %fp4 : (tensor<96x64xf4E2M1FN>) -> tensor<2x96x32xi8>
   // CHECK: rlx.unpack_dot_operand %{{.*}} : (tensor<2x96x32xi8>) -> tensor<96x64xi4>
   %i4 = rlx.unpack_dot_operand %1 : (tensor<2x96x32xi8>) -> tensor<96x64xi4>
+  // i8 codes (MXINT8) in groups of 1 too, stored as they are.
+  // CHECK: rlx.pack_dot_operand %{{.*}} : (tensor<96x64xi8>) -> tensor<2x96x32xi8>
+  %mx = rlx.pack_dot_operand %int8 : (tensor<96x64xi8>) -> tensor<2x96x32xi8>
+  // CHECK: rlx.unpack_dot_operand %{{.*}} : (tensor<2x96x32xi8>) -> tensor<96x64xi8>
+  %mxu = rlx.unpack_dot_operand %mx : (tensor<2x96x32xi8>) -> tensor<96x64xi8>
   // CHECK: rlx.pack_dot_operand %{{.*}} : (tensor<3x64xf8E8M0FNU>) -> tensor<2x3x32xf8E8M0FNU>
   %2 = rlx.pack_dot_operand %scales : (tensor<3x64xf8E8M0FNU>) -> tensor<2x3x32xf8E8M0FNU>
   // CHECK: rlx.unpack_dot_operand %{{.*}} : (tensor<2x3x32xf16>) -> tensor<3x64xf16>

@@ -201,12 +201,16 @@ func.func @block_scaled_weight_small(%x: tensor<?x512xf32>) -> tensor<?x256xf32>
 // -----
 
 // Codes and scales not packed: N not a multiple of 32, blocks along N,
-// integer codes (MXINT8: the panels store i8 offset by 128), codes that are
-// an input. The f32 dequantization of the weights among them is an f32
-// weight like any (packed in f32).
+// codes that are an input. The f32 dequantization of the weights among
+// them is an f32 weight like any (packed in f32). MXINT8's i8 codes are
+// packed in the f32 kernel's groups of 1, not the int8 kernel's 4.
 // CHECK-LABEL: func @block_scaled_not_packed
-// CHECK-NOT:     pack_dot_operand {{.*}}x{{f8E4M3FN|i8|f8E8M0FNU}}>)
-// CHECK-COUNT-2: rlx.pack_dot_operand %{{.+}} : (tensor<1024x512xf32>)
+// CHECK-NOT:     pack_dot_operand {{.*}}x{{f8E4M3FN|f8E8M0FNU}}>)
+// CHECK:         rlx.pack_dot_operand %{{.+}} : (tensor<1024x512xf32>)
+// CHECK-NEXT:    rlx.unpack_dot_operand
+// CHECK-NEXT:    rlx.matmul
+// CHECK:         rlx.pack_dot_operand %{{.+}} : (tensor<1024x512xi8>) -> tensor<16x1024x32xi8>
+// CHECK:         rlx.pack_dot_operand %{{.+}} : (tensor<32x512xf8E8M0FNU>) -> tensor<16x32x32xf8E8M0FNU>
 // CHECK-NOT:     rlx.pack_dot_operand
 func.func @block_scaled_not_packed(%x: tensor<4x1024xf32>, %c: tensor<1024x512xf8E4M3FN>) -> (tensor<4x528xf32>, tensor<4x512xf32>, tensor<4x512xf32>, tensor<4x512xf32>) {
   %w = rlx.param "w" : tensor<1024x528xf8E4M3FN>
