@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Block-scaled (MX) weights: a dense layer y = x @ W with W as f32, MXFP8
+"""Block-scaled (MX) weights: a dense layer y = x @ W with W as f32, MXFP8, MXINT8
 and MXFP4, in rlx, against ONNX Runtime's f32 MatMul and its 4-bit
 weight-only MatMulNBits, side by side.
 
@@ -10,6 +10,7 @@ weight-only MatMulNBits, side by side.
   dequantized by rlx.block_dequantize; the f32 kernel reads the codes and
   scales packed and decodes each panel's K block in cache (about 1 byte per
   weight at run time);
+- rlx mxint8: i8 codes (MXINT8) with the same scales;
 - rlx int4: the same int4 weight ONNX Runtime's MatMulNBits gets below
   (codes -8..7 one per byte, U8 cast to i4, an f32 scale per 32 rows);
 - ORT f32: MatMul by an f32 initializer; ORT nbits: com.microsoft
@@ -88,6 +89,10 @@ def rlx_model(variant, k, n, m):
         if variant == "mxfp8":
             codes, t = "%w", "f8E4M3FN"
             lines.append('  %%w = rlx.param "w" : tensor<%dx%dxf8E4M3FN>' % (k, n))
+        elif variant == "mxint8":
+            codes, t = "%i", "i8"
+            lines.append('  %%u = rlx.param "w" : tensor<%dx%dxui8>' % (k, n))
+            lines.append('  %%i = rlx.cast %%u : tensor<%dx%dxui8> -> tensor<%dx%dxi8>' % (k, n, k, n))
         elif variant == "int4":
             codes, t = "%i", "i4"
             s = "tensor<%dx%dxf32>" % (k // BLOCK, n)
@@ -178,6 +183,11 @@ def main():
                       "s": ("F8_E8M0", scales.shape, scales.tobytes())},
         }
         dense = {"f32": dense4, "mxfp8": dense8, "mxfp4": dense4}
+        # MXINT8: i8 codes (two's complement) with the same E8M0 scales.
+        codes_i8 = rng.integers(-128, 128, (k, n)).astype(np.int8)
+        weights["mxint8"] = {"w": ("U8", (k, n), codes_i8.astype(np.uint8).tobytes()),
+                             "s": ("F8_E8M0", scales.shape, scales.tobytes())}
+        dense["mxint8"] = (codes_i8 * scale_values).astype(np.float32)
         # int4: ONNX Runtime's MatMulNBits weight (q in -8..7, f32 scales).
         q = rng.integers(-8, 8, (k, n)).astype(np.int8)
         nbits_scales = (2.0 ** (scales.astype(np.float64) - 127)).astype(np.float32)
@@ -185,6 +195,7 @@ def main():
                            "s": ("F32", scales.shape, nbits_scales.tobytes())}
         dense["int4"] = (q * np.repeat(nbits_scales, BLOCK, axis=0)).astype(np.float32)
         bytes_per_weight = {"f32": 4.0, "mxfp8": 1 + 1 / BLOCK, "mxfp4": 1 + 1 / BLOCK,
+                            "mxint8": 1 + 1 / BLOCK,
                             "int4": 1 + 4 / BLOCK}
         ort_f32_model(os.path.join(work, "f32.onnx"), dense4)
         for level in (0, 4):
