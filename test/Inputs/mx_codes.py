@@ -91,7 +91,7 @@ def scales():
 
 
 def model(mode):
-    rows = {"static": str(K), "dyn": "?"}[mode]
+    rows = {"static": str(K), "one": "1", "dyn": "?"}[mode]
     x = "tensor<%sx%dxf32>" % (rows, K)
     y = "tensor<%sx%dxf32>" % (rows, N)
     outs = ", ".join('%s {rlx.name = "y_%s"}' % (y, fmt) for fmt in FORMATS)
