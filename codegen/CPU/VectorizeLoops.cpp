@@ -378,27 +378,27 @@ void skipWholeSubviews(ModuleOp module) {
 /// keeps the flag on the multiplication but rebuilds a reduction's add
 /// without it, and LLVM contracts only when both carry it.
 void contractMarkedProducts(ModuleOp module) {
+  // The product an add may absorb: marked, and read by that add alone.
+  auto markedProduct = [](Value v) -> arith::MulFOp {
+    auto product = v.getDefiningOp<arith::MulFOp>();
+    if (!product || !product->hasOneUse() ||
+        !bitEnumContainsAll(product.getFastmath(),
+                            arith::FastMathFlags::contract))
+      return {};
+    return product;
+  };
   SmallVector<arith::AddFOp> adds;
   module.walk([&](arith::AddFOp add) {
-    for (Value operand : add->getOperands()) {
-      auto product = operand.getDefiningOp<arith::MulFOp>();
-      if (product && product->hasOneUse() &&
-          bitEnumContainsAll(product.getFastmath(),
-                             arith::FastMathFlags::contract)) {
-        adds.push_back(add);
-        return;
-      }
-    }
+    if (markedProduct(add.getLhs()) || markedProduct(add.getRhs()))
+      adds.push_back(add);
   });
   for (arith::AddFOp add : adds) {
-    bool lhsIsProduct =
-        add.getLhs().getDefiningOp<arith::MulFOp>() &&
-        bitEnumContainsAll(
-            add.getLhs().getDefiningOp<arith::MulFOp>().getFastmath(),
-            arith::FastMathFlags::contract);
-    auto product = (lhsIsProduct ? add.getLhs() : add.getRhs())
-                       .getDefiningOp<arith::MulFOp>();
-    Value accumulator = lhsIsProduct ? add.getRhs() : add.getLhs();
+    arith::MulFOp product = markedProduct(add.getLhs());
+    Value accumulator = add.getRhs();
+    if (!product) {
+      product = markedProduct(add.getRhs());
+      accumulator = add.getLhs();
+    }
     OpBuilder b(add);
     Value fused = math::FmaOp::create(b, add.getLoc(), product.getLhs(),
                                       product.getRhs(), accumulator);
