@@ -23,7 +23,9 @@
 /// read by every row tile of the pair) by the generic's own decoding ops.
 /// So the weight is read from memory narrow and decoded once per panel and
 /// M block: per weight element, one decode against the M block's rows of
-/// multiply-adds.
+/// multiply-adds. One or two rows (a GEMV) decode each weight in the
+/// product instead, summing the codes' values per chunk and scaling the
+/// sums (decodeInProduct).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -193,6 +195,37 @@ weightDecoding(linalg::GenericOp scaled) {
 struct PanelSource {
   Value panels;
   linalg::GenericOp scaled = {};
+  /// What the product's body is made of (blockScaled derives it once):
+  /// its ops computing the weight, the weight, the scale's own decoding
+  /// ops and the decoded scale (empty and null when the decoding does not
+  /// split), the code's value and a constant it ends with, when the weight
+  /// is their product by the scale (null otherwise), and the scale block.
+  SmallVector<Operation *> decoding;
+  Value weight;
+  SmallVector<Operation *> scaleOps;
+  Value decodedScale;
+  Value codeValue, factor;
+  int64_t blockSize = 0;
+
+  /// The source of the block-scaled product `op`: its codes and scales,
+  /// and its body analysed; failure when the body is not `c + a *
+  /// decode(code, scale)`.
+  static FailureOr<PanelSource> blockScaled(linalg::GenericOp op) {
+    PanelSource source;
+    source.panels = op.getDpsInputOperand(1)->get();
+    source.scaled = op;
+    std::tie(source.decoding, source.weight) = weightDecoding(op);
+    if (!source.weight)
+      return failure();
+    Block &body = op.getRegion().front();
+    std::tie(source.scaleOps, source.decodedScale) =
+        splitScaleDecoding(source.decoding, body.getArgument(2), source.weight);
+    std::tie(source.codeValue, source.factor) = source.splitCodeValue();
+    source.blockSize =
+        op->getAttrOfType<IntegerAttr>(dot_layout::kScaleBlockAttrName)
+            .getInt();
+    return source;
+  }
 
   /// B's rows [kStart, kStart + block) of panel `panel`, block x tileN;
   /// the buffers it allocates for them go to `owned` (freed by release,
@@ -257,12 +290,7 @@ struct PanelSource {
   /// (a K block, or K) and the scale block, so that each chunk has one row
   /// of scales and is read as a vector (a `k / block_size` map would be
   /// sliced wrong by tiling, see the rlx.block_dequantize lowering).
-  int64_t chunkFor(int64_t extent) {
-    return std::gcd(
-        extent,
-        scaled->getAttrOfType<IntegerAttr>(dot_layout::kScaleBlockAttrName)
-            .getInt());
-  }
+  int64_t chunkFor(int64_t extent) const { return std::gcd(extent, blockSize); }
 
   /// The scale row of panel `panel` for row `k` of B as the decoding's
   /// input (tileN values), and the ops of the body it stands for (`done`):
@@ -272,17 +300,11 @@ struct PanelSource {
                  Value scaleBuffer, llvm::SmallPtrSetImpl<Operation *> &done) {
     OpBuilder &b = p.b;
     Value scales = scaled.getDpsInputOperand(2)->get();
-    int64_t blockSize =
-        scaled->getAttrOfType<IntegerAttr>(dot_layout::kScaleBlockAttrName)
-            .getInt();
     Value row = arith::DivUIOp::create(b, p.loc, k, p.index(blockSize));
     Value raw = p.view(scales, {panel, row, p.attr(0)}, {1, 1, tileN}, 1);
     if (!scaleBuffer)
       return raw;
     Block &body = scaled.getRegion().front();
-    std::pair<SmallVector<Operation *>, Value> split = scaleDecoding();
-    ArrayRef<Operation *> scaleOps = split.first;
-    Value decodedScale = split.second;
     AffineMap line = b.getMultiDimIdentityMap(1);
     linalg::GenericOp::create(
         b, p.loc, TypeRange{}, ValueRange{raw}, ValueRange{scaleBuffer},
@@ -301,18 +323,10 @@ struct PanelSource {
     return scaleBuffer;
   }
 
-  /// splitScaleDecoding of the product's body.
-  std::pair<SmallVector<Operation *>, Value> scaleDecoding() {
-    Block &body = scaled.getRegion().front();
-    auto [decoding, weight] = weightDecoding(scaled);
-    return splitScaleDecoding(decoding, body.getArgument(2), weight);
-  }
-
   /// A tileN buffer for the decoded scale row, or null when the decoding
   /// does not split.
   Value scaleBufferFor(PackedMatmulBuilder &p, int64_t tileN,
                        SmallVectorImpl<Value> &owned) {
-    Value decodedScale = scaleDecoding().second;
     if (!decodedScale)
       return {};
     Value buffer = memref::AllocOp::create(
@@ -323,9 +337,9 @@ struct PanelSource {
   }
 
   /// The product's body cloned into a generic's, its arguments `args` in
-  /// the product's order (a, code, scale, c; the scale already decoded
-  /// when `done` holds its ops), up to `until` (the weight, or the yield's
-  /// operand for the whole product), which it returns.
+  /// the product's order (a, code, scale, c; null where the generic has
+  /// none; the scale already decoded when `done` holds its ops), up to
+  /// `until` (the weight or the code's value), which it returns.
   Value cloneBody(OpBuilder &nb, ValueRange args, Value until,
                   const llvm::SmallPtrSetImpl<Operation *> &done) {
     Block &body = scaled.getRegion().front();
@@ -334,7 +348,7 @@ struct PanelSource {
       if (arg)
         map.map(body.getArgument(i), arg);
     if (!done.empty() && args.size() > 2)
-      map.map(scaleDecoding().second, args[2]);
+      map.map(decodedScale, args[2]);
     for (Operation &op : body.without_terminator()) {
       if (done.contains(&op))
         continue;
@@ -351,7 +365,6 @@ struct PanelSource {
                int64_t tileN, SmallVectorImpl<Value> &owned) {
     OpBuilder &b = p.b;
     Value codes = scaled.getDpsInputOperand(1)->get();
-    Value weight = weightDecoding(scaled).second;
     Value buffer = memref::AllocOp::create(
         b, p.loc, MemRefType::get({block, tileN}, weight.getType()),
         ValueRange{}, b.getI64IntegerAttr(64));
@@ -385,35 +398,31 @@ struct PanelSource {
   /// (decoded by ops of its own, splitScaleDecoding, or as it is): the
   /// code's value and the constant (null without one), or nulls when the
   /// weight is not such a product.
-  std::pair<Value, Value> codeValueAndFactor() {
-    Value weight = weightDecoding(scaled).second;
+  std::pair<Value, Value> splitCodeValue() {
     Block &body = scaled.getRegion().front();
-    // The scale as the body reads it when no ops of its own decode it.
-    Value decodedScale = scaleDecoding().second;
-    if (!decodedScale)
-      decodedScale = body.getArgument(2);
-    auto product = weight ? weight.getDefiningOp<arith::MulFOp>() : nullptr;
-    if (!decodedScale || !product ||
-        !llvm::is_contained(product->getOperands(), decodedScale))
+    Value scale = decodedScale ? decodedScale : body.getArgument(2);
+    auto product = weight.getDefiningOp<arith::MulFOp>();
+    if (!product || !llvm::is_contained(product->getOperands(), scale))
       return {};
     Value code =
-        product.getLhs() == decodedScale ? product.getRhs() : product.getLhs();
+        product.getLhs() == scale ? product.getRhs() : product.getLhs();
     // The code's value must not read the scale.
     SmallVector<Value> work{code};
     llvm::SmallPtrSet<Value, 16> seen;
     while (!work.empty()) {
       Value v = work.pop_back_val();
-      if (v == body.getArgument(2) || v == decodedScale)
+      if (v == body.getArgument(2) || v == scale)
         return {};
       if (!seen.insert(v).second)
         continue;
       if (Operation *def = v.getDefiningOp())
         llvm::append_range(work, def->getOperands());
     }
-    if (auto scaled = code.getDefiningOp<arith::MulFOp>())
+    if (auto timesConstant = code.getDefiningOp<arith::MulFOp>())
       for (unsigned i = 0; i < 2; ++i)
-        if (scaled->getOperand(1 - i).getDefiningOp<arith::ConstantOp>())
-          return {scaled->getOperand(i), scaled->getOperand(1 - i)};
+        if (timesConstant->getOperand(1 - i).getDefiningOp<arith::ConstantOp>())
+          return {timesConstant->getOperand(i),
+                  timesConstant->getOperand(1 - i)};
     return {code, Value()};
   }
 
@@ -437,10 +446,8 @@ struct PanelSource {
     Location loc = p.loc;
     MLIRContext *ctx = b.getContext();
     Value codes = scaled.getDpsInputOperand(1)->get();
-    std::pair<Value, Value> split = codeValueAndFactor();
-    Value summed = split.first, factor = split.second;
-    if (!summed)
-      summed = weightDecoding(scaled).second;
+    bool wholeWeight = !codeValue;
+    Value summed = wholeWeight ? weight : codeValue;
     SmallVector<Value> owned;
     Value scaleBuffer = scaleBufferFor(p, tileN, owned);
     Value sums = memref::AllocOp::create(
@@ -472,7 +479,6 @@ struct PanelSource {
       };
       using utils::IteratorType;
       // Loops (k, column): the column innermost, vectorized whole.
-      bool wholeWeight = !split.first;
       SmallVector<Value> inputs{aRow, codeChunk};
       SmallVector<AffineMap> maps{dims(2, {0}), dims(2, {0, 1})};
       if (wholeWeight) {
@@ -698,12 +704,14 @@ LogicalResult mlir::rlx::expandPrepackedMatmuls(ModuleOp module, int64_t tileM,
       generics.push_back(op);
   });
   for (linalg::GenericOp op : generics) {
-    PanelSource source{op.getDpsInputOperand(1)->get()};
+    PanelSource source;
+    source.panels = op.getDpsInputOperand(1)->get();
     if (isPrepackedBlockScaledMatmul(op)) {
-      if (!weightDecoding(op).second)
+      FailureOr<PanelSource> blockScaled = PanelSource::blockScaled(op);
+      if (failed(blockScaled))
         return op.emitError("a block-scaled prepacked matmul whose body is "
                             "not `c + a * decode(code, scale)`");
-      source.scaled = op;
+      source = *blockScaled;
     }
     Value c = op.getDpsInitOperand(0)->get();
     auto packedType = cast<MemRefType>(source.panels.getType());

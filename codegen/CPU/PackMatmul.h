@@ -25,7 +25,8 @@ bool isPrepackedBlockScaledMatmul(mlir::Operation *op);
 /// The same loops for every f32 matmul by a prepacked B (a linalg.generic
 /// marked `rlx.packed_rhs`, B in panels x K x tileN), without the copy; a
 /// block-scaled B's K blocks are decoded panel by panel into a buffer the
-/// tile matmuls read. Runs first: its loops' matmuls are then scheduled
+/// tile matmuls read, or, for one or two rows of A, each weight in the
+/// product. Runs first: its loops' matmuls are then scheduled
 /// like any other. Fails, with an error on the op, for a block-scaled
 /// product whose body is not its lowering's.
 mlir::LogicalResult expandPrepackedMatmuls(mlir::ModuleOp module, int64_t tileM,

@@ -268,10 +268,14 @@ Value decodeThroughF16(OpBuilder &b, Location loc, Value narrowBits,
   auto equals = [&](Value x, int64_t v) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, c16(v));
   };
-  Value magnitudeCode = arith::AndIOp::create(b, loc, code, c16(magnitudeMask));
+  // The code without its sign, for the formats with special codes.
+  auto magnitude = [&] {
+    return arith::AndIOp::create(b, loc, code, c16(magnitudeMask));
+  };
   switch (format.specials) {
   case Specials::IEEE:
     if (format.exponentBits < 5) {
+      Value magnitudeCode = magnitude();
       int64_t top = ((int64_t(1) << format.exponentBits) - 1) << m;
       Value exponentField =
           arith::AndIOp::create(b, loc, magnitudeCode, c16(top));
@@ -287,7 +291,7 @@ Value decodeThroughF16(OpBuilder &b, Location loc, Value narrowBits,
     break;
   case Specials::NaNOnly:
     bits = arith::SelectOp::create(
-        b, loc, equals(magnitudeCode, magnitudeMask),
+        b, loc, equals(magnitude(), magnitudeMask),
         arith::OrIOp::create(b, loc, bits, c16(0x7E00)), bits);
     break;
   case Specials::NaNAsNegativeZero:

@@ -25,16 +25,17 @@
 ///   fused epilogue, see DotOperandLayout.h), N a multiple of 32 and more
 ///   than 32, which the f32 kernel reads in panels;
 /// - the block-scaled weight of an f32 matmul: rlx.block_dequantize to f32
-///   of `[K, N]` narrow float or 2-7 bit integer codes along K, with
+///   of `[K, N]` narrow float or 2-8 bit integer codes along K, with
 ///   f8E8M0FNU, f16 or f32 scales, N a multiple of 32, 2 MiB or more as
-///   f32 (MXFP8, MXFP6, MXFP4, blocked int4; smaller ones are
+///   f32 (MXFP8, MXFP6, MXFP4, MXINT8, blocked int4; smaller ones are
 ///   prepared in f32, see DotOperandLayout.h). Its codes and scales are
-///   packed into the f32 panels, each as the layout stores it; the matmul
-///   reads them through a new rlx.block_dequantize of the two unpacks, and
-///   the f32 kernel decodes each panel's K block into a buffer in cache as
-///   it multiplies. So the weight stays narrow in memory and is read narrow
-///   at every call (about a quarter of the f32 weight's bytes), where
-///   dequantizing it once per binding would keep an f32 copy.
+///   packed into the f32 panels (groups of 1, i8 too), each as the layout
+///   stores it; the matmul reads them through a new rlx.block_dequantize
+///   of the two unpacks, and the f32 kernel decodes them as it multiplies
+///   (each panel's K block into a buffer in cache, or, for one or two
+///   rows, each weight in the product). So the weight stays narrow in memory
+///   and is read narrow at every call (about a quarter of the f32 weight's
+///   bytes), where dequantizing it once per binding would keep an f32 copy.
 ///
 /// Only for a CPU with the kernel's instructions (options `int8`, `bf16`;
 /// `f32` when the f32 kernel's panels are 32 wide), after loop-invariant
@@ -140,26 +141,25 @@ struct RLXPackDotOperandsPass
     : mlir::rlx::impl::RLXPackDotOperandsBase<RLXPackDotOperandsPass> {
   using Base::Base;
 
-  /// One pack and unpack per weight and layout, however many ops read it.
-  llvm::DenseMap<std::pair<Value, unsigned>, Value> unpacked;
+  /// One pack and unpack per weight and group, however many ops read it.
+  llvm::DenseMap<std::pair<Value, int64_t>, Value> unpacked;
 
   /// `weight` packed and unpacked: in its type's default group, or, for a
   /// block-scaled weight's codes and scales (`panels`), in the f32
   /// kernel's groups of 1.
   Value unpack(Value weight, bool panels = false) {
-    Value &slot = unpacked[{weight, unsigned(panels)}];
+    auto type = cast<RankedTensorType>(weight.getType());
+    Type element = type.getElementType();
+    int64_t group = panels ? 1 : dot_layout::groupSize(element);
+    Value &slot = unpacked[{weight, group}];
     if (slot)
       return slot;
-    auto type = cast<RankedTensorType>(weight.getType());
     auto [k, n] = dot_layout::asMatrix(type.getShape());
     OpBuilder b = OpBuilder::atBlockBegin(weight.getParentBlock());
     if (Operation *def = weight.getDefiningOp())
       b.setInsertionPointAfter(def);
-    Type element = type.getElementType();
     Value packed = PackDotOperandOp::create(
-        b, weight.getLoc(),
-        panels ? dot_layout::packedType(k, n, element, 1)
-               : dot_layout::packedType(k, n, element),
+        b, weight.getLoc(), dot_layout::packedType(k, n, element, group),
         weight);
     return slot = UnpackDotOperandOp::create(b, weight.getLoc(), type, packed);
   }
