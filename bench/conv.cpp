@@ -8,6 +8,8 @@
 /// layouts oneDNN picks itself (blocked channels; inputs reordered outside
 /// the timed call, as a model kept in that layout would). Filters are
 /// reordered once, outside the timing, as a deployed model pre-packs them.
+/// The three are timed in turns, so a slow spell of a shared machine falls
+/// on each alike.
 /// The ratio is rlx's time over the faster oneDNN one (higher is better:
 /// oneDNN ms / rlx ms). Checks that rlx and oneDNN agree.
 /// Usage: rlx-bench-conv [--threads N] [--batch N] [NAME...]; default all
@@ -24,6 +26,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <string>
 #include <thread>
@@ -35,28 +38,6 @@
 #endif
 
 namespace {
-
-/// Median seconds of `fn` over enough repetitions to take ~0.5 s. Starts
-/// with a pause longer than the spin-wait of the thread pools (libomp's
-/// 200 ms block time, GNU OpenMP's): the other library's idle workers would
-/// otherwise steal a core from this one.
-template <typename Fn> double medianSeconds(Fn fn) {
-  std::this_thread::sleep_for(std::chrono::milliseconds(400));
-  fn();
-  std::vector<double> times;
-  auto start = std::chrono::steady_clock::now();
-  while (times.size() < 5 || (std::chrono::steady_clock::now() - start <
-                                  std::chrono::milliseconds(500) &&
-                              times.size() < 200)) {
-    auto t0 = std::chrono::steady_clock::now();
-    fn();
-    times.push_back(std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - t0)
-                        .count());
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
 
 /// One convolution: square input and window, same stride and padding on
 /// both spatial dims.
@@ -230,15 +211,25 @@ int main(int argc, char **argv) {
         t.data<float>()[i] = dist(rng);
     // oneDNN first: its GNU OpenMP workers are created before libomp binds
     // the main thread (KMP_AFFINITY), so they do not inherit its one core.
+    // Timed in turns (interleavedMedianSeconds): rlx first in the list,
+    // each contender's median over the same slow and fast spells.
+    std::vector<std::function<void()>> contenders = {
+        [&] { session.call("conv", inputs); }};
     double nhwcSeconds = 0, blockedSeconds = 0, diff = 0;
 #ifdef RLX_BENCH_HAVE_DNNL
     const float *x = inputs[0].data<float>(), *w = inputs[1].data<float>();
     DnnlConv nhwc(conv, batch, /*blocked=*/false, x, w);
     DnnlConv blocked(conv, batch, /*blocked=*/true, x, w);
-    nhwcSeconds = medianSeconds([&] { nhwc.run(); });
-    blockedSeconds = medianSeconds([&] { blocked.run(); });
+    contenders.push_back([&] { nhwc.run(); });
+    contenders.push_back([&] { blocked.run(); });
 #endif
-    double rlxSeconds = medianSeconds([&] { session.call("conv", inputs); });
+    std::vector<double> medians =
+        rlx::bench::interleavedMedianSeconds(contenders);
+    double rlxSeconds = medians[0];
+#ifdef RLX_BENCH_HAVE_DNNL
+    nhwcSeconds = medians[1];
+    blockedSeconds = medians[2];
+#endif
     rlx::runtime::TensorList out = session.call("conv", inputs);
 #ifdef RLX_BENCH_HAVE_DNNL
     const float *y = out.at(0).data<float>(), *ref = nhwc.result();

@@ -27,6 +27,7 @@
 ///
 //===----------------------------------------------------------------------===//
 
+#include "codegen/CPU/Im2colRows.h"
 #include "codegen/CPU/Passes.h"
 #include "dialects/RLX/IR/DotOperandLayout.h"
 
@@ -58,6 +59,8 @@ struct Epilogue {
   /// The expand_shape between the product and the generic, if any.
   tensor::ExpandShapeOp expand;
   SmallVector<InputKind> inputs;
+  /// The im2col copy that the product's A is, rebuilt per tile.
+  std::optional<Im2colRows> im2col;
 };
 
 /// The one user of `v` that is no tensor.dim (the shape of the epilogue's
@@ -129,18 +132,9 @@ bool readsColumn(AffineMap map) {
   return map.getNumResults() > 0 && isa<AffineDimExpr>(map.getResults().back());
 }
 
-std::optional<Epilogue> matchEpilogue(linalg::MatmulOp matmul) {
-  if (!matmul.hasPureTensorSemantics() || matmul.hasUserDefinedMaps())
-    return std::nullopt;
-  for (Value v : matmul->getOperands())
-    if (!cast<RankedTensorType>(v.getType()).getElementType().isF32())
-      return std::nullopt;
-  auto fill = matmul.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
-  if (!fill || !fill->hasOneUse() ||
-      !fill.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>() ||
-      packedAtEachCall(matmul.getDpsInputs()[1]))
-    return std::nullopt;
-
+/// The elementwise generic reading `matmul`'s product, if it is one the
+/// row tiles can run (see the file comment).
+std::optional<Epilogue> matchElementwiseEpilogue(linalg::MatmulOp matmul) {
   Epilogue epilogue;
   Value product = matmul->getResult(0);
   Operation *user = soleUser(product);
@@ -185,6 +179,30 @@ std::optional<Epilogue> matchEpilogue(linalg::MatmulOp matmul) {
   return epilogue;
 }
 
+/// What `matmul`'s row tiles run: its epilogue, its im2col copy per tile,
+/// or both; nothing if neither applies.
+std::optional<Epilogue> matchEpilogue(linalg::MatmulOp matmul) {
+  if (!matmul.hasPureTensorSemantics() || matmul.hasUserDefinedMaps())
+    return std::nullopt;
+  for (Value v : matmul->getOperands())
+    if (!cast<RankedTensorType>(v.getType()).getElementType().isF32())
+      return std::nullopt;
+  auto fill = matmul.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+  if (!fill || !fill->hasOneUse() ||
+      !fill.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>() ||
+      packedAtEachCall(matmul.getDpsInputs()[1]))
+    return std::nullopt;
+  std::optional<Im2colRows> im2col =
+      mlir::rlx::matchIm2colRows(matmul.getDpsInputs()[0]);
+  std::optional<Epilogue> epilogue = matchElementwiseEpilogue(matmul);
+  if (!epilogue && !im2col)
+    return std::nullopt;
+  if (!epilogue)
+    epilogue.emplace();
+  epilogue->im2col = im2col;
+  return epilogue;
+}
+
 void fuse(RewriterBase &rewriter, linalg::MatmulOp matmul, Epilogue epilogue) {
   linalg::GenericOp generic = epilogue.generic;
   MLIRContext *context = rewriter.getContext();
@@ -196,23 +214,40 @@ void fuse(RewriterBase &rewriter, linalg::MatmulOp matmul, Epilogue epilogue) {
   auto fill = matmul.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
   Value fillValue = fill.getDpsInputs()[0];
 
-  OpFoldResult rows = tensor::getMixedSize(rewriter, loc, lhs, 0);
   OpFoldResult depth = tensor::getMixedSize(rewriter, loc, lhs, 1);
+  OpFoldResult rows;
+  if (epilogue.im2col) {
+    // N*OH*OW from the copy's sizes; the sizes taken of its rows (the
+    // product's own empty tensor is one) take it instead, so nothing reads
+    // the copy that the tiles replace.
+    Operation *pixels = epilogue.im2col->copy.getDpsInits()[0].getDefiningOp();
+    rewriter.setInsertionPointAfter(pixels);
+    AffineExpr n, h, w;
+    bindSymbols(context, n, h, w);
+    rows = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, AffineMap::get(0, 3, n * h * w),
+        ArrayRef<OpFoldResult>(mlir::rlx::im2colPixelSizes(*epilogue.im2col)));
+    replaceDims(rewriter, lhs, {rows, depth});
+    rewriter.setInsertionPointAfter(matmul);
+  } else {
+    rows = tensor::getMixedSize(rewriter, loc, lhs, 0);
+  }
   OpFoldResult columns = tensor::getMixedSize(rewriter, loc, rhs, 1);
   // Sizes taken of the product or its NHWC view, from what they equal.
   replaceDims(rewriter, matmul->getResult(0), {rows, columns});
   if (epilogue.expand)
     replaceDims(rewriter, epilogue.expand.getResult(),
                 epilogue.expand.getMixedOutputShape());
-  rewriter.setInsertionPoint(generic);
+  if (generic)
+    rewriter.setInsertionPoint(generic);
 
   // Full-shape inputs (a residual) on the product's [M, N] rows, a bias as
   // [N], a scalar as a 0-d tensor, each with its map on the tile's (m, n).
   SmallVector<Value> tileInputs;
   SmallVector<AffineMap> tileMaps;
   AffineMap tileIdentity = AffineMap::getMultiDimIdentityMap(2, context);
-  for (auto [operand, kind] :
-       llvm::zip(generic.getDpsInputOperands(), epilogue.inputs)) {
+  for (auto [i, kind] : llvm::enumerate(epilogue.inputs)) {
+    OpOperand *operand = generic.getDpsInputOperand(i);
     Value v = operand->get();
     AffineMap map = tileIdentity;
     if (kind == InputKind::FullShape && epilogue.expand) {
@@ -243,8 +278,12 @@ void fuse(RewriterBase &rewriter, linalg::MatmulOp matmul, Epilogue epilogue) {
     OpFoldResult zeroAttr = b.getIndexAttr(0), one = b.getIndexAttr(1);
     SmallVector<OpFoldResult> offsets = {row, zeroAttr}, strides = {one, one};
     SmallVector<OpFoldResult> tileSizes = {tileRows, columns};
-    Value aTile = tensor::ExtractSliceOp::create(
-        b, loc, lhs, offsets, ArrayRef<OpFoldResult>{tileRows, depth}, strides);
+    Value aTile = epilogue.im2col
+                      ? buildIm2colTile(b, loc, *epilogue.im2col, row, tileRows)
+                      : tensor::ExtractSliceOp::create(
+                            b, loc, lhs, offsets,
+                            ArrayRef<OpFoldResult>{tileRows, depth}, strides)
+                            .getResult();
     Value cTile = tensor::ExtractSliceOp::create(b, loc, acc, offsets,
                                                  tileSizes, strides);
     Value zeroed = linalg::FillOp::create(b, loc, fillValue, cTile).getResult(0);
@@ -252,6 +291,9 @@ void fuse(RewriterBase &rewriter, linalg::MatmulOp matmul, Epilogue epilogue) {
         linalg::MatmulOp::create(b, loc, ValueRange{aTile, rhs},
                                  ValueRange{zeroed})
             .getResult(0);
+    if (!generic)
+      return tensor::InsertSliceOp::create(b, loc, product, acc, offsets,
+                                           tileSizes, strides);
     SmallVector<Value> inputs;
     for (auto [i, kind] : llvm::enumerate(epilogue.inputs)) {
       switch (kind) {
@@ -304,16 +346,28 @@ void fuse(RewriterBase &rewriter, linalg::MatmulOp matmul, Epilogue epilogue) {
   std::optional<int64_t> staticRest = getConstantIntValue(restRows);
   if (!staticRest || *staticRest != 0)
     result = emitTile(rewriter, loc, result, wholeRows, restRows);
-  if (epilogue.expand)
-    result = tensor::ExpandShapeOp::create(
-        rewriter, loc, generic->getResult(0).getType(), result,
-        epilogue.expand.getReassociationIndices(),
-        epilogue.expand.getMixedOutputShape());
-  rewriter.replaceOp(generic, result);
-  if (epilogue.expand)
-    rewriter.eraseOp(epilogue.expand);
+  if (!generic) {
+    rewriter.replaceAllUsesWith(matmul->getResult(0), result);
+  } else {
+    if (epilogue.expand)
+      result = tensor::ExpandShapeOp::create(
+          rewriter, loc, generic->getResult(0).getType(), result,
+          epilogue.expand.getReassociationIndices(),
+          epilogue.expand.getMixedOutputShape());
+    rewriter.replaceOp(generic, result);
+    if (epilogue.expand)
+      rewriter.eraseOp(epilogue.expand);
+  }
   rewriter.eraseOp(matmul);
   rewriter.eraseOp(fill);
+  // The whole im2col copy, now read by no one.
+  if (epilogue.im2col) {
+    Operation *pixels = epilogue.im2col->copy.getDpsInits()[0].getDefiningOp();
+    rewriter.eraseOp(lhs.getDefiningOp());
+    rewriter.eraseOp(epilogue.im2col->copy);
+    if (pixels->use_empty())
+      rewriter.eraseOp(pixels);
+  }
 }
 
 struct RLXCPUFuseMatmulEpiloguesPass

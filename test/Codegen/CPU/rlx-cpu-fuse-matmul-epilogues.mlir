@@ -152,3 +152,143 @@ func.func @left_alone(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %big: tensor
   } -> tensor<16x16xf32>
   return %p, %r2, %r, %rb, %rh : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<8x8192xf32>, tensor<16x16xf32>
 }
+
+// -----
+
+// A 3x3 conv, stride 2, over a dynamic batch, as convert-rlx-to-linalg
+// writes it: the windows copied into rows [N*3*3, 36] (im2col), their
+// product with the filter, a bias. Each tile rebuilds its own 8 rows from
+// the padded input, a strided [3, 12] window (3 window rows of KW*C = 12
+// values) per row at (n, oh * 2, ow * 8), so the whole copy goes; the
+// product's size, taken of the rows, is N*9 from the copy's N.
+// CHECK-DAG: #[[ROWS:.+]] = affine_map<()[s0] -> (s0 * 9)>
+// CHECK-LABEL: func @im2col_bias_dynamic
+// CHECK-NOT: tensor<?x3x3x3x12xf32>
+// CHECK: %[[N:.+]] = tensor.dim %arg0, %c0
+// CHECK: %[[M:.+]] = affine.apply #[[ROWS]]()[%[[N]]]
+// CHECK: tensor.empty(%[[M]]) : tensor<?x32xf32>
+// CHECK: scf.for %[[ROW:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args
+// CHECK: %[[TILE:.+]] = tensor.empty() : tensor<8x3x12xf32>
+// CHECK: %[[ROWS8:.+]] = scf.for %[[R:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[T:.+]] = %[[TILE]])
+// CHECK: %[[P:.+]] = arith.addi %[[ROW]], %[[R]]
+// CHECK: %[[OW:.+]] = arith.remui %[[P]], %[[OUTW:.+]] :
+// CHECK: %[[NOH:.+]] = arith.divui %[[P]], %[[OUTW]]
+// CHECK: %[[OH:.+]] = arith.remui %[[NOH]], %[[OUTH:.+]] :
+// CHECK: %[[IMG:.+]] = arith.divui %[[NOH]], %[[OUTH]]
+// CHECK: %[[H:.+]] = arith.muli %[[OH]], %{{.+}}
+// CHECK: %[[W:.+]] = arith.muli %[[OW]], %{{.+}}
+// CHECK: %[[WIN:.+]] = tensor.extract_slice %{{.+}}[%[[IMG]], %[[H]], %[[W]]] [1, 3, 12] [1, 1, 1] : tensor<?x8x32xf32> to tensor<3x12xf32>
+// CHECK: %[[SLOT:.+]] = tensor.extract_slice %[[T]][%[[R]], 0, 0] [1, 3, 12] [1, 1, 1]
+// CHECK: %[[COPY:.+]] = linalg.copy ins(%[[WIN]] : tensor<3x12xf32>) outs(%[[SLOT]] : tensor<3x12xf32>)
+// CHECK: tensor.insert_slice %[[COPY]] into %[[T]][%[[R]], 0, 0] [1, 3, 12] [1, 1, 1]
+// CHECK: %[[A:.+]] = tensor.collapse_shape %[[ROWS8]] {{\[\[}}0], [1, 2]] : tensor<8x3x12xf32> into tensor<8x36xf32>
+// CHECK: linalg.matmul ins(%[[A]], %{{.+}} : tensor<8x36xf32>, tensor<36x32xf32>)
+// CHECK: arith.addf
+// CHECK: } {rlx.parallel}
+// CHECK: tensor.empty(%{{.+}}) : tensor<?x3x12xf32>
+// CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<?x36xf32>, tensor<36x32xf32>)
+// CHECK-NOT: linalg.matmul
+#im2col_in = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 * 2 + d3, d2 * 8 + d4)>
+#im2col_out = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+#nhwc4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#bias4 = affine_map<(d0, d1, d2, d3) -> (d3)>
+func.func @im2col_bias_dynamic(%x: tensor<?x6x6x4xf32>, %w: tensor<3x3x4x32xf32>, %bias: tensor<32xf32>) -> tensor<?x3x3x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x6x6x4xf32>
+  %padded = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<?x6x6x4xf32> to tensor<?x8x8x4xf32>
+  %src = tensor.collapse_shape %padded [[0], [1], [2, 3]] : tensor<?x8x8x4xf32> into tensor<?x8x32xf32>
+  %pe = tensor.empty(%n) : tensor<?x3x3x3x12xf32>
+  %patches = linalg.generic {indexing_maps = [#im2col_in, #im2col_out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%src : tensor<?x8x32xf32>) outs(%pe : tensor<?x3x3x3x12xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<?x3x3x3x12xf32>
+  %rows = tensor.collapse_shape %patches [[0, 1, 2], [3, 4]] : tensor<?x3x3x3x12xf32> into tensor<?x36xf32>
+  %filter = tensor.collapse_shape %w [[0, 1, 2], [3]] : tensor<3x3x4x32xf32> into tensor<36x32xf32>
+  %m = tensor.dim %rows, %c0 : tensor<?x36xf32>
+  %e = tensor.empty(%m) : tensor<?x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x32xf32>) -> tensor<?x32xf32>
+  %p = linalg.matmul ins(%rows, %filter : tensor<?x36xf32>, tensor<36x32xf32>) outs(%f : tensor<?x32xf32>) -> tensor<?x32xf32>
+  %v = tensor.expand_shape %p [[0, 1, 2], [3]] output_shape [%n, 3, 3, 32] : tensor<?x32xf32> into tensor<?x3x3x32xf32>
+  %o = tensor.empty(%n) : tensor<?x3x3x32xf32>
+  %r = linalg.generic {indexing_maps = [#nhwc4, #bias4, #nhwc4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%v, %bias : tensor<?x3x3x32xf32>, tensor<32xf32>) outs(%o : tensor<?x3x3x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<?x3x3x32xf32>
+  return %r : tensor<?x3x3x32xf32>
+}
+
+// -----
+
+// Without an epilogue the im2col rows are still rebuilt per tile: the loop
+// result replaces the product and the NHWC view stays. Window rows two
+// apart (dilation 2 along H: kh * 2 in the copy's map) are a slice with
+// stride 2; 18 rows are two whole tiles and 2 rows.
+// CHECK-LABEL: func @im2col_no_epilogue_dilated
+// CHECK-NOT: tensor<2x3x3x3x8xf32>
+// CHECK: scf.for %{{.+}} = %{{.+}} to %c16 step %c8
+// CHECK: tensor.extract_slice %{{.+}}[%{{.+}}, %{{.+}}, %{{.+}}] [1, 3, 8] [1, 2, 1] : tensor<2x7x20xf32> to tensor<3x8xf32>
+// CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<8x24xf32>, tensor<24x64xf32>)
+// CHECK: } {rlx.parallel}
+// CHECK: tensor.empty() : tensor<2x3x8xf32>
+// CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<2x24xf32>, tensor<24x64xf32>)
+// CHECK: %[[NHWC:.+]] = tensor.expand_shape %{{.+}} {{\[\[}}0, 1, 2], [3]] output_shape [2, 3, 3, 64]
+// CHECK: return %[[NHWC]]
+#dil_in = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 + d3 * 2, d2 * 4 + d4)>
+#im2col_out = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+func.func @im2col_no_epilogue_dilated(%src: tensor<2x7x20xf32>, %filter: tensor<24x64xf32>) -> tensor<2x3x3x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %pe = tensor.empty() : tensor<2x3x3x3x8xf32>
+  %patches = linalg.generic {indexing_maps = [#dil_in, #im2col_out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%src : tensor<2x7x20xf32>) outs(%pe : tensor<2x3x3x3x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<2x3x3x3x8xf32>
+  %rows = tensor.collapse_shape %patches [[0, 1, 2], [3, 4]] : tensor<2x3x3x3x8xf32> into tensor<18x24xf32>
+  %e = tensor.empty() : tensor<18x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<18x64xf32>) -> tensor<18x64xf32>
+  %p = linalg.matmul ins(%rows, %filter : tensor<18x24xf32>, tensor<24x64xf32>) outs(%f : tensor<18x64xf32>) -> tensor<18x64xf32>
+  %v = tensor.expand_shape %p [[0, 1, 2], [3]] output_shape [2, 3, 3, 64] : tensor<18x64xf32> into tensor<2x3x3x64xf32>
+  return %v : tensor<2x3x3x64xf32>
+}
+
+// -----
+
+// Copies the rows cannot be rebuilt from are left alone: a body that is
+// more than a copy (a relu fused into it), and a map that is not linear
+// in the pixel and window (a mod).
+// CHECK-LABEL: func @im2col_left_alone
+// CHECK-COUNT-2: linalg.generic {{.+}} outs(%{{.+}} : tensor<2x3x3x3x8xf32>)
+// CHECK-NOT: scf.for
+#dil_in = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 + d3 * 2, d2 * 4 + d4)>
+#im2col_out = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+#mod_in = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 + d3, (d2 * 4 + d4) mod 20)>
+func.func @im2col_left_alone(%src: tensor<2x7x20xf32>, %filter: tensor<24x64xf32>) -> (tensor<18x64xf32>, tensor<18x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %pe = tensor.empty() : tensor<2x3x3x3x8xf32>
+  %relu = linalg.generic {indexing_maps = [#dil_in, #im2col_out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%src : tensor<2x7x20xf32>) outs(%pe : tensor<2x3x3x3x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.maximumf %in, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<2x3x3x3x8xf32>
+  %rows = tensor.collapse_shape %relu [[0, 1, 2], [3, 4]] : tensor<2x3x3x3x8xf32> into tensor<18x24xf32>
+  %e = tensor.empty() : tensor<18x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<18x64xf32>) -> tensor<18x64xf32>
+  %p = linalg.matmul ins(%rows, %filter : tensor<18x24xf32>, tensor<24x64xf32>) outs(%f : tensor<18x64xf32>) -> tensor<18x64xf32>
+  %wrapped = linalg.generic {indexing_maps = [#mod_in, #im2col_out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%src : tensor<2x7x20xf32>) outs(%pe : tensor<2x3x3x3x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<2x3x3x3x8xf32>
+  %rows2 = tensor.collapse_shape %wrapped [[0, 1, 2], [3, 4]] : tensor<2x3x3x3x8xf32> into tensor<18x24xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e : tensor<18x64xf32>) -> tensor<18x64xf32>
+  %p2 = linalg.matmul ins(%rows2, %filter : tensor<18x24xf32>, tensor<24x64xf32>) outs(%f2 : tensor<18x64xf32>) -> tensor<18x64xf32>
+  return %p, %p2 : tensor<18x64xf32>, tensor<18x64xf32>
+}
