@@ -10,7 +10,9 @@
 /// product, rows in parallel: each tile is zero-filled, multiplied and
 /// passed through the epilogue in place in the epilogue's own output, so
 /// the product's rows are still in L1 when the epilogue reads them and the
-/// product never has a buffer of its own.
+/// product never has a buffer of its own. A product whose A is a KxK
+/// convolution's im2col copy gets the same loop, with or without an
+/// epilogue, each tile rebuilding its own rows (Im2colRows.h).
 ///
 /// Matched: an f32 linalg.matmul (plain maps) into a linalg.fill of a
 /// tensor.empty, read only by one all-parallel linalg.generic, directly or

@@ -95,7 +95,10 @@ def RLXCPUFuseMatmulEpilogues : Pass<"rlx-cpu-fuse-matmul-epilogues"> {
     product) becomes one loop over tiles of 8 rows, marked for
     rlx-cpu-parallelize: fill, product and epilogue per tile, in place in
     the epilogue's output. The product never makes a round trip through
-    memory. Not for products whose B the matmul kernel packs at each call.
+    memory. A product whose A is a convolution's im2col copy gets the same
+    loop, with or without an epilogue, each tile copying its own rows of
+    windows from the padded input (implicit im2col): the whole copy goes.
+    Not for products whose B the matmul kernel packs at each call.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect",
