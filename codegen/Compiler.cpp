@@ -147,6 +147,8 @@ static void buildCPUCodegen(OpPassManager &pm,
   // Inlines the memref.alloca_scope the conversion wraps loop bodies in
   // (they allocate nothing); lowering SCF inside one would give it blocks.
   pm.addPass(createRLXCPUInlineAllocaScopes());
+  // After the scopes are gone (an alloca would have kept them).
+  pm.addPass(createRLXCPUStackLoopBuffers());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createRLXCPUThreadCount());
   pm.addPass(createRLXCPUOutlineKernels());

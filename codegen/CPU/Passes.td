@@ -188,3 +188,21 @@ def RLXCPUOutlineKernels : Pass<"rlx-cpu-outline-kernels", "mlir::ModuleOp"> {
 }
 
 #endif // RLX_CODEGEN_CPU_PASSES_TD
+
+def RLXCPUStackLoopBuffers : Pass<"rlx-cpu-stack-loop-buffers", "mlir::ModuleOp"> {
+  let summary = "Moves small buffers made and freed in a loop's body to the stack";
+  let description = [{
+    A `memref.alloc` of static shape and at most 64 KiB inside a loop, freed
+    by one `memref.dealloc` later in its block, becomes a `memref.alloca`
+    between `llvm.intr.stacksave` (at the allocation) and
+    `llvm.intr.stackrestore` (at the free), so each iteration returns its
+    stack bytes. Buffers whose lifetimes in a block would cross (not nest)
+    keep the heap. A per-tile scratch buffer otherwise costs a malloc, a
+    free and the runtime's lock per tile, which serialized the threads.
+    Runs after convert-scf-to-openmp: an alloca in a parallel body would
+    keep the alloca scope the conversion wraps it in, and lowering the loops
+    inside that scope gives it blocks its verifier refuses.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect",
+                           "mlir::LLVM::LLVMDialect"];
+}
