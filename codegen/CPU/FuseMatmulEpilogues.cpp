@@ -53,6 +53,12 @@ namespace {
 /// one row of register tiles and the rows split evenly over the cores.
 constexpr int64_t kRowsPerTile = 8;
 
+/// A product without an epilogue still takes the row tiles (a zero fill
+/// per tile, in L1, instead of a pass over the whole product that the
+/// kernel then reads back) from this many bytes and rows.
+constexpr int64_t kMinBytesOfLargeProduct = 512 * 1024;
+constexpr int64_t kMinRowsOfLargeProduct = 8 * kRowsPerTile;
+
 /// How the epilogue reads one of its inputs, in the product's [M, N] terms.
 enum class InputKind { Product, FullShape, ColumnOrScalar };
 
@@ -181,8 +187,19 @@ std::optional<Epilogue> matchElementwiseEpilogue(linalg::MatmulOp matmul) {
   return epilogue;
 }
 
+/// Whether `matmul`'s product is large enough that zero-filling it whole
+/// costs a pass over memory, with enough static rows that its row tiles
+/// still split over the cores (fewer than a tile's rows would run on one).
+bool isLargeProduct(linalg::MatmulOp matmul) {
+  auto type = cast<RankedTensorType>(matmul->getResult(0).getType());
+  return type.hasStaticShape() &&
+         type.getDimSize(0) >= kMinRowsOfLargeProduct &&
+         type.getNumElements() * 4 >= kMinBytesOfLargeProduct;
+}
+
 /// What `matmul`'s row tiles run: its epilogue, its im2col copy per tile,
-/// or both; nothing if neither applies.
+/// both, or only its fill and product (a large product); nothing if none
+/// applies.
 std::optional<Epilogue> matchEpilogue(linalg::MatmulOp matmul) {
   if (!matmul.hasPureTensorSemantics() || matmul.hasUserDefinedMaps())
     return std::nullopt;
@@ -197,7 +214,7 @@ std::optional<Epilogue> matchEpilogue(linalg::MatmulOp matmul) {
   std::optional<Im2colRows> im2col =
       mlir::rlx::matchIm2colRows(matmul.getDpsInputs()[0]);
   std::optional<Epilogue> epilogue = matchElementwiseEpilogue(matmul);
-  if (!epilogue && !im2col)
+  if (!epilogue && !im2col && !isLargeProduct(matmul))
     return std::nullopt;
   if (!epilogue)
     epilogue.emplace();

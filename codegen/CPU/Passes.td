@@ -98,6 +98,8 @@ def RLXCPUFuseMatmulEpilogues : Pass<"rlx-cpu-fuse-matmul-epilogues"> {
     memory. A product whose A is a convolution's im2col copy gets the same
     loop, with or without an epilogue, each tile copying its own rows of
     windows from the padded input (implicit im2col): the whole copy goes.
+    So does a static product of 512 KiB and 64 rows or more without an
+    epilogue (a fill per tile instead of a pass over the whole product).
     Not for products whose B the matmul kernel packs at each call.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect",

@@ -13,7 +13,8 @@ y2 = relu(conv3x3(im8, wk, padding 1) + bk) (im2col; its batch x 64 rows
 are whole 8-row tiles); y3 = relu(x w + bw) * 0.5, a dense layer. F = 40
 and N = 24 are no multiple of the kernel's 32 columns, and the rows of y1
 and y3 (batch x 5 x 5 pixels, batch x 7 rows of x) no multiple of its
-8-row tiles. Values are multiples of 1/16 below 1: every product and sum
+8-row tiles; y4 = conv3x3(im8, wk, stride 2, padding 1), no epilogue: its
+im2col rows are still rebuilt per tile (batch x 16 rows). Values are multiples of 1/16 below 1: every product and sum
 is exact in f32, so outputs are compared exactly.
 """
 import random
@@ -32,14 +33,15 @@ def model(mode):
     out = img[: img.rindex("x") + 1] + str(F)
     im8 = {"static": "2x8x8x6", "dyn": "?x8x8x6", "alldyn": "?x?x?x6"}[mode]
     out8 = im8[: im8.rindex("x") + 1] + str(F)
+    out4 = {"static": "2x4x4x", "dyn": "?x4x4x", "alldyn": "?x?x?x"}[mode] + str(F)
     x = {"static": "2x7x13", "dyn": "?x7x13", "alldyn": "?x?x13"}[mode]
     y3 = x[: x.rindex("x") + 1] + str(N)
     conv = "strides = array<i64: 1, 1>, padding = array<i64: %s>, dilations = array<i64: 1, 1>, groups = 1 : i64"
     print('func.func @f(%%img: tensor<%sxf32> {rlx.name = "img"}, %%res: tensor<%sxf32> {rlx.name = "res"}, '
           '%%im8: tensor<%sxf32> {rlx.name = "im8"}, %%x: tensor<%sxf32> {rlx.name = "x"}) -> '
           '(tensor<%sxf32> {rlx.name = "y1"}, tensor<%sxf32> {rlx.name = "y2"}, '
-          'tensor<%sxf32> {rlx.name = "y3"}) {'
-          % (img, out, im8, x, out, out8, y3))
+          'tensor<%sxf32> {rlx.name = "y3"}, tensor<%sxf32> {rlx.name = "y4"}) {'
+          % (img, out, im8, x, out, out8, y3, out4))
     print('  %%wc = rlx.param "wc" : tensor<1x1x%dx%dxf32>' % (C, F))
     print('  %%bc = rlx.param "bc" : tensor<%dxf32>' % F)
     print('  %%wk = rlx.param "wk" : tensor<3x3x%dx%dxf32>' % (C, F))
@@ -60,7 +62,11 @@ def model(mode):
     print('  %%r3 = rlx.relu %%b3 : tensor<%sxf32>' % y3)
     print('  %half = rlx.constant dense<0.5> : tensor<f32>')
     print('  %%y3 = rlx.mul %%r3, %%half : (tensor<%sxf32>, tensor<f32>) -> tensor<%sxf32>' % (y3, y3))
-    print('  return %%y1, %%y2, %%y3 : tensor<%sxf32>, tensor<%sxf32>, tensor<%sxf32>\n}' % (out, out8, y3))
+    strided = conv.replace("1, 1>, padding", "2, 2>, padding") % "1, 1, 1, 1"
+    print('  %%y4 = rlx.conv2d %%im8, %%wk {%s} : (tensor<%sxf32>, tensor<3x3x%dx%dxf32>) -> tensor<%sxf32>'
+          % (strided, im8, C, F, out4))
+    print('  return %%y1, %%y2, %%y3, %%y4 : tensor<%sxf32>, tensor<%sxf32>, tensor<%sxf32>, tensor<%sxf32>\n}'
+          % (out, out8, y3, out4))
 
 
 def fractions(rng, count):
@@ -96,11 +102,13 @@ def check(folder, out_path):
     batch = len(img) // (H * H * C)
     relu = lambda v: max(v, 0.0)
     c1 = conv_nhwc(img, batch, H, C, w["wc"], 1, F, 1, 0)
-    c2 = conv_nhwc(read_npy_f32(folder + "/im8.npy"), batch, H8, C, w["wk"], 3, F, 1, 1)
+    im8 = read_npy_f32(folder + "/im8.npy")
+    c2 = conv_nhwc(im8, batch, H8, C, w["wk"], 3, F, 1, 1)
     want = {
         "y1": [relu(v + w["bc"][i % F] + res[i]) for i, v in enumerate(c1)],
         "y2": [relu(v + w["bk"][i % F]) for i, v in enumerate(c2)],
         "y3": [relu(v + w["bw"][i % N]) * 0.5 for i, v in enumerate(matmul(x, w["w"], K, N))],
+        "y4": conv_nhwc(im8, batch, H8, C, w["wk"], 3, F, 2, 1),
     }
     check_exact("matmul epilogues", got, want)
 

@@ -1,7 +1,8 @@
 // Products whose bias, residual, activation and scale run per row tile of
 // the product (rlx-cpu-fuse-matmul-epilogues): a 1x1 conv with bias,
 // residual and relu, a 3x3 conv (im2col) with bias and relu, a dense layer
-// with bias, relu and a scalar, each compared exactly with plain loops
+// with bias, relu and a scalar, a strided 3x3 conv alone (its im2col rows
+// per tile too), each compared exactly with plain loops
 // (test/Inputs/matmul_epilogues.py), with static shapes, one dynamic dim
 // and every dim dynamic; rows and columns are no multiples of the tiles.
 // RUN: mkdir -p %t.s %t.d %t.a
@@ -26,9 +27,9 @@
 // RUN: env RLX_NUM_THREADS=2 rlx-run %t.alldyn.so --weights %t.w.safetensors --input img=%t.a/img.npy --input res=%t.a/res.npy --input im8=%t.a/im8.npy --input x=%t.a/x.npy --outputs %t.a/out.safetensors
 // RUN: python3 %inputs/matmul_epilogues.py check %t.a %t.a/out.safetensors | FileCheck %s
 
-// CHECK: matmul epilogues: all 3 outputs exact
+// CHECK: matmul epilogues: all 4 outputs exact
 
 // Each product is one loop of row tiles with its fill and epilogue.
 // RUN: rlxc %t.dyn.mlir --compile-to=fuse | FileCheck %s --check-prefix=FUSED
-// FUSED-COUNT-3: } {rlx.parallel}
+// FUSED-COUNT-4: } {rlx.parallel}
 // FUSED-NOT: linalg.generic {{.*}} ins(%expanded

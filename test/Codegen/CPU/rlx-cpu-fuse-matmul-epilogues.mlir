@@ -292,3 +292,32 @@ func.func @im2col_left_alone(%src: tensor<2x7x20xf32>, %filter: tensor<24x64xf32
   %p2 = linalg.matmul ins(%rows2, %filter : tensor<18x24xf32>, tensor<24x64xf32>) outs(%f2 : tensor<18x64xf32>) -> tensor<18x64xf32>
   return %p, %p2 : tensor<18x64xf32>, tensor<18x64xf32>
 }
+
+// -----
+
+// A product of 512 KiB or more with 64 rows or more takes the row tiles
+// without an epilogue: each tile zero-filled in L1, not the whole product
+// first. A smaller one, or one with fewer static rows, is left alone.
+// CHECK-LABEL: func @large_product
+// CHECK: %[[LOOP:.+]] = scf.for %{{.+}} = %{{.+}} to %c1024 step %c8
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<8x128xf32>)
+// CHECK: linalg.matmul ins(%{{.+}}, %arg1 : tensor<8x64xf32>, tensor<64x128xf32>) outs(%{{.+}} : tensor<8x128xf32>)
+// CHECK: } {rlx.parallel}
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<1023x128xf32>)
+// CHECK: linalg.matmul ins(%arg2, %arg1 : tensor<1023x64xf32>, tensor<64x128xf32>)
+// CHECK: linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<8x16384xf32>)
+// CHECK: linalg.matmul ins(%arg3, %arg4 : tensor<8x16xf32>, tensor<16x16384xf32>)
+// CHECK: return %[[LOOP]]
+func.func @large_product(%a: tensor<1024x64xf32>, %b: tensor<64x128xf32>, %small: tensor<1023x64xf32>, %few: tensor<8x16xf32>, %wide: tensor<16x16384xf32>) -> (tensor<1024x128xf32>, tensor<1023x128xf32>, tensor<8x16384xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1024x128xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1024x128xf32>) -> tensor<1024x128xf32>
+  %p = linalg.matmul ins(%a, %b : tensor<1024x64xf32>, tensor<64x128xf32>) outs(%f : tensor<1024x128xf32>) -> tensor<1024x128xf32>
+  %es = tensor.empty() : tensor<1023x128xf32>
+  %fs = linalg.fill ins(%zero : f32) outs(%es : tensor<1023x128xf32>) -> tensor<1023x128xf32>
+  %ps = linalg.matmul ins(%small, %b : tensor<1023x64xf32>, tensor<64x128xf32>) outs(%fs : tensor<1023x128xf32>) -> tensor<1023x128xf32>
+  %ew = tensor.empty() : tensor<8x16384xf32>
+  %fw = linalg.fill ins(%zero : f32) outs(%ew : tensor<8x16384xf32>) -> tensor<8x16384xf32>
+  %pw = linalg.matmul ins(%few, %wide : tensor<8x16xf32>, tensor<16x16384xf32>) outs(%fw : tensor<8x16384xf32>) -> tensor<8x16384xf32>
+  return %p, %ps, %pw : tensor<1024x128xf32>, tensor<1023x128xf32>, tensor<8x16384xf32>
+}

@@ -575,6 +575,18 @@ func.func @{N}(%a: tensor<{B}x601x{F}>, %b: tensor<601x35x{F}>) -> tensor<{B}x35
         {{"a", El::F, {kB, 601}, kPositive}, {"b", El::F, {601, 35}, kPositive}},
         matmulRef);
 
+  // A product of 512 KiB or more without an epilogue: with static shapes
+  // the CPU zero-fills and multiplies it per 8-row tile (3 x 530 rows: no
+  // multiple of 8; 130 columns: no multiple of the kernel's 32).
+  b.add("matmul_large_product", R"(
+func.func @{N}(%a: tensor<{B}x530x40x{F}>, %b: tensor<40x130x{F}>) -> tensor<{B}x530x130x{F}> {
+  %r = rlx.matmul %a, %b : (tensor<{B}x530x40x{F}>, tensor<40x130x{F}>) -> tensor<{B}x530x130x{F}>
+  return %r : tensor<{B}x530x130x{F}>
+}
+)",
+        {{"a", El::F, {kB, 530, 40}, kAny}, {"b", El::F, {40, 130}, kAny}},
+        matmulRef);
+
   b.add("conv2d", R"(
 func.func @{N}(%x: tensor<{B}x5x5x2x{F}>, %w: tensor<3x3x2x4x{F}>) -> tensor<{B}x5x5x4x{F}> {
   %r = rlx.conv2d %x, %w {strides = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>}
