@@ -46,7 +46,7 @@ std::optional<LoopBuffer> matchLoopBuffer(memref::AllocOp alloc) {
   MemRefType type = alloc.getType();
   if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
       !alloc.getSymbolOperands().empty() || type.getMemorySpace() != nullptr ||
-      !type.getElementType().isIntOrIndexOrFloat())
+      !type.getElementType().isIntOrFloat())
     return std::nullopt;
   int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
   if (bytes > kMaxStackBufferBytes)

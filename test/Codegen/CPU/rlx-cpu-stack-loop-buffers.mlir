@@ -61,12 +61,13 @@ func.func @omp_nested(%n: index) {
 // -----
 
 // Left on the heap: a buffer over 64 KiB, a dynamic one, one outside any
-// loop, one freed in another block, and the second of two buffers whose
+// loop, one freed in another block, one of index elements (no bit width), and the second of two buffers whose
 // lifetimes cross (a restore for the first would free the second).
 // CHECK-LABEL: func @left_alone
 // CHECK-COUNT-2: memref.alloc() : memref<128x129xf32>
 // CHECK: memref.alloc(%{{.+}}) : memref<?xf32>
 // CHECK: memref.alloc() : memref<4xf32>
+// CHECK: memref.alloc() : memref<4xindex>
 // CHECK: memref.alloca() : memref<8xf32>
 // CHECK: memref.alloc() : memref<9xf32>
 // CHECK: memref.alloc() : memref<10xf32>
@@ -89,6 +90,9 @@ func.func @left_alone(%n: index, %cond: i1) {
     scf.if %cond {
       memref.dealloc %other : memref<4xf32>
     }
+    %indices = memref.alloc() : memref<4xindex>
+    memref.store %c0, %indices[%c0] : memref<4xindex>
+    memref.dealloc %indices : memref<4xindex>
     %first = memref.alloc() : memref<8xf32>
     %second = memref.alloc() : memref<9xf32>
     linalg.fill ins(%zero : f32) outs(%first : memref<8xf32>)
