@@ -25,7 +25,9 @@
 /// packs at each call (2 MiB or more, see PackMatmul.cpp: that schedule
 /// wants the whole product), products by a prepacked weight (generics
 /// marked `rlx.packed_rhs`, not matmuls), and bf16/int8 products
-/// (dot-product kernels).
+/// (dot-product kernels). Without an epilogue, a product takes the loop when
+/// its A is an im2col copy, or when it is static, 512 KiB or more and of 64
+/// rows or more (a fill per tile instead of a pass over the whole product).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -239,8 +241,7 @@ void fuse(RewriterBase &rewriter, linalg::MatmulOp matmul, Epilogue epilogue) {
     // N*OH*OW from the copy's sizes; the sizes taken of its rows (the
     // product's own empty tensor is one) take it instead, so nothing reads
     // the copy that the tiles replace.
-    Operation *pixels = epilogue.im2col->copy.getDpsInits()[0].getDefiningOp();
-    rewriter.setInsertionPointAfter(pixels);
+    rewriter.setInsertionPointAfter(epilogue.im2col->pixels);
     AffineExpr n, h, w;
     bindSymbols(context, n, h, w);
     rows = affine::makeComposedFoldedAffineApply(
@@ -381,7 +382,7 @@ void fuse(RewriterBase &rewriter, linalg::MatmulOp matmul, Epilogue epilogue) {
   rewriter.eraseOp(fill);
   // The whole im2col copy, now read by no one.
   if (epilogue.im2col) {
-    Operation *pixels = epilogue.im2col->copy.getDpsInits()[0].getDefiningOp();
+    tensor::EmptyOp pixels = epilogue.im2col->pixels;
     rewriter.eraseOp(lhs.getDefiningOp());
     rewriter.eraseOp(epilogue.im2col->copy);
     if (pixels->use_empty())

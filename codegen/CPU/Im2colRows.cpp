@@ -59,8 +59,10 @@ std::optional<Im2colRows> mlir::rlx::matchIm2colRows(Value lhs) {
       copy.getNumDpsInputs() != 1 || copy.getNumDpsInits() != 1 ||
       copy.getNumLoops() != 5 ||
       copy.getNumParallelLoops() != copy.getNumLoops() ||
-      !copy.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>() ||
       !copy.getIndexingMapsArray().back().isIdentity())
+    return std::nullopt;
+  auto pixels = copy.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>();
+  if (!pixels)
     return std::nullopt;
   // The body only forwards the input.
   Block &body = copy.getRegion().front();
@@ -89,20 +91,14 @@ std::optional<Im2colRows> mlir::rlx::matchIm2colRows(Value lhs) {
     if (!coefficients || !hasCoefficients(*coefficients, want, steps))
       return std::nullopt;
   }
-  return Im2colRows{copy,
-                    copy.getDpsInputs()[0],
-                    steps[0],
-                    steps[1],
-                    steps[2],
-                    outType.getDimSize(3),
-                    outType.getDimSize(4)};
+  return Im2colRows{
+      copy,     pixels,   copy.getDpsInputs()[0], steps[0],
+      steps[1], steps[2], outType.getDimSize(3),  outType.getDimSize(4)};
 }
 
 SmallVector<OpFoldResult> mlir::rlx::im2colPixelSizes(const Im2colRows &rows) {
-  auto init = linalg::GenericOp(rows.copy)
-                  .getDpsInits()[0]
-                  .getDefiningOp<tensor::EmptyOp>();
-  return llvm::to_vector(ArrayRef(init.getMixedSizes()).take_front(3));
+  return llvm::to_vector(
+      ArrayRef(tensor::EmptyOp(rows.pixels).getMixedSizes()).take_front(3));
 }
 
 Value mlir::rlx::buildIm2colTile(OpBuilder &b, Location loc,

@@ -18,6 +18,7 @@
 #define RLX_CODEGEN_CPU_IM2COLROWS_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 
 #include <optional>
@@ -29,8 +30,10 @@ namespace mlir::rlx {
 /// [0, run) (a window row's KW*C values, consecutive in the source, which
 /// is the padded input viewed as [N, H, W*C]).
 struct Im2colRows {
-  /// The copy generic and the collapse to rows that the matmul reads.
+  /// The copy generic, and the empty tensor it writes (its first three
+  /// sizes are the output pixels' N, OH and OW).
   linalg::GenericOp copy;
+  tensor::EmptyOp pixels;
   Value source;
   int64_t rowStep, windowRowStep, columnStep;
   /// KH and KW*C.
@@ -41,7 +44,7 @@ struct Im2colRows {
 /// by this matmul.
 std::optional<Im2colRows> matchIm2colRows(Value lhs);
 
-/// The output pixels' N, OH and OW: rows.copy's first three sizes.
+/// The output pixels' N, OH and OW: rows.pixels' first three sizes.
 SmallVector<OpFoldResult> im2colPixelSizes(const Im2colRows &rows);
 
 /// Rows [row, row + tileRows) of `rows`' matrix, copied from its source
