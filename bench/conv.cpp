@@ -14,8 +14,11 @@
 /// on each alike.
 /// The ratio is rlx's time over the faster oneDNN one (higher is better:
 /// oneDNN ms / rlx ms). Checks that rlx and oneDNN agree.
-/// Usage: rlx-bench-conv [--threads N] [--batch N] [NAME...]; default all
-/// shapes, batch 1, one thread.
+/// With --backward, the training halves instead: the gradients with respect
+/// to the input (dx) and the filter (dw) of rlx's autodiff, each against
+/// oneDNN's backward-data and backward-weights convolution.
+/// Usage: rlx-bench-conv [--threads N] [--batch N] [--backward] [NAME...];
+/// default all shapes, batch 1, one thread, forward.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -82,23 +85,50 @@ std::string tensorType(std::vector<int> dims) {
   return t + "f32>";
 }
 
-std::string compileConv(const Conv &conv, int batch) {
+/// The conv's attributes in rlx's syntax.
+std::string convAttributes(const Conv &conv) {
+  std::string s = std::to_string(conv.stride), p = std::to_string(conv.pad);
+  return "{strides = array<i64: " + s + ", " + s +
+         ">, padding = array<i64: " + p + ", " + p + ", " + p + ", " + p + ">}";
+}
+
+/// Compiles `conv` with rlxc. Forward: `conv(x) -> y` with the filter a
+/// weight `w`. Backward: `dx(x, w, dy)` and `dw(x, w, dy)`, the conv's
+/// vector-Jacobian products with respect to its input and its filter (the
+/// two halves of a training step's conv), through rlx's autodiff.
+std::string compileConv(const Conv &conv, int batch, bool backward) {
   std::string dir = "/tmp/rlx-bench-conv";
   std::system(("mkdir -p " + dir).c_str());
-  std::string stem = dir + "/" + conv.name + "_b" + std::to_string(batch);
+  std::string stem = dir + "/" + conv.name + "_b" + std::to_string(batch) +
+                     (backward ? "_bwd" : "");
   std::replace(stem.begin() + dir.size(), stem.end(), '@', '_');
   int o = conv.out();
   std::string tx = tensorType({batch, conv.h, conv.h, conv.c}),
               tw = tensorType({conv.k, conv.k, conv.c, conv.f}),
               ty = tensorType({batch, o, o, conv.f});
-  std::string s = std::to_string(conv.stride), p = std::to_string(conv.pad);
-  std::ofstream(stem + ".mlir")
-      << "func.func @conv(%x: " << tx << ") -> " << ty
-      << " {\n  %w = rlx.param \"w\" : " << tw
-      << "\n  %y = rlx.conv2d %x, %w {strides = array<i64: " << s << ", "
-      << s << ">, padding = array<i64: " << p << ", " << p << ", " << p
-      << ", " << p << ">} : (" << tx << ", " << tw << ") -> " << ty
-      << "\n  return %y : " << ty << "\n}\n";
+  std::ofstream mlir(stem + ".mlir");
+  if (!backward) {
+    mlir << "func.func @conv(%x: " << tx << ") -> " << ty
+         << " {\n  %w = rlx.param \"w\" : " << tw
+         << "\n  %y = rlx.conv2d %x, %w " << convAttributes(conv) << " : ("
+         << tx << ", " << tw << ") -> " << ty << "\n  return %y : " << ty
+         << "\n}\n";
+  } else {
+    mlir << "func.func private @f(%x: " << tx << ", %w: " << tw << ") -> " << ty
+         << " {\n  %y = rlx.conv2d %x, %w " << convAttributes(conv) << " : ("
+         << tx << ", " << tw << ") -> " << ty << "\n  return %y : " << ty
+         << "\n}\n";
+    const std::tuple<const char *, int, std::string> entries[] = {
+        {"dx", 0, tx}, {"dw", 1, tw}};
+    for (const auto &[name, wrt, type] : entries)
+      mlir << "func.func @" << name << "(%x: " << tx << ", %w: " << tw
+           << ", %dy: " << ty << ") -> " << type
+           << " {\n  %r:2 = rlx.vjp @f(%x, %w) cotangents(%dy) {wrt = "
+              "array<i64: "
+           << wrt << ">} : (" << tx << ", " << tw << ", " << ty << ") -> ("
+           << ty << ", " << type << ")\n  return %r#1 : " << type << "\n}\n";
+  }
+  mlir.close();
   std::string cmd =
       std::string(RLXC_PATH) + " " + stem + ".mlir -o " + stem + ".so";
   if (std::system(cmd.c_str()) != 0) {
@@ -167,12 +197,225 @@ struct DnnlConv {
     return static_cast<const float *>(nhwcDst.get_data_handle());
   }
 };
+
+/// oneDNN's backward convolutions of `conv` (data and weights gradients),
+/// with activations in NHWC or in the layouts oneDNN prefers; the filter
+/// and the output gradient come from rlx's layouts, reordered outside the
+/// timing.
+struct DnnlConvBackward {
+  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+  dnnl::stream stream{engine};
+  dnnl::convolution_backward_data data;
+  dnnl::convolution_backward_weights weights;
+  dnnl::memory src, filter, diffDst, diffSrc, diffWeights, nhwcDiffSrc,
+      hwioDiffWeights;
+
+  DnnlConvBackward(const Conv &conv, int batch, bool blocked, const float *x,
+                   const float *w, const float *dy) {
+    using tag = dnnl::memory::format_tag;
+    using dt = dnnl::memory::data_type;
+    dnnl::memory::dim o = conv.out();
+    dnnl::memory::dims srcDims = {batch, conv.c, conv.h, conv.h},
+                       dstDims = {batch, conv.f, o, o},
+                       weightDims = {conv.f, conv.c, conv.k, conv.k},
+                       strides = {conv.stride, conv.stride},
+                       pad = {conv.pad, conv.pad};
+    dnnl::memory::desc nhwcSrc(srcDims, dt::f32, tag::nhwc),
+        nhwcDst(dstDims, dt::f32, tag::nhwc),
+        hwio(weightDims, dt::f32, tag::hwio);
+    dnnl::memory::desc srcDesc =
+        blocked ? dnnl::memory::desc(srcDims, dt::f32, tag::any) : nhwcSrc;
+    dnnl::memory::desc dstDesc =
+        blocked ? dnnl::memory::desc(dstDims, dt::f32, tag::any) : nhwcDst;
+    dnnl::memory::desc anyWeights(weightDims, dt::f32, tag::any);
+    dnnl::convolution_forward::primitive_desc hint(
+        dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training,
+                                        dnnl::algorithm::convolution_direct,
+                                        srcDesc, anyWeights, dstDesc, strides,
+                                        pad, pad),
+        engine);
+    dnnl::convolution_backward_data::primitive_desc dataPd(
+        dnnl::convolution_backward_data::desc(
+            dnnl::algorithm::convolution_direct, srcDesc, anyWeights, dstDesc,
+            strides, pad, pad),
+        engine, hint);
+    dnnl::convolution_backward_weights::primitive_desc weightsPd(
+        dnnl::convolution_backward_weights::desc(
+            dnnl::algorithm::convolution_direct, srcDesc, anyWeights, dstDesc,
+            strides, pad, pad),
+        engine, hint);
+    data = dnnl::convolution_backward_data(dataPd);
+    weights = dnnl::convolution_backward_weights(weightsPd);
+    src = into(weightsPd.src_desc(), nhwcSrc, x);
+    filter = into(dataPd.weights_desc(), hwio, w);
+    diffDst = into(dataPd.diff_dst_desc(), nhwcDst, dy);
+    diffSrc = dnnl::memory(dataPd.diff_src_desc(), engine);
+    diffWeights = dnnl::memory(weightsPd.diff_weights_desc(), engine);
+    nhwcDiffSrc = dnnl::memory(nhwcSrc, engine);
+    hwioDiffWeights = dnnl::memory(hwio, engine);
+  }
+
+  /// `values` (in `user`'s layout) reordered into a new memory of `desc`.
+  dnnl::memory into(const dnnl::memory::desc &desc,
+                    const dnnl::memory::desc &user, const float *values) {
+    dnnl::memory from(user, engine, const_cast<float *>(values));
+    dnnl::memory to(desc, engine);
+    dnnl::reorder(from, to).execute(stream, from, to);
+    stream.wait();
+    return to;
+  }
+
+  void runData() {
+    data.execute(stream, {{DNNL_ARG_DIFF_DST, diffDst},
+                          {DNNL_ARG_WEIGHTS, filter},
+                          {DNNL_ARG_DIFF_SRC, diffSrc}});
+    stream.wait();
+  }
+
+  void runWeights() {
+    weights.execute(stream, {{DNNL_ARG_SRC, src},
+                             {DNNL_ARG_DIFF_DST, diffDst},
+                             {DNNL_ARG_DIFF_WEIGHTS, diffWeights}});
+    stream.wait();
+  }
+
+  /// The last input gradient in NHWC.
+  const float *dataResult() {
+    dnnl::reorder(diffSrc, nhwcDiffSrc).execute(stream, diffSrc, nhwcDiffSrc);
+    stream.wait();
+    return static_cast<const float *>(nhwcDiffSrc.get_data_handle());
+  }
+
+  /// The last filter gradient in HWIO.
+  const float *weightsResult() {
+    dnnl::reorder(diffWeights, hwioDiffWeights)
+        .execute(stream, diffWeights, hwioDiffWeights);
+    stream.wait();
+    return static_cast<const float *>(hwioDiffWeights.get_data_handle());
+  }
+};
 #endif
+
+/// The largest absolute difference between `n` values of `a` and `b`.
+double maxDiff(const float *a, const float *b, size_t n) {
+  double diff = 0;
+  for (size_t i = 0; i < n; ++i)
+    diff = std::max(diff, double(std::fabs(a[i] - b[i])));
+  return diff;
+}
+
+/// Random values in [-1, 1) of `shape`.
+rlx::runtime::HostTensor uniform(std::mt19937 &rng,
+                                 std::vector<int64_t> shape) {
+  std::uniform_real_distribution<float> dist(-1, 1);
+  rlx::runtime::HostTensor t =
+      rlx::runtime::HostTensor::allocate(RLX_DTYPE_F32, shape);
+  for (size_t i = 0; i < t.element_count(); ++i)
+    t.data<float>()[i] = dist(rng);
+  return t;
+}
+
+double gflopOf(const Conv &conv, int batch) {
+  double o = conv.out();
+  return 2.0 * batch * o * o * conv.f * conv.k * conv.k * conv.c / 1e9;
+}
+
+void benchForward(const Conv &conv, int batch, int threads) {
+  rlx::runtime::Artifact artifact =
+      rlx::runtime::Artifact::load(compileConv(conv, batch, false));
+  rlx::runtime::Session session(artifact);
+  std::mt19937 rng(conv.h * 31 + conv.c * 7 + conv.f);
+  std::vector<rlx::runtime::HostTensor> inputs;
+  inputs.push_back(uniform(rng, {batch, conv.h, conv.h, conv.c}));
+  rlx::runtime::HostTensor filter =
+      uniform(rng, {conv.k, conv.k, conv.c, conv.f});
+  session.bind_tensor("w", filter);
+  // oneDNN first: its GNU OpenMP workers are created before libomp binds
+  // the main thread (KMP_AFFINITY), so they do not inherit its one core.
+  // Timed in turns (interleavedMedianSeconds): rlx first in the list,
+  // each contender's median over the same slow and fast spells.
+  std::vector<std::function<void()>> contenders = {
+      [&] { session.call("conv", inputs); }};
+  double nhwcSeconds = 0, blockedSeconds = 0, diff = 0;
+#ifdef RLX_BENCH_HAVE_DNNL
+  const float *x = inputs[0].data<float>(), *w = filter.data<float>();
+  DnnlConv nhwc(conv, batch, /*blocked=*/false, x, w);
+  DnnlConv blocked(conv, batch, /*blocked=*/true, x, w);
+  contenders.push_back([&] { nhwc.run(); });
+  contenders.push_back([&] { blocked.run(); });
+#endif
+  std::vector<double> medians =
+      rlx::bench::interleavedMedianSeconds(contenders);
+  double rlxSeconds = medians[0];
+#ifdef RLX_BENCH_HAVE_DNNL
+  nhwcSeconds = medians[1];
+  blockedSeconds = medians[2];
+  rlx::runtime::TensorList out = session.call("conv", inputs);
+  diff = maxDiff(out.at(0).data<float>(), nhwc.result(),
+                 out.at(0).element_count());
+#endif
+  double best = std::min(nhwcSeconds, blockedSeconds);
+  std::printf("%-20s %3d %2d %8.3f %9.3f %9.3f %9.3f %7.2f %9.2e\n", conv.name,
+              batch, threads, gflopOf(conv, batch), rlxSeconds * 1e3,
+              nhwcSeconds * 1e3, blockedSeconds * 1e3,
+              best > 0 ? best / rlxSeconds : 0.0, diff);
+}
+
+/// The input and filter gradients, each timed against oneDNN's faster
+/// layout; the differences are relative to the largest oneDNN value.
+void benchBackward(const Conv &conv, int batch, int threads) {
+  rlx::runtime::Artifact artifact =
+      rlx::runtime::Artifact::load(compileConv(conv, batch, true));
+  rlx::runtime::Session session(artifact);
+  std::mt19937 rng(conv.h * 31 + conv.c * 7 + conv.f);
+  int o = conv.out();
+  std::vector<rlx::runtime::HostTensor> inputs;
+  inputs.push_back(uniform(rng, {batch, conv.h, conv.h, conv.c}));
+  inputs.push_back(uniform(rng, {conv.k, conv.k, conv.c, conv.f}));
+  inputs.push_back(uniform(rng, {batch, o, o, conv.f}));
+  std::vector<std::function<void()>> contenders = {
+      [&] { session.call("dx", inputs); }, [&] { session.call("dw", inputs); }};
+  double dnnl[4] = {0, 0, 0, 0}, dxDiff = 0, dwDiff = 0;
+#ifdef RLX_BENCH_HAVE_DNNL
+  const float *x = inputs[0].data<float>(), *w = inputs[1].data<float>(),
+              *dy = inputs[2].data<float>();
+  DnnlConvBackward nhwc(conv, batch, /*blocked=*/false, x, w, dy);
+  DnnlConvBackward blocked(conv, batch, /*blocked=*/true, x, w, dy);
+  contenders.push_back([&] { nhwc.runData(); });
+  contenders.push_back([&] { blocked.runData(); });
+  contenders.push_back([&] { nhwc.runWeights(); });
+  contenders.push_back([&] { blocked.runWeights(); });
+#endif
+  std::vector<double> medians =
+      rlx::bench::interleavedMedianSeconds(contenders);
+#ifdef RLX_BENCH_HAVE_DNNL
+  for (int i = 0; i < 4; ++i)
+    dnnl[i] = medians[2 + i];
+  auto relative = [](const rlx::runtime::TensorList &out, const float *ref) {
+    size_t n = out.at(0).element_count();
+    double scale = 0;
+    for (size_t i = 0; i < n; ++i)
+      scale = std::max(scale, double(std::fabs(ref[i])));
+    return maxDiff(out.at(0).data<float>(), ref, n) / std::max(scale, 1e-30);
+  };
+  dxDiff = relative(session.call("dx", inputs), nhwc.dataResult());
+  dwDiff = relative(session.call("dw", inputs), nhwc.weightsResult());
+#endif
+  double bestData = std::min(dnnl[0], dnnl[1]);
+  double bestWeights = std::min(dnnl[2], dnnl[3]);
+  std::printf("%-20s %3d %2d %8.3f %9.3f %9.3f %7.2f %9.3f %9.3f %7.2f "
+              "%9.2e %9.2e\n",
+              conv.name, batch, threads, gflopOf(conv, batch), medians[0] * 1e3,
+              bestData * 1e3, bestData > 0 ? bestData / medians[0] : 0.0,
+              medians[1] * 1e3, bestWeights * 1e3,
+              bestWeights > 0 ? bestWeights / medians[1] : 0.0, dxDiff, dwDiff);
+}
 
 } // namespace
 
 int main(int argc, char **argv) {
   int threads = 1, batch = 1;
+  bool backward = false;
   std::vector<std::string> names;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -180,6 +423,8 @@ int main(int argc, char **argv) {
       threads = std::atoi(argv[++i]);
     else if (arg == "--batch" && i + 1 < argc)
       batch = std::atoi(argv[++i]);
+    else if (arg == "--backward")
+      backward = true;
     else
       names.push_back(arg);
   }
@@ -190,62 +435,22 @@ int main(int argc, char **argv) {
 #endif
   rlx_set_num_threads(threads);
 
-  std::printf("%-20s %3s %2s %8s %9s %9s %9s %7s %9s\n", "conv f32 NHWC", "N",
-              "T", "GFLOP", "rlx ms", "dnnl nhwc", "dnnl blk", "ratio",
-              "max|diff|");
+  if (backward)
+    std::printf("%-20s %3s %2s %8s %9s %9s %7s %9s %9s %7s %9s %9s\n",
+                "conv f32 NHWC bwd", "N", "T", "GFLOP", "rlx dx", "dnnl dx",
+                "ratio", "rlx dw", "dnnl dw", "ratio", "dx rel", "dw rel");
+  else
+    std::printf("%-20s %3s %2s %8s %9s %9s %9s %7s %9s\n", "conv f32 NHWC", "N",
+                "T", "GFLOP", "rlx ms", "dnnl nhwc", "dnnl blk", "ratio",
+                "max|diff|");
   for (const Conv &conv : kResNet50) {
     if (!names.empty() &&
         std::find(names.begin(), names.end(), conv.name) == names.end())
       continue;
-    rlx::runtime::Artifact artifact =
-        rlx::runtime::Artifact::load(compileConv(conv, batch));
-    rlx::runtime::Session session(artifact);
-    std::mt19937 rng(conv.h * 31 + conv.c * 7 + conv.f);
-    std::uniform_real_distribution<float> dist(-1, 1);
-    std::vector<rlx::runtime::HostTensor> inputs;
-    inputs.push_back(rlx::runtime::HostTensor::allocate(
-        RLX_DTYPE_F32, {batch, conv.h, conv.h, conv.c}));
-    rlx::runtime::HostTensor filter = rlx::runtime::HostTensor::allocate(
-        RLX_DTYPE_F32, {conv.k, conv.k, conv.c, conv.f});
-    for (rlx::runtime::HostTensor *t : {&inputs[0], &filter})
-      for (size_t i = 0; i < t->element_count(); ++i)
-        t->data<float>()[i] = dist(rng);
-    session.bind_tensor("w", filter);
-    // oneDNN first: its GNU OpenMP workers are created before libomp binds
-    // the main thread (KMP_AFFINITY), so they do not inherit its one core.
-    // Timed in turns (interleavedMedianSeconds): rlx first in the list,
-    // each contender's median over the same slow and fast spells.
-    std::vector<std::function<void()>> contenders = {
-        [&] { session.call("conv", inputs); }};
-    double nhwcSeconds = 0, blockedSeconds = 0, diff = 0;
-#ifdef RLX_BENCH_HAVE_DNNL
-    const float *x = inputs[0].data<float>(), *w = filter.data<float>();
-    DnnlConv nhwc(conv, batch, /*blocked=*/false, x, w);
-    DnnlConv blocked(conv, batch, /*blocked=*/true, x, w);
-    contenders.push_back([&] { nhwc.run(); });
-    contenders.push_back([&] { blocked.run(); });
-#endif
-    std::vector<double> medians =
-        rlx::bench::interleavedMedianSeconds(contenders);
-    double rlxSeconds = medians[0];
-#ifdef RLX_BENCH_HAVE_DNNL
-    nhwcSeconds = medians[1];
-    blockedSeconds = medians[2];
-#endif
-    rlx::runtime::TensorList out = session.call("conv", inputs);
-#ifdef RLX_BENCH_HAVE_DNNL
-    const float *y = out.at(0).data<float>(), *ref = nhwc.result();
-    for (size_t i = 0; i < out.at(0).element_count(); ++i)
-      diff = std::max(diff, double(std::fabs(y[i] - ref[i])));
-#endif
-    double best = std::min(nhwcSeconds, blockedSeconds);
-    double o = conv.out();
-    double gflop =
-        2.0 * batch * o * o * conv.f * conv.k * conv.k * conv.c / 1e9;
-    std::printf("%-20s %3d %2d %8.3f %9.3f %9.3f %9.3f %7.2f %9.2e\n",
-                conv.name, batch, threads, gflop, rlxSeconds * 1e3,
-                nhwcSeconds * 1e3, blockedSeconds * 1e3,
-                best > 0 ? best / rlxSeconds : 0.0, diff);
+    if (backward)
+      benchBackward(conv, batch, threads);
+    else
+      benchForward(conv, batch, threads);
     std::fflush(stdout);
   }
   return 0;

@@ -38,6 +38,10 @@ for t in 1 "$threads"; do
     { [ "$t" = 1 ] && cat || tail -n +2; }
 done
 
+echo
+echo "== convolution gradients (training), every distinct ResNet-50 conv at batch 1, one thread (ms; ratios = oneDNN's backward / rlx) =="
+KMP_AFFINITY=compact "$bin/rlx-bench-conv" --threads 1 --backward
+
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 # Processes that run only rlx bind its OpenMP threads to cores (see

@@ -624,6 +624,52 @@ func.func @{N}(%x: tensor<{B}x6x6x4x{F}>, %w: tensor<2x2x2x4x{F}>) -> tensor<{B}
           return {ref::conv2d(in[0], in[1], {1, 1}, {0, 0, 0, 0}, {1, 1}, 2)};
         });
 
+  // Strides of 2 and 3 over a 3x3 window in two groups, padded unevenly:
+  // the input gradient's stride phases hold 2 or 1 taps per dim.
+  // OH = (8 + 2 + 1 - 3) / 2 + 1 = 5, OW = (9 + 0 + 1 - 3) / 3 + 1 = 3.
+  b.add("conv2d_strided_groups", R"(
+func.func @{N}(%x: tensor<{B}x8x9x4x{F}>, %w: tensor<3x3x2x6x{F}>) -> tensor<{B}x5x3x6x{F}> {
+  %r = rlx.conv2d %x, %w {strides = array<i64: 2, 3>, padding = array<i64: 2, 1, 0, 1>, groups = 2 : i64}
+      : (tensor<{B}x8x9x4x{F}>, tensor<3x3x2x6x{F}>) -> tensor<{B}x5x3x6x{F}>
+  return %r : tensor<{B}x5x3x6x{F}>
+}
+)",
+        {{"x", El::F, {kB, 8, 9, 4}, kAny}, {"w", El::F, {3, 3, 2, 6}, kAny}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::conv2d(in[0], in[1], {2, 3}, {2, 1, 0, 1}, {1, 1}, 2)};
+        });
+
+  // Dilated along H only, a stride wider than the window along W (one
+  // stride phase without taps), and more right padding than the window
+  // spans. OH = (7 + 1 + 0 - 2 - 1) / 1 + 1 = 6,
+  // OW = (8 + 1 + 2 - 1 - 1) / 3 + 1 = 4.
+  b.add("conv2d_dilated_wide_stride", R"(
+func.func @{N}(%x: tensor<{B}x7x8x3x{F}>, %w: tensor<2x2x3x2x{F}>) -> tensor<{B}x6x4x2x{F}> {
+  %r = rlx.conv2d %x, %w {strides = array<i64: 1, 3>, padding = array<i64: 1, 0, 1, 2>, dilations = array<i64: 2, 1>}
+      : (tensor<{B}x7x8x3x{F}>, tensor<2x2x3x2x{F}>) -> tensor<{B}x6x4x2x{F}>
+  return %r : tensor<{B}x6x4x2x{F}>
+}
+)",
+        {{"x", El::F, {kB, 7, 8, 3}, kAny}, {"w", El::F, {2, 2, 3, 2}, kAny}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::conv2d(in[0], in[1], {1, 3}, {1, 0, 1, 2}, {2, 1}, 1)};
+        });
+
+  // Fewer pixels than channels (ResNet's last stage): the input gradient
+  // is taken per window offset rather than by reversed-filter convs.
+  // OH = (2 + 1 + 0 - 2) / 1 + 1 = 2, OW = (3 + 0 + 1 - 2) / 2 + 1 = 2.
+  b.add("conv2d_few_pixels", R"(
+func.func @{N}(%x: tensor<{B}x2x3x3x{F}>, %w: tensor<2x2x3x9x{F}>) -> tensor<{B}x2x2x9x{F}> {
+  %r = rlx.conv2d %x, %w {strides = array<i64: 1, 2>, padding = array<i64: 1, 0, 0, 1>}
+      : (tensor<{B}x2x3x3x{F}>, tensor<2x2x3x9x{F}>) -> tensor<{B}x2x2x9x{F}>
+  return %r : tensor<{B}x2x2x9x{F}>
+}
+)",
+        {{"x", El::F, {kB, 2, 3, 3}, kAny}, {"w", El::F, {2, 2, 3, 9}, kAny}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::conv2d(in[0], in[1], {1, 2}, {1, 0, 0, 1}, {1, 1}, 1)};
+        });
+
   // A 1x1 conv is one matmul over the pixels; a strided one copies the
   // pixels it reads first (ResNet's downsample).
   b.add("conv2d_1x1", R"(
@@ -1438,6 +1484,9 @@ const std::map<std::string, std::string> kStaticByDesign = {
     {"conv2d", "a conv2d filter is static"},
     {"conv2d_strided_dilated", "a conv2d filter is static"},
     {"conv2d_groups", "a conv2d filter is static"},
+    {"conv2d_strided_groups", "a conv2d filter is static"},
+    {"conv2d_dilated_wide_stride", "a conv2d filter is static"},
+    {"conv2d_few_pixels", "a conv2d filter is static"},
     {"conv2d_1x1", "a conv2d filter is static"},
     {"conv2d_1x1_strided", "a conv2d filter is static"},
     {"reshape", "two dynamic dims flattened into two: no pairing"},
