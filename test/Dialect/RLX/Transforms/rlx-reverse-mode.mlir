@@ -117,3 +117,53 @@ func.func @grad_all_reduce(%x: tensor<4xf32>) -> tensor<4xf32> {
   %g = rlx.grad @psum_times_x(%x) {wrt = array<i64: 0>} : (tensor<4xf32>) -> tensor<4xf32>
   return %g : tensor<4xf32>
 }
+
+// -----
+
+// A conv's input gradient with many pixels: a 3x3 stride-2 window has two
+// stride phases per dim (taps {2, 0} and {1}), so four convs of the output
+// gradient by reversed taps, each spread into the input's positions
+// (interior 1) and summed; the filter gradient per window offset (nine
+// products). No conv reads the padding's positions: the results are the
+// input's 4x4 pixels or fewer.
+// CHECK-LABEL: func @conv_grad_phases
+// CHECK: rlx.conv2d {{.+}}strides = array<i64: 2, 2>
+// CHECK: %[[P00:.+]] = rlx.conv2d %{{[^ ]+}}, %{{[^ ]+}} : (tensor<1x5x5x2xf32>, tensor<2x2x2x4xf32>) -> tensor<1x4x4x4xf32>
+// CHECK: rlx.pad %[[P00]], %{{.+}} {high = array<i64: 0, 0, 0, 0>, interior = array<i64: 0, 1, 1, 0>, low = array<i64: 0, 1, 1, 0>}
+// CHECK: rlx.conv2d %{{[^ ]+}}, %{{[^ ]+}} : (tensor<1x5x4x2xf32>, tensor<2x1x2x4xf32>) -> tensor<1x4x4x4xf32>
+// CHECK: rlx.conv2d %{{[^ ]+}}, %{{[^ ]+}} : (tensor<1x4x5x2xf32>, tensor<1x2x2x4xf32>) -> tensor<1x4x4x4xf32>
+// CHECK: rlx.conv2d %{{[^ ]+}}, %{{[^ ]+}} : (tensor<1x4x4x2xf32>, tensor<1x1x2x4xf32>) -> tensor<1x4x4x4xf32>
+// CHECK-NOT: rlx.conv2d
+// CHECK-COUNT-9: rlx.matmul
+// CHECK-NOT: rlx.matmul
+// CHECK: return
+func.func private @conv_s2(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x2xf32>) -> tensor<1x4x4x2xf32> {
+  %y = rlx.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>}
+      : (tensor<1x8x8x4xf32>, tensor<3x3x4x2xf32>) -> tensor<1x4x4x2xf32>
+  return %y : tensor<1x4x4x2xf32>
+}
+func.func @conv_grad_phases(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x2xf32>, %ct: tensor<1x4x4x2xf32>) -> (tensor<1x8x8x4xf32>, tensor<3x3x4x2xf32>) {
+  %r:3 = rlx.vjp @conv_s2(%x, %w) cotangents(%ct) {wrt = array<i64: 0, 1>} : (tensor<1x8x8x4xf32>, tensor<3x3x4x2xf32>, tensor<1x4x4x2xf32>) -> (tensor<1x4x4x2xf32>, tensor<1x8x8x4xf32>, tensor<3x3x4x2xf32>)
+  return %r#1, %r#2 : tensor<1x8x8x4xf32>, tensor<3x3x4x2xf32>
+}
+
+// -----
+
+// Fewer padded pixels (4x4) than twice the output channels (64): the input
+// gradient per window offset (the output gradient times each offset's
+// filter block), no conv of the gradient.
+// CHECK-LABEL: func @conv_grad_per_offset
+// CHECK: rlx.conv2d {{.+}}padding = array<i64: 1, 1, 1, 1>
+// CHECK-NOT: rlx.conv2d
+// CHECK-COUNT-9: rlx.matmul %{{[^ ]+}}, %{{[^ ]+}} : (tensor<1x2x2x32xf32>, tensor<32x4xf32>)
+// CHECK-NOT: rlx.conv2d
+// CHECK: return
+func.func private @conv_few(%x: tensor<1x2x2x4xf32>, %w: tensor<3x3x4x32xf32>) -> tensor<1x2x2x32xf32> {
+  %y = rlx.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>}
+      : (tensor<1x2x2x4xf32>, tensor<3x3x4x32xf32>) -> tensor<1x2x2x32xf32>
+  return %y : tensor<1x2x2x32xf32>
+}
+func.func @conv_grad_per_offset(%x: tensor<1x2x2x4xf32>, %w: tensor<3x3x4x32xf32>, %ct: tensor<1x2x2x32xf32>) -> tensor<1x2x2x4xf32> {
+  %r:2 = rlx.vjp @conv_few(%x, %w) cotangents(%ct) {wrt = array<i64: 0>} : (tensor<1x2x2x4xf32>, tensor<3x3x4x32xf32>, tensor<1x2x2x32xf32>) -> (tensor<1x2x2x32xf32>, tensor<1x2x2x4xf32>)
+  return %r#1 : tensor<1x2x2x4xf32>
+}
