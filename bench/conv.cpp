@@ -139,6 +139,14 @@ std::string compileConv(const Conv &conv, int batch, bool backward) {
 }
 
 #ifdef RLX_BENCH_HAVE_DNNL
+/// `from` reordered into `to` (a memory in rlx's layout), its values.
+const float *readBack(dnnl::stream &stream, dnnl::memory &from,
+                      dnnl::memory &to) {
+  dnnl::reorder(from, to).execute(stream, from, to);
+  stream.wait();
+  return static_cast<const float *>(to.get_data_handle());
+}
+
 /// oneDNN's forward-inference convolution of `conv`, with activations in
 /// NHWC or in the layouts oneDNN prefers; the filter comes from HWIO.
 struct DnnlConv {
@@ -191,11 +199,7 @@ struct DnnlConv {
   }
 
   /// The last result in NHWC.
-  const float *result() {
-    dnnl::reorder(dst, nhwcDst).execute(stream, dst, nhwcDst);
-    stream.wait();
-    return static_cast<const float *>(nhwcDst.get_data_handle());
-  }
+  const float *result() { return readBack(stream, dst, nhwcDst); }
 };
 
 /// oneDNN's backward convolutions of `conv` (data and weights gradients),
@@ -280,18 +284,11 @@ struct DnnlConvBackward {
   }
 
   /// The last input gradient in NHWC.
-  const float *dataResult() {
-    dnnl::reorder(diffSrc, nhwcDiffSrc).execute(stream, diffSrc, nhwcDiffSrc);
-    stream.wait();
-    return static_cast<const float *>(nhwcDiffSrc.get_data_handle());
-  }
+  const float *dataResult() { return readBack(stream, diffSrc, nhwcDiffSrc); }
 
   /// The last filter gradient in HWIO.
   const float *weightsResult() {
-    dnnl::reorder(diffWeights, hwioDiffWeights)
-        .execute(stream, diffWeights, hwioDiffWeights);
-    stream.wait();
-    return static_cast<const float *>(hwioDiffWeights.get_data_handle());
+    return readBack(stream, diffWeights, hwioDiffWeights);
   }
 };
 #endif
