@@ -55,8 +55,10 @@ std::string compile(const std::string &target, const Size &s) {
       << s.m << "x" << s.k << "xf32>, tensor<" << s.k << "x" << s.n
       << "xf32>) -> tensor<" << s.m << "x" << s.n
       << "xf32>\n  return %c : tensor<" << s.m << "x" << s.n << "xf32>\n}\n";
-  std::string cmd = std::string(RLXC_PATH) + " " + stem + ".mlir --target=" +
-                    target + " -o " + stem + ".so";
+  // $RLX_RLXC: bench/rlxc_replay.sh on a GPU machine without MLIR.
+  const char *rlxc = std::getenv("RLX_RLXC");
+  std::string cmd = std::string(rlxc && *rlxc ? rlxc : RLXC_PATH) + " " + stem +
+                    ".mlir --target=" + target + " -o " + stem + ".so";
   if (std::system(cmd.c_str()) != 0) {
     std::fprintf(stderr, "rlxc failed: %s\n", cmd.c_str());
     std::exit(1);

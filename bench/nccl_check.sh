@@ -2,9 +2,11 @@
 # NCCL on a machine with NVIDIA GPUs, which needs no MLIR there:
 #   bench/nccl_check.sh --prepare DIR   (here) compiles the all-reduce of
 #       test/mpi/Inputs/weighted_sum.mlir (replica r adds x * (r + 1)) into
-#       DIR/sum.so and writes DIR/x.npy;
+#       DIR/sum.so for any x86-64 with AVX2 (--cpu=x86-64-v3: the GPU
+#       machine's CPU may not be this one) and writes DIR/x.npy;
 #   bench/nccl_check.sh DIR             (there, with build/bin/rlx-run and
-#       build/lib/librlxrt.so) runs it with `rlx-run --replicas nccl`: on one
+#       build/lib/librlxrt.so, or the rlx-run that RLX_RUN names) runs it
+#       with `rlx-run --replicas nccl`: on one
 #       process, then under mpirun on one process per GPU when there are 2 or
 #       more GPUs and an mpirun; each run checks replica 0's printed sum,
 #       x * N (N + 1) / 2. RLX_NCCL_LIBRARY names libnccl.so.2 if it is not
@@ -13,11 +15,12 @@
 # Prints what it ran and saw; exits non-zero if a check failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-run=build/bin/rlx-run
+run=${RLX_RUN:-build/bin/rlx-run}
 if [ "${1:-}" = --prepare ]; then
   dir=${2:?usage: nccl_check.sh --prepare DIR}
   mkdir -p "$dir" &&
-    build/bin/rlxc test/mpi/Inputs/weighted_sum.mlir -o "$dir/sum.so" &&
+    build/bin/rlxc test/mpi/Inputs/weighted_sum.mlir --cpu=x86-64-v3 \
+      -o "$dir/sum.so" &&
     /usr/bin/python3 -c "import numpy as np; np.save('$dir/x.npy', np.array([1, 2, 4], np.float32))" &&
     echo "prepared $dir: sum.so, x.npy"
   exit

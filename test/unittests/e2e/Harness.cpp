@@ -262,7 +262,9 @@ compileAndLoad(const std::string &stem, const std::string &text,
   result->mlirPath = dir + "/" + stem + ".mlir";
   std::string so = dir + "/" + stem + ".so";
   writeFile(result->mlirPath, text);
-  std::vector<std::string> argv = {RLXC_PATH, result->mlirPath};
+  const char *rlxc = std::getenv("RLX_RLXC");
+  std::vector<std::string> argv = {rlxc && *rlxc ? rlxc : RLXC_PATH,
+                                   result->mlirPath};
   argv.insert(argv.end(), extraArgs.begin(), extraArgs.end());
   argv.insert(argv.end(), {"-o", so});
   ProcessResult p = runProcess(argv, timeoutSeconds);
@@ -279,6 +281,7 @@ compileAndLoad(const std::string &stem, const std::string &text,
                     "):\n" + p.err + p.out;
     return result;
   }
+  result->compiled = true;
   try {
     result->artifact = std::make_unique<rlx::runtime::Artifact>(
         rlx::runtime::Artifact::load(so));

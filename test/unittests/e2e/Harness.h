@@ -109,6 +109,7 @@ std::string readAllFd(int fd);
 /// A module compiled by rlxc and loaded, or why not.
 struct CompiledModule {
   bool ok = false;
+  bool compiled = false; // rlxc succeeded (ok is false if loading failed)
   std::string mlirPath;
   std::string error; // rlxc's stderr, or the load error
   double seconds = 0; // compile time
@@ -119,6 +120,8 @@ struct CompiledModule {
 /// Writes `text` to `stem.mlir` in a fresh scratch directory, runs
 /// `rlxc FILE extraArgs... -o stem.so` (killed after `timeoutSeconds`: a
 /// compile that hangs is a failure, not a stuck test run) and loads it.
+/// The compiler is RLXC_PATH, or $RLX_RLXC where set (bench/rlxc_replay.sh
+/// on a GPU machine, which has no MLIR, replays artifacts compiled here).
 std::unique_ptr<CompiledModule>
 compileAndLoad(const std::string &stem, const std::string &text,
                const std::vector<std::string> &extraArgs = {},
