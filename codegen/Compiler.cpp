@@ -121,11 +121,22 @@ static bool targetHasAmxInt8(const PipelineOptions &options) {
          targetHas(options, "+amx-int8");
 }
 
+/// The f32 matmul kernel's register tile (rows, columns), unless the
+/// options give one: the C tile must stay in vector registers with room
+/// for a B row and a broadcast A value. AVX-512's 32 zmm registers hold an
+/// 8 x 32 tile in 16 of them. AVX2 has 16 ymm registers of 8 floats: the
+/// same tile would be 32, spilled at every k (0.36-0.44x oneDNN at
+/// 256-2048 on one Zen 3 core); 4 x 16 is 8 of them (0.82-1.01x).
+static std::pair<int64_t, int64_t> matmulTile(const PipelineOptions &options) {
+  bool avx512 = targetHas(options, "+avx512f");
+  int64_t m = options.matmulTileM, n = options.matmulTileN;
+  return {m ? m : avx512 ? 8 : 4, n ? n : avx512 ? 32 : 16};
+}
+
 static void buildCPUCodegen(OpPassManager &pm,
                             const PipelineOptions &options) {
   RLXCPUVectorizeMatmulOptions matmul;
-  matmul.tileM = options.matmulTileM;
-  matmul.tileN = options.matmulTileN;
+  std::tie(matmul.tileM, matmul.tileN) = matmulTile(options);
   pm.addPass(createRLXCheckManifestTarget(checkManifestTargetOptions(options)));
   pm.addPass(createRLXRuntimeChecks());
   pm.addPass(createRLXLowerDynamicExpandShapes());
@@ -424,7 +435,7 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
       RLXPackDotOperandsOptions pack;
       pack.int8 = targetHasDotProductInt8(options);
       pack.bf16 = targetHasDotProductBF16(options);
-      pack.f32 = options.matmulTileN == dot_layout::kPanelColumns;
+      pack.f32 = dot_layout::kPanelColumns % matmulTile(options).second == 0;
       pm.addPass(createRLXPackDotOperands(pack));
       pm.addPass(createRLXPrepareParams());
     }

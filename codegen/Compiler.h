@@ -102,12 +102,14 @@ struct PipelineOptions : public mlir::PassPipelineOptions<PipelineOptions> {
       llvm::cl::init("none")};
   Option<int64_t> matmulTileM{
       *this, "matmul-tile-m",
-      llvm::cl::desc("rows of the CPU matmul's register tile"),
-      llvm::cl::init(8)};
+      llvm::cl::desc("rows of the CPU matmul's register tile (0: chosen "
+                     "for the target CPU's vector registers)"),
+      llvm::cl::init(0)};
   Option<int64_t> matmulTileN{
       *this, "matmul-tile-n",
-      llvm::cl::desc("columns of the CPU matmul's register tile"),
-      llvm::cl::init(32)};
+      llvm::cl::desc("columns of the CPU matmul's register tile (0: chosen "
+                     "for the target CPU's vector registers)"),
+      llvm::cl::init(0)};
 
   /// Why these options cannot build a pipeline (an unknown target, chips
   /// for a target without chips), or an empty string when they can.

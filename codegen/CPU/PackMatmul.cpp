@@ -15,8 +15,10 @@
 /// addresses.
 ///
 /// A weight B is packed once per binding instead (rlx-pack-dot-operands,
-/// the same panels): its matmul arrives as a linalg.generic marked
-/// `rlx.packed_rhs` reading them, and gets the same loops without the copy.
+/// panels of dot_layout::kPanelColumns, the AVX-512 tile's width): its
+/// matmul arrives as a linalg.generic marked `rlx.packed_rhs` reading them,
+/// and gets the same loops without the copy; a narrower register tile
+/// (AVX2's 16 columns) reads each panel as products of its own width.
 /// A block-scaled weight arrives as its narrow codes and its scales, each
 /// in panels: where the loops would view a panel's K block, that block is
 /// decoded into an f32 buffer (block x tileN, at most 128 KiB: in L2,
@@ -159,6 +161,31 @@ struct PackedMatmulBuilder {
     }
     linalg::MatmulOp::create(b, loc, ValueRange{a, bTile}, ValueRange{c},
                              attrs);
+  }
+
+  /// Columns [start, start + count) of the 2-D `source`, all its rows.
+  Value columns(Value source, int64_t start, int64_t count) {
+    return memref::SubViewOp::create(
+        b, loc, source, ArrayRef<OpFoldResult>{attr(0), attr(start)},
+        ArrayRef<OpFoldResult>{memref::getMixedSize(b, loc, source, 0),
+                               attr(count)},
+        ArrayRef<OpFoldResult>{attr(1), attr(1)});
+  }
+
+  /// `c += a x bPanel` as one matmul per register tile width of the panel:
+  /// each is then exactly one column of register tiles (MLIR 22 did not
+  /// hoist the C tile out of the k loop when a panel was split by the
+  /// register tiling: AVX2's 16-column tiles in 32-column panels stored C
+  /// at every k, 27 instead of 72 GFLOP/s).
+  void panelMatmul(Value a, Value bPanel, Value c, bool transposedA,
+                   int64_t panelColumns, int64_t tileN) {
+    if (tileN >= panelColumns) {
+      matmul(a, bPanel, c, transposedA);
+      return;
+    }
+    for (int64_t start = 0; start < panelColumns; start += tileN)
+      matmul(a, columns(bPanel, start, tileN), columns(c, start, tileN),
+             transposedA);
   }
 };
 
@@ -520,17 +547,20 @@ struct PanelSource {
 
 /// Replaces `matmul` (C += A x B, B [k, n]) by the packed loops. B is
 /// `bOperand`, copied into panels here, or `prepacked` already (panels x k
-/// x tileN, rlx-pack-dot-operands' layout for f32, or a block-scaled
-/// weight's codes and scales).
+/// x panelColumns, rlx-pack-dot-operands' layout for f32, or a block-scaled
+/// weight's codes and scales). Each tileM x panelColumns product is a
+/// linalg matmul that the register tiling splits further where the tile is
+/// narrower than a panel (AVX2's 16 columns in 32-column panels).
 void packOne(Operation *matmul, Value a, Value bOperand, PanelSource prepacked,
-             Value c, int64_t k, int64_t n, int64_t tileM, int64_t tileN) {
+             Value c, int64_t k, int64_t n, int64_t tileM, int64_t tileN,
+             int64_t panelColumns) {
   auto aType = cast<MemRefType>(a.getType());
-  int64_t panels = n / tileN, block = kBlockFor(k);
+  int64_t panels = n / panelColumns, block = kBlockFor(k);
   OpBuilder builder(matmul);
   PackedMatmulBuilder p{builder, matmul->getLoc()};
   PanelSource source = prepacked;
   if (!prepacked.panels)
-    source.panels = p.pack(bOperand, /*split=*/1, tileN);
+    source.panels = p.pack(bOperand, /*split=*/1, panelColumns);
   bool packA = aType.hasStaticShape() && aType.getLayout().isIdentity() &&
                aType.getDimSize(0) % tileM == 0;
   OpBuilder::InsertionGuard guard(builder);
@@ -538,7 +568,7 @@ void packOne(Operation *matmul, Value a, Value bOperand, PanelSource prepacked,
     // K block; (M block, B panel) pairs, panels inner, so that an M block
     // (its packed A, at most kABlockBytes) stays in L2 while every B panel
     // passes over it (GotoBLAS's mc blocking); row tile, each a tileM x
-    // tileN matmul with A transposed. The pairs are one parallel loop: a
+    // panelColumns matmul with A transposed. The pairs are one parallel loop: a
     // core takes a contiguous run of them, keeping its own A block, and a
     // single M block (BERT's 128 rows) still splits its panels over the
     // cores in one region per K block (parallel row tiles forked once per
@@ -564,16 +594,18 @@ void packOne(Operation *matmul, Value a, Value bOperand, PanelSource prepacked,
     Value firstRowTile =
         arith::MulIOp::create(builder, p.loc, mBlock, p.index(mc / tileM));
     SmallVector<Value> owned;
-    Value bTile = source.block(p, panel, kStart, block, tileN, owned);
-    Value column = arith::MulIOp::create(builder, p.loc, panel, p.index(tileN));
+    Value bTile = source.block(p, panel, kStart, block, panelColumns, owned);
+    Value column =
+        arith::MulIOp::create(builder, p.loc, panel, p.index(panelColumns));
     scf::ForOp rowTileLoop;
     Value rowTile = arith::AddIOp::create(builder, p.loc, firstRowTile,
                                           p.loop(mc / tileM, &rowTileLoop));
     Value aTile = p.view(packedA, {rowTile, p.attr(0), p.attr(0)},
                          {1, block, tileM}, 2);
     Value row = arith::MulIOp::create(builder, p.loc, rowTile, p.index(tileM));
-    Value cTile = p.view(c, {row, column}, {tileM, tileN}, 2);
-    p.matmul(aTile, bTile, cTile, /*transposedA=*/true);
+    Value cTile = p.view(c, {row, column}, {tileM, panelColumns}, 2);
+    p.panelMatmul(aTile, bTile, cTile, /*transposedA=*/true, panelColumns,
+                  tileN);
     builder.setInsertionPointAfter(rowTileLoop);
     PanelSource::release(p, owned);
     builder.setInsertionPointAfter(kLoop);
@@ -587,11 +619,12 @@ void packOne(Operation *matmul, Value a, Value bOperand, PanelSource prepacked,
     scf::ForOp panelLoop;
     Value panel = p.loop(panels, &panelLoop);
     panelLoop->setAttr("rlx.parallel", builder.getUnitAttr());
-    Value column = arith::MulIOp::create(builder, p.loc, panel, p.index(tileN));
+    Value column =
+        arith::MulIOp::create(builder, p.loc, panel, p.index(panelColumns));
     OpFoldResult rows = memref::getMixedSize(builder, p.loc, c, 0);
     Value cPanel = memref::SubViewOp::create(
         builder, p.loc, c, ArrayRef<OpFoldResult>{p.attr(0), column},
-        ArrayRef<OpFoldResult>{rows, p.attr(tileN)},
+        ArrayRef<OpFoldResult>{rows, p.attr(panelColumns)},
         ArrayRef<OpFoldResult>{p.attr(1), p.attr(1)});
     auto blocks = [&] {
       OpBuilder::InsertionGuard blockGuard(builder);
@@ -603,12 +636,13 @@ void packOne(Operation *matmul, Value a, Value bOperand, PanelSource prepacked,
                                  p.attr(block)},
           ArrayRef<OpFoldResult>{p.attr(1), p.attr(1)});
       SmallVector<Value> owned;
-      Value bBlock = source.block(p, panel, kStart, block, tileN, owned);
-      p.matmul(aBlock, bBlock, cPanel, /*transposedA=*/false);
+      Value bBlock = source.block(p, panel, kStart, block, panelColumns, owned);
+      p.panelMatmul(aBlock, bBlock, cPanel, /*transposedA=*/false, panelColumns,
+                    tileN);
       PanelSource::release(p, owned);
     };
     auto inProduct = [&] {
-      source.decodeInProduct(p, a, panel, cPanel, k, tileN);
+      source.decodeInProduct(p, a, panel, cPanel, k, panelColumns);
     };
     // A block-scaled panel: a few rows decode each weight in the product
     // (decodeInProduct), more share a decoded block; a dynamic row count
@@ -696,7 +730,8 @@ bool mlir::rlx::isPrepackedBlockScaledMatmul(Operation *op) {
 
 LogicalResult mlir::rlx::expandPrepackedMatmuls(ModuleOp module, int64_t tileM,
                                                 int64_t tileN) {
-  if (tileN != dot_layout::kPanelColumns)
+  // A register tile reads whole panels or an even part of one.
+  if (dot_layout::kPanelColumns % tileN != 0)
     return success();
   SmallVector<linalg::GenericOp> generics;
   module.walk([&](linalg::GenericOp op) {
@@ -717,7 +752,8 @@ LogicalResult mlir::rlx::expandPrepackedMatmuls(ModuleOp module, int64_t tileM,
     auto packedType = cast<MemRefType>(source.panels.getType());
     packOne(op, op.getDpsInputOperand(0)->get(), Value(), source, c,
             packedType.getDimSize(1),
-            cast<MemRefType>(c.getType()).getDimSize(1), tileM, tileN);
+            cast<MemRefType>(c.getType()).getDimSize(1), tileM, tileN,
+            dot_layout::kPanelColumns);
   }
   return success();
 }
@@ -730,13 +766,19 @@ void mlir::rlx::packLargeMatmuls(ModuleOp module, int64_t tileM, int64_t tileN) 
     if (!bType || !bType.hasStaticShape() || !bType.getLayout().isIdentity() ||
         matmul.hasUserDefinedMaps())
       continue;
+    // Panels as wide as the register tile: a tile that reads half of each
+    // row of a wider panel streams B at half the speed (AVX2's 16-column
+    // tiles at 1024^3 on one Zen 3 core: 35 GFLOP/s in 32-column panels,
+    // 72 in 16-column ones).
+    int64_t panelColumns = tileN;
     int64_t k = bType.getDimSize(0), n = bType.getDimSize(1);
-    if (n % tileN != 0 || n == tileN ||
+    if (n % panelColumns != 0 || n == panelColumns ||
         k * n * (bType.getElementTypeBitWidth() / 8) <
             dot_layout::kMinPanelledF32Bytes)
       continue;
     packOne(matmul, matmul.getDpsInputOperand(0)->get(),
             matmul.getDpsInputOperand(1)->get(), PanelSource{},
-            matmul.getDpsInitOperand(0)->get(), k, n, tileM, tileN);
+            matmul.getDpsInitOperand(0)->get(), k, n, tileM, tileN,
+            panelColumns);
   }
 }

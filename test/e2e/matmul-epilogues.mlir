@@ -26,6 +26,10 @@
 // RUN: rlxc %t.alldyn.mlir -o %t.alldyn.so
 // RUN: env RLX_NUM_THREADS=2 rlx-run %t.alldyn.so --weights %t.w.safetensors --input img=%t.a/img.npy --input res=%t.a/res.npy --input im8=%t.a/im8.npy --input x=%t.a/x.npy --outputs %t.a/out.safetensors
 // RUN: python3 %inputs/matmul_epilogues.py check %t.a %t.a/out.safetensors | FileCheck %s
+// AVX2's 4 x 16 register tiles in the 8-row tiles (on AVX-512 hosts too).
+// RUN: rlxc %t.alldyn.mlir --cpu=x86-64-v3 -o %t.v3.so
+// RUN: env RLX_NUM_THREADS=2 rlx-run %t.v3.so --weights %t.w.safetensors --input img=%t.a/img.npy --input res=%t.a/res.npy --input im8=%t.a/im8.npy --input x=%t.a/x.npy --outputs %t.a/v3.safetensors
+// RUN: python3 %inputs/matmul_epilogues.py check %t.a %t.a/v3.safetensors | FileCheck %s
 
 // CHECK: matmul epilogues: all 4 outputs exact
 
