@@ -3,7 +3,10 @@
 #  1. the end-to-end op suite compiled with --target=cuda and run on the GPU,
 #     against the same f64 references as the CPU suite;
 #  2. the GPU matmul benchmark, rlx against cuBLAS in the same process;
-#  3. an all-reduce through NCCL (bench/nccl_check.sh).
+#  3. an all-reduce through NCCL (bench/nccl_check.sh);
+#  4. ONNX's light model zoo compiled with --target=cuda, run on the GPU and
+#     compared with ONNX's stored outputs (bench/gpu_onnx_models.py), and
+#     ResNet-50's time per call.
 #
 #   bench/gpu_check.sh               where MLIR and the GPU are both there:
 #                                    builds (scripts/build.sh) and runs.
@@ -13,7 +16,8 @@
 #                                    prepares DIR/nccl, and copies the test
 #                                    and bench programs and the libraries
 #                                    they need that a CUDA machine lacks
-#                                    into DIR/bin and DIR/lib.
+#                                    into DIR/bin and DIR/lib (about 50
+#                                    MB, 2.5 MB as a .tar.xz).
 #   bench/gpu_check.sh DIR           there (GPU, no MLIR): runs the check on
 #                                    DIR, rlxc replayed from DIR/rlxc;
 #                                    cuBLAS, the CUDA runtime and NCCL are
@@ -25,6 +29,18 @@ cd "$(dirname "$0")/.."
 root=$PWD
 sizes=${RLX_GPU_SIZES:-1024 2048 4096 8192 129x257x511}
 e2e_filter='Cuda*'
+onnx_data=build/onnx-backend-data/onnx/backend/test/data
+
+# The light models into $1: inputs, expected outputs, artifacts (for any
+# x86-64 with AVX2) and their weights.
+prepare_onnx() {
+  /usr/bin/python3 bench/gpu_onnx_models.py prepare "$onnx_data" "$1" \
+    >/dev/null || return 1
+  for model in "$onnx_data"/light/*.onnx; do
+    build/bin/rlxc "$model" --target=cuda --cpu=x86-64-v3 \
+      -o "$1/$(basename "$model" .onnx).so" || return 1
+  done
+}
 
 if [ "${1:-}" = --prepare ]; then
   dir=$(realpath -m "${2:?usage: gpu_check.sh --prepare DIR}")
@@ -43,6 +59,8 @@ if [ "${1:-}" = --prepare ]; then
     build/bin/rlx-bench-gpu-matmul --target cuda "$size" >/dev/null 2>&1
   done
   bench/nccl_check.sh --prepare "$dir/nccl" || exit 1
+  echo "== compiling ONNX's light models"
+  prepare_onnx "$dir/onnx" || exit 1
   programs=(build/bin/rlx-e2e-tests build/bin/rlx-bench-gpu-matmul
     build/bin/rlx-run)
   cp "${programs[@]}" "$dir/bin/" || exit 1
@@ -95,4 +113,20 @@ else
   bench/nccl_check.sh --prepare build/nccl-check >/dev/null &&
     bench/nccl_check.sh build/nccl-check || status=1
 fi
+
+echo "== ONNX light models, --target=cuda"
+onnx_dir=$dir/onnx
+if [ -z "$dir" ]; then
+  onnx_dir=build/gpu-onnx
+  prepare_onnx "$onnx_dir" || status=1
+fi
+for so in "$onnx_dir"/*.so; do
+  stem=${so%.so}
+  "$bin/rlx-run" "$so" --fn main --weights "$stem.safetensors" \
+    --input "$stem.in.npy" --output "$stem.out.npy" >/dev/null || status=1
+done
+python3 bench/gpu_onnx_models.py check "$onnx_dir" || status=1
+"$bin/rlx-run" "$onnx_dir/light_resnet50.so" --fn main \
+  --weights "$onnx_dir/light_resnet50.safetensors" \
+  --input "$onnx_dir/light_resnet50.in.npy" --benchmark 50 || status=1
 exit $status
