@@ -548,9 +548,9 @@ struct PanelSource {
 /// Replaces `matmul` (C += A x B, B [k, n]) by the packed loops. B is
 /// `bOperand`, copied into panels here, or `prepacked` already (panels x k
 /// x panelColumns, rlx-pack-dot-operands' layout for f32, or a block-scaled
-/// weight's codes and scales). Each tileM x panelColumns product is a
-/// linalg matmul that the register tiling splits further where the tile is
-/// narrower than a panel (AVX2's 16 columns in 32-column panels).
+/// weight's codes and scales). A register tile narrower than a panel
+/// (AVX2's 16 columns in a prepacked weight's 32) reads it as products of
+/// the tile's width (panelMatmul).
 void packOne(Operation *matmul, Value a, Value bOperand, PanelSource prepacked,
              Value c, int64_t k, int64_t n, int64_t tileM, int64_t tileN,
              int64_t panelColumns) {
@@ -568,11 +568,11 @@ void packOne(Operation *matmul, Value a, Value bOperand, PanelSource prepacked,
     // K block; (M block, B panel) pairs, panels inner, so that an M block
     // (its packed A, at most kABlockBytes) stays in L2 while every B panel
     // passes over it (GotoBLAS's mc blocking); row tile, each a tileM x
-    // panelColumns matmul with A transposed. The pairs are one parallel loop: a
-    // core takes a contiguous run of them, keeping its own A block, and a
-    // single M block (BERT's 128 rows) still splits its panels over the
-    // cores in one region per K block (parallel row tiles forked once per
-    // panel: hundreds of regions of a few tiles each).
+    // panelColumns product with A transposed. The pairs are one parallel
+    // loop: a core takes a contiguous run of them, keeping its own A block, and
+    // a single M block (BERT's 128 rows) still splits its panels over the cores
+    // in one region per K block (parallel row tiles forked once per panel:
+    // hundreds of regions of a few tiles each).
     int64_t m = aType.getDimSize(0);
     int64_t mc = mBlockFor(m, block, aType.getElementTypeBitWidth() / 8,
                            tileM);
