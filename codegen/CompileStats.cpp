@@ -1,6 +1,7 @@
 //===- CompileStats.cpp - What one compilation did ------------------------===//
 
 #include "codegen/CompileStats.h"
+#include "dialects/RLX/IR/DotOperandLayout.h"
 #include "rlx/abi.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -16,8 +17,14 @@ namespace mlir::rlx {
 
 namespace {
 
+/// A matmul, or a product by a prepacked weight (rlx-pack-dot-operands).
+bool isProduct(linalg::LinalgOp op) {
+  return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op) ||
+         op->hasAttr(dot_layout::kPackedRhsAttrName);
+}
+
 std::string kernelKind(linalg::LinalgOp op) {
-  if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+  if (isProduct(op))
     return "matmul";
   if (isa<linalg::ConvolutionOpInterface>(op.getOperation()))
     return "convolution";
@@ -56,7 +63,7 @@ void CompileStats::collectKernels(ModuleOp module) {
       unsigned ops = 0;
       bool hasMatmul = false;
       op->walk([&](linalg::LinalgOp inner) {
-        hasMatmul |= isa<linalg::MatmulOp>(inner);
+        hasMatmul |= isProduct(inner);
         if (!isa<linalg::FillOp>(inner))
           ops += fusedOps(inner);
       });

@@ -14,8 +14,11 @@
 /// convolution's im2col copy gets the same loop, with or without an
 /// epilogue, each tile rebuilding its own rows (Im2colRows.h).
 ///
-/// Matched: an f32 linalg.matmul (plain maps) into a linalg.fill of a
-/// tensor.empty, read only by one all-parallel linalg.generic, directly or
+/// Matched: an f32 product into a linalg.fill of a tensor.empty — a
+/// linalg.matmul (plain maps) or a product by a prepacked f32 weight (the
+/// linalg.generic marked `rlx.packed_rhs`, each row tile a generic of its
+/// own that the matmul kernel reads in panels) — read only by one
+/// all-parallel linalg.generic, directly or
 /// through a tensor.expand_shape whose last group is the column dim alone
 /// (a conv's `[N*OH*OW, F]` product viewed as NHWC). The generic's other
 /// inputs are either of its full shape (a residual, collapsed to the
@@ -23,8 +26,8 @@
 /// a scalar); its output starts from a tensor.empty and the body reads no
 /// output and no index. Left alone: products whose B the matmul kernel
 /// packs at each call (2 MiB or more, see PackMatmul.cpp: that schedule
-/// wants the whole product), products by a prepacked weight (generics
-/// marked `rlx.packed_rhs`, not matmuls), and bf16/int8 products
+/// wants the whole product), products by a block-scaled weight (a row
+/// tile would decode every weight block again) and bf16/int8 products
 /// (dot-product kernels). Without an epilogue, a product takes the loop when
 /// its A is an im2col copy, or when it is static, 512 KiB or more and of 64
 /// rows or more (a fill per tile instead of a pass over the whole product).
@@ -39,6 +42,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace mlir::rlx {
@@ -142,9 +146,42 @@ bool readsColumn(AffineMap map) {
   return map.getNumResults() > 0 && isa<AffineDimExpr>(map.getResults().back());
 }
 
+/// A product of an A [M, K] by a prepacked f32 weight on tensors, whose
+/// row tiles are generics like it: rlx-pack-dot-operands' panels, N static
+/// (the output's columns are the panels'); not a block-scaled weight's.
+bool isPrepackedF32Product(linalg::GenericOp generic) {
+  if (!generic->hasAttr(dot_layout::kPackedRhsAttrName) ||
+      generic->hasAttr(dot_layout::kScaleBlockAttrName) ||
+      !generic.hasPureTensorSemantics() || generic.getNumDpsInputs() != 2 ||
+      generic.getNumDpsInits() != 1)
+    return false;
+  MLIRContext *context = generic.getContext();
+  AffineExpr m = getAffineDimExpr(0, context), n = getAffineDimExpr(1, context),
+             k = getAffineDimExpr(2, context);
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  auto outputType = cast<RankedTensorType>(generic->getResult(0).getType());
+  return maps[0] == AffineMap::get(3, 0, {m, k}, context) &&
+         maps[2] == AffineMap::get(3, 0, {m, n}, context) &&
+         !outputType.isDynamicDim(1);
+}
+
+/// Whether the product keeps the packed schedule's loops over the whole
+/// product: a B of 2 MiB or more, beyond L2, that each row tile would
+/// stream again, where the packed schedule streams it once per M block of
+/// rows (BERT-base's 768x768 weights, prepacked, in row tiles: 218-234 ms
+/// against 144-150 per call on one Zen 3 core). A matmul's B is then
+/// packed at each call (packedAtEachCall); a prepacked B already is.
+bool wantsWholeProduct(linalg::LinalgOp matmul) {
+  Value b = matmul.getDpsInputs()[1];
+  if (isa<linalg::MatmulOp>(matmul))
+    return packedAtEachCall(b);
+  auto type = cast<RankedTensorType>(b.getType());
+  return type.getNumElements() * 4 >= dot_layout::kMinPanelledF32Bytes;
+}
+
 /// The elementwise generic reading `matmul`'s product, if it is one the
 /// row tiles can run (see the file comment).
-std::optional<Epilogue> matchElementwiseEpilogue(linalg::MatmulOp matmul) {
+std::optional<Epilogue> matchElementwiseEpilogue(linalg::LinalgOp matmul) {
   Epilogue epilogue;
   Value product = matmul->getResult(0);
   Operation *user = soleUser(product);
@@ -192,7 +229,7 @@ std::optional<Epilogue> matchElementwiseEpilogue(linalg::MatmulOp matmul) {
 /// Whether `matmul`'s product is large enough that zero-filling it whole
 /// costs a pass over memory, with enough static rows that its row tiles
 /// still split over the cores (fewer than a tile's rows would run on one).
-bool isLargeProduct(linalg::MatmulOp matmul) {
+bool isLargeProduct(linalg::LinalgOp matmul) {
   auto type = cast<RankedTensorType>(matmul->getResult(0).getType());
   return type.hasStaticShape() &&
          type.getDimSize(0) >= kMinRowsOfLargeProduct &&
@@ -202,8 +239,10 @@ bool isLargeProduct(linalg::MatmulOp matmul) {
 /// What `matmul`'s row tiles run: its epilogue, its im2col copy per tile,
 /// both, or only its fill and product (a large product); nothing if none
 /// applies.
-std::optional<Epilogue> matchEpilogue(linalg::MatmulOp matmul) {
-  if (!matmul.hasPureTensorSemantics() || matmul.hasUserDefinedMaps())
+std::optional<Epilogue> matchEpilogue(linalg::LinalgOp matmul) {
+  auto named = dyn_cast<linalg::MatmulOp>(matmul.getOperation());
+  if (named ? !named.hasPureTensorSemantics() || named.hasUserDefinedMaps()
+            : !isPrepackedF32Product(cast<linalg::GenericOp>(matmul)))
     return std::nullopt;
   for (Value v : matmul->getOperands())
     if (!cast<RankedTensorType>(v.getType()).getElementType().isF32())
@@ -211,7 +250,7 @@ std::optional<Epilogue> matchEpilogue(linalg::MatmulOp matmul) {
   auto fill = matmul.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
   if (!fill || !fill->hasOneUse() ||
       !fill.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>() ||
-      packedAtEachCall(matmul.getDpsInputs()[1]))
+      wantsWholeProduct(matmul))
     return std::nullopt;
   std::optional<Im2colRows> im2col =
       mlir::rlx::matchIm2colRows(matmul.getDpsInputs()[0]);
@@ -224,7 +263,7 @@ std::optional<Epilogue> matchEpilogue(linalg::MatmulOp matmul) {
   return epilogue;
 }
 
-void fuse(RewriterBase &rewriter, linalg::MatmulOp matmul, Epilogue epilogue) {
+void fuse(RewriterBase &rewriter, linalg::LinalgOp matmul, Epilogue epilogue) {
   linalg::GenericOp generic = epilogue.generic;
   MLIRContext *context = rewriter.getContext();
   Location loc = matmul.getLoc();
@@ -252,7 +291,12 @@ void fuse(RewriterBase &rewriter, linalg::MatmulOp matmul, Epilogue epilogue) {
   } else {
     rows = tensor::getMixedSize(rewriter, loc, lhs, 0);
   }
-  OpFoldResult columns = tensor::getMixedSize(rewriter, loc, rhs, 1);
+  // A prepacked B is panels x K x width: the columns are the product's
+  // (static for one).
+  OpFoldResult columns =
+      isa<linalg::MatmulOp>(matmul)
+          ? tensor::getMixedSize(rewriter, loc, rhs, 1)
+          : OpFoldResult(rewriter.getIndexAttr(productType.getDimSize(1)));
   // Sizes taken of the product or its NHWC view, from what they equal.
   replaceDims(rewriter, matmul->getResult(0), {rows, columns});
   if (epilogue.expand)
@@ -307,10 +351,10 @@ void fuse(RewriterBase &rewriter, linalg::MatmulOp matmul, Epilogue epilogue) {
     Value cTile = tensor::ExtractSliceOp::create(b, loc, acc, offsets,
                                                  tileSizes, strides);
     Value zeroed = linalg::FillOp::create(b, loc, fillValue, cTile).getResult(0);
-    Value product =
-        linalg::MatmulOp::create(b, loc, ValueRange{aTile, rhs},
-                                 ValueRange{zeroed})
-            .getResult(0);
+    // The product's own op (a matmul, a prepacked product) on the tile.
+    Value product = mlir::clone(b, matmul, TypeRange{zeroed.getType()},
+                                ValueRange{aTile, rhs, zeroed})
+                        ->getResult(0);
     if (!generic)
       return tensor::InsertSliceOp::create(b, loc, product, acc, offsets,
                                            tileSizes, strides);
@@ -394,13 +438,17 @@ struct RLXCPUFuseMatmulEpiloguesPass
     : mlir::rlx::impl::RLXCPUFuseMatmulEpiloguesBase<
           RLXCPUFuseMatmulEpiloguesPass> {
   void runOnOperation() override {
-    SmallVector<linalg::MatmulOp> matmuls;
-    getOperation()->walk(
-        [&](linalg::MatmulOp matmul) { matmuls.push_back(matmul); });
+    SmallVector<linalg::LinalgOp> matmuls;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+      if (isa<linalg::MatmulOp>(op) ||
+          (generic && isPrepackedF32Product(generic)))
+        matmuls.push_back(op);
+    });
     IRRewriter rewriter(&getContext());
     // Matched one at a time on the current IR: two products may share one
     // epilogue (a residual add of two convolutions); the first takes it.
-    for (linalg::MatmulOp matmul : matmuls)
+    for (linalg::LinalgOp matmul : matmuls)
       if (std::optional<Epilogue> epilogue = matchEpilogue(matmul))
         fuse(rewriter, matmul, *epilogue);
   }

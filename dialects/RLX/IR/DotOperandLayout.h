@@ -45,17 +45,16 @@ inline int64_t groupSize(Type element) {
 /// more than one panel: below that a tile's B stays in cache anyway.
 inline constexpr int64_t kMinPanelledF32Bytes = int64_t(2) << 20;
 
-/// A dense layer's f32 weight (a matmul's, not a conv's filter) is
-/// prepacked into the panels from this size: packed once per binding it
-/// costs no call anything, and the panels stream from consecutive
-/// addresses where the weight's own rows lie a row apart (the MLP
-/// 784-512-512-10 at batch 128 on Sapphire Rapids, 2 threads: medians
-/// 1.13-1.23 ms against 1.60-2.26 unpacked). A conv's filter keeps the
-/// larger bound: its product (a feature map, often beyond L2) gains more
-/// from the epilogue fused into its row tiles, which a prepacked product
-/// does not get (ResNet-50 with its filters from 256 KiB packed: 135-139 ms
-/// against 119-120 on one thread).
-inline constexpr int64_t kMinPrepackedDenseF32Bytes = int64_t(256) << 10;
+/// An f32 weight (a matmul's or a conv's filter) is prepacked into the
+/// panels from this size: packed once per binding it costs no call
+/// anything, and the panels stream from consecutive addresses where the
+/// weight's own rows lie a row apart (the MLP 784-512-512-10 at batch 128
+/// on Sapphire Rapids, 2 threads: medians 1.13-1.23 ms against 1.60-2.26
+/// unpacked). Products by such weights keep their epilogues fused into row
+/// tiles (rlx-cpu-fuse-matmul-epilogues) below kMinPanelledF32Bytes
+/// (ResNet-50 b1 on Zen 3, filters from 256 KiB prepacked: 157-184 ms
+/// against 162-214 on one thread).
+inline constexpr int64_t kMinPrepackedF32Bytes = int64_t(256) << 10;
 
 /// A block-scaled weight is decoded in the f32 kernel (its codes and
 /// scales packed, about a byte per weight in memory) from this many bytes

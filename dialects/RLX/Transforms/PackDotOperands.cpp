@@ -200,7 +200,7 @@ struct RLXPackDotOperandsPass
         }
         if (f32 && hasElement(matmul.getLhs(), isF32) &&
             hasElement(matmul, isF32) &&
-            isPanelledF32(rhs, dot_layout::kMinPrepackedDenseF32Bytes) &&
+            isPanelledF32(rhs, dot_layout::kMinPrepackedF32Bytes) &&
             isPackableWeight(rhs, block))
           rewrites.push_back({&matmul.getRhsMutable(), rhs, false});
       } else if (auto conv = dyn_cast<Conv2DOp>(op)) {
@@ -211,7 +211,7 @@ struct RLXPackDotOperandsPass
         bool int8Conv = int8 && hasElement(conv.getInput(), isI8) &&
                         hasElement(filter, isI8);
         bool f32Conv = f32 && hasElement(conv.getInput(), isF32) &&
-                       isPanelledF32(filter, dot_layout::kMinPanelledF32Bytes);
+                       isPanelledF32(filter, dot_layout::kMinPrepackedF32Bytes);
         if (int8Conv || f32Conv)
           rewrites.push_back({&conv.getFilterMutable(), filter, false});
       }

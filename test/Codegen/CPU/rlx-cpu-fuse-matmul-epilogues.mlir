@@ -321,3 +321,71 @@ func.func @large_product(%a: tensor<1024x64xf32>, %b: tensor<64x128xf32>, %small
   %pw = linalg.matmul ins(%few, %wide : tensor<8x16xf32>, tensor<16x16384xf32>) outs(%fw : tensor<8x16384xf32>) -> tensor<8x16384xf32>
   return %p, %ps, %pw : tensor<1024x128xf32>, tensor<1023x128xf32>, tensor<8x16384xf32>
 }
+
+// -----
+
+// A product by a prepacked weight (rlx-pack-dot-operands' panels, the
+// generic marked rlx.packed_rhs) with a bias and relu: the same row tiles,
+// each the packed generic on the tile's rows (20 rows: two whole tiles and
+// the last 4). A packed weight of 2 MiB or more keeps its product whole
+// (each row tile would stream it from memory again): @prepacked_2mib.
+// CHECK-LABEL: func @prepacked_bias_relu
+// CHECK: %[[LOOP:.+]] = scf.for %[[ROW:.+]] = %c0 to %c16 step %c8 iter_args(%[[ACC:.+]] = %{{.+}})
+// CHECK: %[[A:.+]] = tensor.extract_slice %arg0[%[[ROW]], 0] [8, 256] [1, 1]
+// CHECK: %[[C:.+]] = tensor.extract_slice %[[ACC]][%[[ROW]], 0] [8, 256] [1, 1]
+// CHECK: %[[ZERO:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[C]] : tensor<8x256xf32>)
+// CHECK: %[[P:.+]] = linalg.generic {{.+}} ins(%[[A]], %arg1 : tensor<8x256xf32>, tensor<8x256x32xf32>) outs(%[[ZERO]] : tensor<8x256xf32>) attrs =  {rlx.packed_rhs}
+// CHECK: linalg.generic {{.+}} ins(%[[P]], %{{.+}} : tensor<8x256xf32>, tensor<256xf32>) outs(%[[P]] : tensor<8x256xf32>)
+// CHECK: arith.maximumf
+// CHECK: } {rlx.parallel}
+// CHECK: linalg.generic {{.+}} ins(%{{.+}}, %arg1 : tensor<4x256xf32>, tensor<8x256x32xf32>) outs(%{{.+}} : tensor<4x256xf32>) attrs =  {rlx.packed_rhs}
+// CHECK-LABEL: func @prepacked_2mib
+// CHECK-NOT: scf.for
+// CHECK: linalg.generic {{.+}} ins(%arg0, %arg1 : tensor<20x1024xf32>, tensor<16x1024x32xf32>) outs(%{{.+}} : tensor<20x512xf32>) attrs =  {rlx.packed_rhs}
+#pa = affine_map<(m, n, k) -> (m, k)>
+#pb = affine_map<(m, n, k) -> (n floordiv 32, k, n mod 32)>
+#pc = affine_map<(m, n, k) -> (m, n)>
+#rows = affine_map<(m, n) -> (m, n)>
+#column = affine_map<(m, n) -> (n)>
+func.func @prepacked_bias_relu(%a: tensor<20x256xf32>, %panels: tensor<8x256x32xf32>, %bias: tensor<256xf32>) -> tensor<20x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<20x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<20x256xf32>) -> tensor<20x256xf32>
+  %p = linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %panels : tensor<20x256xf32>, tensor<8x256x32xf32>) outs(%f : tensor<20x256xf32>) attrs = {rlx.packed_rhs} {
+  ^bb0(%x: f32, %w: f32, %acc: f32):
+    %m = arith.mulf %x, %w : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<20x256xf32>
+  %o = tensor.empty() : tensor<20x256xf32>
+  %r = linalg.generic {indexing_maps = [#rows, #column, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%p, %bias : tensor<20x256xf32>, tensor<256xf32>) outs(%o : tensor<20x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    %t = arith.maximumf %s, %zero : f32
+    linalg.yield %t : f32
+  } -> tensor<20x256xf32>
+  return %r : tensor<20x256xf32>
+}
+func.func @prepacked_2mib(%a: tensor<20x1024xf32>, %panels: tensor<16x1024x32xf32>, %bias: tensor<512xf32>) -> tensor<20x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<20x512xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<20x512xf32>) -> tensor<20x512xf32>
+  %p = linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %panels : tensor<20x1024xf32>, tensor<16x1024x32xf32>) outs(%f : tensor<20x512xf32>) attrs = {rlx.packed_rhs} {
+  ^bb0(%x: f32, %w: f32, %acc: f32):
+    %m = arith.mulf %x, %w : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<20x512xf32>
+  %o = tensor.empty() : tensor<20x512xf32>
+  %r = linalg.generic {indexing_maps = [#rows, #column, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%p, %bias : tensor<20x512xf32>, tensor<512xf32>) outs(%o : tensor<20x512xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    %t = arith.maximumf %s, %zero : f32
+    linalg.yield %t : f32
+  } -> tensor<20x512xf32>
+  return %r : tensor<20x512xf32>
+}

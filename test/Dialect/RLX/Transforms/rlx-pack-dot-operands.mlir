@@ -83,12 +83,13 @@ func.func @bf16_matmul(%x: tensor<?x77xbf16>, %f: tensor<?x77xf32>) -> (tensor<?
 // -----
 
 // f32 weights the f32 kernel reads in panels (N a multiple of 32 and more
-// than 32): a matmul's from 256 KiB (256 x 256 exactly), a conv's from
-// 2 MiB; a conv filter of 512 KiB keeps its fused epilogue instead.
+// than 32) from 256 KiB (256 x 256 exactly), a matmul's and a conv's (the
+// row tiles of its fused epilogue read the panels too).
 // CHECK-LABEL: func @f32_panels
 // CHECK:         rlx.pack_dot_operand %{{.+}} : (tensor<1024x512xf32>) -> tensor<16x1024x32xf32>
 // CHECK:         rlx.pack_dot_operand %{{.+}} : (tensor<256x256xf32>) -> tensor<8x256x32xf32>
 // CHECK:         rlx.pack_dot_operand %{{.+}} : (tensor<3x3x256x256xf32>) -> tensor<8x2304x32xf32>
+// CHECK:         rlx.pack_dot_operand %{{.+}} : (tensor<1x1x256x512xf32>) -> tensor<16x256x32xf32>
 // CHECK-NOT:     rlx.pack_dot_operand
 // OFF-LABEL: func @f32_panels
 // OFF-NOT:     rlx.pack_dot_operand
@@ -106,13 +107,15 @@ func.func @f32_panels(%x: tensor<?x1024xf32>, %y: tensor<?x256xf32>, %img: tenso
 
 // -----
 
-// Smaller f32 weights (a matmul's just under 256 KiB), f32 weights with N
-// not a multiple of 32 or of one panel, and batched weights stay as they
-// are.
+// Smaller f32 weights (a matmul's and a conv's just under 256 KiB), f32
+// weights with N not a multiple of 32 or of one panel, and batched weights
+// stay as they are.
 // CHECK-LABEL: func @left_alone
 // CHECK-NOT:     rlx.pack_dot_operand
-func.func @left_alone(%x: tensor<4x8xf32>, %y: tensor<2x4x8xi8>, %z: tensor<4x16384xf32>, %s: tensor<4x255xf32>) -> (tensor<4x16xf32>, tensor<2x4x16xi32>, tensor<4x40xf32>, tensor<4x32xf32>, tensor<4x256xf32>) {
+func.func @left_alone(%x: tensor<4x8xf32>, %y: tensor<2x4x8xi8>, %z: tensor<4x16384xf32>, %s: tensor<4x255xf32>, %img: tensor<1x4x4x255xf32>) -> (tensor<4x16xf32>, tensor<2x4x16xi32>, tensor<4x40xf32>, tensor<4x32xf32>, tensor<4x256xf32>, tensor<1x4x4x256xf32>) {
   %under = rlx.param "under" : tensor<255x256xf32>
+  %underc = rlx.param "underc" : tensor<1x1x255x256xf32>
+  %5 = rlx.conv2d %img, %underc {strides = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x4x4x255xf32>, tensor<1x1x255x256xf32>) -> tensor<1x4x4x256xf32>
   %w = rlx.param "w" : tensor<8x16xf32>
   %b = rlx.param "b" : tensor<2x8x16xi8>
   %odd = rlx.param "odd" : tensor<16384x40xf32>
@@ -122,7 +125,7 @@ func.func @left_alone(%x: tensor<4x8xf32>, %y: tensor<2x4x8xi8>, %z: tensor<4x16
   %2 = rlx.matmul %z, %odd : (tensor<4x16384xf32>, tensor<16384x40xf32>) -> tensor<4x40xf32>
   %3 = rlx.matmul %z, %one : (tensor<4x16384xf32>, tensor<16384x32xf32>) -> tensor<4x32xf32>
   %4 = rlx.matmul %s, %under : (tensor<4x255xf32>, tensor<255x256xf32>) -> tensor<4x256xf32>
-  return %0, %1, %2, %3, %4 : tensor<4x16xf32>, tensor<2x4x16xi32>, tensor<4x40xf32>, tensor<4x32xf32>, tensor<4x256xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<4x16xf32>, tensor<2x4x16xi32>, tensor<4x40xf32>, tensor<4x32xf32>, tensor<4x256xf32>, tensor<1x4x4x256xf32>
 }
 
 // -----
