@@ -55,15 +55,15 @@ using namespace mlir::rlx;
 
 namespace {
 
-/// Rows per tile: the matmul kernel's register tile height, so each tile is
-/// one row of register tiles and the rows split evenly over the cores.
-constexpr int64_t kRowsPerTile = 8;
+/// Rows per tile (the pass's option): a multiple of the matmul kernel's
+/// register tile height (8 with AVX-512, 12 for AVX2's 6-row tiles), so each
+/// tile is whole register tiles and the rows split evenly over the cores.
 
 /// A product without an epilogue still takes the row tiles (a zero fill
 /// per tile, in L1, instead of a pass over the whole product that the
 /// kernel then reads back) from this many bytes and rows.
 constexpr int64_t kMinBytesOfLargeProduct = 512 * 1024;
-constexpr int64_t kMinRowsOfLargeProduct = 8 * kRowsPerTile;
+constexpr int64_t kMinRowsOfLargeProduct = 64;
 
 /// How the epilogue reads one of its inputs, in the product's [M, N] terms.
 enum class InputKind { Product, FullShape, ColumnOrScalar };
@@ -263,7 +263,8 @@ std::optional<Epilogue> matchEpilogue(linalg::LinalgOp matmul) {
   return epilogue;
 }
 
-void fuse(RewriterBase &rewriter, linalg::LinalgOp matmul, Epilogue epilogue) {
+void fuse(RewriterBase &rewriter, linalg::LinalgOp matmul, Epilogue epilogue,
+          int64_t rowsPerTile) {
   linalg::GenericOp generic = epilogue.generic;
   MLIRContext *context = rewriter.getContext();
   Location loc = matmul.getLoc();
@@ -390,11 +391,11 @@ void fuse(RewriterBase &rewriter, linalg::LinalgOp matmul, Epilogue epilogue) {
   // masks; the last rows, if any, after it.
   AffineExpr s0 = getAffineSymbolExpr(0, context);
   OpFoldResult wholeRows = affine::makeComposedFoldedAffineApply(
-      rewriter, loc, AffineMap::get(0, 1, s0 - s0 % kRowsPerTile), {rows});
+      rewriter, loc, AffineMap::get(0, 1, s0 - s0 % rowsPerTile), {rows});
   OpFoldResult restRows = affine::makeComposedFoldedAffineApply(
-      rewriter, loc, AffineMap::get(0, 1, s0 % kRowsPerTile), {rows});
+      rewriter, loc, AffineMap::get(0, 1, s0 % rowsPerTile), {rows});
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value step = arith::ConstantIndexOp::create(rewriter, loc, kRowsPerTile);
+  Value step = arith::ConstantIndexOp::create(rewriter, loc, rowsPerTile);
   auto loop = scf::ForOp::create(
       rewriter, loc, zero,
       getValueOrCreateConstantIndexOp(rewriter, loc, wholeRows), step,
@@ -402,7 +403,7 @@ void fuse(RewriterBase &rewriter, linalg::LinalgOp matmul, Epilogue epilogue) {
       [&](OpBuilder &b, Location loc, Value row, ValueRange iterArgs) {
         scf::YieldOp::create(
             b, loc,
-            emitTile(b, loc, iterArgs[0], row, b.getIndexAttr(kRowsPerTile)));
+            emitTile(b, loc, iterArgs[0], row, b.getIndexAttr(rowsPerTile)));
       });
   // The row tiles are independent: rlx-cpu-parallelize may fork them.
   loop->setAttr("rlx.parallel", rewriter.getUnitAttr());
@@ -437,6 +438,7 @@ void fuse(RewriterBase &rewriter, linalg::LinalgOp matmul, Epilogue epilogue) {
 struct RLXCPUFuseMatmulEpiloguesPass
     : mlir::rlx::impl::RLXCPUFuseMatmulEpiloguesBase<
           RLXCPUFuseMatmulEpiloguesPass> {
+  using Base::Base;
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> matmuls;
     getOperation()->walk([&](linalg::LinalgOp op) {
@@ -450,7 +452,7 @@ struct RLXCPUFuseMatmulEpiloguesPass
     // epilogue (a residual add of two convolutions); the first takes it.
     for (linalg::LinalgOp matmul : matmuls)
       if (std::optional<Epilogue> epilogue = matchEpilogue(matmul))
-        fuse(rewriter, matmul, *epilogue);
+        fuse(rewriter, matmul, *epilogue, rowsPerTile);
   }
 };
 

@@ -8,11 +8,11 @@
 /// more (below, a tile's B panel stays in cache anyway), B is copied once
 /// into column panels (panels x K x tileN, each contiguous) and the matmul
 /// runs per panel and per K block (the largest of 1024/512/256/128 dividing
-/// K; 1024 measured best at 1024^3 and 2048^3). When A is static with whole
-/// row tiles, each K block of A is also copied into row tiles stored
+/// K; 1024 measured best at 1024^3 and 2048^3). When A is static, each K
+/// block of its whole row tiles is also copied into row tiles stored
 /// K-major (rows/tileM x block x tileM), and every tileM x tileN tile is a
 /// matmul with A transposed: both operands then stream from consecutive
-/// addresses.
+/// addresses. Rows after the last whole tile are read in place.
 ///
 /// A weight B is packed once per binding instead (rlx-pack-dot-operands,
 /// panels of dot_layout::kPanelColumns, the AVX-512 tile's width): its
@@ -57,15 +57,16 @@ constexpr int64_t kMaxRowsDecodedInProduct = 2;
 /// Bytes of packed A a core should keep in its L2 across the B panels.
 constexpr int64_t kABlockBytes = int64_t(1) << 20;
 
-/// Rows of A per M block: the largest power of two (a multiple of tileM,
-/// dividing m) whose packed K block fits kABlockBytes; m when none does.
+/// Rows of A per M block: the largest multiple of tileM dividing m, of at
+/// most 1024 rows, whose packed K block fits kABlockBytes; m when none does.
+/// (A multiple, not a power of two: AVX2's 6-row tiles.)
 int64_t mBlockFor(int64_t m, int64_t block, int64_t elementBytes,
                   int64_t tileM) {
-  for (int64_t rows = 1024; rows >= tileM; rows /= 2)
-    if (rows % tileM == 0 && m % rows == 0 &&
-        rows * block * elementBytes <= kABlockBytes)
-      return rows;
-  return m;
+  int64_t best = 0;
+  for (int64_t rows = tileM; rows <= std::min<int64_t>(m, 1024); rows += tileM)
+    if (m % rows == 0 && rows * block * elementBytes <= kABlockBytes)
+      best = rows;
+  return best ? best : m;
 }
 
 int64_t kBlockFor(int64_t k) {
@@ -550,7 +551,8 @@ struct PanelSource {
 /// x panelColumns, rlx-pack-dot-operands' layout for f32, or a block-scaled
 /// weight's codes and scales). A register tile narrower than a panel
 /// (AVX2's 16 columns in a prepacked weight's 32) reads it as products of
-/// the tile's width (panelMatmul).
+/// the tile's width (panelMatmul). A static A's whole row tiles are packed
+/// too; the rows after them (a 6-row tile's 2048 % 6) are read in place.
 void packOne(Operation *matmul, Value a, Value bOperand, PanelSource prepacked,
              Value c, int64_t k, int64_t n, int64_t tileM, int64_t tileN,
              int64_t panelColumns) {
@@ -561,56 +563,14 @@ void packOne(Operation *matmul, Value a, Value bOperand, PanelSource prepacked,
   PanelSource source = prepacked;
   if (!prepacked.panels)
     source.panels = p.pack(bOperand, /*split=*/1, panelColumns);
-  bool packA = aType.hasStaticShape() && aType.getLayout().isIdentity() &&
-               aType.getDimSize(0) % tileM == 0;
+  // Whole row tiles of a static A are packed (below); the rows after the
+  // last whole tile, if any, are read in place like a dynamic A's.
+  int64_t wholeRows = aType.hasStaticShape() && aType.getLayout().isIdentity()
+                          ? aType.getDimSize(0) - aType.getDimSize(0) % tileM
+                          : 0;
   OpBuilder::InsertionGuard guard(builder);
-  if (packA) {
-    // K block; (M block, B panel) pairs, panels inner, so that an M block
-    // (its packed A, at most kABlockBytes) stays in L2 while every B panel
-    // passes over it (GotoBLAS's mc blocking); row tile, each a tileM x
-    // panelColumns product with A transposed. The pairs are one parallel
-    // loop: a core takes a contiguous run of them, keeping its own A block, and
-    // a single M block (BERT's 128 rows) still splits its panels over the cores
-    // in one region per K block (parallel row tiles forked once per panel:
-    // hundreds of regions of a few tiles each).
-    int64_t m = aType.getDimSize(0);
-    int64_t mc = mBlockFor(m, block, aType.getElementTypeBitWidth() / 8,
-                           tileM);
-    Value packedA = memref::AllocOp::create(
-        builder, p.loc,
-        MemRefType::get({m / tileM, block, tileM}, aType.getElementType()),
-        ValueRange{}, builder.getI64IntegerAttr(64));
-    scf::ForOp kLoop;
-    Value kStart = arith::MulIOp::create(builder, p.loc,
-                                         p.loop(k / block, &kLoop),
-                                         p.index(block));
-    Value aBlock = p.view(a, {p.attr(0), kStart}, {m, block}, 2);
-    p.pack(aBlock, /*split=*/0, tileM, packedA);
-    scf::ForOp pairLoop;
-    Value pair = p.loop(m / mc * panels, &pairLoop);
-    pairLoop->setAttr("rlx.parallel", builder.getUnitAttr());
-    Value mBlock = arith::DivUIOp::create(builder, p.loc, pair, p.index(panels));
-    Value panel = arith::RemUIOp::create(builder, p.loc, pair, p.index(panels));
-    Value firstRowTile =
-        arith::MulIOp::create(builder, p.loc, mBlock, p.index(mc / tileM));
-    SmallVector<Value> owned;
-    Value bTile = source.block(p, panel, kStart, block, panelColumns, owned);
-    Value column =
-        arith::MulIOp::create(builder, p.loc, panel, p.index(panelColumns));
-    scf::ForOp rowTileLoop;
-    Value rowTile = arith::AddIOp::create(builder, p.loc, firstRowTile,
-                                          p.loop(mc / tileM, &rowTileLoop));
-    Value aTile = p.view(packedA, {rowTile, p.attr(0), p.attr(0)},
-                         {1, block, tileM}, 2);
-    Value row = arith::MulIOp::create(builder, p.loc, rowTile, p.index(tileM));
-    Value cTile = p.view(c, {row, column}, {tileM, panelColumns}, 2);
-    p.panelMatmul(aTile, bTile, cTile, /*transposedA=*/true, panelColumns,
-                  tileN);
-    builder.setInsertionPointAfter(rowTileLoop);
-    PanelSource::release(p, owned);
-    builder.setInsertionPointAfter(kLoop);
-    memref::DeallocOp::create(builder, p.loc, packedA);
-  } else {
+  auto rowsInPlace = [&](Value a, Value c) {
+    auto aType = cast<MemRefType>(a.getType());
     // B panel, then K block, so that the rows of A a register tile walks
     // stay in cache while every row tile of the panel passes over them.
     // The panels run in parallel: one region per matmul (the row tiles,
@@ -667,6 +627,58 @@ void packOne(Operation *matmul, Value a, Value bOperand, PanelSource prepacked,
       blocks();
     }
     builder.setInsertionPointAfter(panelLoop);
+  };
+  if (wholeRows > 0) {
+    // K block; (M block, B panel) pairs, panels inner, so that an M block
+    // (its packed A, at most kABlockBytes) stays in L2 while every B panel
+    // passes over it (GotoBLAS's mc blocking); row tile, each a tileM x
+    // panelColumns product with A transposed. The pairs are one parallel
+    // loop: a core takes a contiguous run of them, keeping its own A block, and
+    // a single M block (BERT's 128 rows) still splits its panels over the cores
+    // in one region per K block (parallel row tiles forked once per panel:
+    // hundreds of regions of a few tiles each).
+    int64_t m = wholeRows;
+    int64_t mc = mBlockFor(m, block, aType.getElementTypeBitWidth() / 8, tileM);
+    Value packedA = memref::AllocOp::create(
+        builder, p.loc,
+        MemRefType::get({m / tileM, block, tileM}, aType.getElementType()),
+        ValueRange{}, builder.getI64IntegerAttr(64));
+    scf::ForOp kLoop;
+    Value kStart = arith::MulIOp::create(
+        builder, p.loc, p.loop(k / block, &kLoop), p.index(block));
+    Value aBlock = p.view(a, {p.attr(0), kStart}, {m, block}, 2);
+    p.pack(aBlock, /*split=*/0, tileM, packedA);
+    scf::ForOp pairLoop;
+    Value pair = p.loop(m / mc * panels, &pairLoop);
+    pairLoop->setAttr("rlx.parallel", builder.getUnitAttr());
+    Value mBlock =
+        arith::DivUIOp::create(builder, p.loc, pair, p.index(panels));
+    Value panel = arith::RemUIOp::create(builder, p.loc, pair, p.index(panels));
+    Value firstRowTile =
+        arith::MulIOp::create(builder, p.loc, mBlock, p.index(mc / tileM));
+    SmallVector<Value> owned;
+    Value bTile = source.block(p, panel, kStart, block, panelColumns, owned);
+    Value column =
+        arith::MulIOp::create(builder, p.loc, panel, p.index(panelColumns));
+    scf::ForOp rowTileLoop;
+    Value rowTile = arith::AddIOp::create(builder, p.loc, firstRowTile,
+                                          p.loop(mc / tileM, &rowTileLoop));
+    Value aTile =
+        p.view(packedA, {rowTile, p.attr(0), p.attr(0)}, {1, block, tileM}, 2);
+    Value row = arith::MulIOp::create(builder, p.loc, rowTile, p.index(tileM));
+    Value cTile = p.view(c, {row, column}, {tileM, panelColumns}, 2);
+    p.panelMatmul(aTile, bTile, cTile, /*transposedA=*/true, panelColumns,
+                  tileN);
+    builder.setInsertionPointAfter(rowTileLoop);
+    PanelSource::release(p, owned);
+    builder.setInsertionPointAfter(kLoop);
+    memref::DeallocOp::create(builder, p.loc, packedA);
+  }
+  if (wholeRows == 0) {
+    rowsInPlace(a, c);
+  } else if (int64_t restRows = aType.getDimSize(0) - wholeRows) {
+    rowsInPlace(p.view(a, {p.attr(wholeRows), p.attr(0)}, {restRows, k}, 2),
+                p.view(c, {p.attr(wholeRows), p.attr(0)}, {restRows, n}, 2));
   }
   if (!prepacked.panels)
     memref::DeallocOp::create(builder, p.loc, source.panels);

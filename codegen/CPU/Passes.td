@@ -92,7 +92,8 @@ def RLXCPUFuseMatmulEpilogues : Pass<"rlx-cpu-fuse-matmul-epilogues"> {
     On tensors, after fusion: an f32 `linalg.matmul` into a zero fill whose
     only reader is an all-parallel `linalg.generic` (bias, activation,
     residual add; through the `tensor.expand_shape` of a convolution's
-    product) becomes one loop over tiles of 8 rows, marked for
+    product) becomes one loop over tiles of `rows-per-tile` rows (a multiple
+    of the matmul kernel's register tile height), marked for
     rlx-cpu-parallelize: fill, product and epilogue per tile, in place in
     the epilogue's output. The product never makes a round trip through
     memory. A product whose A is a convolution's im2col copy gets the same
@@ -102,6 +103,10 @@ def RLXCPUFuseMatmulEpilogues : Pass<"rlx-cpu-fuse-matmul-epilogues"> {
     epilogue (a fill per tile instead of a pass over the whole product).
     Not for products whose B the matmul kernel packs at each call.
   }];
+  let options = [
+    Option<"rowsPerTile", "rows-per-tile", "int64_t", /*default=*/"8",
+           "rows per tile">
+  ];
   let dependentDialects = ["mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect",
                            "mlir::scf::SCFDialect",

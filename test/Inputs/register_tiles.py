@@ -1,5 +1,5 @@
 """Products by the CPU's matmul kernel whatever its register tile (8 x 32 on
-AVX-512, 4 x 16 on AVX2), with inputs and a plain-loop reference (no numpy:
+AVX-512, 6 x 16 on AVX2), with inputs and a plain-loop reference (no numpy:
 lit's python3 may lack it).
 
     register_tiles.py model static|dyn   prints the rlx MLIR
@@ -8,7 +8,8 @@ lit's python3 may lack it).
 
 y = a b: b is 1024 x 528 (2.1 MiB: copied into column panels at each call;
 528 columns are whole 16-column tiles but not whole 32-column ones), a has
-ROWS rows (static: 12, whole 4-row tiles, so a is packed too). z = x w: 7 x
+ROWS rows (static: 14, two whole 6-row tiles, packed, and 2 rows read in
+place). z = x w: 7 x
 13 by 13 x 24, partial tiles in both dims. Values are multiples of 1/16
 below 1: every product and sum is exact in f32, so outputs compare exactly.
 """
@@ -23,7 +24,7 @@ XK, XN, XROWS = 13, 24, 7
 
 
 def model(mode):
-    rows = {"static": "12", "dyn": "?"}[mode]
+    rows = {"static": "14", "dyn": "?"}[mode]
     xrows = {"static": str(XROWS), "dyn": "?"}[mode]
     a, b = "tensor<%sx%dxf32>" % (rows, K), "tensor<%dx%dxf32>" % (K, N)
     y = "tensor<%sx%dxf32>" % (rows, N)

@@ -28,7 +28,7 @@
 // RUN: rlxc %t.alldyn.mlir -o %t.alldyn.so
 // RUN: env RLX_NUM_THREADS=2 rlx-run %t.alldyn.so --weights %t.w.safetensors --input img=%t.a/img.npy --input res=%t.a/res.npy --input im8=%t.a/im8.npy --input x=%t.a/x.npy --input sm=%t.a/sm.npy --input xw=%t.a/xw.npy --outputs %t.a/out.safetensors
 // RUN: python3 %inputs/matmul_epilogues.py check %t.a %t.a/out.safetensors | FileCheck %s
-// AVX2's 4 x 16 register tiles in the 8-row tiles (on AVX-512 hosts too).
+// AVX2's 6 x 16 register tiles in 12-row tiles (on AVX-512 hosts too).
 // RUN: rlxc %t.alldyn.mlir --cpu=x86-64-v3 -o %t.v3.so
 // RUN: env RLX_NUM_THREADS=2 rlx-run %t.v3.so --weights %t.w.safetensors --input img=%t.a/img.npy --input res=%t.a/res.npy --input im8=%t.a/im8.npy --input x=%t.a/x.npy --input sm=%t.a/sm.npy --input xw=%t.a/xw.npy --outputs %t.a/v3.safetensors
 // RUN: python3 %inputs/matmul_epilogues.py check %t.a %t.a/v3.safetensors | FileCheck %s

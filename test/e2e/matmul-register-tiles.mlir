@@ -1,5 +1,5 @@
 // The CPU matmul's register tile follows the target CPU (rlxc --cpu): 8 x 32
-// on AVX-512 (each row two zmm vectors), 4 x 16 on AVX2, whose 16 ymm
+// on AVX-512 (each row two zmm vectors), 6 x 16 on AVX2, whose 16 ymm
 // registers would spill an 8 x 32 tile at every k. The AVX2 code runs on
 // any machine that has AVX2; its products are compared exactly with plain
 // loops (test/Inputs/register_tiles.py), static rows and dynamic.
@@ -12,7 +12,7 @@
 // AVX2: @llvm.fmuladd.v16f32(
 // AVX2-NOT: fmuladd.v32f32
 // RUN: mkdir -p %t.s %t.d
-// RUN: python3 %inputs/register_tiles.py inputs %t.s 12 1
+// RUN: python3 %inputs/register_tiles.py inputs %t.s 14 1
 // RUN: rlxc %t.static.mlir --cpu=x86-64-v3 -o %t.static.so
 // RUN: rlx-run %t.static.so --input a=%t.s/a.npy --input b=%t.s/b.npy --input x=%t.s/x.npy --input w=%t.s/w.npy --outputs %t.s/out.safetensors
 // RUN: python3 %inputs/register_tiles.py check %t.s %t.s/out.safetensors | FileCheck %s

@@ -203,10 +203,11 @@ func.func @matmul_one_row(%a: memref<1x256xf32>, %b: memref<256x1000xf32>, %c: m
 // CHECK-NOT: vector.transfer_write
 // CHECK: scf.yield
 // CHECK: vector.transfer_write %{{.+}}, %[[BUF]][%[[ROW]], %{{.+}}]
-// With AVX2's 4x16 register tile, two register tiles per 8-row tile: each
-// of C's row indices is folded from a subview of its own, and the C tile is
-// hoisted only once they are one value (before, it was read and written at
-// every k step and 1x1 convs ran at a third of oneDNN on Zen 3).
+// With a 4x16 register tile (AVX2's, once), two register tiles per 8-row
+// tile: each of C's row indices is folded from a subview of its own, and
+// the C tile is hoisted only once they are one value (before, it was read
+// and written at every k step and 1x1 convs ran at a third of oneDNN on
+// Zen 3).
 // AVX2-LABEL: func @matmul_into_tile_of_viewed_buffer
 // AVX2: scf.for %[[ROW:.+]] = %c0 to %c64 step %c8
 // AVX2: scf.for %[[SUB:.+]] = %c0 to %c8 step %c4
