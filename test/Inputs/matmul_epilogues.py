@@ -71,10 +71,14 @@ def model(mode):
     print('  %%b1 = rlx.add %%c1, %%bc : (tensor<%sxf32>, tensor<%dxf32>) -> tensor<%sxf32>' % (out, F, out))
     print('  %%s1 = rlx.add %%b1, %%res : (tensor<%sxf32>, tensor<%sxf32>) -> tensor<%sxf32>' % (out, out, out))
     print('  %%y1 = rlx.relu %%s1 : tensor<%sxf32>' % out)
-    print('  %%c2 = rlx.conv2d %%im8, %%wk {%s} : (tensor<%sxf32>, tensor<3x3x%dx%dxf32>) -> tensor<%sxf32>'
-          % (conv % "1, 1, 1, 1", im8, C, F, out8))
-    print('  %%b2 = rlx.add %%c2, %%bk : (tensor<%sxf32>, tensor<%dxf32>) -> tensor<%sxf32>' % (out8, F, out8))
-    print('  %%y2 = rlx.relu %%b2 : tensor<%sxf32>' % out8)
+    def conv3x3_bias_relu(y, x, x_type, w, c, f, bias, y_type):
+        print('  %%c%s = rlx.conv2d %%%s, %%%s {%s} : (tensor<%sxf32>, tensor<3x3x%dx%dxf32>) -> tensor<%sxf32>'
+              % (y, x, w, conv % "1, 1, 1, 1", x_type, c, f, y_type))
+        print('  %%b%s = rlx.add %%c%s, %%%s : (tensor<%sxf32>, tensor<%dxf32>) -> tensor<%sxf32>'
+              % (y, y, bias, y_type, f, y_type))
+        print('  %%y%s = rlx.relu %%b%s : tensor<%sxf32>' % (y, y, y_type))
+
+    conv3x3_bias_relu("2", "im8", im8, "wk", C, F, "bk", out8)
     print('  %%m = rlx.matmul %%x, %%w : (tensor<%sxf32>, tensor<%dx%dxf32>) -> tensor<%sxf32>' % (x, K, N, y3))
     print('  %%b3 = rlx.add %%m, %%bw : (tensor<%sxf32>, tensor<%dxf32>) -> tensor<%sxf32>' % (y3, N, y3))
     print('  %%r3 = rlx.relu %%b3 : tensor<%sxf32>' % y3)
@@ -83,10 +87,7 @@ def model(mode):
     strided = conv.replace("1, 1>, padding", "2, 2>, padding") % "1, 1, 1, 1"
     print('  %%y4 = rlx.conv2d %%im8, %%wk {%s} : (tensor<%sxf32>, tensor<3x3x%dx%dxf32>) -> tensor<%sxf32>'
           % (strided, im8, C, F, out4))
-    print('  %%c5 = rlx.conv2d %%sm, %%wp {%s} : (tensor<%sxf32>, tensor<3x3x%dx%dxf32>) -> tensor<%sxf32>'
-          % (conv % "1, 1, 1, 1", sm, CS, FP, y5))
-    print('  %%b5 = rlx.add %%c5, %%bp : (tensor<%sxf32>, tensor<%dxf32>) -> tensor<%sxf32>' % (y5, FP, y5))
-    print('  %%y5 = rlx.relu %%b5 : tensor<%sxf32>' % y5)
+    conv3x3_bias_relu("5", "sm", sm, "wp", CS, FP, "bp", y5)
     print('  %%m6 = rlx.matmul %%xw, %%wd : (tensor<%sxf32>, tensor<%dx%dxf32>) -> tensor<%sxf32>' % (xw, KD, KD, y6))
     print('  %%b6 = rlx.add %%m6, %%bd : (tensor<%sxf32>, tensor<%dxf32>) -> tensor<%sxf32>' % (y6, KD, y6))
     print('  %%y6 = rlx.relu %%b6 : tensor<%sxf32>' % y6)
