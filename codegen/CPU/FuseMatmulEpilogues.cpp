@@ -24,8 +24,8 @@
 /// inputs are either of its full shape (a residual, collapsed to the
 /// product's rows) or read at constants and at most the column dim (a bias,
 /// a scalar); its output starts from a tensor.empty and the body reads no
-/// output and no index. Left alone: products whose B the matmul kernel
-/// packs at each call (2 MiB or more, see PackMatmul.cpp: that schedule
+/// output and no index. Left alone: products whose B is 2 MiB or more,
+/// packed at each call or prepacked (see PackMatmul.cpp: that schedule
 /// wants the whole product), products by a block-scaled weight (a row
 /// tile would decode every weight block again) and bf16/int8 products
 /// (dot-product kernels). Without an epilogue, a product takes the loop when
@@ -55,9 +55,9 @@ using namespace mlir::rlx;
 
 namespace {
 
-/// Rows per tile (the pass's option): a multiple of the matmul kernel's
-/// register tile height (8 with AVX-512, 12 for AVX2's 6-row tiles), so each
-/// tile is whole register tiles and the rows split evenly over the cores.
+// Rows per tile are the pass's option: a multiple of the matmul kernel's
+// register tile height (8 with AVX-512, 12 for AVX2's 6-row tiles), so each
+// tile is whole register tiles and the rows split evenly over the cores.
 
 /// A product without an epilogue still takes the row tiles (a zero fill
 /// per tile, in L1, instead of a pass over the whole product that the
