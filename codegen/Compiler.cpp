@@ -128,9 +128,9 @@ static bool targetHasAmxInt8(const PipelineOptions &options) {
 /// same tile would be 32, spilled at every k (0.36-0.44x oneDNN at
 /// 256-2048 on one Zen 3 core); 6 x 16 is 12 of them, with two for the B
 /// row and one for the broadcast (the shape of BLIS's Haswell kernel: 12
-/// FMAs per 8 loads where 4 x 16 had 8 per 6; ResNet-50's convs on Zen 3
-/// 0.60-1.03x oneDNN with 4 x 16, 0.59-1.02x with most of them 0.1 higher,
-/// 512^3 0.81-0.82x -> 1.01-1.08x).
+/// FMAs per 8 loads where 4 x 16 had 8 per 6; on one Zen 3 core, matmuls
+/// of 256-2048 at 0.91-1.06x oneDNN against 0.73-1.02x with 4 x 16,
+/// ResNet-50's convs 0.67-1.12x against 0.60-1.03x).
 static std::pair<int64_t, int64_t> matmulTile(const PipelineOptions &options) {
   bool avx512 = targetHas(options, "+avx512f");
   int64_t m = options.matmulTileM, n = options.matmulTileN;

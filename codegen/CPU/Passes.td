@@ -101,7 +101,10 @@ def RLXCPUFuseMatmulEpilogues : Pass<"rlx-cpu-fuse-matmul-epilogues"> {
     windows from the padded input (implicit im2col): the whole copy goes.
     So does a static product of 512 KiB and 64 rows or more without an
     epilogue (a fill per tile instead of a pass over the whole product).
-    Not for products whose B the matmul kernel packs at each call.
+    A product by a prepacked f32 weight (its `rlx.packed_rhs` generic) takes
+    the same loop, each tile such a generic. Not for a B of 2 MiB or more,
+    packed at each call or prepacked (that schedule wants the whole
+    product).
   }];
   let options = [
     Option<"rowsPerTile", "rows-per-tile", "int64_t", /*default=*/"8",

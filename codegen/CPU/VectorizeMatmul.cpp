@@ -7,9 +7,9 @@
 /// script so every further step is an upstream, tested transformation:
 /// vectorize, outer products, fold memref aliases (the hoisting refuses
 /// subview users), CSE (folding gives C's read and write one affine.apply
-/// each for a register tile inside a larger row tile, AVX2's 4 rows in an
-/// 8-row conv tile, and the hoisting wants one index value), hoist the C
-/// tile out of the k loop.
+/// each for a register tile inside a larger row tile, two of AVX2's 6-row
+/// tiles in a 12-row conv tile, and the hoisting wants one index value),
+/// hoist the C tile out of the k loop.
 ///
 //===----------------------------------------------------------------------===//
 

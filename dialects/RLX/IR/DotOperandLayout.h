@@ -40,9 +40,12 @@ inline int64_t groupSize(Type element) {
   return element.isBF16() ? 2 : 1;
 }
 
-/// The f32 kernel (rlx-cpu-vectorize-matmul) reads B in panels only when B
-/// has this many bytes or more, N is a multiple of the panel width and
-/// more than one panel: below that a tile's B stays in cache anyway.
+/// The f32 kernel (rlx-cpu-vectorize-matmul) packs a B that is no weight
+/// into panels at each call only when B has this many bytes or more, N is
+/// a multiple of the panel width and more than one panel: below that a
+/// tile's B stays in cache anyway. From this size a product, its B packed
+/// at each call or prepacked, also keeps the whole-product schedule rather
+/// than an epilogue's row tiles, each of which would stream B again.
 inline constexpr int64_t kMinPanelledF32Bytes = int64_t(2) << 20;
 
 /// An f32 weight (a matmul's or a conv's filter) is prepacked into the
