@@ -12,7 +12,9 @@
 /// block of its whole row tiles is also copied into row tiles stored
 /// K-major (rows/tileM x block x tileM), and every tileM x tileN tile is a
 /// matmul with A transposed: both operands then stream from consecutive
-/// addresses. Rows after the last whole tile are read in place.
+/// addresses. An A of one or two register tiles of rows (an epilogue's row
+/// tile, in L1 whatever its layout) is read in place in the same loops.
+/// Rows after the last whole tile are read in place.
 ///
 /// A weight B is packed once per binding instead (rlx-pack-dot-operands,
 /// panels of dot_layout::kPanelColumns, the AVX-512 tile's width): its
@@ -53,6 +55,14 @@ namespace {
 /// weight in the product itself (once per row) rather than once into a
 /// buffer that every row reads.
 constexpr int64_t kMaxRowsDecodedInProduct = 2;
+
+/// Register tiles of rows up to which a static A is read in place, K block
+/// by K block, rather than packed: an epilogue's row tile (two of AVX2's
+/// 6-row tiles, or one 8-row tile) is small enough to stay in L1 across
+/// the B panels in its own layout, and copying it K-major cost a 3x3
+/// conv's row tile a scalar transpose of every element (6-7% of ResNet-50's
+/// 3x3_128-128@28 on one Zen 3 core).
+constexpr int64_t kMaxRowsReadInPlace = 2;
 
 /// Bytes of packed A a core should keep in its L2 across the B panels.
 constexpr int64_t kABlockBytes = int64_t(1) << 20;
@@ -552,7 +562,8 @@ struct PanelSource {
 /// weight's codes and scales). A register tile narrower than a panel
 /// (AVX2's 16 columns in a prepacked weight's 32) reads it as products of
 /// the tile's width (panelMatmul). A static A's whole row tiles are packed
-/// too; the rows after them (a 6-row tile's 2048 % 6) are read in place.
+/// too, unless they are few (kMaxRowsReadInPlace); the rows after them (a
+/// 6-row tile's 2048 % 6) are read in place.
 void packOne(Operation *matmul, Value a, Value bOperand, PanelSource prepacked,
              Value c, int64_t k, int64_t n, int64_t tileM, int64_t tileN,
              int64_t panelColumns) {
@@ -563,11 +574,15 @@ void packOne(Operation *matmul, Value a, Value bOperand, PanelSource prepacked,
   PanelSource source = prepacked;
   if (!prepacked.panels)
     source.panels = p.pack(bOperand, /*split=*/1, panelColumns);
-  // Whole row tiles of a static A are packed (below); the rows after the
-  // last whole tile, if any, are read in place like a dynamic A's.
-  int64_t wholeRows = aType.hasStaticShape() && aType.getLayout().isIdentity()
-                          ? aType.getDimSize(0) - aType.getDimSize(0) % tileM
-                          : 0;
+  // Whole row tiles of a static A run K block by K block (below), packed
+  // unless there are few of them; the rows after the last whole tile, if
+  // any, are read in place like a dynamic A's.
+  bool fewRows = aType.hasStaticShape() &&
+                 aType.getDimSize(0) <= kMaxRowsReadInPlace * tileM;
+  int64_t wholeRows =
+      aType.hasStaticShape() && (aType.getLayout().isIdentity() || fewRows)
+          ? aType.getDimSize(0) - aType.getDimSize(0) % tileM
+          : 0;
   OpBuilder::InsertionGuard guard(builder);
   auto rowsInPlace = [&](Value a, Value c) {
     auto aType = cast<MemRefType>(a.getType());
@@ -636,18 +651,22 @@ void packOne(Operation *matmul, Value a, Value bOperand, PanelSource prepacked,
     // loop: a core takes a contiguous run of them, keeping its own A block, and
     // a single M block (BERT's 128 rows) still splits its panels over the cores
     // in one region per K block (parallel row tiles forked once per panel:
-    // hundreds of regions of a few tiles each).
+    // hundreds of regions of a few tiles each). Few rows: the same loops
+    // over A's own K block, in L1 after the first panel, instead of a copy.
     int64_t m = wholeRows;
     int64_t mc = mBlockFor(m, block, aType.getElementTypeBitWidth() / 8, tileM);
-    Value packedA = memref::AllocOp::create(
-        builder, p.loc,
-        MemRefType::get({m / tileM, block, tileM}, aType.getElementType()),
-        ValueRange{}, builder.getI64IntegerAttr(64));
+    Value packedA;
+    if (!fewRows)
+      packedA = memref::AllocOp::create(
+          builder, p.loc,
+          MemRefType::get({m / tileM, block, tileM}, aType.getElementType()),
+          ValueRange{}, builder.getI64IntegerAttr(64));
     scf::ForOp kLoop;
     Value kStart = arith::MulIOp::create(
         builder, p.loc, p.loop(k / block, &kLoop), p.index(block));
-    Value aBlock = p.view(a, {p.attr(0), kStart}, {m, block}, 2);
-    p.pack(aBlock, /*split=*/0, tileM, packedA);
+    if (!fewRows)
+      p.pack(p.view(a, {p.attr(0), kStart}, {m, block}, 2), /*split=*/0, tileM,
+             packedA);
     scf::ForOp pairLoop;
     Value pair = p.loop(m / mc * panels, &pairLoop);
     pairLoop->setAttr("rlx.parallel", builder.getUnitAttr());
@@ -663,16 +682,18 @@ void packOne(Operation *matmul, Value a, Value bOperand, PanelSource prepacked,
     scf::ForOp rowTileLoop;
     Value rowTile = arith::AddIOp::create(builder, p.loc, firstRowTile,
                                           p.loop(mc / tileM, &rowTileLoop));
-    Value aTile =
-        p.view(packedA, {rowTile, p.attr(0), p.attr(0)}, {1, block, tileM}, 2);
     Value row = arith::MulIOp::create(builder, p.loc, rowTile, p.index(tileM));
+    Value aTile = fewRows ? p.view(a, {row, kStart}, {tileM, block}, 2)
+                          : p.view(packedA, {rowTile, p.attr(0), p.attr(0)},
+                                   {1, block, tileM}, 2);
     Value cTile = p.view(c, {row, column}, {tileM, panelColumns}, 2);
-    p.panelMatmul(aTile, bTile, cTile, /*transposedA=*/true, panelColumns,
+    p.panelMatmul(aTile, bTile, cTile, /*transposedA=*/!fewRows, panelColumns,
                   tileN);
     builder.setInsertionPointAfter(rowTileLoop);
     PanelSource::release(p, owned);
     builder.setInsertionPointAfter(kLoop);
-    memref::DeallocOp::create(builder, p.loc, packedA);
+    if (!fewRows)
+      memref::DeallocOp::create(builder, p.loc, packedA);
   }
   if (wholeRows == 0) {
     rowsInPlace(a, c);

@@ -394,3 +394,65 @@ func.func @gemv_block_scaled_whole_weights(%a: memref<2x96xf32>, %codes: memref<
   }
   return
 }
+
+// -----
+
+// An A of at most two register tiles of rows (an epilogue's row tile) is
+// read in place, K block by K block, even through a strided view: no packed
+// copy of A, no transpose; the panels are the parallel loop.
+#ta = affine_map<(m, n, k) -> (m, k)>
+#tp = affine_map<(m, n, k) -> (n floordiv 32, k, n mod 32)>
+#tc = affine_map<(m, n, k) -> (m, n)>
+// CHECK-LABEL: func @matmul_prepacked_row_tile
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: linalg.transpose
+// CHECK: scf.for %[[PAIR:.+]] = %c0 to %c32 step %c1
+// CHECK: scf.for %[[TILE:.+]] = %c0 to %c2 step %c1
+// CHECK: %[[ROW:.+]] = arith.muli %{{.+}}, %c8
+// CHECK: scf.for %[[K:.+]] = %c0 to %c1024 step %c1
+// CHECK: vector.transfer_read %arg0[%arg1, %[[ROW]], %[[K]]]{{.*}} vector<8x1xf32>
+// CHECK: vector.fma
+// CHECK: } {rlx.parallel}
+// CHECK-NOT: linalg.transpose
+// CHECK-NOT: linalg.generic
+func.func @matmul_prepacked_row_tile(%x: memref<4x1024x1024xf32>, %i: index, %b: memref<32x1024x32xf32>, %c: memref<16x1024xf32>) {
+  %a = memref.subview %x[%i, 0, 0] [1, 16, 1024] [1, 1, 1] : memref<4x1024x1024xf32> to memref<16x1024xf32, strided<[1024, 1], offset: ?>>
+  linalg.generic {indexing_maps = [#ta, #tp, #tc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<16x1024xf32, strided<[1024, 1], offset: ?>>, memref<32x1024x32xf32>) outs(%c : memref<16x1024xf32>) attrs = {rlx.packed_rhs} {
+  ^bb0(%x0: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x0, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A read through a collapse of a contiguous buffer (a 1x1 conv's NHWC input
+// as [N*H*W, C]) becomes a reinterpret_cast, which folding memref aliases
+// leaves alone: each row of a tile is one linear index, not a floor
+// division and remainder per collapsed dim. A collapsed output is left to
+// the C tile's handling.
+// CHECK: #[[ROWS:.+]] = affine_map<()[s0] -> (s0 * 16)>
+// CHECK-LABEL: func @matmul_collapsed_input
+// CHECK-NOT: memref.collapse_shape
+// CHECK: %[[N:.+]] = memref.dim %arg0, %c0 : memref<?x4x4x64xf32>
+// CHECK: %[[M:.+]] = affine.apply #[[ROWS]]()[%[[N]]]
+// CHECK: %[[A:.+]] = memref.reinterpret_cast %arg0 to offset: [0], sizes: [%[[M]], 64], strides: [64, 1] : memref<?x4x4x64xf32> to memref<?x64xf32>
+// CHECK-NOT: floordiv
+// CHECK: vector.transfer_read %[[A]][%{{.+}}, %{{.+}}]{{.*}} vector<8x1xf32>
+// CHECK-NOT: floordiv
+// CHECK-LABEL: func @matmul_collapsed_output
+// CHECK-NOT: memref.reinterpret_cast
+// CHECK: memref.collapse_shape %arg2
+func.func @matmul_collapsed_input(%x: memref<?x4x4x64xf32>, %b: memref<64x64xf32>, %c: memref<?x64xf32>) {
+  %a = memref.collapse_shape %x [[0, 1, 2], [3]] : memref<?x4x4x64xf32> into memref<?x64xf32>
+  linalg.matmul ins(%a, %b : memref<?x64xf32>, memref<64x64xf32>) outs(%c : memref<?x64xf32>)
+  return
+}
+func.func @matmul_collapsed_output(%a: memref<16x64xf32>, %b: memref<64x64xf32>, %y: memref<1x4x4x64xf32>) {
+  %c = memref.collapse_shape %y [[0, 1, 2], [3]] : memref<1x4x4x64xf32> into memref<16x64xf32>
+  linalg.matmul ins(%a, %b : memref<16x64xf32>, memref<64x64xf32>) outs(%c : memref<16x64xf32>)
+  return
+}
