@@ -201,6 +201,57 @@ TEST(TrainPrecision, Bf16GradientsWithinBf16ErrorOfF64) {
   }
 }
 
+/// A bf16 step whose weight is large enough to be prepacked for the f32
+/// kernel (256 KiB: rlx-pack-dot-operands' bound) on a CPU without bf16
+/// dot products, where the matmul's lhs is a bf16 value widened: it did
+/// not compile (an extension of the f32 panels to f32), and then ran as a
+/// scalar loop nest. Loss and dW of 0.5 mean(|x W|^2) against f64 loops:
+/// every term is rounded to bf16 a few times (x, W, the product's output,
+/// its cotangent, dW), so each result is within 16 u of the same sum over
+/// absolute values.
+TEST(TrainPrecision, Bf16StepOverAPrepackedWeight) {
+  constexpr int64_t rows = 8, n = 256;
+  Func net("wide", [](Scope &s) {
+    Tensor x = s.input("x", {dyn, n});
+    Tensor out = matmul(x, s.param("W", {n, n}));
+    return mean(sum(square(out), {1}) * 0.5).named("loss");
+  });
+  std::vector<double> x = asF32(values(rows * n, 140)),
+                      w = asF32(values(n * n, 141));
+  std::vector<double> out(rows * n), outAbs(rows * n);
+  double loss = 0, lossAbs = 0;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t j = 0; j < n; ++j) {
+      for (int64_t k = 0; k < n; ++k) {
+        out[r * n + j] += x[r * n + k] * w[k * n + j];
+        outAbs[r * n + j] += std::fabs(x[r * n + k] * w[k * n + j]);
+      }
+      loss += 0.5 * out[r * n + j] * out[r * n + j] / rows;
+      lossAbs += 0.5 * outAbs[r * n + j] * outAbs[r * n + j] / rows;
+    }
+  TrainOptions options;
+  options.precision = Precision::bf16();
+  TrainStep step = make_train_step(
+      net, optim::chain(recordGradients(), Optimizer::sgd()),
+      Schedule::constant(0.0), options);
+  step.jit();
+  step.with_param("W", Array::from(w, {n, n}, f32));
+  const double u = std::ldexp(1.0, -8);
+  double got = step.step({{"x", Array::from(x, {rows, n}, f32)}});
+  EXPECT_NEAR(got, loss, 16 * u * lossAbs);
+  std::vector<double> dw = step.last_outputs()["new.grad.W"].to_vector();
+  ASSERT_EQ(dw.size(), size_t(n * n));
+  for (int64_t k = 0; k < n; ++k)
+    for (int64_t j = 0; j < n; ++j) {
+      double want = 0, bound = 0;
+      for (int64_t r = 0; r < rows; ++r) {
+        want += x[r * n + k] * out[r * n + j] / rows;
+        bound += std::fabs(x[r * n + k]) * outAbs[r * n + j] / rows;
+      }
+      ASSERT_NEAR(dw[k * n + j], want, 16 * u * bound) << k << ", " << j;
+    }
+}
+
 TEST(TrainPrecision, ComputeInRewritesOnlyF32) {
   Func low = compute_in(tinyNet(), bf16);
   EXPECT_EQ(low.name(), "tiny");
