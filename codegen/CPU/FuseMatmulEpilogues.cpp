@@ -24,8 +24,9 @@
 /// inputs are either of its full shape (a residual, collapsed to the
 /// product's rows) or read at constants and at most the column dim (a bias,
 /// a scalar); its output starts from a tensor.empty and the body reads no
-/// output and no index. Left alone: products whose B is 2 MiB or more,
-/// packed at each call or prepacked (see PackMatmul.cpp: that schedule
+/// output and no index. Left alone: products whose B is packed at each
+/// call (512 KiB or more) or prepacked of 2 MiB or more (see
+/// PackMatmul.cpp: that schedule
 /// wants the whole product), products by a block-scaled weight (a row
 /// tile would decode every weight block again) and bf16/int8 products
 /// (dot-product kernels). Without an epilogue, a product takes the loop when
@@ -117,7 +118,7 @@ bool packedAtEachCall(Value b) {
     return false;
   int64_t n = type.getDimSize(1);
   return n % dot_layout::kPanelColumns == 0 && n > dot_layout::kPanelColumns &&
-         type.getNumElements() * 4 >= dot_layout::kMinPanelledF32Bytes;
+         type.getNumElements() * 4 >= dot_layout::kMinPackedAtEachCallF32Bytes;
 }
 
 /// Whether `input` is read at most along the last loop dim, in its own last
@@ -166,11 +167,12 @@ bool isPrepackedF32Product(linalg::GenericOp generic) {
 }
 
 /// Whether the product keeps the packed schedule's loops over the whole
-/// product: a B of 2 MiB or more, beyond L2, that each row tile would
-/// stream again, where the packed schedule streams it once per M block of
-/// rows (BERT-base's 768x768 weights, prepacked, in row tiles: 218-234 ms
-/// against 144-150 per call on one Zen 3 core). A matmul's B is then
-/// packed at each call (packedAtEachCall); a prepacked B already is.
+/// product: a B beyond L2 that each row tile would stream again, where the
+/// packed schedule streams it once per M block of rows. A matmul's B from
+/// 512 KiB, packed at each call (packedAtEachCall); a prepacked B from
+/// 2 MiB (BERT-base's 768x768 weights in row tiles: 218-234 ms against
+/// 144-150 per call on one Zen 3 core; ResNet-50's filters below that
+/// keep their fused epilogues).
 bool wantsWholeProduct(linalg::LinalgOp matmul) {
   Value b = matmul.getDpsInputs()[1];
   if (isa<linalg::MatmulOp>(matmul))

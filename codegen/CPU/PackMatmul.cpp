@@ -4,9 +4,9 @@
 /// A register tile of the matmul schedule reads, per k, tileN values of a
 /// B row and tileM values of an A column. In the operands' own layout those
 /// rows lie a full row apart: for power-of-two widths they all map to the
-/// same cache sets, and 2048^3 ran at a fifth of peak. For a B of 2 MiB or
-/// more (below, a tile's B panel stays in cache anyway), B is copied once
-/// into column panels (panels x K x tileN, each contiguous) and the matmul
+/// same cache sets, and 2048^3 ran at a fifth of peak. For a B of 512 KiB
+/// or more (kMinPackedAtEachCallF32Bytes; below, B stays in L2), B is copied
+/// once into column panels (panels x K x tileN, each contiguous) and the matmul
 /// runs per panel and per K block (the largest of 1024/512/256/128 dividing
 /// K; 1024 measured best at 1024^3 and 2048^3). When A is static, each K
 /// block of its whole row tiles is also copied into row tiles stored
@@ -807,7 +807,7 @@ void mlir::rlx::packLargeMatmuls(ModuleOp module, int64_t tileM, int64_t tileN) 
     int64_t k = bType.getDimSize(0), n = bType.getDimSize(1);
     if (n % panelColumns != 0 || n == panelColumns ||
         k * n * (bType.getElementTypeBitWidth() / 8) <
-            dot_layout::kMinPanelledF32Bytes)
+            dot_layout::kMinPackedAtEachCallF32Bytes)
       continue;
     packOne(matmul, matmul.getDpsInputOperand(0)->get(),
             matmul.getDpsInputOperand(1)->get(), PanelSource{},

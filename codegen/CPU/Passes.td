@@ -102,9 +102,9 @@ def RLXCPUFuseMatmulEpilogues : Pass<"rlx-cpu-fuse-matmul-epilogues"> {
     So does a static product of 512 KiB and 64 rows or more without an
     epilogue (a fill per tile instead of a pass over the whole product).
     A product by a prepacked f32 weight (its `rlx.packed_rhs` generic) takes
-    the same loop, each tile such a generic. Not for a B of 2 MiB or more,
-    packed at each call or prepacked (that schedule wants the whole
-    product).
+    the same loop, each tile such a generic. Not for a B packed at each
+    call (512 KiB or more) or prepacked of 2 MiB or more (that schedule
+    wants the whole product).
   }];
   let options = [
     Option<"rowsPerTile", "rows-per-tile", "int64_t", /*default=*/"8",

@@ -105,15 +105,19 @@ func.func @one_element_bias(%a: tensor<16x16xf32>, %b: tensor<16x48xf32>, %s: te
 
 // Left alone: a product also returned (not read by the epilogue alone), an
 // epilogue reading the product transposed, a product whose B the matmul
-// kernel packs at each call (2 MiB), and a bf16 product.
+// kernel packs at each call (512 KiB), and a bf16 product; a B just
+// under that bound takes the row tiles (@under_packing_bound).
 // CHECK-LABEL: func @left_alone
 // CHECK-NOT: scf.for
 // CHECK-COUNT-4: linalg.matmul ins(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} : tensor
 // CHECK-NOT: scf.for
+// CHECK-LABEL: func @under_packing_bound
+// CHECK: scf.for
+// CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<8x62xf32>, tensor<62x2048xf32>)
 #id = affine_map<(m, n) -> (m, n)>
 #t = affine_map<(m, n) -> (n, m)>
-func.func @left_alone(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %big: tensor<64x8192xf32>, %abig: tensor<8x64xf32>,
-                      %h: tensor<16x16xbf16>) -> (tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<8x8192xf32>, tensor<16x16xf32>) {
+func.func @left_alone(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %big: tensor<64x2048xf32>, %abig: tensor<8x64xf32>,
+                      %h: tensor<16x16xbf16>) -> (tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<8x2048xf32>, tensor<16x16xf32>) {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<64x64xf32>
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
@@ -132,15 +136,15 @@ func.func @left_alone(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %big: tensor
     %t = arith.maximumf %x, %zero : f32
     linalg.yield %t : f32
   } -> tensor<64x64xf32>
-  %eb = tensor.empty() : tensor<8x8192xf32>
-  %fb = linalg.fill ins(%zero : f32) outs(%eb : tensor<8x8192xf32>) -> tensor<8x8192xf32>
-  %pb = linalg.matmul ins(%abig, %big : tensor<8x64xf32>, tensor<64x8192xf32>) outs(%fb : tensor<8x8192xf32>) -> tensor<8x8192xf32>
+  %eb = tensor.empty() : tensor<8x2048xf32>
+  %fb = linalg.fill ins(%zero : f32) outs(%eb : tensor<8x2048xf32>) -> tensor<8x2048xf32>
+  %pb = linalg.matmul ins(%abig, %big : tensor<8x64xf32>, tensor<64x2048xf32>) outs(%fb : tensor<8x2048xf32>) -> tensor<8x2048xf32>
   %rb = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%pb : tensor<8x8192xf32>) outs(%eb : tensor<8x8192xf32>) {
+      ins(%pb : tensor<8x2048xf32>) outs(%eb : tensor<8x2048xf32>) {
   ^bb0(%x: f32, %out: f32):
     %t = arith.maximumf %x, %zero : f32
     linalg.yield %t : f32
-  } -> tensor<8x8192xf32>
+  } -> tensor<8x2048xf32>
   %eh = tensor.empty() : tensor<16x16xf32>
   %fh = linalg.fill ins(%zero : f32) outs(%eh : tensor<16x16xf32>) -> tensor<16x16xf32>
   %ph = linalg.matmul ins(%h, %h : tensor<16x16xbf16>, tensor<16x16xbf16>) outs(%fh : tensor<16x16xf32>) -> tensor<16x16xf32>
@@ -150,7 +154,21 @@ func.func @left_alone(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %big: tensor
     %t = arith.maximumf %x, %zero : f32
     linalg.yield %t : f32
   } -> tensor<16x16xf32>
-  return %p, %r2, %r, %rb, %rh : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<8x8192xf32>, tensor<16x16xf32>
+  return %p, %r2, %r, %rb, %rh : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<8x2048xf32>, tensor<16x16xf32>
+}
+
+func.func @under_packing_bound(%a: tensor<64x62xf32>, %b: tensor<62x2048xf32>) -> tensor<64x2048xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x2048xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x2048xf32>) -> tensor<64x2048xf32>
+  %p = linalg.matmul ins(%a, %b : tensor<64x62xf32>, tensor<62x2048xf32>) outs(%f : tensor<64x2048xf32>) -> tensor<64x2048xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<64x2048xf32>) outs(%e : tensor<64x2048xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %t = arith.maximumf %x, %zero : f32
+    linalg.yield %t : f32
+  } -> tensor<64x2048xf32>
+  return %r : tensor<64x2048xf32>
 }
 
 // -----

@@ -67,7 +67,7 @@ func.func @matmul_expanded_input(%a: memref<8x8xf32>, %b: memref<256xf32>, %c: m
 
 // -----
 
-// A B operand of 2 MiB or more is packed into contiguous K x 32 column
+// A B operand of 512 KiB or more is packed into contiguous K x 32 column
 // panels, and a static A with whole 8-row tiles into K-major row tiles, so
 // a register tile reads its 8 A values and 32 B values for one k as two
 // contiguous vectors. Loops: K block (1024 here: folded away), one parallel
@@ -93,6 +93,22 @@ func.func @matmul_expanded_input(%a: memref<8x8xf32>, %b: memref<256xf32>, %c: m
 // CHECK: memref.dealloc %[[PACKED]]
 func.func @matmul_packed(%a: memref<64x1024xf32>, %b: memref<1024x1024xf32>, %c: memref<64x1024xf32>) {
   linalg.matmul ins(%a, %b : memref<64x1024xf32>, memref<1024x1024xf32>) outs(%c : memref<64x1024xf32>)
+  return
+}
+
+// At the bound: 256 x 512 (512 KiB) is packed, 255 x 512 is not.
+// CHECK-LABEL: func @matmul_packed_at_bound
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<16x256x32xf32>
+// CHECK-LABEL: func @matmul_under_packing_bound
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: linalg.transpose
+// CHECK: vector.fma
+func.func @matmul_packed_at_bound(%a: memref<64x256xf32>, %b: memref<256x512xf32>, %c: memref<64x512xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x256xf32>, memref<256x512xf32>) outs(%c : memref<64x512xf32>)
+  return
+}
+func.func @matmul_under_packing_bound(%a: memref<64x255xf32>, %b: memref<255x512xf32>, %c: memref<64x512xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x255xf32>, memref<255x512xf32>) outs(%c : memref<64x512xf32>)
   return
 }
 
