@@ -151,6 +151,19 @@ def RLXCPUParallelize : Pass<"rlx-cpu-parallelize", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::arith::ArithDialect"];
 }
 
+def RLXCPUExpandBF16Casts : Pass<"rlx-cpu-expand-bf16-casts", "mlir::ModuleOp"> {
+  let summary = "Writes bf16 extensions and truncations as integer ops";
+  let description = [{
+    `arith.extf` from bf16 to f32 and `arith.truncf` from f32 to bf16
+    become bitcasts, shifts and the round-to-nearest-even add, a NaN
+    keeping its sign and top payload bits (quieted), for a CPU without
+    AVX512-BF16: LLVM lowers each truncation there to a call of
+    `__truncsfbf2` per element, where the integer ops vectorize with their
+    loops.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def RLXCPUInlineAllocaScopes : Pass<"rlx-cpu-inline-alloca-scopes", "mlir::ModuleOp"> {
   let summary = "Inlines the alloca scopes of bodies that make no alloca";
   let description = [{

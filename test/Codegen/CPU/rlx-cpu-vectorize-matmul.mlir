@@ -472,3 +472,24 @@ func.func @matmul_collapsed_output(%a: memref<16x64xf32>, %b: memref<64x64xf32>,
   linalg.matmul ins(%a, %b : memref<16x64xf32>, memref<64x64xf32>) outs(%c : memref<16x64xf32>)
   return
 }
+
+// -----
+
+// A matmul of bf16 inputs into f32 (a target without AVX512-BF16, whose
+// dot-product pass did not take it) multiplies f32 copies of them, which
+// the f32 schedule vectorizes; a dynamic dim is taken from the input.
+// CHECK-LABEL: func @matmul_bf16_inputs
+// CHECK: %[[M:.+]] = memref.dim %arg0, %c0 : memref<?x32xbf16>
+// CHECK: %[[A:.+]] = memref.alloc(%[[M]]) {alignment = 64 : i64} : memref<?x32xf32>
+// CHECK: linalg.map { arith.extf } ins(%arg0 : memref<?x32xbf16>) outs(%[[A]] : memref<?x32xf32>)
+// CHECK: %[[B:.+]] = memref.alloc() {alignment = 64 : i64} : memref<32x64xf32>
+// CHECK: linalg.map { arith.extf } ins(%arg1 : memref<32x64xbf16>) outs(%[[B]] : memref<32x64xf32>)
+// CHECK: vector.transfer_read %[[A]]
+// CHECK: vector.fma
+// CHECK-NOT: linalg.matmul
+// CHECK: memref.dealloc %[[A]]
+// CHECK: memref.dealloc %[[B]]
+func.func @matmul_bf16_inputs(%a: memref<?x32xbf16>, %b: memref<32x64xbf16>, %c: memref<?x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x32xbf16>, memref<32x64xbf16>) outs(%c : memref<?x64xf32>)
+  return
+}
