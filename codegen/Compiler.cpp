@@ -174,6 +174,7 @@ static void buildCPUCodegen(OpPassManager &pm,
     arith::ArithEmulateUnsupportedFloatsOptions emulate;
     emulate.sourceTypeStrs = {"bf16"};
     pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
+    // f16 math stays: only bf16 is extended here (F16C converts f16).
     math::MathExtendToSupportedTypesOptions extend;
     extend.extraTypeStrs = {"f16"};
     pm.addPass(math::createMathExtendToSupportedTypes(extend));

@@ -3,7 +3,7 @@
 /// \file
 /// On a CPU without AVX512-BF16, LLVM lowers each f32 -> bf16 truncation to
 /// a call of the compiler runtime's `__truncsfbf2`, one element at a time:
-/// a mixed-precision MLP step spent 63% of a 128x784x512 bf16 product's
+/// a 128x784x512 product of f32 operands rounded to bf16 spent 63% of its
 /// time in it on Zen 3. Here both conversions become bitcasts, shifts and
 /// the round-to-nearest-even add, which vectorize with the loops around
 /// them. Not upstream's bf16 expansion: it makes every NaN a positive one,

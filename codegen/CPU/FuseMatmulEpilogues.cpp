@@ -25,13 +25,12 @@
 /// product's rows) or read at constants and at most the column dim (a bias,
 /// a scalar); its output starts from a tensor.empty and the body reads no
 /// output and no index. Left alone: products whose B is packed at each
-/// call (512 KiB or more) or prepacked of 2 MiB or more (see
-/// PackMatmul.cpp: that schedule
-/// wants the whole product), products by a block-scaled weight (a row
-/// tile would decode every weight block again) and bf16/int8 products
-/// (dot-product kernels). Without an epilogue, a product takes the loop when
-/// its A is an im2col copy, or when it is static, 512 KiB or more and of 64
-/// rows or more (a fill per tile instead of a pass over the whole product).
+/// call (512 KiB or more) or prepacked of 2 MiB or more (see PackMatmul.cpp:
+/// that schedule wants the whole product), products by a block-scaled
+/// weight (a row tile would decode every weight block again) and bf16/int8
+/// products (dot-product kernels). Without an epilogue, a product takes the
+/// loop when its A is an im2col copy, or when it is static, 512 KiB or more
+/// and of 64 rows or more (a fill per tile instead of a pass over the whole product).
 ///
 //===----------------------------------------------------------------------===//
 

@@ -135,8 +135,9 @@ struct MatmulPattern : OpRewritePattern<MatmulOp> {
       // [..., M, K] x [K, N]: fold the batch dims into M. bf16 sources
       // only for both operands: an f32 weight prepacked for the f32 kernel
       // (a target without bf16 dot products) keeps an f32 lhs, which that
-      // kernel reads (a bf16 lhs made it a scalar loop nest: an MLP's
-      // mixed-precision step ran 17x slower than in f32 on Zen 3).
+      // kernel reads: a bf16 lhs beside f32 panels did not compile (the
+      // packed product extends both sides alike), and extended one by one
+      // it was a scalar loop nest, an MLP's bf16 step 17x its f32 time.
       Value lhsSource = bf16Source(lhs), rhsSource = bf16Source(rhs);
       if (getElementTypeOrSelf(lhsSource.getType()).isBF16() &&
           getElementTypeOrSelf(rhsSource.getType()).isBF16()) {
