@@ -41,6 +41,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
@@ -79,8 +81,15 @@ int64_t mBlockFor(int64_t m, int64_t block, int64_t elementBytes,
   return best ? best : m;
 }
 
+/// The K block: the largest of 1024/512/256/128 dividing k, else the
+/// largest divisor of k from 128 to 1024 (a 56x56 image's 3136 pixels, the
+/// K of its conv's filter gradient: 784), else k whole (its blocks of A
+/// and B then outgrow L2: 3136 ran that product at half the speed).
 int64_t kBlockFor(int64_t k) {
   for (int64_t block : {1024, 512, 256, 128})
+    if (k % block == 0)
+      return block;
+  for (int64_t block = std::min<int64_t>(k, 1024); block >= 128; --block)
     if (k % block == 0)
       return block;
   return k;
@@ -232,6 +241,11 @@ weightDecoding(linalg::GenericOp scaled) {
 /// decoded into a buffer per block.
 struct PanelSource {
   Value panels;
+  /// B in its own layout instead, [k, n] (or [n, k] when `transposed`: the
+  /// product reads its transpose), copied into a buffer per K block of a
+  /// panel where the loops read that block (copyBlock).
+  Value unpacked;
+  bool transposed = false;
   linalg::GenericOp scaled = {};
   /// What the product's body is made of (blockScaled derives it once):
   /// its ops computing the weight, the weight, the scale's own decoding
@@ -270,9 +284,37 @@ struct PanelSource {
   /// after the last reader).
   Value block(PackedMatmulBuilder &p, Value panel, Value kStart, int64_t block,
               int64_t tileN, SmallVectorImpl<Value> &owned) {
+    if (unpacked)
+      return copyBlock(p, panel, kStart, block, tileN, owned);
     if (!scaled)
       return p.view(panels, {panel, kStart, p.attr(0)}, {1, block, tileN}, 2);
     return decode(p, panel, kStart, block, tileN, owned);
+  }
+
+  /// Rows [kStart, kStart + block) of B's columns of panel `panel` copied
+  /// into a block x tileN buffer (64 KiB at most for f32: on the stack, in
+  /// L2 while the row tiles read it). Taken where each block is read by
+  /// one pass of the row tiles: B streams once from memory into cache,
+  /// instead of being written whole into panels and read back (a 49-row
+  /// product by an 8 MiB B: 1.1 of its 4.1 ms on one Zen 3 core went to
+  /// that copy). A transposed B is transposed in the same copy.
+  Value copyBlock(PackedMatmulBuilder &p, Value panel, Value kStart,
+                  int64_t block, int64_t tileN, SmallVectorImpl<Value> &owned) {
+    auto type = cast<MemRefType>(unpacked.getType());
+    Value buffer = memref::AllocOp::create(
+        p.b, p.loc, MemRefType::get({block, tileN}, type.getElementType()),
+        ValueRange{}, p.b.getI64IntegerAttr(64));
+    owned.push_back(buffer);
+    Value column = arith::MulIOp::create(p.b, p.loc, panel, p.index(tileN));
+    if (transposed)
+      linalg::TransposeOp::create(
+          p.b, p.loc, p.view(unpacked, {column, kStart}, {tileN, block}, 2),
+          buffer, ArrayRef<int64_t>{1, 0});
+    else
+      linalg::CopyOp::create(
+          p.b, p.loc, p.view(unpacked, {kStart, column}, {block, tileN}, 2),
+          buffer);
+    return buffer;
   }
 
   static void release(PackedMatmulBuilder &p, ArrayRef<Value> owned) {
@@ -557,35 +599,63 @@ struct PanelSource {
 };
 
 /// Replaces `matmul` (C += A x B, B [k, n]) by the packed loops. B is
-/// `bOperand`, copied into panels here, or `prepacked` already (panels x k
-/// x panelColumns, rlx-pack-dot-operands' layout for f32, or a block-scaled
-/// weight's codes and scales). A register tile narrower than a panel
-/// (AVX2's 16 columns in a prepacked weight's 32) reads it as products of
-/// the tile's width (panelMatmul). A static A's whole row tiles are packed
-/// too, unless they are few (kMaxRowsReadInPlace); the rows after them (a
-/// 6-row tile's 2048 % 6) are read in place.
-void packOne(Operation *matmul, Value a, Value bOperand, PanelSource prepacked,
-             Value c, int64_t k, int64_t n, int64_t tileM, int64_t tileN,
-             int64_t panelColumns) {
+/// `bOperand` (its transpose when `bTransposed`), copied into panels here,
+/// or `prepacked` already (panels x k x panelColumns, rlx-pack-dot-operands'
+/// layout for f32, or a block-scaled weight's codes and scales). A register
+/// tile narrower than a panel (AVX2's 16 columns in a prepacked weight's
+/// 32) reads it as products of the tile's width (panelMatmul). A static A's
+/// whole row tiles are packed too, unless they are few
+/// (kMaxRowsReadInPlace); the rows after them (a 6-row tile's 2048 % 6)
+/// are read in place, from the B block the row tiles read. With
+/// `aTransposed`, `a` holds A's transpose (K x M): its K blocks are then
+/// already K-major, packed by a plain copy of row-tile-wide runs, and the
+/// rows read in place are read transposed.
+void packOne(Operation *matmul, Value a, bool aTransposed, Value bOperand,
+             bool bTransposed, PanelSource prepacked, Value c, int64_t k,
+             int64_t n, int64_t tileM, int64_t tileN, int64_t panelColumns) {
   auto aType = cast<MemRefType>(a.getType());
+  unsigned rowDim = aTransposed ? 1 : 0;
   int64_t panels = n / panelColumns, block = kBlockFor(k);
   OpBuilder builder(matmul);
   PackedMatmulBuilder p{builder, matmul->getLoc()};
-  PanelSource source = prepacked;
-  if (!prepacked.panels)
-    source.panels = p.pack(bOperand, /*split=*/1, panelColumns);
+  // A's rows [row, row + rows) of K block [kStart, kStart + extent), as
+  // stored (transposed when aTransposed).
+  auto aView = [&](OpFoldResult row, OpFoldResult kStart, OpFoldResult rows,
+                   OpFoldResult extent) -> Value {
+    SmallVector<OpFoldResult> offsets = {row, kStart}, sizes = {rows, extent};
+    if (aTransposed) {
+      std::swap(offsets[0], offsets[1]);
+      std::swap(sizes[0], sizes[1]);
+    }
+    return memref::SubViewOp::create(
+        p.b, p.loc, a, offsets, sizes,
+        ArrayRef<OpFoldResult>{p.attr(1), p.attr(1)});
+  };
   // Whole row tiles of a static A run K block by K block (below), packed
   // unless there are few of them; the rows after the last whole tile, if
   // any, are read in place like a dynamic A's.
   bool fewRows = aType.hasStaticShape() &&
-                 aType.getDimSize(0) <= kMaxRowsReadInPlace * tileM;
+                 aType.getDimSize(rowDim) <= kMaxRowsReadInPlace * tileM;
   int64_t wholeRows =
       aType.hasStaticShape() && (aType.getLayout().isIdentity() || fewRows)
-          ? aType.getDimSize(0) - aType.getDimSize(0) % tileM
+          ? aType.getDimSize(rowDim) - aType.getDimSize(rowDim) % tileM
           : 0;
+  int64_t mc = wholeRows ? mBlockFor(wholeRows, block,
+                                     aType.getElementTypeBitWidth() / 8, tileM)
+                         : 0;
+  // B copied block by block where each block is read by one pass of the
+  // row tiles (one M block, or rows all read in place), else into panels
+  // once before the loops (every M block reads each panel).
+  PanelSource source = prepacked;
+  if (!prepacked.panels && (wholeRows == 0 || mc == wholeRows)) {
+    source.unpacked = bOperand;
+    source.transposed = bTransposed;
+  } else if (!prepacked.panels) {
+    source.panels =
+        p.pack(bOperand, /*split=*/bTransposed ? 0 : 1, panelColumns);
+  }
   OpBuilder::InsertionGuard guard(builder);
-  auto rowsInPlace = [&](Value a, Value c) {
-    auto aType = cast<MemRefType>(a.getType());
+  auto rowsInPlace = [&] {
     // B panel, then K block, so that the rows of A a register tile walks
     // stay in cache while every row tile of the panel passes over them.
     // The panels run in parallel: one region per matmul (the row tiles,
@@ -605,15 +675,10 @@ void packOne(Operation *matmul, Value a, Value bOperand, PanelSource prepacked,
       OpBuilder::InsertionGuard blockGuard(builder);
       Value kStart = arith::MulIOp::create(builder, p.loc, p.loop(k / block),
                                            p.index(block));
-      Value aBlock = memref::SubViewOp::create(
-          builder, p.loc, a, ArrayRef<OpFoldResult>{p.attr(0), kStart},
-          ArrayRef<OpFoldResult>{memref::getMixedSize(builder, p.loc, a, 0),
-                                 p.attr(block)},
-          ArrayRef<OpFoldResult>{p.attr(1), p.attr(1)});
+      Value aBlock = aView(p.attr(0), kStart, rows, p.attr(block));
       SmallVector<Value> owned;
       Value bBlock = source.block(p, panel, kStart, block, panelColumns, owned);
-      p.panelMatmul(aBlock, bBlock, cPanel, /*transposedA=*/false, panelColumns,
-                    tileN);
+      p.panelMatmul(aBlock, bBlock, cPanel, aTransposed, panelColumns, tileN);
       PanelSource::release(p, owned);
     };
     auto inProduct = [&] {
@@ -654,7 +719,6 @@ void packOne(Operation *matmul, Value a, Value bOperand, PanelSource prepacked,
     // hundreds of regions of a few tiles each). Few rows: the same loops
     // over A's own K block, in L1 after the first panel, instead of a copy.
     int64_t m = wholeRows;
-    int64_t mc = mBlockFor(m, block, aType.getElementTypeBitWidth() / 8, tileM);
     Value packedA;
     if (!fewRows)
       packedA = memref::AllocOp::create(
@@ -665,8 +729,8 @@ void packOne(Operation *matmul, Value a, Value bOperand, PanelSource prepacked,
     Value kStart = arith::MulIOp::create(
         builder, p.loc, p.loop(k / block, &kLoop), p.index(block));
     if (!fewRows)
-      p.pack(p.view(a, {p.attr(0), kStart}, {m, block}, 2), /*split=*/0, tileM,
-             packedA);
+      p.pack(aView(p.attr(0), kStart, p.attr(m), p.attr(block)),
+             /*split=*/aTransposed ? 1 : 0, tileM, packedA);
     scf::ForOp pairLoop;
     Value pair = p.loop(m / mc * panels, &pairLoop);
     pairLoop->setAttr("rlx.parallel", builder.getUnitAttr());
@@ -683,25 +747,39 @@ void packOne(Operation *matmul, Value a, Value bOperand, PanelSource prepacked,
     Value rowTile = arith::AddIOp::create(builder, p.loc, firstRowTile,
                                           p.loop(mc / tileM, &rowTileLoop));
     Value row = arith::MulIOp::create(builder, p.loc, rowTile, p.index(tileM));
-    Value aTile = fewRows ? p.view(a, {row, kStart}, {tileM, block}, 2)
+    Value aTile = fewRows ? aView(row, kStart, p.attr(tileM), p.attr(block))
                           : p.view(packedA, {rowTile, p.attr(0), p.attr(0)},
                                    {1, block, tileM}, 2);
     Value cTile = p.view(c, {row, column}, {tileM, panelColumns}, 2);
-    p.panelMatmul(aTile, bTile, cTile, /*transposedA=*/!fewRows, panelColumns,
-                  tileN);
+    p.panelMatmul(aTile, bTile, cTile, /*transposedA=*/!fewRows || aTransposed,
+                  panelColumns, tileN);
     builder.setInsertionPointAfter(rowTileLoop);
+    // The rows after the last whole tile, with the last M block, while its
+    // B block is in cache (read in place after these loops, a 49-row
+    // product's last row streamed all of an 8 MiB B again).
+    if (int64_t restRows = aType.getDimSize(rowDim) - wholeRows) {
+      OpBuilder::InsertionGuard restGuard(builder);
+      if (m / mc > 1) {
+        Value last =
+            arith::CmpIOp::create(builder, p.loc, arith::CmpIPredicate::eq,
+                                  mBlock, p.index(m / mc - 1));
+        auto ifLast = scf::IfOp::create(builder, p.loc, last);
+        builder.setInsertionPoint(ifLast.thenBlock()->getTerminator());
+      }
+      p.panelMatmul(
+          aView(p.attr(wholeRows), kStart, p.attr(restRows), p.attr(block)),
+          bTile,
+          p.view(c, {p.attr(wholeRows), column}, {restRows, panelColumns}, 2),
+          aTransposed, panelColumns, tileN);
+    }
     PanelSource::release(p, owned);
     builder.setInsertionPointAfter(kLoop);
     if (!fewRows)
       memref::DeallocOp::create(builder, p.loc, packedA);
   }
-  if (wholeRows == 0) {
-    rowsInPlace(a, c);
-  } else if (int64_t restRows = aType.getDimSize(0) - wholeRows) {
-    rowsInPlace(p.view(a, {p.attr(wholeRows), p.attr(0)}, {restRows, k}, 2),
-                p.view(c, {p.attr(wholeRows), p.attr(0)}, {restRows, n}, 2));
-  }
-  if (!prepacked.panels)
+  if (wholeRows == 0)
+    rowsInPlace();
+  if (source.panels && !prepacked.panels)
     memref::DeallocOp::create(builder, p.loc, source.panels);
   matmul->erase();
 }
@@ -783,12 +861,107 @@ LogicalResult mlir::rlx::expandPrepackedMatmuls(ModuleOp module, int64_t tileM,
     }
     Value c = op.getDpsInitOperand(0)->get();
     auto packedType = cast<MemRefType>(source.panels.getType());
-    packOne(op, op.getDpsInputOperand(0)->get(), Value(), source, c,
-            packedType.getDimSize(1),
+    packOne(op, op.getDpsInputOperand(0)->get(), /*aTransposed=*/false, Value(),
+            /*bTransposed=*/false, source, c, packedType.getDimSize(1),
             cast<MemRefType>(c.getType()).getDimSize(1), tileM, tileN,
             dot_layout::kPanelColumns);
   }
   return success();
+}
+
+/// A 2-D transpose that fills a buffer made for one matmul alone (its users
+/// the transpose, the matmul and its free), and the frees of the
+/// transpose's input between the two (moved after the matmul, which then
+/// reads that input).
+struct FoldedTranspose {
+  linalg::TransposeOp transpose;
+  SmallVector<Operation *> inputFrees;
+};
+
+/// The bytes of the workspace arena that `alloc` was given, if any.
+static std::optional<std::pair<int64_t, int64_t>>
+arenaBytes(memref::AllocOp alloc) {
+  auto offset = alloc->getAttrOfType<IntegerAttr>("rlx.arena_offset");
+  MemRefType type = alloc.getType();
+  if (!offset || !type.hasStaticShape())
+    return std::nullopt;
+  int64_t begin = offset.getInt();
+  return std::make_pair(begin, begin + type.getNumElements() *
+                                           type.getElementTypeBitWidth() / 8);
+}
+
+/// The transpose that fills `operand` of `matmul`, when the matmul can read
+/// the transpose's input instead: nothing between the two writes that input
+/// or memory other than buffers allocated here, and where the input is
+/// freed between them (its last reader was the transpose), no arena
+/// buffer made in between shares its bytes, so that its free can move
+/// past the matmul. The transposed buffer (a conv's filter transposed for
+/// its input gradient, 8 MiB written and read back per call; its input's
+/// windows transposed for the filter gradient) is then not made at all.
+static FoldedTranspose transposeMadeOnlyFor(Value operand,
+                                            linalg::MatmulOp matmul) {
+  auto alloc = operand.getDefiningOp<memref::AllocOp>();
+  if (!alloc)
+    return {};
+  linalg::TransposeOp transpose;
+  for (Operation *user : alloc->getUsers()) {
+    auto t = dyn_cast<linalg::TransposeOp>(user);
+    if (t && t.getInit() == operand && !transpose)
+      transpose = t;
+    else if (user != matmul.getOperation() && !isa<memref::DeallocOp>(user))
+      return {};
+  }
+  if (!transpose || transpose->getBlock() != matmul->getBlock() ||
+      !transpose->isBeforeInBlock(matmul) ||
+      transpose.getPermutation() != ArrayRef<int64_t>{1, 0} ||
+      !transpose.hasPureBufferSemantics())
+    return {};
+  auto root = [](Value v) {
+    while (v && v.getDefiningOp<ViewLikeOpInterface>())
+      v = v.getDefiningOp<ViewLikeOpInterface>().getViewSource();
+    return v;
+  };
+  Value input = root(transpose.getInput());
+  auto inputAlloc = input.getDefiningOp<memref::AllocOp>();
+  FoldedTranspose folded{transpose, {}};
+  SmallVector<memref::AllocOp> madeBetween;
+  for (Operation *op = transpose->getNextNode(); op != matmul.getOperation();
+       op = op->getNextNode()) {
+    if (auto made = dyn_cast<memref::AllocOp>(op))
+      madeBetween.push_back(made);
+    auto free = dyn_cast<memref::DeallocOp>(op);
+    if (free && root(free.getMemref()) == input) {
+      folded.inputFrees.push_back(op);
+      continue;
+    }
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects) {
+      if (!isMemoryEffectFree(op))
+        return {};
+      continue;
+    }
+    SmallVector<MemoryEffects::EffectInstance> writes;
+    effects.getEffectsOnResource(SideEffects::DefaultResource::get(), writes);
+    for (const MemoryEffects::EffectInstance &effect : writes) {
+      if (!isa<MemoryEffects::Write, MemoryEffects::Free>(effect.getEffect()))
+        continue;
+      Value written = root(effect.getValue());
+      if (!written || written == input ||
+          !written.getDefiningOp<memref::AllocOp>())
+        return {};
+    }
+  }
+  if (!folded.inputFrees.empty()) {
+    std::optional<std::pair<int64_t, int64_t>> inputBytes =
+        inputAlloc ? arenaBytes(inputAlloc) : std::nullopt;
+    for (memref::AllocOp made : madeBetween) {
+      std::optional<std::pair<int64_t, int64_t>> bytes = arenaBytes(made);
+      if (inputBytes && bytes && bytes->first < inputBytes->second &&
+          inputBytes->first < bytes->second)
+        return {};
+    }
+  }
+  return folded;
 }
 
 void mlir::rlx::packLargeMatmuls(ModuleOp module, int64_t tileM, int64_t tileN) {
@@ -809,9 +982,32 @@ void mlir::rlx::packLargeMatmuls(ModuleOp module, int64_t tileM, int64_t tileN) 
         k * n * (bType.getElementTypeBitWidth() / 8) <
             dot_layout::kMinPackedAtEachCallF32Bytes)
       continue;
-    packOne(matmul, matmul.getDpsInputOperand(0)->get(),
-            matmul.getDpsInputOperand(1)->get(), PanelSource{},
-            matmul.getDpsInitOperand(0)->get(), k, n, tileM, tileN,
-            panelColumns);
+    // A transposed operand made for this matmul alone is read from its
+    // source (a static A's, for the packing's row tiles).
+    Value a = matmul.getDpsInputOperand(0)->get(),
+          b = matmul.getDpsInputOperand(1)->get();
+    FoldedTranspose foldedA = transposeMadeOnlyFor(a, matmul),
+                    foldedB = transposeMadeOnlyFor(b, matmul);
+    linalg::TransposeOp transposeA = foldedA.transpose,
+                        transposeB = foldedB.transpose;
+    if (transposeA &&
+        !cast<MemRefType>(transposeA.getInput().getType()).hasStaticShape())
+      foldedA = {};
+    Operation *after = matmul->getNextNode();
+    packOne(matmul, foldedA.transpose ? transposeA.getInput() : a,
+            !!foldedA.transpose, transposeB ? transposeB.getInput() : b,
+            !!transposeB, PanelSource{}, matmul.getDpsInitOperand(0)->get(), k,
+            n, tileM, tileN, panelColumns);
+    for (const FoldedTranspose &folded : {foldedA, foldedB}) {
+      if (!folded.transpose)
+        continue;
+      for (Operation *free : folded.inputFrees)
+        free->moveBefore(after);
+      linalg::TransposeOp transpose = folded.transpose;
+      Operation *alloc = transpose.getInit().getDefiningOp();
+      for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+        user->erase();
+      alloc->erase();
+    }
   }
 }

@@ -23,6 +23,11 @@ using namespace mlir::rlx::ad;
 
 namespace {
 
+/// Input channels per group below which a conv's filter gradient is one
+/// product of all its windows rather than one per window offset (two of
+/// AVX2's 6-row register tiles, fewer than one of AVX-512's 16 columns).
+constexpr int64_t kMinFilterGradientRowsPerOffset = 16;
+
 /// The geometry of a 2-D window op over NHWC.
 struct Window {
   int64_t kh, kw, sh, sw, dh, dw;
@@ -347,6 +352,10 @@ LogicalResult Conv2DOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
   // the offset reads, transposed, times g. (One product of all the windows
   // at once, im2col's, was slower here: 6.8 against 4.7 ms for a 3x3 conv
   // of 64 channels at 56x56, its 7 MiB of windows copied and transposed.)
+  // But with few input channels per group, each offset's product has that
+  // few rows: most of a register tile idle and g read again per offset (an
+  // RGB stem's 7x7 window: 49 products of 3 rows). Those take the windows
+  // side by side, [pixels, kh * kw * Cg], in one product.
   Value xp = padNHWC(b, getInput(), {0, getPadding()[0], getPadding()[2], 0},
                      {0, getPadding()[1], getPadding()[3], 0}, {0, 0, 0, 0},
                      zero);
@@ -354,6 +363,18 @@ LogicalResult Conv2DOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
   for (int64_t gi = 0; gi < groups; ++gi) {
     Value gg = flattenRows(
         b, sliceNHWC(b, g, 0, w.oh, 1, 0, w.ow, 1, gi * fg, (gi + 1) * fg));
+    if (cg < kMinFilterGradientRowsPerOffset && kh * kw > 1) {
+      SmallVector<Value> windows;
+      for (int64_t i = 0; i < kh; ++i)
+        for (int64_t j = 0; j < kw; ++j)
+          windows.push_back(
+              windowSlice(b, xp, w, i, j, gi * cg, (gi + 1) * cg));
+      Value columns = flattenRows(b, concatAlong(b, windows, 3));
+      Value gw = matmul(b, transposeLast2(b, columns), gg);
+      filterGrads.push_back(
+          reshapeTo(b, gw, filterType.clone({kh, kw, cg, fg})));
+      continue;
+    }
     SmallVector<Value> rows;
     for (int64_t i = 0; i < kh; ++i) {
       SmallVector<Value> cols;

@@ -67,38 +67,148 @@ func.func @matmul_expanded_input(%a: memref<8x8xf32>, %b: memref<256xf32>, %c: m
 
 // -----
 
-// A B operand of 512 KiB or more is packed into contiguous K x 32 column
-// panels, and a static A with whole 8-row tiles into K-major row tiles, so
-// a register tile reads its 8 A values and 32 B values for one k as two
-// contiguous vectors. Loops: K block (1024 here: folded away), one parallel
-// loop over (M block, B panel) pairs (one M block here: the cores split the
-// panels), row tile.
+// A B operand of 512 KiB or more is read from column panels (K x 32
+// contiguous), and a static A with whole 8-row tiles from K-major row
+// tiles, so a register tile reads its 8 A values and 32 B values for one k
+// as two contiguous vectors. Loops: K block (1024 here: folded away), one
+// parallel loop over (M block, B panel) pairs (one M block here: the cores
+// split the panels), row tile. With one M block, each K block of a panel is
+// read by one pass of the row tiles, so it is copied where it is read, into
+// a buffer of its own that stays in cache, not packed whole beforehand.
 // CHECK-LABEL: func @matmul_packed
-// CHECK: memref.expand_shape %{{.+}} output_shape [1024, 32, 32]
-// CHECK: %[[PACKED:.+]] = memref.alloc() {alignment = 64 : i64} : memref<32x1024x32xf32>
-// CHECK: linalg.transpose ins(%{{.+}}) outs(%[[PACKED]] : memref<32x1024x32xf32>) permutation = [1, 0, 2]
+// CHECK-NOT: output_shape [1024, 32, 32]
 // CHECK: %[[PACKEDA:.+]] = memref.alloc() {alignment = 64 : i64} : memref<8x1024x8xf32>
 // CHECK: linalg.transpose ins(%{{.+}}) outs(%[[PACKEDA]] : memref<8x1024x8xf32>) permutation = [0, 2, 1]
 // CHECK: scf.for %[[PAIR:.+]] = %c0 to %c32 step %c1
 // CHECK: %[[BLOCK:.+]] = arith.divui %[[PAIR]], %c32
 // CHECK: %[[PANEL:.+]] = arith.remui %[[PAIR]], %c32
 // CHECK: %[[FIRST:.+]] = arith.muli %[[BLOCK]], %c8
+// CHECK: %[[PANELBLOCK:.+]] = memref.alloc() {alignment = 64 : i64} : memref<1024x32xf32>
+// CHECK: %[[COLUMN:.+]] = arith.muli %[[PANEL]], %c32
+// CHECK: %[[VIEW:.+]] = memref.subview %arg1[0, %[[COLUMN]]] [1024, 32] [1, 1]
+// CHECK: linalg.copy ins(%[[VIEW]] : {{.*}}) outs(%[[PANELBLOCK]] : memref<1024x32xf32>)
 // CHECK: scf.for %[[ROW:.+]] = %c0 to %c8 step %c1
 // CHECK: %[[TILE:.+]] = arith.addi %[[FIRST]], %[[ROW]]
 // CHECK: vector.transfer_read %[[PACKEDA]][%[[TILE]], %{{.+}}, %c0]{{.*}} vector<1x8xf32>
-// CHECK: vector.transfer_read %[[PACKED]][%[[PANEL]], %{{.+}}, %c0]{{.*}} vector<1x32xf32>
+// CHECK: vector.transfer_read %[[PANELBLOCK]][%{{.+}}, %c0]{{.*}} vector<1x32xf32>
 // CHECK: vector.fma
+// CHECK: memref.dealloc %[[PANELBLOCK]]
 // CHECK: } {rlx.parallel}
 // CHECK: memref.dealloc %[[PACKEDA]]
-// CHECK: memref.dealloc %[[PACKED]]
 func.func @matmul_packed(%a: memref<64x1024xf32>, %b: memref<1024x1024xf32>, %c: memref<64x1024xf32>) {
   linalg.matmul ins(%a, %b : memref<64x1024xf32>, memref<1024x1024xf32>) outs(%c : memref<64x1024xf32>)
   return
 }
 
-// At the bound: 256 x 512 (512 KiB) is packed, 255 x 512 is not.
+// -----
+
+// Several M blocks (512 rows in blocks of 256 at K block 1024) read every
+// panel: B is packed whole into panels once, before the loops.
+// CHECK-LABEL: func @matmul_packed_m_blocks
+// CHECK: memref.expand_shape %arg1 {{.*}} output_shape [1024, 32, 32]
+// CHECK: %[[PACKED:.+]] = memref.alloc() {alignment = 64 : i64} : memref<32x1024x32xf32>
+// CHECK: linalg.transpose ins(%{{.+}}) outs(%[[PACKED]] : memref<32x1024x32xf32>) permutation = [1, 0, 2]
+// CHECK: scf.for %[[PAIR:.+]] = %c0 to %c64 step %c1
+// CHECK: %[[PANEL:.+]] = arith.remui %[[PAIR]], %c32
+// CHECK: vector.transfer_read %[[PACKED]][%[[PANEL]], %{{.+}}, %c0]{{.*}} vector<1x32xf32>
+// CHECK: } {rlx.parallel}
+// CHECK: memref.dealloc %[[PACKED]]
+func.func @matmul_packed_m_blocks(%a: memref<512x1024xf32>, %b: memref<1024x1024xf32>, %c: memref<512x1024xf32>) {
+  linalg.matmul ins(%a, %b : memref<512x1024xf32>, memref<1024x1024xf32>) outs(%c : memref<512x1024xf32>)
+  return
+}
+
+// -----
+
+// The row after the last whole 8-row tile (49 = 6 x 8 + 1, a 7x7 conv's
+// pixels) is multiplied in the same parallel loop, by the panel block the
+// row tiles read, not by a second pass over all of B afterwards.
+// CHECK-LABEL: func @matmul_packed_rest_rows
+// CHECK: scf.for %{{.+}} = %c0 to %c32 step %c1
+// CHECK: %[[PANELBLOCK:.+]] = memref.alloc() {alignment = 64 : i64} : memref<1024x32xf32>
+// CHECK: scf.for %{{.+}} = %c0 to %c6 step %c1
+// CHECK: vector.transfer_read %arg0[%c48, %{{.+}}]
+// CHECK: vector.transfer_read %[[PANELBLOCK]]
+// CHECK: memref.dealloc %[[PANELBLOCK]]
+// CHECK: } {rlx.parallel}
+// CHECK-NOT: rlx.parallel
+// CHECK: return
+func.func @matmul_packed_rest_rows(%a: memref<49x1024xf32>, %b: memref<1024x1024xf32>, %c: memref<49x1024xf32>) {
+  linalg.matmul ins(%a, %b : memref<49x1024xf32>, memref<1024x1024xf32>) outs(%c : memref<49x1024xf32>)
+  return
+}
+
+// -----
+
+// A B made by transposing a buffer for this matmul alone (a conv's filter
+// for its input gradient) is not made: each panel block is transposed from
+// the source where it is read; with several M blocks, the source is packed
+// into panels directly (groups of its rows).
+// CHECK-LABEL: func @matmul_transposed_b
+// CHECK-NOT: memref.alloc() : memref<1024x1024xf32>
+// CHECK: %[[PANELBLOCK:.+]] = memref.alloc() {alignment = 64 : i64} : memref<1024x32xf32>
+// CHECK: %[[VIEW:.+]] = memref.subview %arg1[%{{.+}}, 0] [32, 1024] [1, 1]
+// CHECK: linalg.transpose ins(%[[VIEW]] : {{.*}}) outs(%[[PANELBLOCK]] : memref<1024x32xf32>) permutation = [1, 0]
+// CHECK: } {rlx.parallel}
+// CHECK-NOT: memref.dealloc %arg1
+// CHECK-LABEL: func @matmul_transposed_b_m_blocks
+// CHECK: memref.expand_shape %arg1 {{.*}} output_shape [32, 32, 1024]
+// CHECK: %[[PACKED:.+]] = memref.alloc() {alignment = 64 : i64} : memref<32x1024x32xf32>
+// CHECK: linalg.transpose ins(%{{.+}}) outs(%[[PACKED]] : memref<32x1024x32xf32>) permutation = [0, 2, 1]
+// CHECK-NOT: memref.alloc() : memref<1024x1024xf32>
+func.func @matmul_transposed_b(%a: memref<64x1024xf32>, %w: memref<1024x1024xf32>, %c: memref<64x1024xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<1024x1024xf32>
+  linalg.transpose ins(%w : memref<1024x1024xf32>) outs(%t : memref<1024x1024xf32>) permutation = [1, 0]
+  %out = memref.alloc() : memref<64x1024xf32>
+  linalg.fill ins(%cst : f32) outs(%out : memref<64x1024xf32>)
+  linalg.matmul ins(%a, %t : memref<64x1024xf32>, memref<1024x1024xf32>) outs(%out : memref<64x1024xf32>)
+  memref.dealloc %t : memref<1024x1024xf32>
+  memref.copy %out, %c : memref<64x1024xf32> to memref<64x1024xf32>
+  return
+}
+func.func @matmul_transposed_b_m_blocks(%a: memref<512x1024xf32>, %w: memref<1024x1024xf32>, %c: memref<512x1024xf32>) {
+  %t = memref.alloc() : memref<1024x1024xf32>
+  linalg.transpose ins(%w : memref<1024x1024xf32>) outs(%t : memref<1024x1024xf32>) permutation = [1, 0]
+  linalg.matmul ins(%a, %t : memref<512x1024xf32>, memref<1024x1024xf32>) outs(%c : memref<512x1024xf32>)
+  memref.dealloc %t : memref<1024x1024xf32>
+  return
+}
+
+// -----
+
+// The transpose stays where its buffer has another reader, or where an op
+// between it and the matmul may write its source.
+// CHECK-LABEL: func @matmul_transposed_b_read_twice
+// CHECK: linalg.transpose ins(%arg1 : memref<1024x1024xf32>) outs(%[[T:.+]] : memref<1024x1024xf32>) permutation = [1, 0]
+// CHECK: memref.copy %[[T]]
+// CHECK-LABEL: func @matmul_transposed_b_source_written
+// CHECK: linalg.transpose ins(%arg1 : memref<1024x1024xf32>) outs(%{{.+}} : memref<1024x1024xf32>) permutation = [1, 0]
+// CHECK: linalg.fill {{.*}} outs(%arg1
+func.func @matmul_transposed_b_read_twice(%a: memref<64x1024xf32>, %w: memref<1024x1024xf32>, %c: memref<64x1024xf32>, %copy: memref<1024x1024xf32>) {
+  %t = memref.alloc() : memref<1024x1024xf32>
+  linalg.transpose ins(%w : memref<1024x1024xf32>) outs(%t : memref<1024x1024xf32>) permutation = [1, 0]
+  linalg.matmul ins(%a, %t : memref<64x1024xf32>, memref<1024x1024xf32>) outs(%c : memref<64x1024xf32>)
+  memref.copy %t, %copy : memref<1024x1024xf32> to memref<1024x1024xf32>
+  memref.dealloc %t : memref<1024x1024xf32>
+  return
+}
+func.func @matmul_transposed_b_source_written(%a: memref<64x1024xf32>, %w: memref<1024x1024xf32>, %c: memref<64x1024xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<1024x1024xf32>
+  linalg.transpose ins(%w : memref<1024x1024xf32>) outs(%t : memref<1024x1024xf32>) permutation = [1, 0]
+  linalg.fill ins(%cst : f32) outs(%w : memref<1024x1024xf32>)
+  linalg.matmul ins(%a, %t : memref<64x1024xf32>, memref<1024x1024xf32>) outs(%c : memref<64x1024xf32>)
+  memref.dealloc %t : memref<1024x1024xf32>
+  return
+}
+
+// -----
+
+// At the bound: 256 x 512 (512 KiB) is read from panel blocks, 255 x 512
+// is not.
 // CHECK-LABEL: func @matmul_packed_at_bound
-// CHECK: memref.alloc() {alignment = 64 : i64} : memref<16x256x32xf32>
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<256x32xf32>
 // CHECK-LABEL: func @matmul_under_packing_bound
 // CHECK-NOT: memref.alloc
 // CHECK-NOT: linalg.transpose

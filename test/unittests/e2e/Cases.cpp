@@ -587,6 +587,33 @@ func.func @{N}(%a: tensor<{B}x530x40x{F}>, %b: tensor<40x130x{F}>) -> tensor<{B}
         {{"a", El::F, {kB, 530, 40}, kAny}, {"b", El::F, {40, 130}, kAny}},
         matmulRef);
 
+  // Products of 512 KiB or more by operands transposed for them alone (a
+  // conv's gradients): the CPU reads each transpose's source where it packs
+  // the operand. 483 rows: several M blocks of whole row tiles and 3 rows
+  // past them; 49 rows (per image; dynamic images: all rows in place): one
+  // M block and one row past it. Positive operands, as for
+  // matmul_long_k, and small: the gradient check's central differences of
+  // sums of 600 products in the hundreds lost 1e-6 to rounding.
+  b.add("matmul_large_transposed_operands", R"(
+func.func @{N}(%x: tensor<600x483x{F}>, %w: tensor<256x600x{F}>, %y: tensor<{B}x49x160x{F}>, %v: tensor<1024x160x{F}>) -> (tensor<483x256x{F}>, tensor<{B}x49x1024x{F}>) {
+  %xt = rlx.transpose %x {permutation = array<i64: 1, 0>} : (tensor<600x483x{F}>) -> tensor<483x600x{F}>
+  %wt = rlx.transpose %w {permutation = array<i64: 1, 0>} : (tensor<256x600x{F}>) -> tensor<600x256x{F}>
+  %r = rlx.matmul %xt, %wt : (tensor<483x600x{F}>, tensor<600x256x{F}>) -> tensor<483x256x{F}>
+  %vt = rlx.transpose %v {permutation = array<i64: 1, 0>} : (tensor<1024x160x{F}>) -> tensor<160x1024x{F}>
+  %s = rlx.matmul %y, %vt : (tensor<{B}x49x160x{F}>, tensor<160x1024x{F}>) -> tensor<{B}x49x1024x{F}>
+  return %r, %s : tensor<483x256x{F}>, tensor<{B}x49x1024x{F}>
+}
+)",
+        {{"x", El::F, {600, 483}, uniform(0.01, 0.2)},
+         {"w", El::F, {256, 600}, uniform(0.01, 0.2)},
+         {"y", El::F, {kB, 49, 160}, uniform(0.01, 0.2)},
+         {"v", El::F, {1024, 160}, uniform(0.01, 0.2)}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::matmul(ref::transpose(in[0], {1, 0}),
+                              ref::transpose(in[1], {1, 0})),
+                  ref::matmul(in[2], ref::transpose(in[3], {1, 0}))};
+        });
+
   b.add("conv2d", R"(
 func.func @{N}(%x: tensor<{B}x5x5x2x{F}>, %w: tensor<3x3x2x4x{F}>) -> tensor<{B}x5x5x4x{F}> {
   %r = rlx.conv2d %x, %w {strides = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>}

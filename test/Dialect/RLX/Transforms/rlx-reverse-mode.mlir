@@ -123,9 +123,10 @@ func.func @grad_all_reduce(%x: tensor<4xf32>) -> tensor<4xf32> {
 // A conv's input gradient with many pixels: a 3x3 stride-2 window has two
 // stride phases per dim (taps {2, 0} and {1}), so four convs of the output
 // gradient by reversed taps, each spread into the input's positions
-// (interior 1) and summed; the filter gradient per window offset (nine
-// products). No conv reads the padding's positions: the results are the
-// input's 4x4 pixels or fewer.
+// (interior 1) and summed. No conv reads the padding's positions: the
+// results are the input's 4x4 pixels or fewer. With 4 input channels (under
+// 16) the filter gradient is one product of the nine windows side by side
+// (36 rows), not one of 4 rows per window offset.
 // CHECK-LABEL: func @conv_grad_phases
 // CHECK: rlx.conv2d {{.+}}strides = array<i64: 2, 2>
 // CHECK: %[[P00:.+]] = rlx.conv2d %{{[^ ]+}}, %{{[^ ]+}} : (tensor<1x5x5x2xf32>, tensor<2x2x2x4xf32>) -> tensor<1x4x4x4xf32>
@@ -134,7 +135,11 @@ func.func @grad_all_reduce(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK: rlx.conv2d %{{[^ ]+}}, %{{[^ ]+}} : (tensor<1x4x5x2xf32>, tensor<1x2x2x4xf32>) -> tensor<1x4x4x4xf32>
 // CHECK: rlx.conv2d %{{[^ ]+}}, %{{[^ ]+}} : (tensor<1x4x4x2xf32>, tensor<1x1x2x4xf32>) -> tensor<1x4x4x4xf32>
 // CHECK-NOT: rlx.conv2d
-// CHECK-COUNT-9: rlx.matmul
+// CHECK: %[[WINDOWS:.+]] = rlx.concat {{.+}} {axis = 3 : i64} : ({{.+}}) -> tensor<1x4x4x36xf32>
+// CHECK: %[[COLUMNS:.+]] = rlx.reshape %[[WINDOWS]] : (tensor<1x4x4x36xf32>) -> tensor<16x36xf32>
+// CHECK: %[[ROWS:.+]] = rlx.transpose %[[COLUMNS]] {{.+}} -> tensor<36x16xf32>
+// CHECK: %[[GW:.+]] = rlx.matmul %[[ROWS]], %{{.+}} : (tensor<36x16xf32>, tensor<16x2xf32>) -> tensor<36x2xf32>
+// CHECK: rlx.reshape %[[GW]] : (tensor<36x2xf32>) -> tensor<3x3x4x2xf32>
 // CHECK-NOT: rlx.matmul
 // CHECK: return
 func.func private @conv_s2(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x2xf32>) -> tensor<1x4x4x2xf32> {
@@ -145,6 +150,25 @@ func.func private @conv_s2(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x2xf32>) -> 
 func.func @conv_grad_phases(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x2xf32>, %ct: tensor<1x4x4x2xf32>) -> (tensor<1x8x8x4xf32>, tensor<3x3x4x2xf32>) {
   %r:3 = rlx.vjp @conv_s2(%x, %w) cotangents(%ct) {wrt = array<i64: 0, 1>} : (tensor<1x8x8x4xf32>, tensor<3x3x4x2xf32>, tensor<1x4x4x2xf32>) -> (tensor<1x4x4x2xf32>, tensor<1x8x8x4xf32>, tensor<3x3x4x2xf32>)
   return %r#1, %r#2 : tensor<1x8x8x4xf32>, tensor<3x3x4x2xf32>
+}
+
+// -----
+
+// 16 input channels: the filter gradient per window offset, nine products
+// of the offset's strided window (transposed) by the output gradient.
+// CHECK-LABEL: func @conv_filter_grad_per_offset
+// CHECK-NOT: rlx.concat {{.+}} -> tensor<1x4x4x144xf32>
+// CHECK-COUNT-9: rlx.matmul %{{[^ ]+}}, %{{[^ ]+}} : (tensor<16x16xf32>, tensor<16x8xf32>) -> tensor<16x8xf32>
+// CHECK-NOT: rlx.matmul
+// CHECK: return
+func.func private @conv_wide(%x: tensor<1x4x4x16xf32>, %w: tensor<3x3x16x8xf32>) -> tensor<1x4x4x8xf32> {
+  %y = rlx.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>}
+      : (tensor<1x4x4x16xf32>, tensor<3x3x16x8xf32>) -> tensor<1x4x4x8xf32>
+  return %y : tensor<1x4x4x8xf32>
+}
+func.func @conv_filter_grad_per_offset(%x: tensor<1x4x4x16xf32>, %w: tensor<3x3x16x8xf32>, %ct: tensor<1x4x4x8xf32>) -> tensor<3x3x16x8xf32> {
+  %r:2 = rlx.vjp @conv_wide(%x, %w) cotangents(%ct) {wrt = array<i64: 1>} : (tensor<1x4x4x16xf32>, tensor<3x3x16x8xf32>, tensor<1x4x4x8xf32>) -> (tensor<1x4x4x8xf32>, tensor<3x3x16x8xf32>)
+  return %r#1 : tensor<3x3x16x8xf32>
 }
 
 // -----
