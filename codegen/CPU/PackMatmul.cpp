@@ -990,9 +990,19 @@ void mlir::rlx::packLargeMatmuls(ModuleOp module, int64_t tileM, int64_t tileN) 
                     foldedB = transposeMadeOnlyFor(b, matmul);
     linalg::TransposeOp transposeA = foldedA.transpose,
                         transposeB = foldedB.transpose;
-    if (transposeA &&
-        !cast<MemRefType>(transposeA.getInput().getType()).hasStaticShape())
+    // Sources read through views: of static shape for A (its row tiles),
+    // strided for both; one transposed buffer read as both operands stays.
+    auto readable = [](linalg::TransposeOp transpose, bool needStatic) {
+      auto type = cast<MemRefType>(transpose.getInput().getType());
+      return type.isStrided() && (!needStatic || type.hasStaticShape());
+    };
+    if (transposeA && transposeA == transposeB)
+      foldedA = foldedB = {};
+    if (foldedA.transpose && !readable(transposeA, /*needStatic=*/true))
       foldedA = {};
+    if (foldedB.transpose && !readable(transposeB, /*needStatic=*/false))
+      foldedB = {};
+    transposeB = foldedB.transpose;
     Operation *after = matmul->getNextNode();
     packOne(matmul, foldedA.transpose ? transposeA.getInput() : a,
             !!foldedA.transpose, transposeB ? transposeB.getInput() : b,

@@ -177,11 +177,14 @@ func.func @matmul_transposed_b_m_blocks(%a: memref<512x1024xf32>, %w: memref<102
 
 // -----
 
-// The transpose stays where its buffer has another reader, or where an op
-// between it and the matmul may write its source.
+// The transpose stays where its buffer has another reader, is read as both
+// operands, or where an op between it and the matmul may write its source.
 // CHECK-LABEL: func @matmul_transposed_b_read_twice
 // CHECK: linalg.transpose ins(%arg1 : memref<1024x1024xf32>) outs(%[[T:.+]] : memref<1024x1024xf32>) permutation = [1, 0]
 // CHECK: memref.copy %[[T]]
+// CHECK-LABEL: func @matmul_transposed_both_operands
+// CHECK: linalg.transpose ins(%arg0 : memref<1024x1024xf32>) outs(%[[T:.+]] : memref<1024x1024xf32>) permutation = [1, 0]
+// CHECK: memref.dealloc %[[T]]
 // CHECK-LABEL: func @matmul_transposed_b_source_written
 // CHECK: linalg.transpose ins(%arg1 : memref<1024x1024xf32>) outs(%{{.+}} : memref<1024x1024xf32>) permutation = [1, 0]
 // CHECK: linalg.fill {{.*}} outs(%arg1
@@ -190,6 +193,13 @@ func.func @matmul_transposed_b_read_twice(%a: memref<64x1024xf32>, %w: memref<10
   linalg.transpose ins(%w : memref<1024x1024xf32>) outs(%t : memref<1024x1024xf32>) permutation = [1, 0]
   linalg.matmul ins(%a, %t : memref<64x1024xf32>, memref<1024x1024xf32>) outs(%c : memref<64x1024xf32>)
   memref.copy %t, %copy : memref<1024x1024xf32> to memref<1024x1024xf32>
+  memref.dealloc %t : memref<1024x1024xf32>
+  return
+}
+func.func @matmul_transposed_both_operands(%w: memref<1024x1024xf32>, %c: memref<1024x1024xf32>) {
+  %t = memref.alloc() : memref<1024x1024xf32>
+  linalg.transpose ins(%w : memref<1024x1024xf32>) outs(%t : memref<1024x1024xf32>) permutation = [1, 0]
+  linalg.matmul ins(%t, %t : memref<1024x1024xf32>, memref<1024x1024xf32>) outs(%c : memref<1024x1024xf32>)
   memref.dealloc %t : memref<1024x1024xf32>
   return
 }
