@@ -30,7 +30,8 @@
 /// weight (a row tile would decode every weight block again) and bf16/int8
 /// products (dot-product kernels). Without an epilogue, a product takes the
 /// loop when its A is an im2col copy, or when it is static, 512 KiB or more
-/// and of 64 rows or more (a fill per tile instead of a pass over the whole product).
+/// and of 64 rows or more (a fill per tile instead of a pass over the whole
+/// product).
 ///
 //===----------------------------------------------------------------------===//
 

@@ -633,7 +633,8 @@ void packOne(Operation *matmul, Value a, bool aTransposed, Value bOperand,
   };
   // Whole row tiles of a static A run K block by K block (below), packed
   // unless there are few of them; the rows after the last whole tile, if
-  // any, are read in place like a dynamic A's.
+  // any, are read in place in the same loops. A dynamic A's rows are all
+  // read in place (rowsInPlace).
   bool fewRows = aType.hasStaticShape() &&
                  aType.getDimSize(rowDim) <= kMaxRowsReadInPlace * tileM;
   int64_t wholeRows =
@@ -891,15 +892,17 @@ arenaBytes(memref::AllocOp alloc) {
 }
 
 /// The transpose that fills `operand` of `matmul`, when the matmul can read
-/// the transpose's input instead: nothing between the two writes that input
-/// or memory other than buffers allocated here, and where the input is
-/// freed between them (its last reader was the transpose), no arena
-/// buffer made in between shares its bytes, so that its free can move
-/// past the matmul. The transposed buffer (a conv's filter transposed for
-/// its input gradient, 8 MiB written and read back per call; its input's
-/// windows transposed for the filter gradient) is then not made at all.
+/// the transpose's input instead: a strided buffer (of static shape where
+/// `needStaticShape`: A's row tiles), nothing between the two writes it
+/// or memory other than buffers allocated here, and where it is freed
+/// between them (its last reader was the transpose), no arena buffer made
+/// in between shares its bytes, so that its free can move past the matmul.
+/// The transposed buffer (a conv's filter transposed for its input
+/// gradient, 8 MiB written and read back per call; its input's windows
+/// transposed for the filter gradient) is then not made at all.
 static FoldedTranspose transposeMadeOnlyFor(Value operand,
-                                            linalg::MatmulOp matmul) {
+                                            linalg::MatmulOp matmul,
+                                            bool needStaticShape) {
   auto alloc = operand.getDefiningOp<memref::AllocOp>();
   if (!alloc)
     return {};
@@ -915,6 +918,10 @@ static FoldedTranspose transposeMadeOnlyFor(Value operand,
       !transpose->isBeforeInBlock(matmul) ||
       transpose.getPermutation() != ArrayRef<int64_t>{1, 0} ||
       !transpose.hasPureBufferSemantics())
+    return {};
+  auto inputType = cast<MemRefType>(transpose.getInput().getType());
+  if (!inputType.isStrided() ||
+      (needStaticShape && !inputType.hasStaticShape()))
     return {};
   auto root = [](Value v) {
     while (v && v.getDefiningOp<ViewLikeOpInterface>())
@@ -986,35 +993,27 @@ void mlir::rlx::packLargeMatmuls(ModuleOp module, int64_t tileM, int64_t tileN) 
     // source (a static A's, for the packing's row tiles).
     Value a = matmul.getDpsInputOperand(0)->get(),
           b = matmul.getDpsInputOperand(1)->get();
-    FoldedTranspose foldedA = transposeMadeOnlyFor(a, matmul),
-                    foldedB = transposeMadeOnlyFor(b, matmul);
-    linalg::TransposeOp transposeA = foldedA.transpose,
-                        transposeB = foldedB.transpose;
-    // Sources read through views: of static shape for A (its row tiles),
-    // strided for both; one transposed buffer read as both operands stays.
-    auto readable = [](linalg::TransposeOp transpose, bool needStatic) {
-      auto type = cast<MemRefType>(transpose.getInput().getType());
-      return type.isStrided() && (!needStatic || type.hasStaticShape());
-    };
-    if (transposeA && transposeA == transposeB)
+    FoldedTranspose foldedA = transposeMadeOnlyFor(a, matmul, true),
+                    foldedB = transposeMadeOnlyFor(b, matmul, false);
+    // One transposed buffer read as both operands stays.
+    if (foldedA.transpose && foldedA.transpose == foldedB.transpose)
       foldedA = foldedB = {};
-    if (foldedA.transpose && !readable(transposeA, /*needStatic=*/true))
-      foldedA = {};
-    if (foldedB.transpose && !readable(transposeB, /*needStatic=*/false))
-      foldedB = {};
-    transposeB = foldedB.transpose;
     Operation *after = matmul->getNextNode();
-    packOne(matmul, foldedA.transpose ? transposeA.getInput() : a,
-            !!foldedA.transpose, transposeB ? transposeB.getInput() : b,
-            !!transposeB, PanelSource{}, matmul.getDpsInitOperand(0)->get(), k,
-            n, tileM, tileN, panelColumns);
-    for (const FoldedTranspose &folded : {foldedA, foldedB}) {
-      if (!folded.transpose)
-        continue;
-      for (Operation *free : folded.inputFrees)
+    packOne(matmul, foldedA.transpose ? foldedA.transpose.getInput() : a,
+            !!foldedA.transpose,
+            foldedB.transpose ? foldedB.transpose.getInput() : b,
+            !!foldedB.transpose, PanelSource{},
+            matmul.getDpsInitOperand(0)->get(), k, n, tileM, tileN,
+            panelColumns);
+    // The sources' frees move first: `after` may be a transposed buffer's
+    // own free, which goes with it.
+    for (FoldedTranspose *folded : {&foldedA, &foldedB})
+      for (Operation *free : folded->inputFrees)
         free->moveBefore(after);
-      linalg::TransposeOp transpose = folded.transpose;
-      Operation *alloc = transpose.getInit().getDefiningOp();
+    for (FoldedTranspose *folded : {&foldedA, &foldedB}) {
+      if (!folded->transpose)
+        continue;
+      Operation *alloc = folded->transpose.getInit().getDefiningOp();
       for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
         user->erase();
       alloc->erase();

@@ -177,6 +177,35 @@ func.func @matmul_transposed_b_m_blocks(%a: memref<512x1024xf32>, %w: memref<102
 
 // -----
 
+// A transpose's source freed between it and the matmul (its last reader
+// was the transpose) is freed after the matmul's loops, which read it; both
+// transposed buffers go, the first one's free right after the matmul with
+// it.
+// CHECK-LABEL: func @matmul_transposed_source_freed
+// CHECK-NOT: memref.alloc() : memref<64x1024xf32>
+// CHECK: %[[SOURCE:.+]] = memref.alloc() : memref<1024x1024xf32>
+// CHECK: memref.copy %arg1, %[[SOURCE]]
+// CHECK-NOT: memref.dealloc %[[SOURCE]]
+// CHECK: memref.subview %[[SOURCE]]
+// CHECK: } {rlx.parallel}
+// CHECK: memref.dealloc %[[SOURCE]]
+// CHECK: return
+func.func @matmul_transposed_source_freed(%x: memref<1024x64xf32>, %v: memref<1024x1024xf32>, %c: memref<64x1024xf32>) {
+  %ta = memref.alloc() : memref<64x1024xf32>
+  linalg.transpose ins(%x : memref<1024x64xf32>) outs(%ta : memref<64x1024xf32>) permutation = [1, 0]
+  %w = memref.alloc() : memref<1024x1024xf32>
+  memref.copy %v, %w : memref<1024x1024xf32> to memref<1024x1024xf32>
+  %tb = memref.alloc() : memref<1024x1024xf32>
+  linalg.transpose ins(%w : memref<1024x1024xf32>) outs(%tb : memref<1024x1024xf32>) permutation = [1, 0]
+  memref.dealloc %w : memref<1024x1024xf32>
+  linalg.matmul ins(%ta, %tb : memref<64x1024xf32>, memref<1024x1024xf32>) outs(%c : memref<64x1024xf32>)
+  memref.dealloc %ta : memref<64x1024xf32>
+  memref.dealloc %tb : memref<1024x1024xf32>
+  return
+}
+
+// -----
+
 // The transpose stays where its buffer has another reader, is read as both
 // operands, or where an op between it and the matmul may write its source.
 // CHECK-LABEL: func @matmul_transposed_b_read_twice

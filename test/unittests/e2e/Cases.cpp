@@ -590,8 +590,9 @@ func.func @{N}(%a: tensor<{B}x530x40x{F}>, %b: tensor<40x130x{F}>) -> tensor<{B}
   // Products of 512 KiB or more by operands transposed for them alone (a
   // conv's gradients): the CPU reads each transpose's source where it packs
   // the operand. 483 rows: several M blocks of whole row tiles and 3 rows
-  // past them; 49 rows (per image; dynamic images: all rows in place): one
-  // M block and one row past it. Positive operands, as for
+  // past them; 49 rows per image (98 at the static batch of 2): one M
+  // block and 2 rows past it (a dynamic batch: every row read in place,
+  // B copied block by block). Positive operands, as for
   // matmul_long_k, and small: the gradient check's central differences of
   // sums of 600 products in the hundreds lost 1e-6 to rounding.
   b.add("matmul_large_transposed_operands", R"(
