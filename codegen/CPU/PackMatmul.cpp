@@ -34,6 +34,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/CPU/PackMatmul.h"
+#include "codegen/CPU/ZeroInitAccumulators.h"
 #include "dialects/RLX/IR/DotOperandLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -109,6 +110,15 @@ Value multiplyAdd(OpBuilder &b, Location loc, Value a, Value w, Value acc) {
 struct PackedMatmulBuilder {
   OpBuilder &b;
   Location loc;
+  /// The product's C starts at zero (kZeroInitAttrName): its tile matmuls
+  /// do too, in the first of the K block loops that mark() marks.
+  bool zeroInit = false;
+
+  /// Marks `blocks`, a loop over K blocks, for the zero start of the tiles.
+  void mark(scf::ForOp blocks) {
+    if (zeroInit)
+      blocks->setAttr(kKBlocksAttrName, b.getUnitAttr());
+  }
 
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   OpFoldResult attr(int64_t v) { return b.getIndexAttr(v); }
@@ -179,8 +189,10 @@ struct PackedMatmulBuilder {
                                    AffineMap::get(3, 0, {k, n}, context),
                                    AffineMap::get(3, 0, {m, n}, context)})));
     }
-    linalg::MatmulOp::create(b, loc, ValueRange{a, bTile}, ValueRange{c},
-                             attrs);
+    auto tile = linalg::MatmulOp::create(b, loc, ValueRange{a, bTile},
+                                         ValueRange{c}, attrs);
+    if (zeroInit)
+      tile->setAttr(kZeroInitAttrName, b.getUnitAttr());
   }
 
   /// Columns [start, start + count) of the 2-D `source`, all its rows.
@@ -618,6 +630,15 @@ void packOne(Operation *matmul, Value a, bool aTransposed, Value bOperand,
   int64_t panels = n / panelColumns, block = kBlockFor(k);
   OpBuilder builder(matmul);
   PackedMatmulBuilder p{builder, matmul->getLoc()};
+  p.zeroInit = matmul->hasAttr(kZeroInitAttrName);
+  if (p.zeroInit && prepacked.scaled) {
+    // Not marked (markZeroInitMatmuls), but a few rows' products decode in
+    // place, outside the tile matmuls: the fill comes back.
+    Value zero = arith::ConstantOp::create(builder, p.loc,
+                                           builder.getF32FloatAttr(0.0f));
+    linalg::FillOp::create(builder, p.loc, zero, c);
+    p.zeroInit = false;
+  }
   // A's rows [row, row + rows) of K block [kStart, kStart + extent), as
   // stored (transposed when aTransposed).
   auto aView = [&](OpFoldResult row, OpFoldResult kStart, OpFoldResult rows,
@@ -674,8 +695,10 @@ void packOne(Operation *matmul, Value a, bool aTransposed, Value bOperand,
         ArrayRef<OpFoldResult>{p.attr(1), p.attr(1)});
     auto blocks = [&] {
       OpBuilder::InsertionGuard blockGuard(builder);
-      Value kStart = arith::MulIOp::create(builder, p.loc, p.loop(k / block),
-                                           p.index(block));
+      scf::ForOp blockLoop;
+      Value kStart = arith::MulIOp::create(
+          builder, p.loc, p.loop(k / block, &blockLoop), p.index(block));
+      p.mark(blockLoop);
       Value aBlock = aView(p.attr(0), kStart, rows, p.attr(block));
       SmallVector<Value> owned;
       Value bBlock = source.block(p, panel, kStart, block, panelColumns, owned);
@@ -729,6 +752,7 @@ void packOne(Operation *matmul, Value a, bool aTransposed, Value bOperand,
     scf::ForOp kLoop;
     Value kStart = arith::MulIOp::create(
         builder, p.loc, p.loop(k / block, &kLoop), p.index(block));
+    p.mark(kLoop);
     if (!fewRows)
       p.pack(aView(p.attr(0), kStart, p.attr(m), p.attr(block)),
              /*split=*/aTransposed ? 1 : 0, tileM, packedA);

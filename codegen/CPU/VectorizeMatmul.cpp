@@ -18,6 +18,7 @@
 #include "codegen/CPU/PackMatmul.h"
 #include "codegen/CPU/Passes.h"
 #include "codegen/CPU/Tiling.h"
+#include "codegen/CPU/ZeroInitAccumulators.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -49,6 +50,12 @@ module attributes {{transform.with_named_sequence} {
     %btiles = transform.structured.match ops{{["linalg.batch_matmul"]} in %root
         : (!transform.any_op) -> !transform.any_op
     transform.structured.vectorize %btiles vector_sizes [1, {0}, {1}, 1] {{create_named_contraction} : !transform.any_op
+    %zeroTiles = transform.structured.match ops{{["linalg.fill"]} attributes {{rlx.zero_tile} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.structured.vectorize %zeroTiles vector_sizes [{0}, {1}] : !transform.any_op
+    %zeroBatchTiles = transform.structured.match ops{{["linalg.fill"]} attributes {{rlx.zero_batch_tile} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.structured.vectorize %zeroBatchTiles vector_sizes [1, {0}, {1}] : !transform.any_op
     %funcs = transform.structured.match ops{{["func.func"]} in %root
         : (!transform.any_op) -> !transform.any_op
     transform.apply_patterns to %funcs {{
@@ -179,7 +186,8 @@ void hoistPastOutputViews(ModuleOp module, ArrayRef<Value> outputs) {
 /// common case, are vectorized without masks and only the last partial
 /// tile of each dim pays for them. The outer loop over a dim of more than
 /// one tile is marked for rlx-cpu-parallelize (a batch matmul's batch, else
-/// m, else n for fewer rows than a tile).
+/// m, else n for fewer rows than a tile). A matmul whose C starts at zero
+/// (kZeroInitAttrName) fills each register tile before its reduction.
 LogicalResult tileAndPeel(ModuleOp module, int64_t tileM, int64_t tileN) {
   SmallVector<linalg::LinalgOp> matmuls;
   module.walk([&](Operation *op) {
@@ -196,10 +204,15 @@ LogicalResult tileAndPeel(ModuleOp module, int64_t tileM, int64_t tileN) {
     SmallVector<utils::IteratorType> iterators =
         matmul.getIteratorTypesArray();
     SmallVector<int64_t> ranges = matmul.getStaticLoopRanges();
+    bool zeroInit = matmul->hasAttr(mlir::rlx::kZeroInitAttrName);
+    Value c = matmul.getDpsInitOperand(0)->get();
     FailureOr<scf::SCFTilingResult> tiled =
         mlir::rlx::tileByConstants(rewriter, matmul, sizes);
     if (failed(tiled))
       return emitError(loc, "failed to tile the matmul");
+    if (zeroInit)
+      mlir::rlx::zeroFillTile(rewriter, tiled->tiledOps.front(), tiled->loops,
+                              c);
     unsigned m = batched ? 1 : 0;
     auto mLoop = cast<scf::ForOp>(tiled->loops[m].getOperation());
     auto nLoop = cast<scf::ForOp>(tiled->loops[m + 1].getOperation());
@@ -360,6 +373,8 @@ struct RLXCPUVectorizeMatmulPass
     module.walk([&](Operation *op) { hasMatmul |= isMatmul(op); });
     if (!hasMatmul)
       return;
+    // First: the rewrites below may put ops between a fill and its matmul.
+    mlir::rlx::markZeroInitMatmuls(module);
     widenBF16Inputs(module);
     copyExpandedInputs(module);
     linearizeCollapsedInputs(module);
@@ -371,6 +386,7 @@ struct RLXCPUVectorizeMatmulPass
     mlir::rlx::packLargeMatmuls(module, tileM, tileN);
     if (failed(tileAndPeel(module, tileM, tileN)))
       return signalPassFailure();
+    mlir::rlx::restoreZeroFills(module);
     std::string script =
         llvm::formatv(kScheduleTemplate, tileM.getValue(), tileN.getValue())
             .str();
@@ -386,6 +402,7 @@ struct RLXCPUVectorizeMatmulPass
             module, entry, *schedule, transform::TransformOptions())))
       return signalPassFailure();
     hoistPastOutputViews(module, viewedOutputs);
+    mlir::rlx::forwardZeroTiles(module);
   }
 };
 

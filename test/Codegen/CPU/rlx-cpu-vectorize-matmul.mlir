@@ -642,3 +642,129 @@ func.func @matmul_bf16_inputs(%a: memref<?x32xbf16>, %b: memref<32x64xbf16>, %c:
   linalg.matmul ins(%a, %b : memref<?x32xbf16>, memref<32x64xbf16>) outs(%c : memref<?x64xf32>)
   return
 }
+
+// -----
+
+// A product into a zero fill starts its register tiles from zeros: no
+// fill of C, no read of it, the full tiles and the dynamic partial one
+// alike (the partial tile's write keeps its mask).
+// CHECK-LABEL: func @matmul_zero_filled
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: vector.transfer_read %arg2
+// CHECK: scf.for
+// CHECK: %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.+}} = %[[ZERO]]) -> (vector<8x32xf32>)
+// CHECK: vector.transfer_write %{{.+}}, %arg2[%{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true, true]}
+// CHECK: scf.for
+// CHECK: %[[PARTIALZERO:.+]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
+// CHECK: scf.for {{.*}} iter_args(%{{.+}} = %[[PARTIALZERO]]) -> (vector<8x32xf32>)
+// CHECK: vector.transfer_write
+// CHECK-NOT: vector.transfer_read %arg2
+// CHECK: return
+func.func @matmul_zero_filled(%a: memref<?x64xf32>, %b: memref<64x64xf32>, %c: memref<?x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<?x64xf32>)
+  linalg.matmul ins(%a, %b : memref<?x64xf32>, memref<64x64xf32>) outs(%c : memref<?x64xf32>)
+  return
+}
+
+// -----
+
+// Over K blocks (K 2048 in blocks of 1024), a tile starts from zeros in the
+// first block and from its sums in C after.
+// CHECK-LABEL: func @matmul_zero_filled_k_blocks
+// CHECK-NOT: linalg.fill
+// CHECK: scf.for %[[BLOCK:.+]] = %c0 to %c2 step %c1
+// CHECK: %[[FIRST:.+]] = arith.cmpi eq, %[[BLOCK]], %c0
+// CHECK: %[[START:.+]] = scf.if %[[FIRST]] -> (vector<8x32xf32>)
+// CHECK: %[[ZERO:.+]] = arith.constant dense<0.000000e+00>
+// CHECK: scf.yield %[[ZERO]]
+// CHECK: } else {
+// CHECK: %[[SUMS:.+]] = vector.transfer_read %arg2
+// CHECK: scf.yield %[[SUMS]]
+// CHECK: scf.for {{.*}} iter_args(%{{.+}} = %[[START]])
+// CHECK: vector.transfer_write {{.*}}, %arg2
+func.func @matmul_zero_filled_k_blocks(%a: memref<64x2048xf32>, %b: memref<2048x1024xf32>, %c: memref<64x1024xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x1024xf32>)
+  linalg.matmul ins(%a, %b : memref<64x2048xf32>, memref<2048x1024xf32>) outs(%c : memref<64x1024xf32>)
+  return
+}
+
+// -----
+
+// The same for a batched product and a product by a prepacked weight.
+// CHECK-LABEL: func @batch_matmul_zero_filled
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: vector.transfer_read %arg2
+// CHECK: scf.for
+// CHECK: %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<1x8x32xf32>
+// CHECK-NEXT: scf.for {{.*}} iter_args(%{{.+}} = %[[ZERO]]) -> (vector<1x8x32xf32>)
+// CHECK-LABEL: func @prepacked_zero_filled
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: vector.transfer_read %arg2
+// CHECK: scf.for
+// CHECK: %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
+// CHECK-NEXT: scf.for {{.*}} iter_args(%{{.+}} = %[[ZERO]]) -> (vector<8x32xf32>)
+// CHECK-NOT: linalg.generic
+func.func @batch_matmul_zero_filled(%a: memref<3x16x64xf32>, %b: memref<3x64x64xf32>, %c: memref<3x16x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<3x16x64xf32>)
+  linalg.batch_matmul ins(%a, %b : memref<3x16x64xf32>, memref<3x64x64xf32>) outs(%c : memref<3x16x64xf32>)
+  return
+}
+#za = affine_map<(m, n, k) -> (m, k)>
+#zp = affine_map<(m, n, k) -> (n floordiv 32, k, n mod 32)>
+#zc = affine_map<(m, n, k) -> (m, n)>
+func.func @prepacked_zero_filled(%a: memref<16x256xf32>, %b: memref<2x256x32xf32>, %c: memref<16x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<16x64xf32>)
+  linalg.generic {indexing_maps = [#za, #zp, #zc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<16x256xf32>, memref<2x256x32xf32>) outs(%c : memref<16x64xf32>) attrs = {rlx.packed_rhs} {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// The fill stays, and C is read into the tiles, where the product does not
+// start from it alone: a fill of another value, C read between the fill
+// and the product, an input that is a view of C's buffer.
+// CHECK-LABEL: func @matmul_filled_with_one
+// CHECK: linalg.fill
+// CHECK: vector.transfer_read %arg2
+// CHECK-LABEL: func @matmul_fill_read_before
+// CHECK: linalg.fill
+// CHECK: memref.copy %arg2, %arg3
+// CHECK: vector.transfer_read %arg2
+// CHECK-LABEL: func @matmul_fill_input_aliases
+// CHECK: linalg.fill
+// CHECK: vector.transfer_read %alloc[{{.*}} vector<8x32xf32>
+func.func @matmul_filled_with_one(%a: memref<16x64xf32>, %b: memref<64x64xf32>, %c: memref<16x64xf32>) {
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%one : f32) outs(%c : memref<16x64xf32>)
+  linalg.matmul ins(%a, %b : memref<16x64xf32>, memref<64x64xf32>) outs(%c : memref<16x64xf32>)
+  return
+}
+func.func @matmul_fill_read_before(%a: memref<16x64xf32>, %b: memref<64x64xf32>, %c: memref<16x64xf32>, %copy: memref<16x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<16x64xf32>)
+  memref.copy %c, %copy : memref<16x64xf32> to memref<16x64xf32>
+  linalg.matmul ins(%a, %b : memref<16x64xf32>, memref<64x64xf32>) outs(%c : memref<16x64xf32>)
+  return
+}
+func.func @matmul_fill_input_aliases(%b: memref<64x64xf32>) -> memref<16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %buffer = memref.alloc() : memref<32x64xf32>
+  %a = memref.subview %buffer[0, 0] [16, 64] [1, 1] : memref<32x64xf32> to memref<16x64xf32, strided<[64, 1]>>
+  %c = memref.subview %buffer[16, 0] [16, 64] [1, 1] : memref<32x64xf32> to memref<16x64xf32, strided<[64, 1], offset: 1024>>
+  linalg.fill ins(%zero : f32) outs(%c : memref<16x64xf32, strided<[64, 1], offset: 1024>>)
+  linalg.matmul ins(%a, %b : memref<16x64xf32, strided<[64, 1]>>, memref<64x64xf32>) outs(%c : memref<16x64xf32, strided<[64, 1], offset: 1024>>)
+  %out = memref.alloc() : memref<16x64xf32>
+  memref.copy %c, %out : memref<16x64xf32, strided<[64, 1], offset: 1024>> to memref<16x64xf32>
+  return %out : memref<16x64xf32>
+}

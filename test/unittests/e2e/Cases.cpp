@@ -615,6 +615,21 @@ func.func @{N}(%x: tensor<600x483x{F}>, %w: tensor<256x600x{F}>, %y: tensor<{B}x
                   ref::matmul(in[2], ref::transpose(in[3], {1, 0}))};
         });
 
+  // A product of 512 KiB or more over three K blocks of 128 (K 384): its
+  // register tiles start from zeros in the first block and from C's sums
+  // after (the CPU's zero accumulators). 14 rows per image: with the static
+  // batch, whole row tiles and rows past them; with a dynamic one, every
+  // row read in place. Small positive operands, as above.
+  b.add("matmul_k_blocks", R"(
+func.func @{N}(%a: tensor<{B}x14x384x{F}>, %b: tensor<384x352x{F}>) -> tensor<{B}x14x352x{F}> {
+  %r = rlx.matmul %a, %b : (tensor<{B}x14x384x{F}>, tensor<384x352x{F}>) -> tensor<{B}x14x352x{F}>
+  return %r : tensor<{B}x14x352x{F}>
+}
+)",
+        {{"a", El::F, {kB, 14, 384}, uniform(0.01, 0.2)},
+         {"b", El::F, {384, 352}, uniform(0.01, 0.2)}},
+        matmulRef);
+
   b.add("conv2d", R"(
 func.func @{N}(%x: tensor<{B}x5x5x2x{F}>, %w: tensor<3x3x2x4x{F}>) -> tensor<{B}x5x5x4x{F}> {
   %r = rlx.conv2d %x, %w {strides = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>}
