@@ -632,11 +632,9 @@ void packOne(Operation *matmul, Value a, bool aTransposed, Value bOperand,
   PackedMatmulBuilder p{builder, matmul->getLoc()};
   p.zeroInit = matmul->hasAttr(kZeroInitAttrName);
   if (p.zeroInit && prepacked.scaled) {
-    // Not marked (markZeroInitMatmuls), but a few rows' products decode in
-    // place, outside the tile matmuls: the fill comes back.
-    Value zero = arith::ConstantOp::create(builder, p.loc,
-                                           builder.getF32FloatAttr(0.0f));
-    linalg::FillOp::create(builder, p.loc, zero, c);
+    // Never marked (markZeroInitMatmuls): a few rows' products decode in
+    // place, outside the tile matmuls, so the fill would have to come back.
+    fillWithZeros(builder, p.loc, c);
     p.zeroInit = false;
   }
   // A's rows [row, row + rows) of K block [kStart, kStart + extent), as

@@ -195,14 +195,12 @@ void mlir::rlx::zeroFillTile(RewriterBase &rewriter, Operation *tile,
     rewriter.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
     break;
   }
-  Value zero =
-      arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(0.0f));
   if (!view) {
-    linalg::FillOp::create(rewriter, loc, zero, c);
+    fillWithZeros(rewriter, loc, c);
     return;
   }
-  auto fill = linalg::FillOp::create(rewriter, loc, zero, view);
-  fill->setAttr(cast<MemRefType>(view.getType()).getRank() == 3
+  fillWithZeros(rewriter, loc, view)
+      ->setAttr(cast<MemRefType>(view.getType()).getRank() == 3
                     ? kZeroBatchTileAttrName
                     : kZeroTileAttrName,
                 rewriter.getUnitAttr());
@@ -280,6 +278,11 @@ void mlir::rlx::forwardZeroTiles(ModuleOp module) {
   }
 }
 
+Operation *mlir::rlx::fillWithZeros(OpBuilder &b, Location loc, Value c) {
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+  return linalg::FillOp::create(b, loc, zero, c);
+}
+
 void mlir::rlx::restoreZeroFills(ModuleOp module) {
   module.walk([&](Operation *op) {
     op->removeAttr(kKBlocksAttrName);
@@ -287,10 +290,7 @@ void mlir::rlx::restoreZeroFills(ModuleOp module) {
       return;
     op->removeAttr(kZeroInitAttrName);
     OpBuilder b(op);
-    Value zero =
-        arith::ConstantOp::create(b, op->getLoc(), b.getF32FloatAttr(0.0f));
-    linalg::FillOp::create(
-        b, op->getLoc(), zero,
-        cast<linalg::LinalgOp>(op).getDpsInitOperand(0)->get());
+    fillWithZeros(b, op->getLoc(),
+                  cast<linalg::LinalgOp>(op).getDpsInitOperand(0)->get());
   });
 }

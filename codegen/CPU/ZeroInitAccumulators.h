@@ -63,9 +63,15 @@ void zeroFillTile(mlir::RewriterBase &rewriter, mlir::Operation *tile,
 /// store goes.
 void forwardZeroTiles(mlir::ModuleOp module);
 
+/// `linalg.fill` of +0.0 into the f32 buffer `c`: the fill a mark stands
+/// for, where a path cannot honour the mark.
+mlir::Operation *fillWithZeros(mlir::OpBuilder &b, mlir::Location loc,
+                               mlir::Value c);
+
 /// Puts back the fill of any matmul still marked kZeroInitAttrName (none
 /// should be: every path of the matmul pass tiles it), so that a path that
-/// does not know the mark still computes the right product.
+/// does not know the mark still computes the right product; and drops the
+/// kKBlocksAttrName marks, whose use ends with the tiling.
 void restoreZeroFills(mlir::ModuleOp module);
 
 } // namespace mlir::rlx
