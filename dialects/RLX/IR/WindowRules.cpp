@@ -10,7 +10,9 @@
 /// offset). A conv's input gradient is convs of the output gradient by the
 /// reversed filter (one per stride phase), so that it runs on the conv
 /// kernels (im2col implicit per row tile) instead of a scatter and a sum of
-/// padded-input-sized tensors per window offset.
+/// padded-input-sized tensors per window offset; with few input channels
+/// (an RGB stem), one product of the output gradient by every tap and, per
+/// phase, a sum of its columns shifted by each tap.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -231,6 +233,52 @@ Value transposedTaps(RuleBuilder b, Value filter, int64_t groups,
   return reshapeTo(b, swapped, type.clone({kh, kw, fg, groups * cg}));
 }
 
+/// Input channels per group below which a conv's input gradient multiplies
+/// g by every tap of the filter at once (tapColumnPhases) rather than
+/// convolving g per stride phase: a phase conv's product has that few
+/// columns, most of an AVX2 register tile's 16 idle (an RGB stem's: 3).
+constexpr int64_t kMaxInputChannelsForTapColumns = 16;
+
+/// The padding of g that every phase's reads fit in: the most any phase
+/// reads before g's start (`low`) and past its end (`high`).
+std::pair<int64_t, int64_t> paddingForAllPhases(const GradientPhases &along) {
+  int64_t low = 0, high = 0;
+  for (const GradientPhases::Phase &phase : along.phases) {
+    low = std::max(low, phase.low);
+    high = std::max(high, phase.high);
+  }
+  return {low, high};
+}
+
+/// Computes one stride phase pair's part of a conv's input gradient,
+/// [N, ph.count, pw.count, C].
+using PhaseGradient = llvm::function_ref<Value(const GradientPhases::Phase &,
+                                               const GradientPhases::Phase &)>;
+
+/// A conv's input gradient from its parts, one per stride phase pair
+/// (GradientPhases), interleaved: each part spread to the input positions
+/// its phases cover and summed.
+Value interleavePhases(RuleBuilder b, Conv2DOp op, const GradientPhases &alongH,
+                       const GradientPhases &alongW, PhaseGradient phaseGrad) {
+  auto inType = op.getInput().getType();
+  int64_t h = inType.getDimSize(1), wd = inType.getDimSize(2);
+  Value zero = scalarLike(b, op.getInput(), 0);
+  Value gx;
+  for (const GradientPhases::Phase &ph : alongH.phases)
+    for (const GradientPhases::Phase &pw : alongW.phases) {
+      Value part = phaseGrad(ph, pw);
+      int64_t spanH = (ph.count - 1) * alongH.step + 1,
+              spanW = (pw.count - 1) * alongW.step + 1;
+      if (ph.count != h || pw.count != wd) // not every position: spread
+        part = padNHWC(b, part, {0, ph.first, pw.first, 0},
+                       {0, h - ph.first - spanH, wd - pw.first - spanW, 0},
+                       {0, alongH.step - 1, alongW.step - 1, 0}, zero);
+      gx = gx ? add(b, gx, part) : part;
+    }
+  // No part at all when no window reads the input (only its padding).
+  return gx ? gx : zerosLike(b, op.getInput());
+}
+
 /// A conv's input gradient as convs of g by the filter's reversed taps, one
 /// per stride phase pair (GradientPhases), interleaved. Its cost beside the
 /// convs: the filter reversed and transposed (three copies of it with the
@@ -253,32 +301,74 @@ Value inputGradientByPhases(RuleBuilder b, Conv2DOp op, Value g,
   if (alongH.spread || alongW.spread)
     spread = padNHWC(b, g, {0, 0, 0, 0}, {0, 0, 0, 0},
                      {0, alongH.spread, alongW.spread, 0}, zero);
-  Value gx;
-  for (const GradientPhases::Phase &ph : alongH.phases)
-    for (const GradientPhases::Phase &pw : alongW.phases) {
-      Value source = sliceNHWC(b, spread, ph.start, ph.start + ph.size, 1,
-                               pw.start, pw.start + pw.size, 1, 0, f);
-      source = padNHWC(b, source, {0, ph.low, pw.low, 0},
-                       {0, ph.high, pw.high, 0}, {0, 0, 0, 0}, zero);
-      Value taps = transposedTaps(b, op.getFilter(), groups, ph.taps, pw.taps);
-      auto resultType =
-          inType.clone({inType.getDimSize(0), ph.count, pw.count, c});
-      Value part = Conv2DOp::create(
-          b.b, b.loc, resultType, source, taps,
-          b.b.getDenseI64ArrayAttr({1, 1}),
-          b.b.getDenseI64ArrayAttr({0, 0, 0, 0}),
-          b.b.getDenseI64ArrayAttr({alongH.dilation, alongW.dilation}),
-          b.b.getI64IntegerAttr(groups));
-      int64_t spanH = (ph.count - 1) * alongH.step + 1,
-              spanW = (pw.count - 1) * alongW.step + 1;
-      if (ph.count != h || pw.count != wd) // not every position: spread
-        part = padNHWC(b, part, {0, ph.first, pw.first, 0},
-                       {0, h - ph.first - spanH, wd - pw.first - spanW, 0},
-                       {0, alongH.step - 1, alongW.step - 1, 0}, zero);
-      gx = gx ? add(b, gx, part) : part;
-    }
-  // No part at all when no window reads the input (only its padding).
-  return gx ? gx : zerosLike(b, op.getInput());
+  auto phaseConv = [&](const GradientPhases::Phase &ph,
+                       const GradientPhases::Phase &pw) -> Value {
+    Value source = sliceNHWC(b, spread, ph.start, ph.start + ph.size, 1,
+                             pw.start, pw.start + pw.size, 1, 0, f);
+    source = padNHWC(b, source, {0, ph.low, pw.low, 0},
+                     {0, ph.high, pw.high, 0}, {0, 0, 0, 0}, zero);
+    Value taps = transposedTaps(b, op.getFilter(), groups, ph.taps, pw.taps);
+    auto resultType =
+        inType.clone({inType.getDimSize(0), ph.count, pw.count, c});
+    return Conv2DOp::create(
+        b.b, b.loc, resultType, source, taps, b.b.getDenseI64ArrayAttr({1, 1}),
+        b.b.getDenseI64ArrayAttr({0, 0, 0, 0}),
+        b.b.getDenseI64ArrayAttr({alongH.dilation, alongW.dilation}),
+        b.b.getI64IntegerAttr(groups));
+  };
+  return interleavePhases(b, op, alongH, alongW, phaseConv);
+}
+
+/// A conv's input gradient for few input channels (one group, no
+/// dilation): one product of g (padded once, as far as any phase reads)
+/// by every tap of the filter, [pixels, F] x [F, kh * kw * C], then per
+/// stride phase pair the sum of those columns shifted by each of its taps
+/// (col2im's gather form, with no scatter), interleaved. The product has
+/// kh * kw * C columns where a phase conv's has C, and g is padded once
+/// rather than per phase; the border rows of the padding cost products of
+/// zeros (5% more for a 7x7 stem at 112x112).
+Value inputGradientByTapColumns(RuleBuilder b, Conv2DOp op, Value g,
+                                const Window &w) {
+  auto inType = op.getInput().getType();
+  auto filterType = op.getFilter().getType();
+  int64_t kh = filterType.getDimSize(0), kw = filterType.getDimSize(1);
+  int64_t c = filterType.getDimSize(2), f = filterType.getDimSize(3);
+  int64_t h = inType.getDimSize(1), wd = inType.getDimSize(2);
+  GradientPhases alongH(kh, w.sh, w.dh, w.oh, h, w.padding[0]),
+      alongW(kw, w.sw, w.dw, w.ow, wd, w.padding[2]);
+  int64_t lowH, highH, lowW, highW;
+  std::tie(lowH, highH) = paddingForAllPhases(alongH);
+  std::tie(lowW, highW) = paddingForAllPhases(alongW);
+  Value gp = g;
+  if (lowH || highH || lowW || highW)
+    gp = padNHWC(b, g, {0, lowH, lowW, 0}, {0, highH, highW, 0}, {0, 0, 0, 0},
+                 scalarLike(b, g, 0));
+  // [kh, kw, C, F] -> [F, kh * kw * C]: column (i * kw + j) * C + ci is tap
+  // (i, j)'s weights into input channel ci.
+  Value taps = transposeLast2(
+      b, reshapeTo(b, op.getFilter(), filterType.clone({kh * kw * c, f})));
+  RankedTensorType gpType = tensorType(gp);
+  Value columns =
+      reshapeTo(b, matmul(b, flattenRows(b, gp), taps),
+                gpType.clone({gpType.getDimSize(0), gpType.getDimSize(1),
+                              gpType.getDimSize(2), kh * kw * c}));
+  // Phase output v, tap m reads g at from + v + m (GradientPhases), so
+  // the padded columns' row from + m + low onwards.
+  auto shiftedSum = [&](const GradientPhases::Phase &ph,
+                        const GradientPhases::Phase &pw) -> Value {
+    int64_t fromH = ph.start - ph.low + lowH, fromW = pw.start - pw.low + lowW;
+    Value sum;
+    for (auto [mh, tapH] : llvm::enumerate(ph.taps))
+      for (auto [mw, tapW] : llvm::enumerate(pw.taps)) {
+        int64_t h0 = fromH + int64_t(mh), w0 = fromW + int64_t(mw);
+        int64_t c0 = (tapH * kw + tapW) * c;
+        Value shifted = sliceNHWC(b, columns, h0, h0 + ph.count, 1, w0,
+                                  w0 + pw.count, 1, c0, c0 + c);
+        sum = sum ? add(b, sum, shifted) : shifted;
+      }
+    return sum;
+  };
+  return interleavePhases(b, op, alongH, alongW, shiftedSum);
 }
 
 /// A conv's input gradient per window offset (i, j): g times the offset's
@@ -339,14 +429,19 @@ LogicalResult Conv2DOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
   Value g = adj[0];
   Value zero = scalarLike(b, g, 0);
 
-  // Input: convs of g by the reversed filter where the input has more
-  // pixels than twice the output channels, else per window offset (see
+  // Input: where the input has more pixels than twice the output channels,
+  // per stride phase: by tap columns for few input channels, else convs of
+  // g by the reversed filter; otherwise per window offset (see
   // inputGradientByPhases).
   int64_t images = inType.isDynamicDim(0) ? 1 : inType.getDimSize(0);
-  if (images * w.hp * w.wp > 2 * f)
-    out.push_back(inputGradientByPhases(b, *this, g, w));
-  else
+  bool fewChannels = groups == 1 && w.dh == 1 && w.dw == 1 &&
+                     cg < kMaxInputChannelsForTapColumns;
+  if (images * w.hp * w.wp <= 2 * f)
     out.push_back(inputGradientPerOffset(b, *this, g, w));
+  else if (fewChannels)
+    out.push_back(inputGradientByTapColumns(b, *this, g, w));
+  else
+    out.push_back(inputGradientByPhases(b, *this, g, w));
 
   // Filter: per window offset, the strided slice of the padded input that
   // the offset reads, transposed, times g. (One product of all the windows

@@ -738,6 +738,38 @@ func.func @{N}(%x: tensor<{B}x5x6x3x{F}>, %w: tensor<1x1x3x4x{F}>) -> tensor<{B}
           return {ref::conv2d(in[0], in[1], {2, 2}, {0, 0, 0, 0}, {1, 1}, 1)};
         });
 
+  // An RGB-stem-like window over 3 input channels: the input gradient is
+  // one product by every tap, each stride phase a sum of its columns
+  // shifted per tap. Stride 3 under a 4-wide window along W: phases of two
+  // taps and of one. OH = (13 + 2 + 1 - 5) / 2 + 1 = 6,
+  // OW = (12 + 0 + 2 - 4) / 3 + 1 = 4.
+  b.add("conv2d_stem", R"(
+func.func @{N}(%x: tensor<{B}x13x12x3x{F}>, %w: tensor<5x4x3x4x{F}>) -> tensor<{B}x6x4x4x{F}> {
+  %r = rlx.conv2d %x, %w {strides = array<i64: 2, 3>, padding = array<i64: 2, 1, 0, 2>}
+      : (tensor<{B}x13x12x3x{F}>, tensor<5x4x3x4x{F}>) -> tensor<{B}x6x4x4x{F}>
+  return %r : tensor<{B}x6x4x4x{F}>
+}
+)",
+        {{"x", El::F, {kB, 13, 12, 3}, kAny}, {"w", El::F, {5, 4, 3, 4}, kAny}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::conv2d(in[0], in[1], {2, 3}, {2, 1, 0, 2}, {1, 1}, 1)};
+        });
+
+  // 16 input channels with a stride: the input gradient is convs of the
+  // output gradient by the reversed taps, one per stride phase.
+  // OH = (7 + 1 + 0 - 3) / 2 + 1 = 3, OW = (6 + 1 + 1 - 3) / 2 + 1 = 3.
+  b.add("conv2d_strided_wide", R"(
+func.func @{N}(%x: tensor<{B}x7x6x16x{F}>, %w: tensor<3x3x16x3x{F}>) -> tensor<{B}x3x3x3x{F}> {
+  %r = rlx.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 0, 1, 1>}
+      : (tensor<{B}x7x6x16x{F}>, tensor<3x3x16x3x{F}>) -> tensor<{B}x3x3x3x{F}>
+  return %r : tensor<{B}x3x3x3x{F}>
+}
+)",
+        {{"x", El::F, {kB, 7, 6, 16}, kAny}, {"w", El::F, {3, 3, 16, 3}, kAny}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::conv2d(in[0], in[1], {2, 2}, {1, 0, 1, 1}, {1, 1}, 1)};
+        });
+
   b.add("max_pool2d", R"(
 func.func @{N}(%x: tensor<{B}x4x5x3x{F}>) -> tensor<{B}x2x2x3x{F}> {
   %r = rlx.max_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>}
@@ -1532,6 +1564,8 @@ const std::map<std::string, std::string> kStaticByDesign = {
     {"conv2d_few_pixels", "a conv2d filter is static"},
     {"conv2d_1x1", "a conv2d filter is static"},
     {"conv2d_1x1_strided", "a conv2d filter is static"},
+    {"conv2d_stem", "a conv2d filter is static"},
+    {"conv2d_strided_wide", "a conv2d filter is static"},
     {"reshape", "two dynamic dims flattened into two: no pairing"},
     {"shape_i32", "two dynamic dims flattened into two: no pairing"},
     {"broadcast_in_dim", "a new dim's size comes from the result type"},

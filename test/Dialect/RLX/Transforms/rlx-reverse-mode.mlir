@@ -124,21 +124,56 @@ func.func @grad_all_reduce(%x: tensor<4xf32>) -> tensor<4xf32> {
 // stride phases per dim (taps {2, 0} and {1}), so four convs of the output
 // gradient by reversed taps, each spread into the input's positions
 // (interior 1) and summed. No conv reads the padding's positions: the
-// results are the input's 4x4 pixels or fewer. With 4 input channels (under
-// 16) the filter gradient is one product of the nine windows side by side
-// (36 rows), not one of 4 rows per window offset.
+// results are the input's 4x4 pixels or fewer.
 // CHECK-LABEL: func @conv_grad_phases
 // CHECK: rlx.conv2d {{.+}}strides = array<i64: 2, 2>
-// CHECK: %[[P00:.+]] = rlx.conv2d %{{[^ ]+}}, %{{[^ ]+}} : (tensor<1x5x5x2xf32>, tensor<2x2x2x4xf32>) -> tensor<1x4x4x4xf32>
+// CHECK: %[[P00:.+]] = rlx.conv2d %{{[^ ]+}}, %{{[^ ]+}} : (tensor<1x5x5x2xf32>, tensor<2x2x2x16xf32>) -> tensor<1x4x4x16xf32>
 // CHECK: rlx.pad %[[P00]], %{{.+}} {high = array<i64: 0, 0, 0, 0>, interior = array<i64: 0, 1, 1, 0>, low = array<i64: 0, 1, 1, 0>}
-// CHECK: rlx.conv2d %{{[^ ]+}}, %{{[^ ]+}} : (tensor<1x5x4x2xf32>, tensor<2x1x2x4xf32>) -> tensor<1x4x4x4xf32>
-// CHECK: rlx.conv2d %{{[^ ]+}}, %{{[^ ]+}} : (tensor<1x4x5x2xf32>, tensor<1x2x2x4xf32>) -> tensor<1x4x4x4xf32>
-// CHECK: rlx.conv2d %{{[^ ]+}}, %{{[^ ]+}} : (tensor<1x4x4x2xf32>, tensor<1x1x2x4xf32>) -> tensor<1x4x4x4xf32>
+// CHECK: rlx.conv2d %{{[^ ]+}}, %{{[^ ]+}} : (tensor<1x5x4x2xf32>, tensor<2x1x2x16xf32>) -> tensor<1x4x4x16xf32>
+// CHECK: rlx.conv2d %{{[^ ]+}}, %{{[^ ]+}} : (tensor<1x4x5x2xf32>, tensor<1x2x2x16xf32>) -> tensor<1x4x4x16xf32>
+// CHECK: rlx.conv2d %{{[^ ]+}}, %{{[^ ]+}} : (tensor<1x4x4x2xf32>, tensor<1x1x2x16xf32>) -> tensor<1x4x4x16xf32>
+// CHECK-NOT: rlx.conv2d
+// CHECK: return
+func.func private @conv_s2_wide(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16x2xf32>) -> tensor<1x4x4x2xf32> {
+  %y = rlx.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>}
+      : (tensor<1x8x8x16xf32>, tensor<3x3x16x2xf32>) -> tensor<1x4x4x2xf32>
+  return %y : tensor<1x4x4x2xf32>
+}
+func.func @conv_grad_phases(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16x2xf32>, %ct: tensor<1x4x4x2xf32>) -> tensor<1x8x8x16xf32> {
+  %r:2 = rlx.vjp @conv_s2_wide(%x, %w) cotangents(%ct) {wrt = array<i64: 0>} : (tensor<1x8x8x16xf32>, tensor<3x3x16x2xf32>, tensor<1x4x4x2xf32>) -> (tensor<1x4x4x2xf32>, tensor<1x8x8x16xf32>)
+  return %r#1 : tensor<1x8x8x16xf32>
+}
+
+// -----
+
+// The same window over 4 input channels (under 16): the input gradient is
+// one product of the output gradient, padded once as far as any phase
+// reads (one row and column past its end), by all nine taps (36 columns);
+// each phase then sums those columns shifted by its taps: phase (0, 0)'s
+// first tap (2, 2) is columns 32..35 from row 0 and column 0, its second
+// (2, 0) columns 24..27 from column 1. Nine shifted slices in all, no
+// conv. The filter gradient is one product of the nine windows side by
+// side (36 rows), not one of 4 rows per window offset.
+// CHECK-LABEL: func @conv_grad_tap_columns
+// CHECK: rlx.conv2d {{.+}}strides = array<i64: 2, 2>
+// CHECK-NOT: rlx.conv2d
+// CHECK: %[[GP:.+]] = rlx.pad %arg2, %{{.+}} {high = array<i64: 0, 1, 1, 0>, interior = array<i64: 0, 0, 0, 0>, low = array<i64: 0, 0, 0, 0>} : (tensor<1x4x4x2xf32>, tensor<f32>) -> tensor<1x5x5x2xf32>
+// CHECK: %[[TAPS:.+]] = rlx.reshape %{{.+}} : (tensor<3x3x4x2xf32>) -> tensor<36x2xf32>
+// CHECK: %[[TAPS_T:.+]] = rlx.transpose %[[TAPS]] {{.+}} -> tensor<2x36xf32>
+// CHECK: %[[ROWS:.+]] = rlx.reshape %[[GP]] : (tensor<1x5x5x2xf32>) -> tensor<25x2xf32>
+// CHECK: %[[PRODUCT:.+]] = rlx.matmul %[[ROWS]], %[[TAPS_T]] : (tensor<25x2xf32>, tensor<2x36xf32>) -> tensor<25x36xf32>
+// CHECK: %[[COLS:.+]] = rlx.reshape %[[PRODUCT]] : (tensor<25x36xf32>) -> tensor<1x5x5x36xf32>
+// CHECK: rlx.slice %[[COLS]] {limit = array<i64: 1, 4, 4, 36>, start = array<i64: 0, 0, 0, 32>
+// CHECK: rlx.slice %[[COLS]] {limit = array<i64: 1, 4, 5, 28>, start = array<i64: 0, 0, 1, 24>
+// CHECK-COUNT-2: rlx.slice %[[COLS]]
+// CHECK: interior = array<i64: 0, 1, 1, 0>, low = array<i64: 0, 1, 1, 0>
+// CHECK-COUNT-5: rlx.slice %[[COLS]]
+// CHECK-NOT: rlx.slice %[[COLS]]
 // CHECK-NOT: rlx.conv2d
 // CHECK: %[[WINDOWS:.+]] = rlx.concat {{.+}} {axis = 3 : i64} : ({{.+}}) -> tensor<1x4x4x36xf32>
 // CHECK: %[[COLUMNS:.+]] = rlx.reshape %[[WINDOWS]] : (tensor<1x4x4x36xf32>) -> tensor<16x36xf32>
-// CHECK: %[[ROWS:.+]] = rlx.transpose %[[COLUMNS]] {{.+}} -> tensor<36x16xf32>
-// CHECK: %[[GW:.+]] = rlx.matmul %[[ROWS]], %{{.+}} : (tensor<36x16xf32>, tensor<16x2xf32>) -> tensor<36x2xf32>
+// CHECK: %[[WROWS:.+]] = rlx.transpose %[[COLUMNS]] {{.+}} -> tensor<36x16xf32>
+// CHECK: %[[GW:.+]] = rlx.matmul %[[WROWS]], %{{.+}} : (tensor<36x16xf32>, tensor<16x2xf32>) -> tensor<36x2xf32>
 // CHECK: rlx.reshape %[[GW]] : (tensor<36x2xf32>) -> tensor<3x3x4x2xf32>
 // CHECK-NOT: rlx.matmul
 // CHECK: return
@@ -147,7 +182,7 @@ func.func private @conv_s2(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x2xf32>) -> 
       : (tensor<1x8x8x4xf32>, tensor<3x3x4x2xf32>) -> tensor<1x4x4x2xf32>
   return %y : tensor<1x4x4x2xf32>
 }
-func.func @conv_grad_phases(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x2xf32>, %ct: tensor<1x4x4x2xf32>) -> (tensor<1x8x8x4xf32>, tensor<3x3x4x2xf32>) {
+func.func @conv_grad_tap_columns(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x2xf32>, %ct: tensor<1x4x4x2xf32>) -> (tensor<1x8x8x4xf32>, tensor<3x3x4x2xf32>) {
   %r:3 = rlx.vjp @conv_s2(%x, %w) cotangents(%ct) {wrt = array<i64: 0, 1>} : (tensor<1x8x8x4xf32>, tensor<3x3x4x2xf32>, tensor<1x4x4x2xf32>) -> (tensor<1x4x4x2xf32>, tensor<1x8x8x4xf32>, tensor<3x3x4x2xf32>)
   return %r#1, %r#2 : tensor<1x8x8x4xf32>, tensor<3x3x4x2xf32>
 }
