@@ -216,6 +216,9 @@ static void buildCPUCodegen(OpPassManager &pm,
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // bf16/f16 vectors' elements move as i16: x86 without native 16-bit
+  // floats would promote them to f32 and truncate back per element.
+  pm.addPass(createRLXCPUMoveHalfFloatsAsI16());
   pm.addPass(createRLXDefineCollectiveHooks());
   pm.addPass(createRLXReturnOnFailure());
   pm.addPass(createRLXStoreResultsEarly());

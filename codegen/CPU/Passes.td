@@ -164,6 +164,18 @@ def RLXCPUExpandBF16Casts : Pass<"rlx-cpu-expand-bf16-casts", "mlir::ModuleOp"> 
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def RLXCPUMoveHalfFloatsAsI16 : Pass<"rlx-cpu-move-half-floats-as-i16", "mlir::ModuleOp"> {
+  let summary = "Moves bf16 and f16 vector elements as i16 in the LLVM dialect";
+  let description = [{
+    `llvm.insertelement`, `llvm.extractelement`, `llvm.shufflevector` and
+    `llvm.select` on bf16 or f16 values run on the i16 values of the same
+    bits, bitcast at their ends. x86 without native 16-bit floats promotes
+    such a vector to f32 to move its elements and truncates it back, a
+    call of `__truncsfbf2` per bf16 element.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 def RLXCPUInlineAllocaScopes : Pass<"rlx-cpu-inline-alloca-scopes", "mlir::ModuleOp"> {
   let summary = "Inlines the alloca scopes of bodies that make no alloca";
   let description = [{
