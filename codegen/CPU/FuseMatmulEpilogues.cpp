@@ -118,7 +118,7 @@ bool packedAtEachCall(Value b) {
     return false;
   int64_t n = type.getDimSize(1);
   return n % dot_layout::kPanelColumns == 0 && n > dot_layout::kPanelColumns &&
-         type.getNumElements() * 4 >= dot_layout::kMinPackedAtEachCallF32Bytes;
+         dot_layout::packedAtEachCall(type.getDimSize(0), n, 4);
 }
 
 /// Whether `input` is read at most along the last loop dim, in its own last

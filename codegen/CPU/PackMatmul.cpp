@@ -5,7 +5,9 @@
 /// B row and tileM values of an A column. In the operands' own layout those
 /// rows lie a full row apart: for power-of-two widths they all map to the
 /// same cache sets, and 2048^3 ran at a fifth of peak. For a B of 512 KiB
-/// or more (kMinPackedAtEachCallF32Bytes; below, B stays in L2), B is copied
+/// or more (kMinPackedAtEachCallF32Bytes; below, B stays in L2), or a
+/// smaller one whose rows crowd a few L1 sets (dot_layout::packedAtEachCall),
+/// B is copied
 /// once into column panels (panels x K x tileN, each contiguous) and the matmul
 /// runs per panel and per K block (the largest of 1024/512/256/128 dividing
 /// K; 1024 measured best at 1024^3 and 2048^3). When A is static, each K
@@ -1008,8 +1010,7 @@ void mlir::rlx::packLargeMatmuls(ModuleOp module, int64_t tileM, int64_t tileN) 
     int64_t panelColumns = tileN;
     int64_t k = bType.getDimSize(0), n = bType.getDimSize(1);
     if (n % panelColumns != 0 || n == panelColumns ||
-        k * n * (bType.getElementTypeBitWidth() / 8) <
-            dot_layout::kMinPackedAtEachCallF32Bytes)
+        !dot_layout::packedAtEachCall(k, n, bType.getElementTypeBitWidth() / 8))
       continue;
     // A transposed operand made for this matmul alone is read from its
     // source (a static A's, for the packing's row tiles).

@@ -12,6 +12,7 @@
 #define RLX_DIALECTS_RLX_IR_DOTOPERANDLAYOUT_H
 
 #include "mlir/IR/BuiltinTypes.h"
+#include <numeric>
 
 namespace mlir::rlx::dot_layout {
 
@@ -56,6 +57,30 @@ inline constexpr int64_t kMinPanelledF32Bytes = int64_t(2) << 20;
 /// (OpenBLAS 80-92), and a 1x1 conv's input gradient (196 x 256 by a 1 MiB
 /// transposed filter) at 0.59x oneDNN against 0.86x.
 inline constexpr int64_t kMinPackedAtEachCallF32Bytes = int64_t(512) << 10;
+
+/// A B whose rows lie a multiple of this many bytes apart puts a register
+/// tile's K rows of a column panel in the same L1 sets (4 KiB: 64 sets of
+/// 64-byte lines on Zen 3, Zen 4 and Sapphire Rapids' L1D).
+inline constexpr int64_t kCacheSetStrideBytes = 4096;
+
+/// Rows of such a B from which they outnumber an L1 set's ways (8 on Zen
+/// 3, 12 on Sapphire Rapids), so that every row tile misses on all of
+/// them again.
+inline constexpr int64_t kMinSameSetRows = 16;
+
+/// Whether the f32 kernel packs a B of k x n elements of `elementBytes`
+/// that is no weight at each call (N's panel conditions aside): from
+/// kMinPackedAtEachCallF32Bytes, or smaller when its rows are a multiple
+/// of kCacheSetStrideBytes apart and at least kMinSameSetRows (a filter
+/// gradient's [49, 2048] output gradient at 7x7: each 6-row tile missed on
+/// all 49 rows of its panel in L1, 0.64x oneDNN).
+inline bool packedAtEachCall(int64_t k, int64_t n, int64_t elementBytes) {
+  int64_t rowBytes = n * elementBytes;
+  int64_t sets =
+      kCacheSetStrideBytes / std::gcd(rowBytes, kCacheSetStrideBytes);
+  return k * rowBytes >= kMinPackedAtEachCallF32Bytes ||
+         (rowBytes % 64 == 0 && k >= kMinSameSetRows * sets);
+}
 
 /// An f32 weight (a matmul's or a conv's filter) is prepacked into the
 /// panels from this size: packed once per binding it costs no call

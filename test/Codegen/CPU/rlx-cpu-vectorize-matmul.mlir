@@ -102,6 +102,47 @@ func.func @matmul_packed(%a: memref<64x1024xf32>, %b: memref<1024x1024xf32>, %c:
 
 // -----
 
+// Under 512 KiB, a B whose rows lie 8 KiB apart (a filter gradient's
+// output gradient at 7x7, [49, 2048]) is packed too: its 49 rows of a
+// register tile's columns share one L1 set. Rows 2 KiB apart share two
+// sets, packed from 32 rows ([196, 512]); 12 such rows 8 KiB apart fit a
+// set's ways, and [200, 96]'s rows spread over 32 sets: both read in
+// place.
+// CHECK-LABEL: func @matmul_same_set_rows
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<49x32xf32>
+// CHECK: linalg.copy
+// CHECK: vector.fma
+// CHECK-LABEL: func @matmul_two_set_rows
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<196x32xf32>
+// CHECK: linalg.copy
+// CHECK: vector.fma
+// CHECK-LABEL: func @matmul_rows_fit_set
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: linalg.copy
+// CHECK: vector.fma
+// CHECK-LABEL: func @matmul_rows_spread
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: linalg.copy
+// CHECK: vector.fma
+func.func @matmul_same_set_rows(%a: memref<64x49xf32>, %b: memref<49x2048xf32>, %c: memref<64x2048xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x49xf32>, memref<49x2048xf32>) outs(%c : memref<64x2048xf32>)
+  return
+}
+func.func @matmul_two_set_rows(%a: memref<64x196xf32>, %b: memref<196x512xf32>, %c: memref<64x512xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x196xf32>, memref<196x512xf32>) outs(%c : memref<64x512xf32>)
+  return
+}
+func.func @matmul_rows_fit_set(%a: memref<64x12xf32>, %b: memref<12x2048xf32>, %c: memref<64x2048xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x12xf32>, memref<12x2048xf32>) outs(%c : memref<64x2048xf32>)
+  return
+}
+func.func @matmul_rows_spread(%a: memref<64x200xf32>, %b: memref<200x96xf32>, %c: memref<64x96xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x200xf32>, memref<200x96xf32>) outs(%c : memref<64x96xf32>)
+  return
+}
+
+// -----
+
 // Several M blocks (512 rows in blocks of 256 at K block 1024) read every
 // panel: B is packed whole into panels once, before the loops.
 // CHECK-LABEL: func @matmul_packed_m_blocks
@@ -244,8 +285,8 @@ func.func @matmul_transposed_b_source_written(%a: memref<64x1024xf32>, %w: memre
 
 // -----
 
-// At the bound: 256 x 512 (512 KiB) is read from panel blocks, 255 x 512
-// is not.
+// At the bound: 256 x 512 (512 KiB) is read from panel blocks, 124 x 1056
+// (1 KiB less, its rows 4224 bytes apart over 32 L1 sets) is not.
 // CHECK-LABEL: func @matmul_packed_at_bound
 // CHECK: memref.alloc() {alignment = 64 : i64} : memref<256x32xf32>
 // CHECK-LABEL: func @matmul_under_packing_bound
@@ -256,8 +297,8 @@ func.func @matmul_packed_at_bound(%a: memref<64x256xf32>, %b: memref<256x512xf32
   linalg.matmul ins(%a, %b : memref<64x256xf32>, memref<256x512xf32>) outs(%c : memref<64x512xf32>)
   return
 }
-func.func @matmul_under_packing_bound(%a: memref<64x255xf32>, %b: memref<255x512xf32>, %c: memref<64x512xf32>) {
-  linalg.matmul ins(%a, %b : memref<64x255xf32>, memref<255x512xf32>) outs(%c : memref<64x512xf32>)
+func.func @matmul_under_packing_bound(%a: memref<64x124xf32>, %b: memref<124x1056xf32>, %c: memref<64x1056xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x124xf32>, memref<124x1056xf32>) outs(%c : memref<64x1056xf32>)
   return
 }
 

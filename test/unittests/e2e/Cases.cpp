@@ -615,6 +615,19 @@ func.func @{N}(%x: tensor<600x483x{F}>, %w: tensor<256x600x{F}>, %y: tensor<{B}x
                   ref::matmul(in[2], ref::transpose(in[3], {1, 0}))};
         });
 
+  // A B under 512 KiB whose rows lie 4 KiB apart (a filter gradient's
+  // output gradient): every row of a register tile's columns in one L1
+  // set, so the CPU packs it at each call as it does larger ones.
+  b.add("matmul_same_set_rows", R"(
+func.func @{N}(%a: tensor<{B}x9x18x{F}>, %b: tensor<18x1024x{F}>) -> tensor<{B}x9x1024x{F}> {
+  %r = rlx.matmul %a, %b : (tensor<{B}x9x18x{F}>, tensor<18x1024x{F}>) -> tensor<{B}x9x1024x{F}>
+  return %r : tensor<{B}x9x1024x{F}>
+}
+)",
+        {{"a", El::F, {kB, 9, 18}, uniform(0.01, 0.2)},
+         {"b", El::F, {18, 1024}, uniform(0.01, 0.2)}},
+        matmulRef);
+
   // A product of 512 KiB or more over three K blocks of 128 (K 384): its
   // register tiles start from zeros in the first block and from C's sums
   // after (the CPU's zero accumulators). 14 rows per image: with the static
