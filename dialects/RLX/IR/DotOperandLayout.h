@@ -58,28 +58,34 @@ inline constexpr int64_t kMinPanelledF32Bytes = int64_t(2) << 20;
 /// transposed filter) at 0.59x oneDNN against 0.86x.
 inline constexpr int64_t kMinPackedAtEachCallF32Bytes = int64_t(512) << 10;
 
-/// A B whose rows lie a multiple of this many bytes apart puts a register
-/// tile's K rows of a column panel in the same L1 sets (4 KiB: 64 sets of
-/// 64-byte lines on Zen 3, Zen 4 and Sapphire Rapids' L1D).
+/// L1D geometry shared by Zen 3, Zen 4 and Sapphire Rapids: 64-byte lines
+/// in 64 sets, so addresses 4 KiB apart fall in the same set. Rows of a B
+/// `r` bytes apart (a multiple of a line) fall in
+/// kCacheSetStrideBytes / gcd(r, kCacheSetStrideBytes) sets.
+inline constexpr int64_t kCacheLineBytes = 64;
 inline constexpr int64_t kCacheSetStrideBytes = 4096;
 
-/// Rows of such a B from which they outnumber an L1 set's ways (8 on Zen
-/// 3, 12 on Sapphire Rapids), so that every row tile misses on all of
-/// them again.
-inline constexpr int64_t kMinSameSetRows = 16;
+/// Rows of B per L1 set from which a register tile's column panel, one
+/// line per row, outnumbers the set's ways (8 on Zen 3, 12 on Sapphire
+/// Rapids), so that every row tile misses on all of them again.
+inline constexpr int64_t kMinRowsPerSet = 16;
 
 /// Whether the f32 kernel packs a B of k x n elements of `elementBytes`
 /// that is no weight at each call (N's panel conditions aside): from
-/// kMinPackedAtEachCallF32Bytes, or smaller when its rows are a multiple
-/// of kCacheSetStrideBytes apart and at least kMinSameSetRows (a filter
-/// gradient's [49, 2048] output gradient at 7x7: each 6-row tile missed on
-/// all 49 rows of its panel in L1, 0.64x oneDNN).
+/// kMinPackedAtEachCallF32Bytes, or smaller when its rows crowd the few L1
+/// sets they fall in, kMinRowsPerSet or more each (rows 8 KiB apart: all
+/// in one set, from 16 rows; 2 KiB apart: two sets, from 32). A filter
+/// gradient's [49, 2048] output gradient at 7x7, read in place, ran at
+/// 0.64x oneDNN.
 inline bool packedAtEachCall(int64_t k, int64_t n, int64_t elementBytes) {
   int64_t rowBytes = n * elementBytes;
+  if (k * rowBytes >= kMinPackedAtEachCallF32Bytes)
+    return true;
+  if (rowBytes % kCacheLineBytes != 0)
+    return false;
   int64_t sets =
       kCacheSetStrideBytes / std::gcd(rowBytes, kCacheSetStrideBytes);
-  return k * rowBytes >= kMinPackedAtEachCallF32Bytes ||
-         (rowBytes % 64 == 0 && k >= kMinSameSetRows * sets);
+  return k >= kMinRowsPerSet * sets;
 }
 
 /// An f32 weight (a matmul's or a conv's filter) is prepacked into the

@@ -234,8 +234,8 @@ Value transposedTaps(RuleBuilder b, Value filter, int64_t groups,
 }
 
 /// Input channels per group below which a conv's input gradient multiplies
-/// g by every tap of the filter at once (tapColumnPhases) rather than
-/// convolving g per stride phase: a phase conv's product has that few
+/// g by every tap of the filter at once (inputGradientByTapColumns) rather
+/// than convolving g per stride phase: a phase conv's product has that few
 /// columns, most of an AVX2 register tile's 16 idle (an RGB stem's: 3).
 constexpr int64_t kMaxInputChannelsForTapColumns = 16;
 
