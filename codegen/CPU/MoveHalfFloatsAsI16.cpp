@@ -17,6 +17,7 @@
 #include "codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::rlx {
@@ -40,73 +41,41 @@ Type asI16(Type type) {
   return {};
 }
 
-Value bitcastTo(PatternRewriter &rewriter, Location loc, Type type,
-                Value value) {
-  return LLVM::BitcastOp::create(rewriter, loc, type, value);
-}
+/// An insertelement, extractelement, shufflevector or select with a bf16
+/// or f16 operand or result, rebuilt on the i16 values of the same bits:
+/// each such operand bitcast to i16, each such result bitcast back. The
+/// op's attributes (a shuffle's mask) carry over unchanged.
+struct MoveLanesAsI16 : RewritePattern {
+  explicit MoveLanesAsI16(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
 
-struct InsertElementAsI16 : OpRewritePattern<LLVM::InsertElementOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LLVM::InsertElementOp op,
+  LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    Type vector = asI16(op.getType());
-    if (!vector)
+    if (!isa<LLVM::InsertElementOp, LLVM::ExtractElementOp,
+             LLVM::ShuffleVectorOp, LLVM::SelectOp>(op))
       return failure();
-    Location loc = op.getLoc();
-    Value inserted = LLVM::InsertElementOp::create(
-        rewriter, loc, bitcastTo(rewriter, loc, vector, op.getVector()),
-        bitcastTo(rewriter, loc, asI16(op.getValue().getType()), op.getValue()),
-        op.getPosition());
-    rewriter.replaceOp(op, bitcastTo(rewriter, loc, op.getType(), inserted));
-    return success();
-  }
-};
-
-struct ExtractElementAsI16 : OpRewritePattern<LLVM::ExtractElementOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LLVM::ExtractElementOp op,
-                                PatternRewriter &rewriter) const override {
-    Type vector = asI16(op.getVector().getType());
-    if (!vector)
+    auto halfFloat = [](Type type) { return !!asI16(type); };
+    if (llvm::none_of(op->getOperandTypes(), halfFloat) &&
+        llvm::none_of(op->getResultTypes(), halfFloat))
       return failure();
-    Location loc = op.getLoc();
-    Value extracted = LLVM::ExtractElementOp::create(
-        rewriter, loc, bitcastTo(rewriter, loc, vector, op.getVector()),
-        op.getPosition());
-    rewriter.replaceOp(op, bitcastTo(rewriter, loc, op.getType(), extracted));
-    return success();
-  }
-};
-
-struct ShuffleAsI16 : OpRewritePattern<LLVM::ShuffleVectorOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LLVM::ShuffleVectorOp op,
-                                PatternRewriter &rewriter) const override {
-    Type in = asI16(op.getV1().getType());
-    if (!in)
-      return failure();
-    Location loc = op.getLoc();
-    Value shuffled = LLVM::ShuffleVectorOp::create(
-        rewriter, loc, bitcastTo(rewriter, loc, in, op.getV1()),
-        bitcastTo(rewriter, loc, in, op.getV2()), op.getMask());
-    rewriter.replaceOp(op, bitcastTo(rewriter, loc, op.getType(), shuffled));
-    return success();
-  }
-};
-
-struct SelectAsI16 : OpRewritePattern<LLVM::SelectOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LLVM::SelectOp op,
-                                PatternRewriter &rewriter) const override {
-    Type type = asI16(op.getType());
-    if (!type)
-      return failure();
-    Location loc = op.getLoc();
-    Value selected = LLVM::SelectOp::create(
-        rewriter, loc, op.getCondition(),
-        bitcastTo(rewriter, loc, type, op.getTrueValue()),
-        bitcastTo(rewriter, loc, type, op.getFalseValue()));
-    rewriter.replaceOp(op, bitcastTo(rewriter, loc, op.getType(), selected));
+    Location loc = op->getLoc();
+    IRMapping mapping;
+    for (Value operand : op->getOperands())
+      if (Type i16 = asI16(operand.getType()))
+        mapping.map(operand,
+                    LLVM::BitcastOp::create(rewriter, loc, i16, operand));
+    Operation *moved = rewriter.clone(*op, mapping);
+    SmallVector<Value> results;
+    for (OpResult result : moved->getResults()) {
+      Type type = result.getType();
+      if (Type i16 = asI16(type)) {
+        result.setType(i16);
+        results.push_back(LLVM::BitcastOp::create(rewriter, loc, type, result));
+        continue;
+      }
+      results.push_back(result);
+    }
+    rewriter.replaceOp(op, results);
     return success();
   }
 };
@@ -115,8 +84,7 @@ struct RLXCPUMoveHalfFloatsAsI16
     : rlx::impl::RLXCPUMoveHalfFloatsAsI16Base<RLXCPUMoveHalfFloatsAsI16> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<InsertElementAsI16, ExtractElementAsI16, ShuffleAsI16,
-                 SelectAsI16>(&getContext());
+    patterns.add<MoveLanesAsI16>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }
