@@ -467,7 +467,8 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
       RLXPackDotOperandsOptions pack;
       pack.int8 = targetHasDotProductInt8(options);
       pack.bf16 = targetHasDotProductBF16(options);
-      pack.f32 = dot_layout::kPanelColumns % matmulTile(options).second == 0;
+      pack.f32PanelColumns = matmulTile(options).second;
+      pack.f32 = dot_layout::isF32PanelWidth(pack.f32PanelColumns);
       pm.addPass(createRLXPackDotOperands(pack));
       pm.addPass(createRLXPrepareParams());
     }

@@ -19,10 +19,11 @@
 /// Rows after the last whole tile are read in place.
 ///
 /// A weight B is packed once per binding instead (rlx-pack-dot-operands,
-/// panels of dot_layout::kPanelColumns, the AVX-512 tile's width): its
-/// matmul arrives as a linalg.generic marked `rlx.packed_rhs` reading them,
-/// and gets the same loops without the copy; a narrower register tile
-/// (AVX2's 16 columns) reads each panel as products of its own width.
+/// panels as wide as the target's register tile: 32 columns with AVX-512,
+/// 16 with AVX2): its matmul arrives as a linalg.generic marked
+/// `rlx.packed_rhs` reading them, and gets the same loops without the
+/// copy; a register tile narrower than the panels reads each as products
+/// of its own width.
 /// A block-scaled weight arrives as its narrow codes and its scales, each
 /// in panels: where the loops would view a panel's K block, that block is
 /// decoded into an f32 buffer (block x tileN, at most 128 KiB: in L2,
@@ -833,10 +834,10 @@ bool mlir::rlx::isPrepackedF32Matmul(Operation *op) {
   return aType.getElementType().isF32() &&
          packedType.getElementType().isF32() && packedType.hasStaticShape() &&
          packedType.getLayout().isIdentity() &&
-         packedType.getDimSize(2) == dot_layout::kPanelColumns &&
+         dot_layout::isF32PanelWidth(packedType.getDimSize(2)) &&
          !cType.isDynamicDim(1) &&
          cType.getDimSize(1) ==
-             packedType.getDimSize(0) * dot_layout::kPanelColumns;
+             packedType.getDimSize(0) * packedType.getDimSize(2);
 }
 
 bool mlir::rlx::isPrepackedBlockScaledMatmul(Operation *op) {
@@ -853,22 +854,22 @@ bool mlir::rlx::isPrepackedBlockScaledMatmul(Operation *op) {
     auto type = cast<MemRefType>(v.getType());
     return type.getRank() == 3 && type.hasStaticShape() &&
            type.getLayout().isIdentity() &&
-           type.getDimSize(2) == dot_layout::kPanelColumns;
+           dot_layout::isF32PanelWidth(type.getDimSize(2));
   };
   Value codes = generic.getDpsInputOperand(1)->get();
   Value scales = generic.getDpsInputOperand(2)->get();
+  auto codesType = cast<MemRefType>(codes.getType());
   return aType.getElementType().isF32() && cType.getElementType().isF32() &&
-         isPanels(codes) && isPanels(scales) && !cType.isDynamicDim(1) &&
+         isPanels(codes) && isPanels(scales) &&
+         cast<MemRefType>(scales.getType()).getDimSize(2) ==
+             codesType.getDimSize(2) &&
+         !cType.isDynamicDim(1) &&
          cType.getDimSize(1) ==
-             cast<MemRefType>(codes.getType()).getDimSize(0) *
-                 dot_layout::kPanelColumns;
+             codesType.getDimSize(0) * codesType.getDimSize(2);
 }
 
 LogicalResult mlir::rlx::expandPrepackedMatmuls(ModuleOp module, int64_t tileM,
                                                 int64_t tileN) {
-  // A register tile reads whole panels or an even part of one.
-  if (dot_layout::kPanelColumns % tileN != 0)
-    return success();
   SmallVector<linalg::GenericOp> generics;
   module.walk([&](linalg::GenericOp op) {
     if (isPrepackedF32Matmul(op) || isPrepackedBlockScaledMatmul(op))
@@ -886,10 +887,14 @@ LogicalResult mlir::rlx::expandPrepackedMatmuls(ModuleOp module, int64_t tileM,
     }
     Value c = op.getDpsInitOperand(0)->get();
     auto packedType = cast<MemRefType>(source.panels.getType());
+    // A register tile reads whole panels or an even part of one.
+    int64_t panelColumns = packedType.getDimSize(2);
+    if (panelColumns % tileN != 0)
+      continue;
     packOne(op, op.getDpsInputOperand(0)->get(), /*aTransposed=*/false, Value(),
             /*bTransposed=*/false, source, c, packedType.getDimSize(1),
             cast<MemRefType>(c.getType()).getDimSize(1), tileM, tileN,
-            dot_layout::kPanelColumns);
+            panelColumns);
   }
   return success();
 }

@@ -3,13 +3,14 @@
 /// \file
 /// rlx.pack_dot_operand, rlx.unpack_dot_operand, and the matmul that reads
 /// a packed weight through an unpack. That matmul is one linalg.generic
-/// over (m, n, k) reading the packed tensor at (n / 32, k / G, (n % 32) *
-/// G + k % G), marked `rlx.packed_rhs` for rlx-cpu-dot-product-matmul;
+/// over (m, n, k) reading the packed tensor at (n / P, k / G, (n % P) *
+/// G + k % G) (P columns per panel: 32, or 16 for the f32 kernel on AVX2),
+/// marked `rlx.packed_rhs` for rlx-cpu-dot-product-matmul;
 /// its body is the exact product, so any other lowering of it (loops) is
 /// correct too. A block-scaled weight whose codes and scales are both
 /// packed (rlx.block_dequantize of two unpacks) is read the same way: the
-/// generic reads the code at (n / 32, k, n % 32) and its scale at (n / 32,
-/// k / block_size, n % 32), dequantizes and multiplies, and carries the
+/// generic reads the code at (n / P, k, n % P) and its scale at (n / P,
+/// k / block_size, n % P), dequantizes and multiplies, and carries the
 /// block size for the f32 kernel (rlx-cpu-vectorize-matmul), which
 /// expands it into panels decoded one K block at a time. The pack is an
 /// affine copy of the zero-padded weight; an
@@ -34,13 +35,14 @@ using namespace mlir::rlx;
 
 namespace {
 
-/// Where element (k, n) of a [K, N] operand lies in its packed layout, as
-/// the three results of a map over `dims` with k and n the dims `kDim` and
-/// `nDim`.
+/// Where element (k, n) of a [K, N] operand lies in its packed layout
+/// `packed`, as the three results of a map over `dims` with k and n the
+/// dims `kDim` and `nDim`.
 AffineMap packedPositionMap(MLIRContext *ctx, unsigned dims, unsigned kDim,
-                            unsigned nDim, int64_t group) {
+                            unsigned nDim, RankedTensorType packed) {
   AffineExpr k = getAffineDimExpr(kDim, ctx), n = getAffineDimExpr(nDim, ctx);
-  int64_t columns = dot_layout::kPanelColumns;
+  int64_t group = dot_layout::packedGroup(packed);
+  int64_t columns = dot_layout::packedPanelColumns(packed);
   return AffineMap::get(dims, 0,
                         {n.floorDiv(columns), k.floorDiv(group),
                          (n % columns) * group + k % group},
@@ -115,7 +117,8 @@ struct PackDotOperandPattern : OpRewritePattern<PackDotOperandOp> {
     // Zeros up to whole groups and panels, then one affine copy. (Only
     // where B has partial ones: f8E8M0FNU scales have no zero.)
     int64_t paddedK = packedType.getDimSize(1) * group;
-    int64_t paddedN = packedType.getDimSize(0) * dot_layout::kPanelColumns;
+    int64_t columns = dot_layout::packedPanelColumns(packedType);
+    int64_t paddedN = packedType.getDimSize(0) * columns;
     Value padded = matrix;
     if (paddedK != matrixType.getDimSize(0) ||
         paddedN != matrixType.getDimSize(1)) {
@@ -129,15 +132,12 @@ struct PackDotOperandPattern : OpRewritePattern<PackDotOperandOp> {
           rewriter, loc, RankedTensorType::get({paddedK, paddedN}, element),
           matrix, low, high, zero);
     }
-    // Loops (p, g, j): B[G * g + j % G, 32 * p + j / G].
+    // Loops (p, g, j): B[G * g + j % G, columns * p + j / G].
     MLIRContext *ctx = rewriter.getContext();
     AffineExpr p = getAffineDimExpr(0, ctx), g = getAffineDimExpr(1, ctx),
                j = getAffineDimExpr(2, ctx);
     AffineMap read = AffineMap::get(
-        3, 0,
-        {g * group + j % group,
-         p * dot_layout::kPanelColumns + j.floorDiv(group)},
-        ctx);
+        3, 0, {g * group + j % group, p * columns + j.floorDiv(group)}, ctx);
     Value init = emptyTensor(rewriter, loc, packedType, {});
     auto copy = linalg::GenericOp::create(
         rewriter, loc, TypeRange{packedType}, ValueRange{padded},
@@ -170,11 +170,12 @@ Value mlir::rlx::buildPackedMatmul(OpBuilder &b, Location loc, Value lhs,
                                    UnpackDotOperandOp unpack, Value acc) {
   MLIRContext *ctx = b.getContext();
   Value packed = unpack.getPacked();
-  int64_t group = dot_layout::packedGroup(unpack.getPacked().getType());
+  RankedTensorType packedType = unpack.getPacked().getType();
+  int64_t group = dot_layout::packedGroup(packedType);
   AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
              k = getAffineDimExpr(2, ctx);
   SmallVector<AffineMap> maps = {AffineMap::get(3, 0, {m, k}, ctx),
-                                 packedPositionMap(ctx, 3, 2, 1, group),
+                                 packedPositionMap(ctx, 3, 2, 1, packedType),
                                  AffineMap::get(3, 0, {m, n}, ctx)};
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{acc.getType()}, ValueRange{lhs, packed},
@@ -211,11 +212,17 @@ BlockDequantizeOp mlir::rlx::packedBlockScaledSource(Value rhs) {
     return {};
   // Both in the f32 panels (G = 1): the product reads them so. bf16 (and
   // i8 in groups of 4) have the dot-product kernels' layouts.
+  int64_t columns = 0;
   for (Value operand :
        {Value(dequantize.getX()), Value(dequantize.getScales())}) {
     auto unpack = operand.getDefiningOp<UnpackDotOperandOp>();
     if (!unpack || dot_layout::packedGroup(unpack.getPacked().getType()) != 1)
       return {};
+    int64_t width =
+        dot_layout::packedPanelColumns(unpack.getPacked().getType());
+    if (columns && width != columns)
+      return {};
+    columns = width;
   }
   return dequantize;
 }
@@ -230,9 +237,12 @@ Value mlir::rlx::buildPackedBlockScaledMatmul(OpBuilder &b, Location loc,
   int64_t blockSize = dequantize.getBlockSize();
   AffineExpr m = getAffineDimExpr(0, ctx), n = getAffineDimExpr(1, ctx),
              k = getAffineDimExpr(2, ctx);
-  int64_t columns = dot_layout::kPanelColumns;
+  // Codes and scales in panels of one width (packedBlockScaledSource).
+  RankedTensorType codesType = codes.getPacked().getType();
+  int64_t columns = dot_layout::packedPanelColumns(codesType);
   SmallVector<AffineMap> maps = {
-      AffineMap::get(3, 0, {m, k}, ctx), packedPositionMap(ctx, 3, 2, 1, 1),
+      AffineMap::get(3, 0, {m, k}, ctx),
+      packedPositionMap(ctx, 3, 2, 1, codesType),
       AffineMap::get(
           3, 0, {n.floorDiv(columns), k.floorDiv(blockSize), n % columns}, ctx),
       AffineMap::get(3, 0, {m, n}, ctx)};
@@ -267,7 +277,8 @@ Value mlir::rlx::buildUnpack(OpBuilder &b, Location loc,
   auto [k, n] = dot_layout::asMatrix(type.getShape());
   auto matrixType = RankedTensorType::get({k, n}, element);
   int64_t group = dot_layout::packedGroup(op.getPacked().getType());
-  AffineMap read = packedPositionMap(b.getContext(), 2, 0, 1, group);
+  AffineMap read =
+      packedPositionMap(b.getContext(), 2, 0, 1, op.getPacked().getType());
   Value init = emptyTensor(b, loc, matrixType, {});
   auto copy = linalg::GenericOp::create(
       b, loc, TypeRange{matrixType}, ValueRange{op.getPacked()},

@@ -37,13 +37,14 @@
 // CHECK: packed weights: all 9 outputs exact
 
 // On a CPU with both kernels the six products read prepacked params, which
-// the prepare entry packs; without them only the two f32 ones do.
+// the prepare entry packs; without them only the two f32 ones do, in
+// panels as wide as AVX2's register tile (16 columns, 32 with AVX-512).
 // RUN: rlxc %t.dyn.mlir --cpu=znver4 --compile-to=lower | FileCheck %s --check-prefix=LOWER
 // LOWER: func.func @f(
 // LOWER-COUNT-6: attrs =  {rlx.packed_rhs}
 // LOWER: func.func @f__prepare_params
 // RUN: rlxc %t.dyn.mlir --cpu=x86-64-v3 --compile-to=lower | FileCheck %s --check-prefix=V3
 // V3: func.func @f(
-// V3-COUNT-2: ins({{.*}}xf32>, {{.*}}x32xf32>) outs({{.*}}xf32>) attrs =  {rlx.packed_rhs}
+// V3-COUNT-2: ins({{.*}}xf32>, {{.*}}x16xf32>) outs({{.*}}xf32>) attrs =  {rlx.packed_rhs}
 // V3-NOT: rlx.packed_rhs
 // V3: func.func @f__prepare_params

@@ -29,6 +29,16 @@ inline constexpr llvm::StringLiteral kScaleBlockAttrName =
 /// Columns of B per panel: two 16-lane zmm registers of 32-bit sums.
 inline constexpr int64_t kPanelColumns = 32;
 
+/// Columns of B per panel of the f32 kernel's layouts (groups of 1: f32
+/// weights, a block-scaled weight's codes and scales): its register
+/// tile's width, 32 with AVX-512, 16 (two ymm registers) with AVX2 alone.
+/// A 16-column tile reading half of each row of a 32-column panel streams
+/// twice the lines it uses (ResNet-50's 1x1 256 -> 64 conv at 56x56 on one
+/// Zen 3 core: 1.38 ms in 32-column panels, 1.10 in 16-column ones).
+inline bool isF32PanelWidth(int64_t columns) {
+  return columns == 16 || columns == kPanelColumns;
+}
+
 /// Consecutive k one 32-bit lane multiplies: 4 i8 (vpdpbusd) or 2 bf16
 /// (vdpbf16ps); 1 f32 (FMA: the f32 kernel's K x 32 column panels). The
 /// default group of each type: i8 may also be packed in groups of 1, the
@@ -59,33 +69,44 @@ inline constexpr int64_t kMinPanelledF32Bytes = int64_t(2) << 20;
 inline constexpr int64_t kMinPackedAtEachCallF32Bytes = int64_t(512) << 10;
 
 /// L1D geometry shared by Zen 3, Zen 4 and Sapphire Rapids: 64-byte lines
-/// in 64 sets, so addresses 4 KiB apart fall in the same set. Rows of a B
-/// `r` bytes apart (a multiple of a line) fall in
-/// kCacheSetStrideBytes / gcd(r, kCacheSetStrideBytes) sets.
+/// in 64 sets, so addresses 4 KiB apart fall in the same set, 32 KiB in
+/// all (48 on Sapphire Rapids). Rows of a B `r` bytes apart (a multiple of
+/// a line) fall in kCacheSetStrideBytes / gcd(r, kCacheSetStrideBytes)
+/// sets.
 inline constexpr int64_t kCacheLineBytes = 64;
 inline constexpr int64_t kCacheSetStrideBytes = 4096;
+inline constexpr int64_t kL1Bytes = int64_t(32) << 10;
 
 /// Rows of B per L1 set from which a register tile's column panel, one
 /// line per row, outnumbers the set's ways (8 on Zen 3, 12 on Sapphire
 /// Rapids), so that every row tile misses on all of them again.
 inline constexpr int64_t kMinRowsPerSet = 16;
 
-/// Whether the f32 kernel packs a B of k x n elements of `elementBytes`
-/// that is no weight at each call (N's panel conditions aside): from
-/// kMinPackedAtEachCallF32Bytes, or smaller when its rows crowd the few L1
-/// sets they fall in, kMinRowsPerSet or more each (rows 8 KiB apart: all
-/// in one set, from 16 rows; 2 KiB apart: two sets, from 32). A filter
-/// gradient's [49, 2048] output gradient at 7x7, read in place, ran at
-/// 0.64x oneDNN.
-inline bool packedAtEachCall(int64_t k, int64_t n, int64_t elementBytes) {
-  int64_t rowBytes = n * elementBytes;
-  if (k * rowBytes >= kMinPackedAtEachCallF32Bytes)
-    return true;
-  if (rowBytes % kCacheLineBytes != 0)
+/// Whether a register tile's column panel of a B of k rows `rowBytes`
+/// apart, read in place, would stay in L1 from one row tile to the next
+/// but for its rows crowding the few sets they fall in (kMinRowsPerSet or
+/// more each: rows 8 KiB apart, all in one set, from 16 rows; 2 KiB
+/// apart, two sets, from 32). A panel of more lines than L1 holds misses
+/// in L1 however its rows fall, so packing it buys nothing there (a 3x3
+/// conv's [576, 64] filter, packed at each call, took its product off the
+/// row tiles that rebuild the im2col rows in L1: 0.69x oneDNN).
+inline bool rowsCrowdL1Sets(int64_t k, int64_t rowBytes) {
+  if (rowBytes % kCacheLineBytes != 0 || k * kCacheLineBytes > kL1Bytes)
     return false;
   int64_t sets =
       kCacheSetStrideBytes / std::gcd(rowBytes, kCacheSetStrideBytes);
   return k >= kMinRowsPerSet * sets;
+}
+
+/// Whether the f32 kernel packs a B of k x n elements of `elementBytes`
+/// that is no weight at each call (N's panel conditions aside): from
+/// kMinPackedAtEachCallF32Bytes, or smaller when its rows crowd L1 sets
+/// (rowsCrowdL1Sets). A filter gradient's [49, 2048] output gradient at
+/// 7x7, read in place, ran at 0.64x oneDNN.
+inline bool packedAtEachCall(int64_t k, int64_t n, int64_t elementBytes) {
+  int64_t rowBytes = n * elementBytes;
+  return k * rowBytes >= kMinPackedAtEachCallF32Bytes ||
+         rowsCrowdL1Sets(k, rowBytes);
 }
 
 /// An f32 weight (a matmul's or a conv's filter) is prepacked into the
@@ -98,6 +119,14 @@ inline bool packedAtEachCall(int64_t k, int64_t n, int64_t elementBytes) {
 /// (ResNet-50 b1 on Zen 3, filters from 256 KiB prepacked: 157-184 ms
 /// against 162-214 on one thread).
 inline constexpr int64_t kMinPrepackedF32Bytes = int64_t(256) << 10;
+
+/// Whether an f32 weight of k x n is prepacked (N's panel conditions
+/// aside): from kMinPrepackedF32Bytes, or smaller where read in place its
+/// rows would crowd L1 sets (rowsCrowdL1Sets): ResNet-50's 1x1 64 -> 256
+/// filter, [64, 256], falls in four sets.
+inline bool prepackedF32Weight(int64_t k, int64_t n) {
+  return k * n * 4 >= kMinPrepackedF32Bytes || rowsCrowdL1Sets(k, n * 4);
+}
 
 /// A block-scaled weight is decoded in the f32 kernel (its codes and
 /// scales packed, about a byte per weight in memory) from this many bytes
@@ -127,12 +156,14 @@ inline Type storedElementType(Type element) {
   return element;
 }
 
-/// The packed type of a `[k, n]` operand: [panels, groups, 32 * group].
+/// The packed type of a `[k, n]` operand in panels of `columns` (32, or
+/// an f32 panel width in groups of 1): [panels, groups, columns * group].
 inline RankedTensorType packedType(int64_t k, int64_t n, Type element,
-                                   int64_t group) {
-  return RankedTensorType::get({(n + kPanelColumns - 1) / kPanelColumns,
-                                (k + group - 1) / group, kPanelColumns * group},
-                               storedElementType(element));
+                                   int64_t group,
+                                   int64_t columns = kPanelColumns) {
+  return RankedTensorType::get(
+      {(n + columns - 1) / columns, (k + group - 1) / group, columns * group},
+      storedElementType(element));
 }
 
 /// The packed type of a `[k, n]` operand in its type's default group.
@@ -140,9 +171,17 @@ inline RankedTensorType packedType(int64_t k, int64_t n, Type element) {
   return packedType(k, n, element, groupSize(element));
 }
 
-/// The group of k a packed type holds per lane: its last dim / 32.
+/// The group of k a packed type holds per lane: its last dim / 32 for the
+/// dot-product kernels' groups of 2 and 4, 1 for the f32 kernel's panels
+/// (16 or 32 wide).
 inline int64_t packedGroup(RankedTensorType packed) {
-  return packed.getDimSize(2) / kPanelColumns;
+  int64_t last = packed.getDimSize(2);
+  return last > kPanelColumns ? last / kPanelColumns : 1;
+}
+
+/// Columns of B per panel of a packed type.
+inline int64_t packedPanelColumns(RankedTensorType packed) {
+  return packed.getDimSize(2) / packedGroup(packed);
 }
 
 /// `shape` ([..., N], static) read as [K, N]: the leading dims collapsed.

@@ -28,16 +28,21 @@ static LogicalResult verifyDotLayout(Operation *op, RankedTensorType unpacked,
   auto [k, n] = dot_layout::asMatrix(unpacked.getShape());
   Type element = unpacked.getElementType();
   RankedTensorType expected = dot_layout::packedType(k, n, element);
-  // i8 also in groups of 1 (a block-scaled weight's codes).
-  RankedTensorType single = dot_layout::packedType(k, n, element, 1);
-  bool i8 = element.isInteger(8);
-  if (packed == expected || (i8 && packed == single))
+  if (packed == expected)
+    return success();
+  // Groups of 1 (the f32 kernel's panels, i8 among a block-scaled weight's
+  // codes) may also be 16 columns wide, an AVX2 register tile's width.
+  bool single = element.isInteger(8) || dot_layout::groupSize(element) == 1;
+  RankedTensorType narrow = dot_layout::packedType(k, n, element, 1, 16);
+  if (single &&
+      (packed == dot_layout::packedType(k, n, element, 1) || packed == narrow))
     return success();
   InFlightDiagnostic diag = op->emitOpError("expects the packed layout of ")
                             << unpacked << " (as [" << k << ", " << n
                             << "]) to be " << expected;
-  if (i8)
-    diag << " (or " << single << " in groups of 1)";
+  if (single)
+    diag << " (or " << dot_layout::packedType(k, n, element, 1) << " or "
+         << narrow << " in groups of 1)";
   return diag << ", got " << packed;
 }
 

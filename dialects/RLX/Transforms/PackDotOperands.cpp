@@ -4,8 +4,9 @@
 /// rlx-pack-dot-operands: the CPU's int8 and bf16 matmul kernel
 /// (rlx-cpu-dot-product-matmul) reads B in its own layout, groups of
 /// consecutive k interleaved panel by panel, and the f32 one
-/// (rlx-cpu-vectorize-matmul) a B of 2 MiB or more in K x 32 column
-/// panels; each copies B into its layout at every call when B is a plain
+/// (rlx-cpu-vectorize-matmul) a large B in K x P column panels (P its
+/// register tile's width, option `f32-panel-columns`: 32 with AVX-512, 16
+/// with AVX2); each copies B into its layout at every call when B is a plain
 /// tensor. When B is a weight (computed from params
 /// and constants alone) that copy is the same at every call: here it
 /// becomes `rlx.unpack_dot_operand(rlx.pack_dot_operand(B))`,
@@ -19,14 +20,13 @@
 ///   matmul by the filter viewed as `[KH * KW * C, F]`);
 /// - the bf16 `[K, N]` weight of an f32 matmul of two bf16 values widened
 ///   by rlx.cast (what rlx-accumulate-in-f32 makes of a bf16 matmul);
-/// - the f32 `[K, N]` weight of an f32 matmul (256 KiB or more), and the
-///   f32 filter of a conv with one group (2 MiB or more, the size from
-///   which the f32 kernel packs a B at each call; below, the conv keeps its
-///   fused epilogue, see DotOperandLayout.h), N a multiple of 32 and more
-///   than 32, which the f32 kernel reads in panels;
+/// - the f32 `[K, N]` weight of an f32 matmul and the f32 filter of a conv
+///   with one group, 256 KiB or more or with rows that would crowd a few
+///   L1 sets (dot_layout::prepackedF32Weight), N a multiple of P and more
+///   than P, which the f32 kernel reads in panels;
 /// - the block-scaled weight of an f32 matmul: rlx.block_dequantize to f32
 ///   of `[K, N]` narrow float or 2-8 bit integer codes along K, with
-///   f8E8M0FNU, f16 or f32 scales, N a multiple of 32, 2 MiB or more as
+///   f8E8M0FNU, f16 or f32 scales, N a multiple of P, 2 MiB or more as
 ///   f32 (MXFP8, MXFP6, MXFP4, MXINT8, blocked int4; smaller ones are
 ///   prepared in f32, see DotOperandLayout.h). Its codes and scales are
 ///   packed into the f32 panels (groups of 1, i8 too), each as the layout
@@ -38,8 +38,8 @@
 ///   bytes), where dequantizing it once per binding would keep an f32 copy.
 ///
 /// Only for a CPU with the kernel's instructions (options `int8`, `bf16`;
-/// `f32` when the f32 kernel's panels are 32 wide), after loop-invariant
-/// code motion and before rlx-prepare-params.
+/// `f32` when the f32 kernel's register tile is 16 or 32 wide), after
+/// loop-invariant code motion and before rlx-prepare-params.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -66,16 +66,15 @@ bool isI8(Type t) { return t.isSignlessInteger(8); }
 bool isI32(Type t) { return t.isSignlessInteger(32); }
 bool isF32(Type t) { return t.isF32(); }
 
-/// An f32 weight of `minBytes` or more the f32 kernel reads in column
-/// panels.
-bool isPanelledF32(Value w, int64_t minBytes) {
+/// An f32 weight the f32 kernel reads in column panels of `columns`,
+/// prepacked (dot_layout::prepackedF32Weight).
+bool isPrepackedF32(Value w, int64_t columns) {
   auto type = cast<RankedTensorType>(w.getType());
   if (!type.hasStaticShape() || !type.getElementType().isF32())
     return false;
-  int64_t n = type.getShape().back();
-  return n % dot_layout::kPanelColumns == 0 &&
-         n > dot_layout::kPanelColumns &&
-         type.getNumElements() * 4 >= minBytes;
+  auto [k, n] = dot_layout::asMatrix(type.getShape());
+  return n % columns == 0 && n > columns &&
+         dot_layout::prepackedF32Weight(k, n);
 }
 
 /// A static weight the kernel can read packed. The weight may be computed
@@ -109,9 +108,10 @@ bool isBlockScale(Type t) {
 }
 
 /// The dequantization of a block-scaled weight `rhs` is, when the f32 kernel
-/// can read its codes and scales in panels (see the file comment); null
-/// otherwise.
-BlockDequantizeOp panelledBlockScaled(Value rhs, Block *block) {
+/// can read its codes and scales in panels of `columns` (see the file
+/// comment); null otherwise.
+BlockDequantizeOp panelledBlockScaled(Value rhs, Block *block,
+                                      int64_t columns) {
   auto dequantize = rhs.getDefiningOp<BlockDequantizeOp>();
   if (!dequantize || dequantize.getAxis() != 0 ||
       !dequantize.getType().getElementType().isF32())
@@ -122,7 +122,7 @@ BlockDequantizeOp panelledBlockScaled(Value rhs, Block *block) {
       !isBlockScale(scales.getElementType()) ||
       !isPackableWeight(dequantize.getX(), block) ||
       !isPackableWeight(dequantize.getScales(), block) ||
-      codes.getDimSize(1) % dot_layout::kPanelColumns != 0 ||
+      codes.getDimSize(1) % columns != 0 ||
       codes.getNumElements() * 4 < dot_layout::kMinBlockScaledF32Bytes)
     return {};
   return dequantize;
@@ -146,11 +146,13 @@ struct RLXPackDotOperandsPass
 
   /// `weight` packed and unpacked: in its type's default group, or, for a
   /// block-scaled weight's codes and scales (`panels`), in the f32
-  /// kernel's groups of 1.
+  /// kernel's groups of 1; groups of 1 in the f32 kernel's panels.
   Value unpack(Value weight, bool panels = false) {
     auto type = cast<RankedTensorType>(weight.getType());
     Type element = type.getElementType();
     int64_t group = panels ? 1 : dot_layout::groupSize(element);
+    int64_t columns =
+        group == 1 ? int64_t(f32PanelColumns) : dot_layout::kPanelColumns;
     Value &slot = unpacked[{weight, group}];
     if (slot)
       return slot;
@@ -159,12 +161,18 @@ struct RLXPackDotOperandsPass
     if (Operation *def = weight.getDefiningOp())
       b.setInsertionPointAfter(def);
     Value packed = PackDotOperandOp::create(
-        b, weight.getLoc(), dot_layout::packedType(k, n, element, group),
-        weight);
+        b, weight.getLoc(),
+        dot_layout::packedType(k, n, element, group, columns), weight);
     return slot = UnpackDotOperandOp::create(b, weight.getLoc(), type, packed);
   }
 
   void runOnOperation() override {
+    if (f32 && !dot_layout::isF32PanelWidth(f32PanelColumns)) {
+      getOperation()->emitError("rlx-pack-dot-operands: f32-panel-columns "
+                                "must be 16 or 32, got ")
+          << int64_t(f32PanelColumns);
+      return signalPassFailure();
+    }
     // (operand to rewrite, weight to pack, whether the operand widens it,
     // or the block-scaled weight's dequantization to read packed).
     struct Rewrite {
@@ -192,15 +200,15 @@ struct RLXPackDotOperandsPass
         }
         if (f32 && hasElement(matmul.getLhs(), isF32) &&
             hasElement(matmul, isF32)) {
-          if (BlockDequantizeOp scaled = panelledBlockScaled(rhs, block)) {
+          if (BlockDequantizeOp scaled =
+                  panelledBlockScaled(rhs, block, f32PanelColumns)) {
             rewrites.push_back(
                 {&matmul.getRhsMutable(), Value(), false, scaled});
             return;
           }
         }
         if (f32 && hasElement(matmul.getLhs(), isF32) &&
-            hasElement(matmul, isF32) &&
-            isPanelledF32(rhs, dot_layout::kMinPrepackedF32Bytes) &&
+            hasElement(matmul, isF32) && isPrepackedF32(rhs, f32PanelColumns) &&
             isPackableWeight(rhs, block))
           rewrites.push_back({&matmul.getRhsMutable(), rhs, false});
       } else if (auto conv = dyn_cast<Conv2DOp>(op)) {
@@ -211,7 +219,7 @@ struct RLXPackDotOperandsPass
         bool int8Conv = int8 && hasElement(conv.getInput(), isI8) &&
                         hasElement(filter, isI8);
         bool f32Conv = f32 && hasElement(conv.getInput(), isF32) &&
-                       isPanelledF32(filter, dot_layout::kMinPrepackedF32Bytes);
+                       isPrepackedF32(filter, f32PanelColumns);
         if (int8Conv || f32Conv)
           rewrites.push_back({&conv.getFilterMutable(), filter, false});
       }

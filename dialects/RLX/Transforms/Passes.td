@@ -119,9 +119,11 @@ def RLXPackDotOperands : Pass<"rlx-pack-dot-operands", "mlir::ModuleOp"> {
     The `[K, N]` weight of an i8 x i8 -> i32 matmul, the filter of an i8
     conv2d with one group (`int8`), the bf16 `[K, N]` weight widened into
     an f32 matmul of two widened bf16 values (`bf16`), and the f32 `[K, N]`
-    weight of an f32 matmul (256 KiB or more) or filter of an f32 conv2d
-    with one group (2 MiB or more) that the f32 kernel reads in column
-    panels (N a multiple of 32 and more than 32; `f32`) are read through
+    weight of an f32 matmul or filter of an f32 conv2d with one group (256
+    KiB or more, or smaller with rows that read in place would crowd a few
+    L1 sets) that the f32 kernel reads in column panels (`f32`; panels of
+    `f32-panel-columns`, its register tile's width, N a multiple of it and
+    more than one panel) are read through
     `rlx.unpack_dot_operand(rlx.pack_dot_operand(w))`: rlx-prepare-params
     moves the pack into the prepare entry, and the lowered matmul reads the
     packed param directly, so the kernel no longer copies the weight into
@@ -131,7 +133,7 @@ def RLXPackDotOperands : Pass<"rlx-pack-dot-operands", "mlir::ModuleOp"> {
     step reading a weight computed before the loop). With `f32`, the
     block-scaled weight of an f32 matmul (`rlx.block_dequantize` of narrow
     float or 2-8 bit integer codes `[K, N]` along K, f8E8M0FNU/f16/f32
-    scales, N a multiple of 32, 2 MiB or more as f32) has its codes and
+    scales, N a multiple of the panel width, 2 MiB or more as f32) has its codes and
     scales packed instead (in groups of 1, i8 codes too), and the matmul reads a new
     dequantization of the two unpacks: the f32 kernel decodes them panel by
     panel, so the weight stays narrow in memory.
@@ -143,7 +145,10 @@ def RLXPackDotOperands : Pass<"rlx-pack-dot-operands", "mlir::ModuleOp"> {
            "Pack bf16 weights (a CPU with AVX512-BF16)">,
     Option<"f32", "f32", "bool", "false",
            "Pack large f32 weights and block-scaled ones (the f32 "
-           "kernel's panels 32 wide)">,
+           "kernel's panels)">,
+    Option<"f32PanelColumns", "f32-panel-columns", "int64_t", "32",
+           "Columns of the f32 kernel's panels: its register tile's width, "
+           "32 (AVX-512) or 16 (AVX2)">,
   ];
   let dependentDialects = ["mlir::rlx::RLXDialect"];
 }

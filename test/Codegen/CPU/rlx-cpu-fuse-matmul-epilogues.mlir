@@ -107,7 +107,9 @@ func.func @one_element_bias(%a: tensor<16x16xf32>, %b: tensor<16x48xf32>, %s: te
 // epilogue reading the product transposed, a product whose B the matmul
 // kernel packs at each call (512 KiB), and a bf16 product; a B just
 // under that bound takes the row tiles (@under_packing_bound), unless its
-// rows lie 8 KiB apart, in one L1 set (@same_set_rows: packed too).
+// rows lie 8 KiB apart, in one L1 set (@same_set_rows: packed too); a 3x3
+// conv's [576, 64] filter, whose column panel outgrows L1 however its rows
+// fall, keeps them (@panel_beyond_l1).
 // CHECK-LABEL: func @left_alone
 // CHECK-NOT: scf.for
 // CHECK-COUNT-4: linalg.matmul ins(%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} : tensor
@@ -115,6 +117,9 @@ func.func @one_element_bias(%a: tensor<16x16xf32>, %b: tensor<16x48xf32>, %s: te
 // CHECK-LABEL: func @under_packing_bound
 // CHECK: scf.for
 // CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<8x124xf32>, tensor<124x1056xf32>)
+// CHECK-LABEL: func @panel_beyond_l1
+// CHECK: scf.for
+// CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<8x576xf32>, tensor<576x64xf32>)
 // CHECK-LABEL: func @same_set_rows
 // CHECK-NOT: scf.for
 // CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<64x62xf32>, tensor<62x2048xf32>)
@@ -174,6 +179,19 @@ func.func @under_packing_bound(%a: tensor<64x124xf32>, %b: tensor<124x1056xf32>)
     linalg.yield %t : f32
   } -> tensor<64x1056xf32>
   return %r : tensor<64x1056xf32>
+}
+func.func @panel_beyond_l1(%a: tensor<64x576xf32>, %b: tensor<576x64xf32>) -> tensor<64x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %p = linalg.matmul ins(%a, %b : tensor<64x576xf32>, tensor<576x64xf32>) outs(%f : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %t = arith.maximumf %x, %zero : f32
+    linalg.yield %t : f32
+  } -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
 }
 func.func @same_set_rows(%a: tensor<64x62xf32>, %b: tensor<62x2048xf32>) -> tensor<64x2048xf32> {
   %zero = arith.constant 0.0 : f32

@@ -106,8 +106,9 @@ func.func @matmul_packed(%a: memref<64x1024xf32>, %b: memref<1024x1024xf32>, %c:
 // output gradient at 7x7, [49, 2048]) is packed too: its 49 rows of a
 // register tile's columns share one L1 set. Rows 2 KiB apart share two
 // sets, packed from 32 rows ([196, 512]); 12 such rows 8 KiB apart fit a
-// set's ways, and [200, 96]'s rows spread over 32 sets: both read in
-// place.
+// set's ways, [200, 96]'s rows spread over 32 sets, and [576, 64]'s
+// column panel (a 3x3 conv's filter, rows 256 bytes apart in 16 sets) has
+// more lines than L1 however they fall: all three read in place.
 // CHECK-LABEL: func @matmul_same_set_rows
 // CHECK: memref.alloc() {alignment = 64 : i64} : memref<49x32xf32>
 // CHECK: linalg.copy
@@ -121,6 +122,10 @@ func.func @matmul_packed(%a: memref<64x1024xf32>, %b: memref<1024x1024xf32>, %c:
 // CHECK-NOT: linalg.copy
 // CHECK: vector.fma
 // CHECK-LABEL: func @matmul_rows_spread
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: linalg.copy
+// CHECK: vector.fma
+// CHECK-LABEL: func @matmul_panel_beyond_l1
 // CHECK-NOT: memref.alloc
 // CHECK-NOT: linalg.copy
 // CHECK: vector.fma
@@ -138,6 +143,10 @@ func.func @matmul_rows_fit_set(%a: memref<64x12xf32>, %b: memref<12x2048xf32>, %
 }
 func.func @matmul_rows_spread(%a: memref<64x200xf32>, %b: memref<200x96xf32>, %c: memref<64x96xf32>) {
   linalg.matmul ins(%a, %b : memref<64x200xf32>, memref<200x96xf32>) outs(%c : memref<64x96xf32>)
+  return
+}
+func.func @matmul_panel_beyond_l1(%a: memref<64x576xf32>, %b: memref<576x64xf32>, %c: memref<64x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x576xf32>, memref<576x64xf32>) outs(%c : memref<64x64xf32>)
   return
 }
 

@@ -41,7 +41,7 @@ func.func @pack_vector(%w: tensor<32xi8>) {
 // -----
 
 func.func @pack_wrong_groups(%w: tensor<37x50xi8>) {
-  // expected-error @+1 {{'rlx.pack_dot_operand' op expects the packed layout of 'tensor<37x50xi8>' (as [37, 50]) to be 'tensor<2x10x128xi8>' (or 'tensor<2x37x32xi8>' in groups of 1), got 'tensor<2x9x128xi8>'}}
+  // expected-error @+1 {{'rlx.pack_dot_operand' op expects the packed layout of 'tensor<37x50xi8>' (as [37, 50]) to be 'tensor<2x10x128xi8>' (or 'tensor<2x37x32xi8>' or 'tensor<4x37x16xi8>' in groups of 1), got 'tensor<2x9x128xi8>'}}
   %0 = rlx.pack_dot_operand %w : (tensor<37x50xi8>) -> tensor<2x9x128xi8>
   return
 }
@@ -49,7 +49,7 @@ func.func @pack_wrong_groups(%w: tensor<37x50xi8>) {
 // -----
 
 func.func @unpack_wrong_shape(%p: tensor<2x10x128xi8>) {
-  // expected-error @+1 {{'rlx.unpack_dot_operand' op expects the packed layout of 'tensor<37x70xi8>' (as [37, 70]) to be 'tensor<3x10x128xi8>' (or 'tensor<3x37x32xi8>' in groups of 1), got 'tensor<2x10x128xi8>'}}
+  // expected-error @+1 {{'rlx.unpack_dot_operand' op expects the packed layout of 'tensor<37x70xi8>' (as [37, 70]) to be 'tensor<3x10x128xi8>' (or 'tensor<3x37x32xi8>' or 'tensor<5x37x16xi8>' in groups of 1), got 'tensor<2x10x128xi8>'}}
   %0 = rlx.unpack_dot_operand %p : (tensor<2x10x128xi8>) -> tensor<37x70xi8>
   return
 }
@@ -67,7 +67,26 @@ func.func @unpack_f64(%p: tensor<1x8x32xf64>) {
 // i8 packs in groups of 4 (the int8 kernel's) or 1 (block-scaled codes),
 // not 2.
 func.func @pack_i8_in_pairs(%w: tensor<64x64xi8>) {
-  // expected-error @+1 {{'rlx.pack_dot_operand' op expects the packed layout of 'tensor<64x64xi8>' (as [64, 64]) to be 'tensor<2x16x128xi8>' (or 'tensor<2x64x32xi8>' in groups of 1), got 'tensor<2x32x64xi8>'}}
+  // expected-error @+1 {{'rlx.pack_dot_operand' op expects the packed layout of 'tensor<64x64xi8>' (as [64, 64]) to be 'tensor<2x16x128xi8>' (or 'tensor<2x64x32xi8>' or 'tensor<4x64x16xi8>' in groups of 1), got 'tensor<2x32x64xi8>'}}
   %0 = rlx.pack_dot_operand %w : (tensor<64x64xi8>) -> tensor<2x32x64xi8>
+  return
+}
+
+// -----
+
+// f32 panels are 32 columns wide (AVX-512's register tile) or 16 (AVX2's),
+// not 8.
+func.func @pack_f32_narrow_panels(%w: tensor<64x64xf32>) {
+  // expected-error @+1 {{'rlx.pack_dot_operand' op expects the packed layout of 'tensor<64x64xf32>' (as [64, 64]) to be 'tensor<2x64x32xf32>' (or 'tensor<2x64x32xf32>' or 'tensor<4x64x16xf32>' in groups of 1), got 'tensor<8x64x8xf32>'}}
+  %0 = rlx.pack_dot_operand %w : (tensor<64x64xf32>) -> tensor<8x64x8xf32>
+  return
+}
+
+// -----
+
+// bf16 packs only in the dot-product kernel's pairs, 32 columns wide.
+func.func @pack_bf16_in_16_columns(%w: tensor<64x64xbf16>) {
+  // expected-error @+1 {{'rlx.pack_dot_operand' op expects the packed layout of 'tensor<64x64xbf16>' (as [64, 64]) to be 'tensor<2x32x64xbf16>', got 'tensor<4x64x16xbf16>'}}
+  %0 = rlx.pack_dot_operand %w : (tensor<64x64xbf16>) -> tensor<4x64x16xbf16>
   return
 }

@@ -2,10 +2,12 @@
 // RUN: rlx-opt %s --mlir-print-op-generic | rlx-opt | FileCheck %s
 
 // The packed type: ceil(N / 32) panels, ceil(K / G) groups (G = 4 for i8,
-// 2 for bf16, 1 for f32), 32 * G values per group.
+// 2 for bf16, 1 for f32), 32 * G values per group; in groups of 1 (f32,
+// i8 codes) also ceil(N / 16) panels of 16.
 // CHECK-LABEL: func @pack_unpack
 func.func @pack_unpack(%w: tensor<37x50xi8>, %f: tensor<3x3x5x7xi8>,
-                       %h: tensor<77x64xbf16>, %p32: tensor<2x100x32xf32>) {
+                       %h: tensor<77x64xbf16>, %p32: tensor<2x100x32xf32>,
+                       %f50: tensor<100x50xf32>) {
   // CHECK: rlx.pack_dot_operand %{{.*}} : (tensor<37x50xi8>) -> tensor<2x10x128xi8>
   %0 = rlx.pack_dot_operand %w : (tensor<37x50xi8>) -> tensor<2x10x128xi8>
   // CHECK: rlx.unpack_dot_operand %{{.*}} : (tensor<2x10x128xi8>) -> tensor<37x50xi8>
@@ -20,6 +22,11 @@ func.func @pack_unpack(%w: tensor<37x50xi8>, %f: tensor<3x3x5x7xi8>,
   // f32: G = 1, column panels of 32.
   // CHECK: rlx.unpack_dot_operand %{{.*}} : (tensor<2x100x32xf32>) -> tensor<100x64xf32>
   %5 = rlx.unpack_dot_operand %p32 : (tensor<2x100x32xf32>) -> tensor<100x64xf32>
+  // Or of 16, AVX2's register tile: ceil(50 / 16) panels.
+  // CHECK: rlx.pack_dot_operand %{{.*}} : (tensor<100x50xf32>) -> tensor<4x100x16xf32>
+  %6 = rlx.pack_dot_operand %f50 : (tensor<100x50xf32>) -> tensor<4x100x16xf32>
+  // CHECK: rlx.pack_dot_operand %{{.*}} : (tensor<37x50xi8>) -> tensor<4x37x16xi8>
+  %7 = rlx.pack_dot_operand %w : (tensor<37x50xi8>) -> tensor<4x37x16xi8>
   return
 }
 

@@ -1,5 +1,8 @@
 // RUN: rlx-opt %s -split-input-file -rlx-pack-dot-operands='int8=true bf16=true f32=true' | FileCheck %s
 // RUN: rlx-opt %s -split-input-file -rlx-pack-dot-operands | FileCheck %s --check-prefix=OFF
+// RUN: rlx-opt %s -split-input-file -rlx-pack-dot-operands='f32=true f32-panel-columns=16' | FileCheck %s --check-prefix=AVX2
+// RUN: not rlx-opt %s -split-input-file -rlx-pack-dot-operands='f32=true f32-panel-columns=8' 2>&1 | FileCheck %s --check-prefix=BADCOLS
+// BADCOLS: error: rlx-pack-dot-operands: f32-panel-columns must be 16 or 32, got 8
 
 // An int8 matmul's weight: packed once for both matmuls that read it, read
 // through one unpack.
@@ -84,38 +87,65 @@ func.func @bf16_matmul(%x: tensor<?x77xbf16>, %f: tensor<?x77xf32>) -> (tensor<?
 
 // f32 weights the f32 kernel reads in panels (N a multiple of 32 and more
 // than 32) from 256 KiB (256 x 256 exactly), a matmul's and a conv's (the
-// row tiles of its fused epilogue read the panels too).
+// row tiles of its fused epilogue read the panels too); below, those whose
+// rows would crowd a few L1 sets: [64, 256] (rows 1 KiB apart, four sets,
+// 16 rows each), a matmul's and a 1x1 conv's.
 // CHECK-LABEL: func @f32_panels
 // CHECK:         rlx.pack_dot_operand %{{.+}} : (tensor<1024x512xf32>) -> tensor<16x1024x32xf32>
 // CHECK:         rlx.pack_dot_operand %{{.+}} : (tensor<256x256xf32>) -> tensor<8x256x32xf32>
 // CHECK:         rlx.pack_dot_operand %{{.+}} : (tensor<3x3x256x256xf32>) -> tensor<8x2304x32xf32>
 // CHECK:         rlx.pack_dot_operand %{{.+}} : (tensor<1x1x256x512xf32>) -> tensor<16x256x32xf32>
+// CHECK:         rlx.pack_dot_operand %{{.+}} : (tensor<64x256xf32>) -> tensor<8x64x32xf32>
+// CHECK:         rlx.pack_dot_operand %{{.+}} : (tensor<1x1x64x256xf32>) -> tensor<8x64x32xf32>
 // CHECK-NOT:     rlx.pack_dot_operand
 // OFF-LABEL: func @f32_panels
 // OFF-NOT:     rlx.pack_dot_operand
-func.func @f32_panels(%x: tensor<?x1024xf32>, %y: tensor<?x256xf32>, %img: tensor<1x14x14x256xf32>) -> (tensor<?x512xf32>, tensor<?x256xf32>, tensor<1x12x12x256xf32>, tensor<1x14x14x512xf32>) {
+// In AVX2's 16-column panels (its register tile's width) the same weights
+// are packed.
+// AVX2-LABEL: func @f32_panels
+// AVX2:         rlx.pack_dot_operand %{{.+}} : (tensor<1024x512xf32>) -> tensor<32x1024x16xf32>
+// AVX2:         rlx.pack_dot_operand %{{.+}} : (tensor<256x256xf32>) -> tensor<16x256x16xf32>
+// AVX2:         rlx.pack_dot_operand %{{.+}} : (tensor<3x3x256x256xf32>) -> tensor<16x2304x16xf32>
+// AVX2:         rlx.pack_dot_operand %{{.+}} : (tensor<1x1x256x512xf32>) -> tensor<32x256x16xf32>
+// AVX2:         rlx.pack_dot_operand %{{.+}} : (tensor<64x256xf32>) -> tensor<16x64x16xf32>
+// AVX2:         rlx.pack_dot_operand %{{.+}} : (tensor<1x1x64x256xf32>) -> tensor<16x64x16xf32>
+// AVX2-NOT:     rlx.pack_dot_operand
+func.func @f32_panels(%x: tensor<?x1024xf32>, %y: tensor<?x256xf32>, %img: tensor<1x14x14x256xf32>, %small: tensor<?x64xf32>, %simg: tensor<1x14x14x64xf32>) -> (tensor<?x512xf32>, tensor<?x256xf32>, tensor<1x12x12x256xf32>, tensor<1x14x14x512xf32>, tensor<?x256xf32>, tensor<1x14x14x256xf32>) {
   %w = rlx.param "w" : tensor<1024x512xf32>
   %v = rlx.param "v" : tensor<256x256xf32>
   %f = rlx.param "f" : tensor<3x3x256x256xf32>
   %p = rlx.param "p" : tensor<1x1x256x512xf32>
+  %crowd = rlx.param "crowd" : tensor<64x256xf32>
+  %crowdc = rlx.param "crowdc" : tensor<1x1x64x256xf32>
   %0 = rlx.matmul %x, %w : (tensor<?x1024xf32>, tensor<1024x512xf32>) -> tensor<?x512xf32>
   %1 = rlx.matmul %y, %v : (tensor<?x256xf32>, tensor<256x256xf32>) -> tensor<?x256xf32>
   %2 = rlx.conv2d %img, %f {strides = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x14x14x256xf32>, tensor<3x3x256x256xf32>) -> tensor<1x12x12x256xf32>
   %3 = rlx.conv2d %img, %p {strides = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x14x14x256xf32>, tensor<1x1x256x512xf32>) -> tensor<1x14x14x512xf32>
-  return %0, %1, %2, %3 : tensor<?x512xf32>, tensor<?x256xf32>, tensor<1x12x12x256xf32>, tensor<1x14x14x512xf32>
+  %4 = rlx.matmul %small, %crowd : (tensor<?x64xf32>, tensor<64x256xf32>) -> tensor<?x256xf32>
+  %5 = rlx.conv2d %simg, %crowdc {strides = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x14x14x64xf32>, tensor<1x1x64x256xf32>) -> tensor<1x14x14x256xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<?x512xf32>, tensor<?x256xf32>, tensor<1x12x12x256xf32>, tensor<1x14x14x512xf32>, tensor<?x256xf32>, tensor<1x14x14x256xf32>
 }
 
 // -----
 
-// Smaller f32 weights (a matmul's and a conv's just under 256 KiB), f32
-// weights with N not a multiple of 32 or of one panel, and batched weights
-// stay as they are.
+// Smaller f32 weights whose rows spread over L1's sets (a matmul's and a
+// conv's just under 256 KiB, rows 896 bytes apart: 32 sets) or whose
+// column panel outgrows L1 however they fall (a 3x3 conv's [576, 64], rows
+// 256 bytes apart: 16 sets, 576 lines), f32 weights with N not a multiple
+// of 32 or of one panel, and batched weights stay as they are.
 // CHECK-LABEL: func @left_alone
+// In 16-column panels the [16384, 32] weight is two panels, packed; the
+// rest stay.
+// AVX2-LABEL: func @left_alone
+// AVX2:         rlx.pack_dot_operand %{{.+}} : (tensor<16384x32xf32>) -> tensor<2x16384x16xf32>
+// AVX2-NOT:     rlx.pack_dot_operand
 // CHECK-NOT:     rlx.pack_dot_operand
-func.func @left_alone(%x: tensor<4x8xf32>, %y: tensor<2x4x8xi8>, %z: tensor<4x16384xf32>, %s: tensor<4x255xf32>, %img: tensor<1x4x4x255xf32>) -> (tensor<4x16xf32>, tensor<2x4x16xi32>, tensor<4x40xf32>, tensor<4x32xf32>, tensor<4x256xf32>, tensor<1x4x4x256xf32>) {
-  %under = rlx.param "under" : tensor<255x256xf32>
-  %underc = rlx.param "underc" : tensor<1x1x255x256xf32>
-  %5 = rlx.conv2d %img, %underc {strides = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x4x4x255xf32>, tensor<1x1x255x256xf32>) -> tensor<1x4x4x256xf32>
+func.func @left_alone(%x: tensor<4x8xf32>, %y: tensor<2x4x8xi8>, %z: tensor<4x16384xf32>, %s: tensor<4x255xf32>, %img: tensor<1x4x4x255xf32>, %img64: tensor<1x6x6x64xf32>) -> (tensor<4x16xf32>, tensor<2x4x16xi32>, tensor<4x40xf32>, tensor<4x32xf32>, tensor<4x224xf32>, tensor<1x4x4x224xf32>, tensor<1x4x4x64xf32>) {
+  %under = rlx.param "under" : tensor<255x224xf32>
+  %underc = rlx.param "underc" : tensor<1x1x255x224xf32>
+  %wide = rlx.param "wide" : tensor<3x3x64x64xf32>
+  %5 = rlx.conv2d %img, %underc {strides = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x4x4x255xf32>, tensor<1x1x255x224xf32>) -> tensor<1x4x4x224xf32>
+  %6 = rlx.conv2d %img64, %wide {strides = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x6x6x64xf32>, tensor<3x3x64x64xf32>) -> tensor<1x4x4x64xf32>
   %w = rlx.param "w" : tensor<8x16xf32>
   %b = rlx.param "b" : tensor<2x8x16xi8>
   %odd = rlx.param "odd" : tensor<16384x40xf32>
@@ -124,8 +154,8 @@ func.func @left_alone(%x: tensor<4x8xf32>, %y: tensor<2x4x8xi8>, %z: tensor<4x16
   %1 = rlx.matmul %y, %b : (tensor<2x4x8xi8>, tensor<2x8x16xi8>) -> tensor<2x4x16xi32>
   %2 = rlx.matmul %z, %odd : (tensor<4x16384xf32>, tensor<16384x40xf32>) -> tensor<4x40xf32>
   %3 = rlx.matmul %z, %one : (tensor<4x16384xf32>, tensor<16384x32xf32>) -> tensor<4x32xf32>
-  %4 = rlx.matmul %s, %under : (tensor<4x255xf32>, tensor<255x256xf32>) -> tensor<4x256xf32>
-  return %0, %1, %2, %3, %4, %5 : tensor<4x16xf32>, tensor<2x4x16xi32>, tensor<4x40xf32>, tensor<4x32xf32>, tensor<4x256xf32>, tensor<1x4x4x256xf32>
+  %4 = rlx.matmul %s, %under : (tensor<4x255xf32>, tensor<255x224xf32>) -> tensor<4x224xf32>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<4x16xf32>, tensor<2x4x16xi32>, tensor<4x40xf32>, tensor<4x32xf32>, tensor<4x224xf32>, tensor<1x4x4x224xf32>, tensor<1x4x4x64xf32>
 }
 
 // -----
@@ -134,6 +164,7 @@ func.func @left_alone(%x: tensor<4x8xf32>, %y: tensor<2x4x8xi8>, %z: tensor<4x16
 // computed before the loop: packed once, before the loop. A weight computed
 // inside the loop from its carried value is not a weight.
 // CHECK-LABEL: func @weight_read_in_loop
+// AVX2-LABEL: func @weight_read_in_loop
 // CHECK:         %[[W:.+]] = rlx.param "r" : tensor<512x2048xf32>
 // CHECK-NEXT:    %[[P:.+]] = rlx.pack_dot_operand %[[W]]
 // CHECK-NEXT:    %[[U:.+]] = rlx.unpack_dot_operand %[[P]]
@@ -174,6 +205,9 @@ func.func @weight_read_in_loop(%h0: tensor<8x512xf32>, %m0: tensor<512x1024xf32>
 // CHECK:         %[[D:.+]] = rlx.block_dequantize %[[UW]], %[[US]] {axis = 0 : i64, block_size = 32 : i64}
 // CHECK-NEXT:    rlx.matmul %arg0, %[[D]]
 // CHECK:         rlx.add %{{.+}}, %[[OLD]]
+// AVX2-LABEL: func @block_scaled_weight
+// AVX2:         rlx.pack_dot_operand %{{.+}} : (tensor<1024x512xf8E4M3FN>) -> tensor<32x1024x16xf8E4M3FN>
+// AVX2:         rlx.pack_dot_operand %{{.+}} : (tensor<32x512xf8E8M0FNU>) -> tensor<32x32x16xf8E8M0FNU>
 // OFF-LABEL: func @block_scaled_weight
 // OFF-NOT:     rlx.pack_dot_operand
 func.func @block_scaled_weight(%x: tensor<?x1024xf32>, %y: tensor<1024x512xf32>) -> (tensor<?x512xf32>, tensor<1024x512xf32>) {
