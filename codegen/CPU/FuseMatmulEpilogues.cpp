@@ -111,14 +111,24 @@ void replaceDims(RewriterBase &rewriter, Value v,
   }
 }
 
-/// Whether the packed f32 schedule (PackMatmul.cpp) would take this B.
-bool packedAtEachCall(Value b) {
-  auto type = cast<RankedTensorType>(b.getType());
+/// Whether the packed f32 schedule (PackMatmul.cpp) would take the B of
+/// `matmul` whole, read by all its rows; only by its size when A is an
+/// im2col copy (`im2col`): rebuilt per row tile in L1, a 3x3 conv's
+/// windows beat packing its [576, 64] filter, whose rows crowd 16 L1 sets,
+/// for a whole product over the full copy (0.97x oneDNN against 0.69x).
+bool packedAtEachCall(linalg::LinalgOp matmul, bool im2col,
+                      int64_t rowsPerTile) {
+  auto type = cast<RankedTensorType>(matmul.getDpsInputs()[1].getType());
   if (!type.hasStaticShape())
     return false;
-  int64_t n = type.getDimSize(1);
-  return n % dot_layout::kPanelColumns == 0 && n > dot_layout::kPanelColumns &&
-         dot_layout::packedAtEachCall(type.getDimSize(0), n, 4);
+  int64_t k = type.getDimSize(0), n = type.getDimSize(1);
+  if (n % dot_layout::kPanelColumns != 0 || n <= dot_layout::kPanelColumns)
+    return false;
+  if (im2col)
+    return k * n * 4 >= dot_layout::kMinPackedAtEachCallF32Bytes;
+  auto aType = cast<RankedTensorType>(matmul.getDpsInputs()[0].getType());
+  return dot_layout::packedAtEachCall(
+      k, n, 4, aType.isDynamicDim(0) ? -1 : aType.getDimSize(0), rowsPerTile);
 }
 
 /// Whether `input` is read at most along the last loop dim, in its own last
@@ -169,14 +179,15 @@ bool isPrepackedF32Product(linalg::GenericOp generic) {
 /// Whether the product keeps the packed schedule's loops over the whole
 /// product: a B beyond L2 that each row tile would stream again, where the
 /// packed schedule streams it once per M block of rows. A matmul's B from
-/// 512 KiB, packed at each call (packedAtEachCall); a prepacked B from
-/// 2 MiB (BERT-base's 768x768 weights in row tiles: 218-234 ms against
-/// 144-150 per call on one Zen 3 core; ResNet-50's filters below that
-/// keep their fused epilogues).
-bool wantsWholeProduct(linalg::LinalgOp matmul) {
+/// 512 KiB, or crowding L1 sets, packed at each call (packedAtEachCall); a
+/// prepacked B from 2 MiB (BERT-base's 768x768 weights in row tiles:
+/// 218-234 ms against 144-150 per call on one Zen 3 core; ResNet-50's
+/// filters below that keep their fused epilogues).
+bool wantsWholeProduct(linalg::LinalgOp matmul, bool im2col,
+                       int64_t rowsPerTile) {
   Value b = matmul.getDpsInputs()[1];
   if (isa<linalg::MatmulOp>(matmul))
-    return packedAtEachCall(b);
+    return packedAtEachCall(matmul, im2col, rowsPerTile);
   auto type = cast<RankedTensorType>(b.getType());
   return type.getNumElements() * 4 >= dot_layout::kMinPanelledF32Bytes;
 }
@@ -241,7 +252,8 @@ bool isLargeProduct(linalg::LinalgOp matmul) {
 /// What `matmul`'s row tiles run: its epilogue, its im2col copy per tile,
 /// both, or only its fill and product (a large product); nothing if none
 /// applies.
-std::optional<Epilogue> matchEpilogue(linalg::LinalgOp matmul) {
+std::optional<Epilogue> matchEpilogue(linalg::LinalgOp matmul,
+                                      int64_t rowsPerTile) {
   auto named = dyn_cast<linalg::MatmulOp>(matmul.getOperation());
   if (named ? !named.hasPureTensorSemantics() || named.hasUserDefinedMaps()
             : !isPrepackedF32Product(cast<linalg::GenericOp>(matmul)))
@@ -251,11 +263,12 @@ std::optional<Epilogue> matchEpilogue(linalg::LinalgOp matmul) {
       return std::nullopt;
   auto fill = matmul.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
   if (!fill || !fill->hasOneUse() ||
-      !fill.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>() ||
-      wantsWholeProduct(matmul))
+      !fill.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>())
     return std::nullopt;
   std::optional<Im2colRows> im2col =
       mlir::rlx::matchIm2colRows(matmul.getDpsInputs()[0]);
+  if (wantsWholeProduct(matmul, im2col.has_value(), rowsPerTile))
+    return std::nullopt;
   std::optional<Epilogue> epilogue = matchElementwiseEpilogue(matmul);
   if (!epilogue && !im2col && !isLargeProduct(matmul))
     return std::nullopt;
@@ -453,7 +466,7 @@ struct RLXCPUFuseMatmulEpiloguesPass
     // Matched one at a time on the current IR: two products may share one
     // epilogue (a residual add of two convolutions); the first takes it.
     for (linalg::LinalgOp matmul : matmuls)
-      if (std::optional<Epilogue> epilogue = matchEpilogue(matmul))
+      if (std::optional<Epilogue> epilogue = matchEpilogue(matmul, rowsPerTile))
         fuse(rewriter, matmul, *epilogue, rowsPerTile);
   }
 };

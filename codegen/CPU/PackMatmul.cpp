@@ -1014,8 +1014,12 @@ void mlir::rlx::packLargeMatmuls(ModuleOp module, int64_t tileM, int64_t tileN) 
     // 72 in 16-column ones).
     int64_t panelColumns = tileN;
     int64_t k = bType.getDimSize(0), n = bType.getDimSize(1);
+    auto aType =
+        cast<MemRefType>(matmul.getDpsInputOperand(0)->get().getType());
+    int64_t rowsOfA = aType.isDynamicDim(0) ? -1 : aType.getDimSize(0);
     if (n % panelColumns != 0 || n == panelColumns ||
-        !dot_layout::packedAtEachCall(k, n, bType.getElementTypeBitWidth() / 8))
+        !dot_layout::packedAtEachCall(k, n, bType.getElementTypeBitWidth() / 8,
+                                      rowsOfA, 2 * tileM))
       continue;
     // A transposed operand made for this matmul alone is read from its
     // source (a static A's, for the packing's row tiles).

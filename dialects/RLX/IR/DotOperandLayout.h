@@ -69,13 +69,11 @@ inline constexpr int64_t kMinPanelledF32Bytes = int64_t(2) << 20;
 inline constexpr int64_t kMinPackedAtEachCallF32Bytes = int64_t(512) << 10;
 
 /// L1D geometry shared by Zen 3, Zen 4 and Sapphire Rapids: 64-byte lines
-/// in 64 sets, so addresses 4 KiB apart fall in the same set, 32 KiB in
-/// all (48 on Sapphire Rapids). Rows of a B `r` bytes apart (a multiple of
-/// a line) fall in kCacheSetStrideBytes / gcd(r, kCacheSetStrideBytes)
-/// sets.
+/// in 64 sets, so addresses 4 KiB apart fall in the same set. Rows of a B
+/// `r` bytes apart (a multiple of a line) fall in
+/// kCacheSetStrideBytes / gcd(r, kCacheSetStrideBytes) sets.
 inline constexpr int64_t kCacheLineBytes = 64;
 inline constexpr int64_t kCacheSetStrideBytes = 4096;
-inline constexpr int64_t kL1Bytes = int64_t(32) << 10;
 
 /// Rows of B per L1 set from which a register tile's column panel, one
 /// line per row, outnumbers the set's ways (8 on Zen 3, 12 on Sapphire
@@ -83,15 +81,11 @@ inline constexpr int64_t kL1Bytes = int64_t(32) << 10;
 inline constexpr int64_t kMinRowsPerSet = 16;
 
 /// Whether a register tile's column panel of a B of k rows `rowBytes`
-/// apart, read in place, would stay in L1 from one row tile to the next
-/// but for its rows crowding the few sets they fall in (kMinRowsPerSet or
-/// more each: rows 8 KiB apart, all in one set, from 16 rows; 2 KiB
-/// apart, two sets, from 32). A panel of more lines than L1 holds misses
-/// in L1 however its rows fall, so packing it buys nothing there (a 3x3
-/// conv's [576, 64] filter, packed at each call, took its product off the
-/// row tiles that rebuild the im2col rows in L1: 0.69x oneDNN).
+/// apart, read in place, crowds the few L1 sets its rows fall in:
+/// kMinRowsPerSet or more each (rows 8 KiB apart, all in one set, from 16
+/// rows; 2 KiB apart, two sets, from 32).
 inline bool rowsCrowdL1Sets(int64_t k, int64_t rowBytes) {
-  if (rowBytes % kCacheLineBytes != 0 || k * kCacheLineBytes > kL1Bytes)
+  if (rowBytes % kCacheLineBytes != 0)
     return false;
   int64_t sets =
       kCacheSetStrideBytes / std::gcd(rowBytes, kCacheSetStrideBytes);
@@ -101,12 +95,17 @@ inline bool rowsCrowdL1Sets(int64_t k, int64_t rowBytes) {
 /// Whether the f32 kernel packs a B of k x n elements of `elementBytes`
 /// that is no weight at each call (N's panel conditions aside): from
 /// kMinPackedAtEachCallF32Bytes, or smaller when its rows crowd L1 sets
-/// (rowsCrowdL1Sets). A filter gradient's [49, 2048] output gradient at
-/// 7x7, read in place, ran at 0.64x oneDNN.
-inline bool packedAtEachCall(int64_t k, int64_t n, int64_t elementBytes) {
+/// (rowsCrowdL1Sets) and `rowsOfA` (-1 when dynamic) are more than
+/// `tileRows` (two register tiles: an epilogue's row tile, whose product
+/// reads B in place rather than pack it for so few rows). A filter
+/// gradient's [49, 2048] output gradient at 7x7, read in place, ran at
+/// 0.64x oneDNN.
+inline bool packedAtEachCall(int64_t k, int64_t n, int64_t elementBytes,
+                             int64_t rowsOfA, int64_t tileRows) {
   int64_t rowBytes = n * elementBytes;
-  return k * rowBytes >= kMinPackedAtEachCallF32Bytes ||
-         rowsCrowdL1Sets(k, rowBytes);
+  if (k * rowBytes >= kMinPackedAtEachCallF32Bytes)
+    return true;
+  return (rowsOfA < 0 || rowsOfA > tileRows) && rowsCrowdL1Sets(k, rowBytes);
 }
 
 /// An f32 weight (a matmul's or a conv's filter) is prepacked into the
@@ -123,7 +122,8 @@ inline constexpr int64_t kMinPrepackedF32Bytes = int64_t(256) << 10;
 /// Whether an f32 weight of k x n is prepacked (N's panel conditions
 /// aside): from kMinPrepackedF32Bytes, or smaller where read in place its
 /// rows would crowd L1 sets (rowsCrowdL1Sets): ResNet-50's 1x1 64 -> 256
-/// filter, [64, 256], falls in four sets.
+/// filter, [64, 256], falls in four sets; its 3x3 64 -> 64 one, [576, 64],
+/// in 16.
 inline bool prepackedF32Weight(int64_t k, int64_t n) {
   return k * n * 4 >= kMinPrepackedF32Bytes || rowsCrowdL1Sets(k, n * 4);
 }

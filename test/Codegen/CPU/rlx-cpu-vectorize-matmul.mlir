@@ -106,9 +106,10 @@ func.func @matmul_packed(%a: memref<64x1024xf32>, %b: memref<1024x1024xf32>, %c:
 // output gradient at 7x7, [49, 2048]) is packed too: its 49 rows of a
 // register tile's columns share one L1 set. Rows 2 KiB apart share two
 // sets, packed from 32 rows ([196, 512]); 12 such rows 8 KiB apart fit a
-// set's ways, [200, 96]'s rows spread over 32 sets, and [576, 64]'s
-// column panel (a 3x3 conv's filter, rows 256 bytes apart in 16 sets) has
-// more lines than L1 however they fall: all three read in place.
+// set's ways, and [200, 96]'s rows spread over 32 sets: both read in
+// place. So is a crowded B (a 3x3 conv's [576, 64] filter, rows 256 bytes
+// apart in 16 sets) read by two register tiles of rows alone, an
+// epilogue's row tile: packing it would cost as much as the product.
 // CHECK-LABEL: func @matmul_same_set_rows
 // CHECK: memref.alloc() {alignment = 64 : i64} : memref<49x32xf32>
 // CHECK: linalg.copy
@@ -125,7 +126,7 @@ func.func @matmul_packed(%a: memref<64x1024xf32>, %b: memref<1024x1024xf32>, %c:
 // CHECK-NOT: memref.alloc
 // CHECK-NOT: linalg.copy
 // CHECK: vector.fma
-// CHECK-LABEL: func @matmul_panel_beyond_l1
+// CHECK-LABEL: func @matmul_row_tile_crowded
 // CHECK-NOT: memref.alloc
 // CHECK-NOT: linalg.copy
 // CHECK: vector.fma
@@ -145,8 +146,8 @@ func.func @matmul_rows_spread(%a: memref<64x200xf32>, %b: memref<200x96xf32>, %c
   linalg.matmul ins(%a, %b : memref<64x200xf32>, memref<200x96xf32>) outs(%c : memref<64x96xf32>)
   return
 }
-func.func @matmul_panel_beyond_l1(%a: memref<64x576xf32>, %b: memref<576x64xf32>, %c: memref<64x64xf32>) {
-  linalg.matmul ins(%a, %b : memref<64x576xf32>, memref<576x64xf32>) outs(%c : memref<64x64xf32>)
+func.func @matmul_row_tile_crowded(%a: memref<16x576xf32>, %b: memref<576x64xf32>, %c: memref<16x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<16x576xf32>, memref<576x64xf32>) outs(%c : memref<16x64xf32>)
   return
 }
 
