@@ -494,6 +494,7 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
       pm.addPass(createRLXCPUSplitReductions());
       RLXCPUFuseMatmulEpiloguesOptions epilogues;
       epilogues.rowsPerTile = matmulRowTile(options);
+      epilogues.tileColumns = matmulTile(options).second;
       pm.addPass(createRLXCPUFuseMatmulEpilogues(epilogues));
     }
     pm.addPass(createCanonicalizerPass());

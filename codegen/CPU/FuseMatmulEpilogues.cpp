@@ -116,13 +116,13 @@ void replaceDims(RewriterBase &rewriter, Value v,
 /// im2col copy (`im2col`): rebuilt per row tile in L1, a 3x3 conv's
 /// windows beat packing its [576, 64] filter, whose rows crowd 16 L1 sets,
 /// for a whole product over the full copy (0.97x oneDNN against 0.69x).
-bool packedAtEachCall(linalg::LinalgOp matmul, bool im2col,
-                      int64_t rowsPerTile) {
+bool packedAtEachCall(linalg::LinalgOp matmul, bool im2col, int64_t rowsPerTile,
+                      int64_t tileColumns) {
   auto type = cast<RankedTensorType>(matmul.getDpsInputs()[1].getType());
   if (!type.hasStaticShape())
     return false;
   int64_t k = type.getDimSize(0), n = type.getDimSize(1);
-  if (n % dot_layout::kPanelColumns != 0 || n <= dot_layout::kPanelColumns)
+  if (n % tileColumns != 0 || n <= tileColumns)
     return false;
   if (im2col)
     return k * n * 4 >= dot_layout::kMinPackedAtEachCallF32Bytes;
@@ -184,10 +184,10 @@ bool isPrepackedF32Product(linalg::GenericOp generic) {
 /// 218-234 ms against 144-150 per call on one Zen 3 core; ResNet-50's
 /// filters below that keep their fused epilogues).
 bool wantsWholeProduct(linalg::LinalgOp matmul, bool im2col,
-                       int64_t rowsPerTile) {
+                       int64_t rowsPerTile, int64_t tileColumns) {
   Value b = matmul.getDpsInputs()[1];
   if (isa<linalg::MatmulOp>(matmul))
-    return packedAtEachCall(matmul, im2col, rowsPerTile);
+    return packedAtEachCall(matmul, im2col, rowsPerTile, tileColumns);
   auto type = cast<RankedTensorType>(b.getType());
   return type.getNumElements() * 4 >= dot_layout::kMinPanelledF32Bytes;
 }
@@ -253,7 +253,8 @@ bool isLargeProduct(linalg::LinalgOp matmul) {
 /// both, or only its fill and product (a large product); nothing if none
 /// applies.
 std::optional<Epilogue> matchEpilogue(linalg::LinalgOp matmul,
-                                      int64_t rowsPerTile) {
+                                      int64_t rowsPerTile,
+                                      int64_t tileColumns) {
   auto named = dyn_cast<linalg::MatmulOp>(matmul.getOperation());
   if (named ? !named.hasPureTensorSemantics() || named.hasUserDefinedMaps()
             : !isPrepackedF32Product(cast<linalg::GenericOp>(matmul)))
@@ -267,7 +268,7 @@ std::optional<Epilogue> matchEpilogue(linalg::LinalgOp matmul,
     return std::nullopt;
   std::optional<Im2colRows> im2col =
       mlir::rlx::matchIm2colRows(matmul.getDpsInputs()[0]);
-  if (wantsWholeProduct(matmul, im2col.has_value(), rowsPerTile))
+  if (wantsWholeProduct(matmul, im2col.has_value(), rowsPerTile, tileColumns))
     return std::nullopt;
   std::optional<Epilogue> epilogue = matchElementwiseEpilogue(matmul);
   if (!epilogue && !im2col && !isLargeProduct(matmul))
@@ -466,7 +467,8 @@ struct RLXCPUFuseMatmulEpiloguesPass
     // Matched one at a time on the current IR: two products may share one
     // epilogue (a residual add of two convolutions); the first takes it.
     for (linalg::LinalgOp matmul : matmuls)
-      if (std::optional<Epilogue> epilogue = matchEpilogue(matmul, rowsPerTile))
+      if (std::optional<Epilogue> epilogue =
+              matchEpilogue(matmul, rowsPerTile, tileColumns))
         fuse(rewriter, matmul, *epilogue, rowsPerTile);
   }
 };

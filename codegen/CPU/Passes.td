@@ -102,13 +102,17 @@ def RLXCPUFuseMatmulEpilogues : Pass<"rlx-cpu-fuse-matmul-epilogues"> {
     So does a static product of 512 KiB and 64 rows or more without an
     epilogue (a fill per tile instead of a pass over the whole product).
     A product by a prepacked f32 weight (its `rlx.packed_rhs` generic) takes
-    the same loop, each tile such a generic. Not for a B packed at each
-    call (512 KiB or more) or prepacked of 2 MiB or more (that schedule
-    wants the whole product).
+    the same loop, each tile such a generic. Not for a B the matmul kernel
+    packs at each call into panels of `tile-columns` (512 KiB or more, or
+    smaller with rows crowding a few L1 sets where A is no im2col copy) or
+    prepacked of 2 MiB or more (that schedule wants the whole product).
   }];
   let options = [
     Option<"rowsPerTile", "rows-per-tile", "int64_t", /*default=*/"8",
-           "rows per tile">
+           "rows per tile">,
+    Option<"tileColumns", "tile-columns", "int64_t", /*default=*/"32",
+           "columns of the matmul kernel's register tile, the width of "
+           "the panels it packs a B into at each call">
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect",

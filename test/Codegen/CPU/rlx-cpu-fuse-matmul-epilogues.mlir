@@ -1,4 +1,5 @@
 // RUN: rlx-opt %s -split-input-file -rlx-cpu-fuse-matmul-epilogues | FileCheck %s
+// RUN: rlx-opt %s -split-input-file -rlx-cpu-fuse-matmul-epilogues="rows-per-tile=12 tile-columns=16" | FileCheck %s --check-prefix=AVX2
 
 // A 1x1 convolution's product viewed as NHWC, then bias, residual and relu:
 // one parallel loop over 8-row tiles (196 rows: 24 whole tiles, then the
@@ -115,6 +116,16 @@ func.func @one_element_bias(%a: tensor<16x16xf32>, %b: tensor<16x48xf32>, %s: te
 // CHECK-LABEL: func @under_packing_bound
 // CHECK: scf.for
 // CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<8x124xf32>, tensor<124x1056xf32>)
+// A [4096, 48] B (768 KiB) is packed at each call into AVX2's 16-column
+// panels, not into AVX-512's 32-column ones: the product stays whole only
+// for the former.
+// CHECK-LABEL: func @panels_of_the_tile
+// CHECK: scf.for
+// AVX2-LABEL: func @panels_of_the_tile
+// AVX2-NOT: scf.for
+// AVX2: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<64x4096xf32>, tensor<4096x48xf32>)
+// AVX2-NOT: scf.for
+// AVX2-LABEL: func @same_set_rows
 // CHECK-LABEL: func @same_set_rows
 // CHECK-NOT: scf.for
 // CHECK: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<64x62xf32>, tensor<62x2048xf32>)
@@ -174,6 +185,19 @@ func.func @under_packing_bound(%a: tensor<64x124xf32>, %b: tensor<124x1056xf32>)
     linalg.yield %t : f32
   } -> tensor<64x1056xf32>
   return %r : tensor<64x1056xf32>
+}
+func.func @panels_of_the_tile(%a: tensor<64x4096xf32>, %b: tensor<4096x48xf32>) -> tensor<64x48xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x48xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<64x48xf32>) -> tensor<64x48xf32>
+  %p = linalg.matmul ins(%a, %b : tensor<64x4096xf32>, tensor<4096x48xf32>) outs(%f : tensor<64x48xf32>) -> tensor<64x48xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<64x48xf32>) outs(%e : tensor<64x48xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %t = arith.maximumf %x, %zero : f32
+    linalg.yield %t : f32
+  } -> tensor<64x48xf32>
+  return %r : tensor<64x48xf32>
 }
 func.func @same_set_rows(%a: tensor<64x62xf32>, %b: tensor<62x2048xf32>) -> tensor<64x2048xf32> {
   %zero = arith.constant 0.0 : f32
