@@ -18,6 +18,7 @@
 // RUN: python3 %inputs/mx_codes.py inputs %t.s 1152
 // RUN: rlxc %t.s.mlir -o %t.s.so
 // RUN: %if avx512 %{ rlxc %t.s.mlir --compile-to lower --emit=mlir -o - | FileCheck %s --check-prefix=PACKED %}
+// RUN: rlxc %t.s.mlir --cpu=x86-64-v3 --compile-to lower --emit=mlir -o - | FileCheck %s --check-prefix=PANELS16
 // RUN: rlx-run %t.s.so --weights %t.s.safetensors --input x=%t.s/x.npy --outputs %t.s/out.safetensors
 // RUN: python3 %inputs/mx_codes.py check 1152 %t.s/out.safetensors | FileCheck %s
 // RUN: python3 %inputs/mx_codes.py --block 40 model dyn > %t.d.mlir
@@ -36,6 +37,10 @@
 // RUN: python3 %inputs/mx_codes.py --block 40 check 2 %t.d2/out.safetensors | FileCheck %s
 // PACKED-COUNT-9: rlx.scale_block_size = 32
 // PACKED40-COUNT-9: rlx.scale_block_size = 40
+// For AVX2 the codes and scales are packed in 16-column panels, its
+// register tile's width.
+// PANELS16: func.func @f({{.+}}tensor<32x36x16xf8E8M0FNU>{{.+}}tensor<32x1152x16xf8E4M3FN>
+// PANELS16-COUNT-9: rlx.scale_block_size = 32
 // CHECK: f8E4M3FN: all {{[0-9]+}} values exact
 // CHECK: f8E5M2: all {{[0-9]+}} values exact
 // CHECK: f8E4M3FNUZ: all {{[0-9]+}} values exact
