@@ -35,12 +35,13 @@ inline constexpr int64_t kPanelColumns = 32;
 /// A 16-column tile reading half of each row of a 32-column panel streams
 /// twice the lines it uses (ResNet-50's 1x1 256 -> 64 conv at 56x56 on one
 /// Zen 3 core: 1.38 ms in 32-column panels, 1.10 in 16-column ones).
+inline constexpr int64_t kAVX2PanelColumns = 16;
 inline bool isF32PanelWidth(int64_t columns) {
-  return columns == 16 || columns == kPanelColumns;
+  return columns == kAVX2PanelColumns || columns == kPanelColumns;
 }
 
 /// Consecutive k one 32-bit lane multiplies: 4 i8 (vpdpbusd) or 2 bf16
-/// (vdpbf16ps); 1 f32 (FMA: the f32 kernel's K x 32 column panels). The
+/// (vdpbf16ps); 1 f32 (FMA: the f32 kernel's K x P column panels). The
 /// default group of each type: i8 may also be packed in groups of 1, the
 /// f32 kernel's panels, as the codes of a block-scaled weight (MXINT8),
 /// which that kernel decodes; a packed type says its group

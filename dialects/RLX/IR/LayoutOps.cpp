@@ -33,7 +33,8 @@ static LogicalResult verifyDotLayout(Operation *op, RankedTensorType unpacked,
   // Groups of 1 (the f32 kernel's panels, i8 among a block-scaled weight's
   // codes) may also be 16 columns wide, an AVX2 register tile's width.
   bool single = element.isInteger(8) || dot_layout::groupSize(element) == 1;
-  RankedTensorType narrow = dot_layout::packedType(k, n, element, 1, 16);
+  RankedTensorType narrow =
+      dot_layout::packedType(k, n, element, 1, dot_layout::kAVX2PanelColumns);
   if (single &&
       (packed == dot_layout::packedType(k, n, element, 1) || packed == narrow))
     return success();
