@@ -337,27 +337,62 @@ SmallVector<Value> windowResultSizes(OpBuilder &b, Location loc, Value input,
   return dyn;
 }
 
-/// Pads the H and W dims of an NHWC tensor with `value`.
+/// Pads the H and W dims of an NHWC tensor with `value`: the padded
+/// tensor's border strips are filled and the input is copied into the rest.
+/// (A tensor.pad fills the whole tensor before the copy overwrites most of
+/// it: ResNet-50's max pool filled 3.3 MB, a fifth of a millisecond, to
+/// pad 112x112 by one pixel.)
 Value padSpatial(OpBuilder &b, Location loc, Value input,
                  ArrayRef<int64_t> padding, TypedAttr value) {
   if (llvm::all_of(padding, [](int64_t p) { return p == 0; }))
     return input;
   auto type = cast<RankedTensorType>(input.getType());
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, input);
   SmallVector<int64_t> low = {0, padding[0], padding[2], 0};
   SmallVector<int64_t> high = {0, padding[1], padding[3], 0};
-  SmallVector<int64_t> shape(type.getShape());
+  auto plus = [&](OpFoldResult extent, int64_t amount) -> OpFoldResult {
+    if (std::optional<int64_t> known = getConstantIntValue(extent))
+      return b.getIndexAttr(*known + amount);
+    return arith::AddIOp::create(b, loc, cast<Value>(extent),
+                                 arith::ConstantIndexOp::create(b, loc, amount))
+        .getResult();
+  };
+  SmallVector<OpFoldResult> paddedSizes(sizes);
   for (int d = 1; d <= 2; ++d)
-    if (!ShapedType::isDynamic(shape[d]))
-      shape[d] += low[d] + high[d];
-  auto paddedType = RankedTensorType::get(shape, type.getElementType());
+    paddedSizes[d] = plus(sizes[d], low[d] + high[d]);
   Value padValue = arith::ConstantOp::create(b, loc, value);
-  SmallVector<OpFoldResult> lowOfr, highOfr;
-  for (int d = 0; d < 4; ++d) {
-    lowOfr.push_back(b.getIndexAttr(low[d]));
-    highOfr.push_back(b.getIndexAttr(high[d]));
-  }
-  return tensor::PadOp::create(b, loc, paddedType, input, lowOfr, highOfr,
-                               padValue);
+  Value padded =
+      tensor::EmptyOp::create(b, loc, paddedSizes, type.getElementType());
+  SmallVector<OpFoldResult> unitStrides(4, b.getIndexAttr(1));
+  // One strip: a filled tensor inserted at `offsets`.
+  auto fillStrip = [&](ArrayRef<OpFoldResult> offsets,
+                       ArrayRef<OpFoldResult> stripSizes) {
+    Value strip =
+        tensor::EmptyOp::create(b, loc, stripSizes, type.getElementType());
+    Value filled = linalg::FillOp::create(b, loc, padValue, strip).getResult(0);
+    padded = tensor::InsertSliceOp::create(b, loc, filled, padded, offsets,
+                                           stripSizes, unitStrides);
+  };
+  OpFoldResult zero = b.getIndexAttr(0);
+  // Whole padded rows above and below the input, then the padded columns
+  // beside each of its rows.
+  if (low[1] > 0)
+    fillStrip({zero, zero, zero, zero},
+              {sizes[0], b.getIndexAttr(low[1]), paddedSizes[2], sizes[3]});
+  if (high[1] > 0)
+    fillStrip({zero, plus(sizes[1], low[1]), zero, zero},
+              {sizes[0], b.getIndexAttr(high[1]), paddedSizes[2], sizes[3]});
+  if (low[2] > 0)
+    fillStrip({zero, b.getIndexAttr(low[1]), zero, zero},
+              {sizes[0], sizes[1], b.getIndexAttr(low[2]), sizes[3]});
+  if (high[2] > 0)
+    fillStrip({zero, b.getIndexAttr(low[1]), plus(sizes[2], low[2]), zero},
+              {sizes[0], sizes[1], b.getIndexAttr(high[2]), sizes[3]});
+  return tensor::InsertSliceOp::create(
+      b, loc, input, padded,
+      ArrayRef<OpFoldResult>{zero, b.getIndexAttr(low[1]),
+                             b.getIndexAttr(low[2]), zero},
+      sizes, unitStrides);
 }
 
 /// The sizes of NHWC `resultType` as fold results, dynamic ones from `dyn`
@@ -619,16 +654,20 @@ Value buildPool(OpBuilder &b, Location loc, Value input,
   // The window's extent is given by a shape-only operand.
   Value windowShape = tensor::EmptyOp::create(b, loc, window, element);
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
-  // Loops: n, oh, ow, c, kh, kw.
+  // Loops: n, oh, ow, kh, kw, c. The channels innermost, so that each
+  // window tap is one vector operation over a pixel's consecutive channels
+  // (with the taps innermost, every element was a scalar loop of its own).
+  using utils::IteratorType;
   SmallVector<AffineMap> maps = {
-      AffineMap::get(6, 0,
-                     {d(0), d(1) * strides[0] + d(4), d(2) * strides[1] + d(5),
-                      d(3)},
-                     ctx),
-      AffineMap::get(6, 0, {d(4), d(5)}, ctx),
-      AffineMap::get(6, 0, {d(0), d(1), d(2), d(3)}, ctx)};
-  SmallVector<utils::IteratorType> iterators(4, utils::IteratorType::parallel);
-  iterators.append(2, utils::IteratorType::reduction);
+      AffineMap::get(
+          6, 0,
+          {d(0), d(1) * strides[0] + d(3), d(2) * strides[1] + d(4), d(5)},
+          ctx),
+      AffineMap::get(6, 0, {d(3), d(4)}, ctx),
+      AffineMap::get(6, 0, {d(0), d(1), d(2), d(5)}, ctx)};
+  SmallVector<IteratorType> iterators = {
+      IteratorType::parallel,  IteratorType::parallel,  IteratorType::parallel,
+      IteratorType::reduction, IteratorType::reduction, IteratorType::parallel};
   auto generic = linalg::GenericOp::create(
       b, loc, TypeRange{resultType}, ValueRange{padded, windowShape},
       ValueRange{acc}, maps, iterators,

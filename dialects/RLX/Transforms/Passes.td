@@ -94,8 +94,9 @@ def RLXSinkTransposes : Pass<"rlx-sink-transposes", "mlir::ModuleOp"> {
     ops, and `f(transpose(x, P), b)` becomes `transpose(f(x, b'), P)` for
     binary ones when `b` is a transpose by the same P (`b'` its input) or
     broadcasts (fewer elements than the result; `b'` is `b` reshaped to the
-    rank and permuted by P's inverse). A transpose read by anything else
-    stays. Transposes of transposes fold, so an NCHW model's
+    rank and permuted by P's inverse). `reduce(transpose(x, P), axes)` (sum,
+    mean, max) becomes `reduce(x, P[axes])` followed by what is left of P,
+    if anything. A transpose read by anything else stays. Transposes of transposes fold, so an NCHW model's
     NCHW->NHWC->conv->NCHW->bias->relu->NHWC chains lose both copies.
   }];
   let dependentDialects = ["mlir::rlx::RLXDialect"];

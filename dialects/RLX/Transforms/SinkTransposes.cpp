@@ -7,8 +7,9 @@
 /// Moving a transpose below the elementwise ops that read it (the other
 /// operand, when it broadcasts, is permuted the other way: a bias of a few
 /// elements, or a weight the runtime prepares once) brings it next to the
-/// next layer's inverse transpose, and the two fold away. Sinking stops at
-/// anything that is not elementwise.
+/// next layer's inverse transpose, and the two fold away. A reduction
+/// (sum, mean, max) of a transpose reduces the transpose's input instead
+/// and permutes its result. Sinking stops at anything else.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -132,11 +133,60 @@ struct SinkThroughBinary : RewritePattern {
   }
 };
 
+/// reduce(transpose(x, P), axes) -> transpose(reduce(x, P[axes])), the
+/// transpose dropped when what is left of P keeps the order: the reduction
+/// reads x where it lies and only its (smaller) result moves. An NCHW
+/// model's global average pool over an NHWC conv otherwise copied the whole
+/// feature map to NCHW first (ResNet-50: 0.3 ms of a 93 ms call, a gather
+/// along 2048 channels).
+template <typename ReduceOpTy>
+struct SinkThroughReduction : OpRewritePattern<ReduceOpTy> {
+  using OpRewritePattern<ReduceOpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ReduceOpTy op,
+                                PatternRewriter &rewriter) const override {
+    auto t = op.getX().template getDefiningOp<TransposeOp>();
+    if (!t || !t->hasOneUse())
+      return failure();
+    ArrayRef<int64_t> perm = t.getPermutation();
+    SmallVector<int64_t> axes;
+    for (int64_t axis : op.getAxes())
+      axes.push_back(perm[axis]);
+    llvm::sort(axes);
+    bool keep = op.getKeepdims();
+    Value reduced = ReduceOpTy::create(rewriter, op.getLoc(), t.getX(),
+                                       rewriter.getDenseI64ArrayAttr(axes),
+                                       rewriter.getBoolAttr(keep));
+    // The result's dims in the transpose's order, as dims of `reduced`.
+    SmallVector<int64_t> resultPerm;
+    if (keep) {
+      resultPerm.assign(perm.begin(), perm.end());
+    } else {
+      SmallVector<int64_t> kept;
+      for (int64_t d = 0, e = perm.size(); d < e; ++d)
+        if (!llvm::is_contained(op.getAxes(), d))
+          kept.push_back(perm[d]);
+      SmallVector<int64_t> sorted(kept);
+      llvm::sort(sorted);
+      for (int64_t source : kept)
+        resultPerm.push_back(llvm::find(sorted, source) - sorted.begin());
+    }
+    if (llvm::equal(resultPerm, llvm::seq<int64_t>(0, resultPerm.size())))
+      rewriter.replaceOp(op, reduced);
+    else
+      rewriter.replaceOpWithNewOp<TransposeOp>(op, reduced, resultPerm);
+    return success();
+  }
+};
+
 struct RLXSinkTransposesPass
     : mlir::rlx::impl::RLXSinkTransposesBase<RLXSinkTransposesPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<SinkThroughUnary, SinkThroughBinary>(&getContext());
+    patterns
+        .add<SinkThroughUnary, SinkThroughBinary, SinkThroughReduction<SumOp>,
+             SinkThroughReduction<MeanOp>, SinkThroughReduction<MaxOp>>(
+            &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

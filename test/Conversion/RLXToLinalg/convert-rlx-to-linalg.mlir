@@ -126,7 +126,7 @@ func.func @conv_pointwise(%x: tensor<?x4x4x8xf32>, %w: tensor<1x1x8x16xf32>) -> 
 // CHECK-DAG: #[[IN:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 * 2 + d3, d2 * 4 + d4)>
 // CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
 // CHECK-LABEL: func @conv_im2col
-// CHECK: %[[PAD:.+]] = tensor.pad
+// CHECK: %[[PAD:.+]] = tensor.insert_slice %arg0 into %{{.+}}[0, 1, 1, 0] [%{{.+}}, 5, 5, 2] [1, 1, 1, 1] : tensor<?x5x5x2xf32> into tensor<?x7x7x2xf32>
 // CHECK: %[[FLAT:.+]] = tensor.collapse_shape %[[PAD]] {{\[}}[0], [1], [2, 3]] : tensor<?x7x7x2xf32> into tensor<?x7x14xf32>
 // CHECK: %[[PATCH:.+]] = linalg.generic {indexing_maps = [#[[IN]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%[[FLAT]] : tensor<?x7x14xf32>) outs({{.*}} : tensor<?x3x3x3x6xf32>)
 // CHECK-NEXT: ^bb0(%[[V:.+]]: f32, %{{.+}}: f32):
@@ -196,7 +196,7 @@ func.func @conv_dynamic_channels(%x: tensor<1x4x4x?xf32>, %w: tensor<1x1x8x16xf3
 // generic (the fallback: no matmul).
 // CHECK-LABEL: func @conv_grouped
 // CHECK-NOT: linalg.matmul
-// CHECK: tensor.pad
+// CHECK: tensor.insert_slice %arg0 {{.*}} into tensor<1x7x7x4xf32>
 // CHECK: tensor.expand_shape {{.*}} into tensor<1x7x7x2x2xf32>
 // CHECK: tensor.expand_shape {{.*}} into tensor<2x2x2x2x2xf32>
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]
@@ -209,11 +209,25 @@ func.func @conv_grouped(%x: tensor<1x5x5x4xf32>, %w: tensor<2x2x2x4xf32>) -> ten
 
 // -----
 
-// Max pooling pads with -inf; the window extent comes from a shape operand.
+// Max pooling pads with -inf: only the padded border is filled (the row
+// above, the column left of each input row), the input copied into the
+// rest. The window extent comes from a shape operand; the channels are the
+// innermost loop.
+// CHECK-DAG: #[[WIN:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * 2 + d3, d2 * 2 + d4, d5)>
+// CHECK-DAG: #[[TAP:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d4)>
+// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d5)>
 // CHECK-LABEL: func @max_pool
+// CHECK: %[[N:.+]] = tensor.dim %arg0
 // CHECK: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
-// CHECK: tensor.pad
+// CHECK: %[[PADDED:.+]] = tensor.empty(%[[N]]) : tensor<?x5x5x2xf32>
+// CHECK: %[[TOP:.+]] = linalg.fill ins(%[[NEGINF]] : f32) outs(%{{.+}} : tensor<?x1x5x2xf32>)
+// CHECK: %[[P1:.+]] = tensor.insert_slice %[[TOP]] into %[[PADDED]][0, 0, 0, 0] [%[[N]], 1, 5, 2]
+// CHECK: %[[LEFT:.+]] = linalg.fill ins(%[[NEGINF]] : f32) outs(%{{.+}} : tensor<?x4x1x2xf32>)
+// CHECK: %[[P2:.+]] = tensor.insert_slice %[[LEFT]] into %[[P1]][0, 1, 0, 0] [%[[N]], 4, 1, 2]
+// CHECK-NOT: linalg.fill {{.*}}tensor<?x5x5x2xf32>
+// CHECK: %[[IN:.+]] = tensor.insert_slice %arg0 into %[[P2]][0, 1, 1, 0] [%[[N]], 4, 4, 2]
 // CHECK: tensor.empty() : tensor<2x2xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[WIN]], #[[TAP]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]} ins(%[[IN]], {{.*}})
 // CHECK: arith.maximumf
 func.func @max_pool(%x: tensor<?x4x4x2xf32>) -> tensor<?x2x2x2xf32> {
   %0 = rlx.max_pool2d %x {window = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 1, 0, 1, 0>}
