@@ -81,16 +81,20 @@ inline constexpr int64_t kCacheSetStrideBytes = 4096;
 /// Rapids), so that every row tile misses on all of them again.
 inline constexpr int64_t kMinRowsPerSet = 16;
 
+/// L1D ways on Zen 3, the fewest of the CPUs this project runs on.
+inline constexpr int64_t kL1Ways = 8;
+
 /// Whether a register tile's column panel of a B of k rows `rowBytes`
-/// apart, read in place, crowds the few L1 sets its rows fall in:
-/// kMinRowsPerSet or more each (rows 8 KiB apart, all in one set, from 16
-/// rows; 2 KiB apart, two sets, from 32).
-inline bool rowsCrowdL1Sets(int64_t k, int64_t rowBytes) {
+/// apart, read in place, puts `rowsPerSet` or more rows in each of the few
+/// L1 sets its rows fall in (rows 8 KiB apart, all in one set: from
+/// `rowsPerSet` rows; 2 KiB apart, two sets: from twice that).
+inline bool rowsCrowdL1Sets(int64_t k, int64_t rowBytes,
+                            int64_t rowsPerSet = kMinRowsPerSet) {
   if (rowBytes % kCacheLineBytes != 0)
     return false;
   int64_t sets =
       kCacheSetStrideBytes / std::gcd(rowBytes, kCacheSetStrideBytes);
-  return k >= kMinRowsPerSet * sets;
+  return k >= rowsPerSet * sets;
 }
 
 /// Whether the f32 kernel packs a B of k x n elements of `elementBytes`
@@ -121,12 +125,17 @@ inline bool packedAtEachCall(int64_t k, int64_t n, int64_t elementBytes,
 inline constexpr int64_t kMinPrepackedF32Bytes = int64_t(256) << 10;
 
 /// Whether an f32 weight of k x n is prepacked (N's panel conditions
-/// aside): from kMinPrepackedF32Bytes, or smaller where read in place its
-/// rows would crowd L1 sets (rowsCrowdL1Sets): ResNet-50's 1x1 64 -> 256
-/// filter, [64, 256], falls in four sets; its 3x3 64 -> 64 one, [576, 64],
-/// in 16.
+/// aside): from kMinPrepackedF32Bytes, or smaller where read in place a
+/// register tile's column panel would put more rows in one of the L1 sets
+/// it falls in than the set has ways. Packed once per binding, a weight
+/// costs no call anything, so the bound is the cache's own, not the
+/// kMinRowsPerSet that a copy at each call must pay for: ResNet-50's 1x1
+/// 64 -> 256 filter, [64, 256], falls in four sets; its 3x3 64 -> 64 one,
+/// [576, 64], in 16; its 7x7 stem, [147, 64], nine rows in each of 16
+/// (2.97-3.06 ms against 2.79-2.81 prepacked, one Zen 3 core).
 inline bool prepackedF32Weight(int64_t k, int64_t n) {
-  return k * n * 4 >= kMinPrepackedF32Bytes || rowsCrowdL1Sets(k, n * 4);
+  return k * n * 4 >= kMinPrepackedF32Bytes ||
+         rowsCrowdL1Sets(k, n * 4, kL1Ways + 1);
 }
 
 /// A block-scaled weight is decoded in the f32 kernel (its codes and

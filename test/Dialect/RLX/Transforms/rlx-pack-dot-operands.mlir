@@ -89,8 +89,9 @@ func.func @bf16_matmul(%x: tensor<?x77xbf16>, %f: tensor<?x77xf32>) -> (tensor<?
 // than 32) from 256 KiB (256 x 256 exactly), a matmul's and a conv's (the
 // row tiles of its fused epilogue read the panels too); below, those whose
 // rows would crowd a few L1 sets: [64, 256] (rows 1 KiB apart, four sets,
-// 16 rows each), a matmul's and a 1x1 conv's, and a 3x3 conv's [576, 64]
-// (rows 256 bytes apart, 16 sets).
+// 16 rows each), a matmul's and a 1x1 conv's, a 3x3 conv's [576, 64]
+// (rows 256 bytes apart, 16 sets), and a 7x7 RGB stem's [147, 64]: 9 or 10
+// rows in each of its 16 sets, more than L1's 8 ways.
 // CHECK-LABEL: func @f32_panels
 // CHECK:         rlx.pack_dot_operand %{{.+}} : (tensor<1024x512xf32>) -> tensor<16x1024x32xf32>
 // CHECK:         rlx.pack_dot_operand %{{.+}} : (tensor<256x256xf32>) -> tensor<8x256x32xf32>
@@ -99,6 +100,7 @@ func.func @bf16_matmul(%x: tensor<?x77xbf16>, %f: tensor<?x77xf32>) -> (tensor<?
 // CHECK:         rlx.pack_dot_operand %{{.+}} : (tensor<64x256xf32>) -> tensor<8x64x32xf32>
 // CHECK:         rlx.pack_dot_operand %{{.+}} : (tensor<1x1x64x256xf32>) -> tensor<8x64x32xf32>
 // CHECK:         rlx.pack_dot_operand %{{.+}} : (tensor<3x3x64x64xf32>) -> tensor<2x576x32xf32>
+// CHECK:         rlx.pack_dot_operand %{{.+}} : (tensor<7x7x3x64xf32>) -> tensor<2x147x32xf32>
 // CHECK-NOT:     rlx.pack_dot_operand
 // OFF-LABEL: func @f32_panels
 // OFF-NOT:     rlx.pack_dot_operand
@@ -112,8 +114,9 @@ func.func @bf16_matmul(%x: tensor<?x77xbf16>, %f: tensor<?x77xf32>) -> (tensor<?
 // AVX2:         rlx.pack_dot_operand %{{.+}} : (tensor<64x256xf32>) -> tensor<16x64x16xf32>
 // AVX2:         rlx.pack_dot_operand %{{.+}} : (tensor<1x1x64x256xf32>) -> tensor<16x64x16xf32>
 // AVX2:         rlx.pack_dot_operand %{{.+}} : (tensor<3x3x64x64xf32>) -> tensor<4x576x16xf32>
+// AVX2:         rlx.pack_dot_operand %{{.+}} : (tensor<7x7x3x64xf32>) -> tensor<4x147x16xf32>
 // AVX2-NOT:     rlx.pack_dot_operand
-func.func @f32_panels(%x: tensor<?x1024xf32>, %y: tensor<?x256xf32>, %img: tensor<1x14x14x256xf32>, %small: tensor<?x64xf32>, %simg: tensor<1x14x14x64xf32>) -> (tensor<?x512xf32>, tensor<?x256xf32>, tensor<1x12x12x256xf32>, tensor<1x14x14x512xf32>, tensor<?x256xf32>, tensor<1x14x14x256xf32>, tensor<1x12x12x64xf32>) {
+func.func @f32_panels(%x: tensor<?x1024xf32>, %y: tensor<?x256xf32>, %img: tensor<1x14x14x256xf32>, %small: tensor<?x64xf32>, %simg: tensor<1x14x14x64xf32>, %rgb: tensor<1x14x14x3xf32>) -> (tensor<?x512xf32>, tensor<?x256xf32>, tensor<1x12x12x256xf32>, tensor<1x14x14x512xf32>, tensor<?x256xf32>, tensor<1x14x14x256xf32>, tensor<1x12x12x64xf32>, tensor<1x8x8x64xf32>) {
   %w = rlx.param "w" : tensor<1024x512xf32>
   %v = rlx.param "v" : tensor<256x256xf32>
   %f = rlx.param "f" : tensor<3x3x256x256xf32>
@@ -128,13 +131,16 @@ func.func @f32_panels(%x: tensor<?x1024xf32>, %y: tensor<?x256xf32>, %img: tenso
   %4 = rlx.matmul %small, %crowd : (tensor<?x64xf32>, tensor<64x256xf32>) -> tensor<?x256xf32>
   %5 = rlx.conv2d %simg, %crowdc {strides = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x14x14x64xf32>, tensor<1x1x64x256xf32>) -> tensor<1x14x14x256xf32>
   %6 = rlx.conv2d %simg, %crowd3 {strides = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x14x14x64xf32>, tensor<3x3x64x64xf32>) -> tensor<1x12x12x64xf32>
-  return %0, %1, %2, %3, %4, %5, %6 : tensor<?x512xf32>, tensor<?x256xf32>, tensor<1x12x12x256xf32>, tensor<1x14x14x512xf32>, tensor<?x256xf32>, tensor<1x14x14x256xf32>, tensor<1x12x12x64xf32>
+  %stem = rlx.param "stem" : tensor<7x7x3x64xf32>
+  %7 = rlx.conv2d %rgb, %stem {strides = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x14x14x3xf32>, tensor<7x7x3x64xf32>) -> tensor<1x8x8x64xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<?x512xf32>, tensor<?x256xf32>, tensor<1x12x12x256xf32>, tensor<1x14x14x512xf32>, tensor<?x256xf32>, tensor<1x14x14x256xf32>, tensor<1x12x12x64xf32>, tensor<1x8x8x64xf32>
 }
 
 // -----
 
 // Smaller f32 weights whose rows spread over L1's sets (a matmul's and a
-// conv's just under 256 KiB, rows 896 bytes apart: 32 sets), f32 weights
+// conv's just under 256 KiB, rows 896 bytes apart: 32 sets; [128, 64],
+// 8 rows in each of 16 sets, as many as a set has ways), f32 weights
 // with N not a multiple of 32 or of one panel, and batched weights stay as
 // they are.
 // CHECK-LABEL: func @left_alone
@@ -144,7 +150,7 @@ func.func @f32_panels(%x: tensor<?x1024xf32>, %y: tensor<?x256xf32>, %img: tenso
 // AVX2:         rlx.pack_dot_operand %{{.+}} : (tensor<16384x32xf32>) -> tensor<2x16384x16xf32>
 // AVX2-NOT:     rlx.pack_dot_operand
 // CHECK-NOT:     rlx.pack_dot_operand
-func.func @left_alone(%x: tensor<4x8xf32>, %y: tensor<2x4x8xi8>, %z: tensor<4x16384xf32>, %s: tensor<4x255xf32>, %img: tensor<1x4x4x255xf32>) -> (tensor<4x16xf32>, tensor<2x4x16xi32>, tensor<4x40xf32>, tensor<4x32xf32>, tensor<4x224xf32>, tensor<1x4x4x224xf32>) {
+func.func @left_alone(%x: tensor<4x8xf32>, %y: tensor<2x4x8xi8>, %z: tensor<4x16384xf32>, %s: tensor<4x255xf32>, %img: tensor<1x4x4x255xf32>, %q: tensor<4x128xf32>) -> (tensor<4x16xf32>, tensor<2x4x16xi32>, tensor<4x40xf32>, tensor<4x32xf32>, tensor<4x224xf32>, tensor<1x4x4x224xf32>, tensor<4x64xf32>) {
   %under = rlx.param "under" : tensor<255x224xf32>
   %underc = rlx.param "underc" : tensor<1x1x255x224xf32>
   %5 = rlx.conv2d %img, %underc {strides = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64} : (tensor<1x4x4x255xf32>, tensor<1x1x255x224xf32>) -> tensor<1x4x4x224xf32>
@@ -157,7 +163,9 @@ func.func @left_alone(%x: tensor<4x8xf32>, %y: tensor<2x4x8xi8>, %z: tensor<4x16
   %2 = rlx.matmul %z, %odd : (tensor<4x16384xf32>, tensor<16384x40xf32>) -> tensor<4x40xf32>
   %3 = rlx.matmul %z, %one : (tensor<4x16384xf32>, tensor<16384x32xf32>) -> tensor<4x32xf32>
   %4 = rlx.matmul %s, %under : (tensor<4x255xf32>, tensor<255x224xf32>) -> tensor<4x224xf32>
-  return %0, %1, %2, %3, %4, %5 : tensor<4x16xf32>, tensor<2x4x16xi32>, tensor<4x40xf32>, tensor<4x32xf32>, tensor<4x224xf32>, tensor<1x4x4x224xf32>
+  %ways = rlx.param "ways" : tensor<128x64xf32>
+  %6 = rlx.matmul %q, %ways : (tensor<4x128xf32>, tensor<128x64xf32>) -> tensor<4x64xf32>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<4x16xf32>, tensor<2x4x16xi32>, tensor<4x40xf32>, tensor<4x32xf32>, tensor<4x224xf32>, tensor<1x4x4x224xf32>, tensor<4x64xf32>
 }
 
 // -----
