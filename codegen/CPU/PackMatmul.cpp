@@ -63,7 +63,8 @@ namespace {
 constexpr int64_t kMaxRowsDecodedInProduct = 2;
 
 /// Register tiles of rows up to which a static A is read in place, K block
-/// by K block, rather than packed: an epilogue's row tile (two of AVX2's
+/// by K block, rather than packed, whatever its layout: an epilogue's row
+/// tile (two of AVX2's
 /// 6-row tiles, or one 8-row tile) is small enough to stay in L1 across
 /// the B panels in its own layout, and copying it K-major cost a 3x3
 /// conv's row tile a scalar transpose of every element (6-7% of ResNet-50's
@@ -654,18 +655,27 @@ void packOne(Operation *matmul, Value a, bool aTransposed, Value bOperand,
         ArrayRef<OpFoldResult>{p.attr(1), p.attr(1)});
   };
   // Whole row tiles of a static A run K block by K block (below), packed
-  // unless there are few of them; the rows after the last whole tile, if
-  // any, are read in place in the same loops. A dynamic A's rows are all
-  // read in place (rowsInPlace).
-  bool fewRows = aType.hasStaticShape() &&
-                 aType.getDimSize(rowDim) <= kMaxRowsReadInPlace * tileM;
+  // unless there are few of them or one M block (aInPlace); the rows after
+  // the last whole tile, if any, are read in place in the same loops. A
+  // dynamic A's rows are all read in place (rowsInPlace).
+  bool aInPlace = aType.hasStaticShape() &&
+                  aType.getDimSize(rowDim) <= kMaxRowsReadInPlace * tileM;
   int64_t wholeRows =
-      aType.hasStaticShape() && (aType.getLayout().isIdentity() || fewRows)
+      aType.hasStaticShape() && (aType.getLayout().isIdentity() || aInPlace)
           ? aType.getDimSize(rowDim) - aType.getDimSize(rowDim) % tileM
           : 0;
   int64_t mc = wholeRows ? mBlockFor(wholeRows, block,
                                      aType.getElementTypeBitWidth() / 8, tileM)
                          : 0;
+  // One M block (every whole row tile in one A block of at most
+  // kABlockBytes: BERT's 128 rows, a 3x3 conv's 196 at 14x14) is read in
+  // place too: each K block of it stays in L2 across all the panels either
+  // way, and its packing was a scalar transpose and a parallel region of
+  // its own per K block, whose barrier the other core waited at (ResNet-50
+  // 3x3_256-256@14, two Zen 3 cores: 1.47-2.06 ms packed, 1.39-1.45 in
+  // place; one core 2.59-2.75 against 2.56-2.59).
+  if (wholeRows && mc == wholeRows && !aTransposed)
+    aInPlace = true;
   // B copied block by block where each block is read by one pass of the
   // row tiles (one M block, or rows all read in place), else into panels
   // once before the loops (every M block reads each panel).
@@ -741,11 +751,12 @@ void packOne(Operation *matmul, Value a, bool aTransposed, Value bOperand,
     // loop: a core takes a contiguous run of them, keeping its own A block, and
     // a single M block (BERT's 128 rows) still splits its panels over the cores
     // in one region per K block (parallel row tiles forked once per panel:
-    // hundreds of regions of a few tiles each). Few rows: the same loops
-    // over A's own K block, in L1 after the first panel, instead of a copy.
+    // hundreds of regions of a few tiles each). Few rows, or one M block:
+    // the same loops over A's own K block, in L1 (an epilogue's row tile)
+    // or L2 after the first panel, instead of a copy.
     int64_t m = wholeRows;
     Value packedA;
-    if (!fewRows)
+    if (!aInPlace)
       packedA = memref::AllocOp::create(
           builder, p.loc,
           MemRefType::get({m / tileM, block, tileM}, aType.getElementType()),
@@ -754,7 +765,7 @@ void packOne(Operation *matmul, Value a, bool aTransposed, Value bOperand,
     Value kStart = arith::MulIOp::create(
         builder, p.loc, p.loop(k / block, &kLoop), p.index(block));
     p.mark(kLoop);
-    if (!fewRows)
+    if (!aInPlace)
       p.pack(aView(p.attr(0), kStart, p.attr(m), p.attr(block)),
              /*split=*/aTransposed ? 1 : 0, tileM, packedA);
     scf::ForOp pairLoop;
@@ -773,11 +784,11 @@ void packOne(Operation *matmul, Value a, bool aTransposed, Value bOperand,
     Value rowTile = arith::AddIOp::create(builder, p.loc, firstRowTile,
                                           p.loop(mc / tileM, &rowTileLoop));
     Value row = arith::MulIOp::create(builder, p.loc, rowTile, p.index(tileM));
-    Value aTile = fewRows ? aView(row, kStart, p.attr(tileM), p.attr(block))
-                          : p.view(packedA, {rowTile, p.attr(0), p.attr(0)},
-                                   {1, block, tileM}, 2);
+    Value aTile = aInPlace ? aView(row, kStart, p.attr(tileM), p.attr(block))
+                           : p.view(packedA, {rowTile, p.attr(0), p.attr(0)},
+                                    {1, block, tileM}, 2);
     Value cTile = p.view(c, {row, column}, {tileM, panelColumns}, 2);
-    p.panelMatmul(aTile, bTile, cTile, /*transposedA=*/!fewRows || aTransposed,
+    p.panelMatmul(aTile, bTile, cTile, /*transposedA=*/!aInPlace || aTransposed,
                   panelColumns, tileN);
     builder.setInsertionPointAfter(rowTileLoop);
     // The rows after the last whole tile, with the last M block, while its
@@ -800,7 +811,7 @@ void packOne(Operation *matmul, Value a, bool aTransposed, Value bOperand,
     }
     PanelSource::release(p, owned);
     builder.setInsertionPointAfter(kLoop);
-    if (!fewRows)
+    if (!aInPlace)
       memref::DeallocOp::create(builder, p.loc, packedA);
   }
   if (wholeRows == 0)
