@@ -68,17 +68,17 @@ func.func @matmul_expanded_input(%a: memref<8x8xf32>, %b: memref<256xf32>, %c: m
 // -----
 
 // A B operand of 512 KiB or more is read from column panels (K x 32
-// contiguous), and a static A with whole 8-row tiles from K-major row
-// tiles, so a register tile reads its 8 A values and 32 B values for one k
-// as two contiguous vectors. Loops: K block (1024 here: folded away), one
-// parallel loop over (M block, B panel) pairs (one M block here: the cores
-// split the panels), row tile. With one M block, each K block of a panel is
-// read by one pass of the row tiles, so it is copied where it is read, into
-// a buffer of its own that stays in cache, not packed whole beforehand.
+// contiguous), so a register tile reads its 32 B values for one k as one
+// contiguous vector. Loops: K block (1024 here: folded away), one parallel
+// loop over (M block, B panel) pairs (one M block here: the cores split the
+// panels), row tile. With one M block, each K block of a panel is read by
+// one pass of the row tiles, so it is copied where it is read, into a
+// buffer of its own that stays in cache, not packed whole beforehand; and A
+// is read in place, its K block in cache across the panels, not packed
+// K-major (a copy and a parallel region of its own per K block).
 // CHECK-LABEL: func @matmul_packed
 // CHECK-NOT: output_shape [1024, 32, 32]
-// CHECK: %[[PACKEDA:.+]] = memref.alloc() {alignment = 64 : i64} : memref<8x1024x8xf32>
-// CHECK: linalg.transpose ins(%{{.+}}) outs(%[[PACKEDA]] : memref<8x1024x8xf32>) permutation = [0, 2, 1]
+// CHECK-NOT: linalg.transpose
 // CHECK: scf.for %[[PAIR:.+]] = %c0 to %c32 step %c1
 // CHECK: %[[BLOCK:.+]] = arith.divui %[[PAIR]], %c32
 // CHECK: %[[PANEL:.+]] = arith.remui %[[PAIR]], %c32
@@ -89,12 +89,13 @@ func.func @matmul_expanded_input(%a: memref<8x8xf32>, %b: memref<256xf32>, %c: m
 // CHECK: linalg.copy ins(%[[VIEW]] : {{.*}}) outs(%[[PANELBLOCK]] : memref<1024x32xf32>)
 // CHECK: scf.for %[[ROW:.+]] = %c0 to %c8 step %c1
 // CHECK: %[[TILE:.+]] = arith.addi %[[FIRST]], %[[ROW]]
-// CHECK: vector.transfer_read %[[PACKEDA]][%[[TILE]], %{{.+}}, %c0]{{.*}} vector<1x8xf32>
+// CHECK: %[[FIRSTROW:.+]] = arith.muli %[[TILE]], %c8
+// CHECK: vector.transfer_read %arg0[%[[FIRSTROW]], %{{.+}}]{{.*}} vector<8x1xf32>
 // CHECK: vector.transfer_read %[[PANELBLOCK]][%{{.+}}, %c0]{{.*}} vector<1x32xf32>
 // CHECK: vector.fma
 // CHECK: memref.dealloc %[[PANELBLOCK]]
 // CHECK: } {rlx.parallel}
-// CHECK: memref.dealloc %[[PACKEDA]]
+// CHECK-NOT: memref.dealloc
 func.func @matmul_packed(%a: memref<64x1024xf32>, %b: memref<1024x1024xf32>, %c: memref<64x1024xf32>) {
   linalg.matmul ins(%a, %b : memref<64x1024xf32>, memref<1024x1024xf32>) outs(%c : memref<64x1024xf32>)
   return
@@ -154,13 +155,18 @@ func.func @matmul_row_tile_crowded(%a: memref<16x576xf32>, %b: memref<576x64xf32
 // -----
 
 // Several M blocks (512 rows in blocks of 256 at K block 1024) read every
-// panel: B is packed whole into panels once, before the loops.
+// panel: B is packed whole into panels once, before the loops, and A's K
+// block into K-major row tiles, so that each core's M block streams from
+// consecutive addresses while the panels pass over it.
 // CHECK-LABEL: func @matmul_packed_m_blocks
 // CHECK: memref.expand_shape %arg1 {{.*}} output_shape [1024, 32, 32]
 // CHECK: %[[PACKED:.+]] = memref.alloc() {alignment = 64 : i64} : memref<32x1024x32xf32>
 // CHECK: linalg.transpose ins(%{{.+}}) outs(%[[PACKED]] : memref<32x1024x32xf32>) permutation = [1, 0, 2]
+// CHECK: %[[PACKEDA:.+]] = memref.alloc() {alignment = 64 : i64} : memref<64x1024x8xf32>
+// CHECK: linalg.transpose ins(%{{.+}}) outs(%[[PACKEDA]] : memref<64x1024x8xf32>) permutation = [0, 2, 1]
 // CHECK: scf.for %[[PAIR:.+]] = %c0 to %c64 step %c1
 // CHECK: %[[PANEL:.+]] = arith.remui %[[PAIR]], %c32
+// CHECK: vector.transfer_read %[[PACKEDA]][%{{.+}}, %{{.+}}, %c0]{{.*}} vector<1x8xf32>
 // CHECK: vector.transfer_read %[[PACKED]][%[[PANEL]], %{{.+}}, %c0]{{.*}} vector<1x32xf32>
 // CHECK: } {rlx.parallel}
 // CHECK: memref.dealloc %[[PACKED]]
@@ -316,15 +322,13 @@ func.func @matmul_under_packing_bound(%a: memref<64x124xf32>, %b: memref<124x105
 
 // A matmul by a weight prepacked into the same panels (a generic marked
 // rlx.packed_rhs reading panels x K x 32) gets the same loops without the
-// copy of B; with a dynamic A, panel (the parallel loop) then K block over
-// the rows.
+// copy of B (its one M block of A read in place); with a dynamic A, panel
+// (the parallel loop) then K block over the rows.
 #pa = affine_map<(m, n, k) -> (m, k)>
 #pp = affine_map<(m, n, k) -> (n floordiv 32, k, n mod 32)>
 #pc = affine_map<(m, n, k) -> (m, n)>
 // CHECK-LABEL: func @matmul_prepacked
 // CHECK-NOT: linalg.transpose
-// CHECK: %[[PACKEDA:.+]] = memref.alloc() {alignment = 64 : i64} : memref<8x1024x8xf32>
-// CHECK: linalg.transpose ins(%{{.+}}) outs(%[[PACKEDA]] : memref<8x1024x8xf32>) permutation = [0, 2, 1]
 // CHECK: scf.for %[[PAIR:.+]] = %c0 to %c32 step %c1
 // CHECK: %[[PANEL:.+]] = arith.remui %[[PAIR]], %c32
 // CHECK: vector.transfer_read %arg1[%[[PANEL]], %{{.+}}, %c0]{{.*}} vector<1x32xf32>
