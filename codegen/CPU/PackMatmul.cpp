@@ -37,6 +37,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/CPU/PackMatmul.h"
+#include "codegen/CPU/InterleavedRowProduct.h"
 #include "codegen/CPU/ZeroInitAccumulators.h"
 #include "dialects/RLX/IR/DotOperandLayout.h"
 
@@ -803,11 +804,19 @@ void packOne(Operation *matmul, Value a, bool aTransposed, Value bOperand,
         auto ifLast = scf::IfOp::create(builder, p.loc, last);
         builder.setInsertionPoint(ifLast.thenBlock()->getTerminator());
       }
-      p.panelMatmul(
-          aView(p.attr(wholeRows), kStart, p.attr(restRows), p.attr(block)),
-          bTile,
-          p.view(c, {p.attr(wholeRows), column}, {restRows, panelColumns}, 2),
-          aTransposed, panelColumns, tileN);
+      Value aRest =
+          aView(p.attr(wholeRows), kStart, p.attr(restRows), p.attr(block));
+      Value cRest =
+          p.view(c, {p.attr(wholeRows), column}, {restRows, panelColumns}, 2);
+      // One or two rows: interleaved partial sums, not a register tile's
+      // one latency-bound chain per vector (InterleavedRowProduct.h).
+      Value fromZero;
+      if (p.zeroInit)
+        fromZero = arith::CmpIOp::create(
+            builder, p.loc, arith::CmpIPredicate::eq, kStart, p.index(0));
+      if (!buildInterleavedRowProduct(builder, p.loc, aRest, aTransposed, bTile,
+                                      cRest, fromZero))
+        p.panelMatmul(aRest, bTile, cRest, aTransposed, panelColumns, tileN);
     }
     PanelSource::release(p, owned);
     builder.setInsertionPointAfter(kLoop);

@@ -179,19 +179,54 @@ func.func @matmul_packed_m_blocks(%a: memref<512x1024xf32>, %b: memref<1024x1024
 
 // The row after the last whole 8-row tile (49 = 6 x 8 + 1, a 7x7 conv's
 // pixels) is multiplied in the same parallel loop, by the panel block the
-// row tiles read, not by a second pass over all of B afterwards.
+// row tiles read, not by a second pass over all of B afterwards; and with
+// four interleaved partial sums over k, added at the end, instead of a
+// register tile whose every multiply-add waits for the last.
 // CHECK-LABEL: func @matmul_packed_rest_rows
 // CHECK: scf.for %{{.+}} = %c0 to %c32 step %c1
 // CHECK: %[[PANELBLOCK:.+]] = memref.alloc() {alignment = 64 : i64} : memref<1024x32xf32>
 // CHECK: scf.for %{{.+}} = %c0 to %c6 step %c1
-// CHECK: vector.transfer_read %arg0[%c48, %{{.+}}]
+// CHECK: vector.transfer_read %arg0[%{{.+}}, %{{.+}}]{{.*}} vector<8x1xf32>
 // CHECK: vector.transfer_read %[[PANELBLOCK]]
+// CHECK: %[[SUMS:.+]]:4 = scf.for %[[K:.+]] = %c0 to %c1024 step %c4 iter_args({{.*}}) -> (vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>)
+// CHECK: memref.load %arg0[%c48, %[[K]]]
+// CHECK-COUNT-4: vector.fma
+// CHECK: scf.yield
+// CHECK: %[[S01:.+]] = arith.addf %[[SUMS]]#0, %[[SUMS]]#1
+// CHECK: %[[S012:.+]] = arith.addf %[[S01]], %[[SUMS]]#2
+// CHECK: %[[S:.+]] = arith.addf %[[S012]], %[[SUMS]]#3
+// CHECK: %[[OLD:.+]] = vector.transfer_read %arg2[%c48, %{{.+}}]
+// CHECK: %[[NEW:.+]] = arith.addf %[[OLD]], %[[S]]
+// CHECK: vector.transfer_write %[[NEW]], %arg2[%c48, %{{.+}}]
 // CHECK: memref.dealloc %[[PANELBLOCK]]
 // CHECK: } {rlx.parallel}
 // CHECK-NOT: rlx.parallel
 // CHECK: return
 func.func @matmul_packed_rest_rows(%a: memref<49x1024xf32>, %b: memref<1024x1024xf32>, %c: memref<49x1024xf32>) {
   linalg.matmul ins(%a, %b : memref<49x1024xf32>, memref<1024x1024xf32>) outs(%c : memref<49x1024xf32>)
+  return
+}
+
+// Into a zero fill (gone: the tiles start from zero), the rest row's sums
+// are not added to C's old contents in the first K block; two rows
+// interleave two steps each.
+// CHECK-LABEL: func @matmul_packed_rest_rows_from_zero
+// CHECK-NOT: linalg.fill
+// CHECK: %[[SUMS:.+]]:4 = scf.for %[[K:.+]] = %c0 to %c1024 step %c2 iter_args({{.*}}) -> (vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>)
+// CHECK-DAG: memref.load %arg0[%c48, %[[K]]]
+// CHECK-DAG: memref.load %arg0[%c49, %[[K]]]
+// CHECK: %[[ROW0:.+]] = arith.addf %[[SUMS]]#0, %[[SUMS]]#2
+// CHECK-NOT: vector.transfer_read %arg2[%c48
+// CHECK: %[[NEW0:.+]] = arith.addf %[[ROW0]], %cst
+// CHECK: vector.transfer_write %[[NEW0]], %arg2[%c48, %{{.+}}]
+// CHECK: %[[ROW1:.+]] = arith.addf %[[SUMS]]#1, %[[SUMS]]#3
+// CHECK-NOT: vector.transfer_read %arg2[%c49
+// CHECK: %[[NEW1:.+]] = arith.addf %[[ROW1]], %cst
+// CHECK: vector.transfer_write %[[NEW1]], %arg2[%c49, %{{.+}}]
+func.func @matmul_packed_rest_rows_from_zero(%a: memref<50x1024xf32>, %b: memref<1024x1024xf32>, %c: memref<50x1024xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<50x1024xf32>)
+  linalg.matmul ins(%a, %b : memref<50x1024xf32>, memref<1024x1024xf32>) outs(%c : memref<50x1024xf32>)
   return
 }
 
