@@ -65,11 +65,10 @@ constexpr int64_t kMaxRowsDecodedInProduct = 2;
 
 /// Register tiles of rows up to which a static A is read in place, K block
 /// by K block, rather than packed, whatever its layout: an epilogue's row
-/// tile (two of AVX2's
-/// 6-row tiles, or one 8-row tile) is small enough to stay in L1 across
-/// the B panels in its own layout, and copying it K-major cost a 3x3
-/// conv's row tile a scalar transpose of every element (6-7% of ResNet-50's
-/// 3x3_128-128@28 on one Zen 3 core).
+/// tile (two of AVX2's 6-row tiles, or one 8-row tile) is small enough to
+/// stay in L1 across the B panels in its own layout, and copying it K-major
+/// cost a 3x3 conv's row tile a scalar transpose of every element (6-7% of
+/// ResNet-50's 3x3_128-128@28 on one Zen 3 core).
 constexpr int64_t kMaxRowsReadInPlace = 2;
 
 /// Bytes of packed A a core should keep in its L2 across the B panels.

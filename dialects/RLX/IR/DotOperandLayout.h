@@ -76,9 +76,11 @@ inline constexpr int64_t kMinPackedAtEachCallF32Bytes = int64_t(512) << 10;
 inline constexpr int64_t kCacheLineBytes = 64;
 inline constexpr int64_t kCacheSetStrideBytes = 4096;
 
-/// Rows of B per L1 set from which a register tile's column panel, one
-/// line per row, outnumbers the set's ways (8 on Zen 3, 12 on Sapphire
-/// Rapids), so that every row tile misses on all of them again.
+/// Rows of B per L1 set from which a B that is no weight is packed at each
+/// call: a register tile's column panel, one line per row, then outnumbers
+/// the set's ways (8 on Zen 3, 12 on Sapphire Rapids) by enough that every
+/// row tile misses on all of them again, and the copy pays for itself. A
+/// weight, packed once per binding, is packed from kL1Ways + 1.
 inline constexpr int64_t kMinRowsPerSet = 16;
 
 /// L1D ways on Zen 3, the fewest of the CPUs this project runs on.

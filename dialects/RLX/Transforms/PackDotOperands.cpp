@@ -21,8 +21,8 @@
 /// - the bf16 `[K, N]` weight of an f32 matmul of two bf16 values widened
 ///   by rlx.cast (what rlx-accumulate-in-f32 makes of a bf16 matmul);
 /// - the f32 `[K, N]` weight of an f32 matmul and the f32 filter of a conv
-///   with one group, 256 KiB or more or with rows that would crowd a few
-///   L1 sets (dot_layout::prepackedF32Weight), N a multiple of P and more
+///   with one group, 256 KiB or more or with more rows in an L1 set than
+///   it has ways (dot_layout::prepackedF32Weight), N a multiple of P and more
 ///   than P, which the f32 kernel reads in panels;
 /// - the block-scaled weight of an f32 matmul: rlx.block_dequantize to f32
 ///   of `[K, N]` narrow float or 2-8 bit integer codes along K, with

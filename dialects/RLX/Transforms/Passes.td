@@ -121,8 +121,9 @@ def RLXPackDotOperands : Pass<"rlx-pack-dot-operands", "mlir::ModuleOp"> {
     conv2d with one group (`int8`), the bf16 `[K, N]` weight widened into
     an f32 matmul of two widened bf16 values (`bf16`), and the f32 `[K, N]`
     weight of an f32 matmul or filter of an f32 conv2d with one group (256
-    KiB or more, or smaller with rows that read in place would crowd a few
-    L1 sets) that the f32 kernel reads in column panels (`f32`; panels of
+    KiB or more, or smaller with more rows in one of the L1 sets that a
+    column panel read in place falls in than the set has ways) that the
+    f32 kernel reads in column panels (`f32`; panels of
     `f32-panel-columns`, its register tile's width, N a multiple of it and
     more than one panel) are read through
     `rlx.unpack_dot_operand(rlx.pack_dot_operand(w))`: rlx-prepare-params
