@@ -38,6 +38,7 @@
 
 #include "codegen/CPU/PackMatmul.h"
 #include "codegen/CPU/InterleavedRowProduct.h"
+#include "codegen/CPU/Tiling.h"
 #include "codegen/CPU/ZeroInitAccumulators.h"
 #include "dialects/RLX/IR/DotOperandLayout.h"
 
@@ -70,6 +71,14 @@ constexpr int64_t kMaxRowsDecodedInProduct = 2;
 /// cost a 3x3 conv's row tile a scalar transpose of every element (6-7% of
 /// ResNet-50's 3x3_128-128@28 on one Zen 3 core).
 constexpr int64_t kMaxRowsReadInPlace = 2;
+
+/// The most rows of A that take the tall register tiles (RegisterTile):
+/// with few row tiles, each pass over B's panels is a large share of the
+/// product. On one Emerald Rapids core, 49 rows (ResNet-50's convs at 7x7)
+/// ran 9-10% faster in 14-row tiles (49 x 4608 by a prepacked 4608 x 512:
+/// 1.26 -> 1.14 ms); 196 and 392 rows within 2%; BERT's 128-row products
+/// faster alone but 3% slower in the model.
+constexpr int64_t kMaxRowsInTallTiles = 64;
 
 /// Bytes of packed A a core should keep in its L2 across the B panels.
 constexpr int64_t kABlockBytes = int64_t(1) << 20;
@@ -117,6 +126,9 @@ struct PackedMatmulBuilder {
   /// The product's C starts at zero (kZeroInitAttrName): its tile matmuls
   /// do too, in the first of the K block loops that mark() marks.
   bool zeroInit = false;
+  /// The tile matmuls made now take the tall register tiles
+  /// (kTallTileAttrName).
+  bool tallTiles = false;
 
   /// Marks `blocks`, a loop over K blocks, for the zero start of the tiles.
   void mark(scf::ForOp blocks) {
@@ -197,6 +209,8 @@ struct PackedMatmulBuilder {
                                          ValueRange{c}, attrs);
     if (zeroInit)
       tile->setAttr(kZeroInitAttrName, b.getUnitAttr());
+    if (tallTiles)
+      tile->setAttr(kTallTileAttrName, b.getUnitAttr());
   }
 
   /// Columns [start, start + count) of the 2-D `source`, all its rows.
@@ -628,7 +642,8 @@ struct PanelSource {
 /// rows read in place are read transposed.
 void packOne(Operation *matmul, Value a, bool aTransposed, Value bOperand,
              bool bTransposed, PanelSource prepacked, Value c, int64_t k,
-             int64_t n, int64_t tileM, int64_t tileN, int64_t panelColumns) {
+             int64_t n, const RegisterTile &tile, int64_t panelColumns) {
+  int64_t tileM = tile.rows, tileN = tile.columns;
   auto aType = cast<MemRefType>(a.getType());
   unsigned rowDim = aTransposed ? 1 : 0;
   int64_t panels = n / panelColumns, block = kBlockFor(k);
@@ -674,8 +689,20 @@ void packOne(Operation *matmul, Value a, bool aTransposed, Value bOperand,
   // its own per K block, whose barrier the other core waited at (ResNet-50
   // 3x3_256-256@14, two Zen 3 cores: 1.47-2.06 ms packed, 1.39-1.45 in
   // place; one core 2.59-2.75 against 2.56-2.59).
-  if (wholeRows && mc == wholeRows && !aTransposed)
+  // Such a block's row tiles each stream B's K block from L2 (too large
+  // for L1 beside A's rows): taller tiles pass over it fewer times, which
+  // pays where the tiles are few (kMaxRowsInTallTiles). Not for rows read
+  // in place as few, where one pass is all there is.
+  int64_t rowTile = tileM;
+  if (wholeRows && mc == wholeRows && !aTransposed) {
+    int64_t rows = aType.getDimSize(rowDim);
+    if (!aInPlace && tile.tallRows > tileM && rows >= 2 * tile.tallRows &&
+        rows <= kMaxRowsInTallTiles) {
+      rowTile = tile.tallRows;
+      wholeRows = mc = rows - rows % rowTile;
+    }
     aInPlace = true;
+  }
   // B copied block by block where each block is read by one pass of the
   // row tiles (one M block, or rows all read in place), else into panels
   // once before the loops (every M block reads each panel).
@@ -757,17 +784,18 @@ void packOne(Operation *matmul, Value a, bool aTransposed, Value bOperand,
     int64_t m = wholeRows;
     Value packedA;
     if (!aInPlace)
-      packedA = memref::AllocOp::create(
-          builder, p.loc,
-          MemRefType::get({m / tileM, block, tileM}, aType.getElementType()),
-          ValueRange{}, builder.getI64IntegerAttr(64));
+      packedA =
+          memref::AllocOp::create(builder, p.loc,
+                                  MemRefType::get({m / rowTile, block, rowTile},
+                                                  aType.getElementType()),
+                                  ValueRange{}, builder.getI64IntegerAttr(64));
     scf::ForOp kLoop;
     Value kStart = arith::MulIOp::create(
         builder, p.loc, p.loop(k / block, &kLoop), p.index(block));
     p.mark(kLoop);
     if (!aInPlace)
       p.pack(aView(p.attr(0), kStart, p.attr(m), p.attr(block)),
-             /*split=*/aTransposed ? 1 : 0, tileM, packedA);
+             /*split=*/aTransposed ? 1 : 0, rowTile, packedA);
     scf::ForOp pairLoop;
     Value pair = p.loop(m / mc * panels, &pairLoop);
     pairLoop->setAttr("rlx.parallel", builder.getUnitAttr());
@@ -775,21 +803,24 @@ void packOne(Operation *matmul, Value a, bool aTransposed, Value bOperand,
         arith::DivUIOp::create(builder, p.loc, pair, p.index(panels));
     Value panel = arith::RemUIOp::create(builder, p.loc, pair, p.index(panels));
     Value firstRowTile =
-        arith::MulIOp::create(builder, p.loc, mBlock, p.index(mc / tileM));
+        arith::MulIOp::create(builder, p.loc, mBlock, p.index(mc / rowTile));
     SmallVector<Value> owned;
     Value bTile = source.block(p, panel, kStart, block, panelColumns, owned);
     Value column =
         arith::MulIOp::create(builder, p.loc, panel, p.index(panelColumns));
     scf::ForOp rowTileLoop;
-    Value rowTile = arith::AddIOp::create(builder, p.loc, firstRowTile,
-                                          p.loop(mc / tileM, &rowTileLoop));
-    Value row = arith::MulIOp::create(builder, p.loc, rowTile, p.index(tileM));
-    Value aTile = aInPlace ? aView(row, kStart, p.attr(tileM), p.attr(block))
-                           : p.view(packedA, {rowTile, p.attr(0), p.attr(0)},
-                                    {1, block, tileM}, 2);
-    Value cTile = p.view(c, {row, column}, {tileM, panelColumns}, 2);
+    Value tileIndex = arith::AddIOp::create(builder, p.loc, firstRowTile,
+                                            p.loop(mc / rowTile, &rowTileLoop));
+    Value row =
+        arith::MulIOp::create(builder, p.loc, tileIndex, p.index(rowTile));
+    Value aTile = aInPlace ? aView(row, kStart, p.attr(rowTile), p.attr(block))
+                           : p.view(packedA, {tileIndex, p.attr(0), p.attr(0)},
+                                    {1, block, rowTile}, 2);
+    Value cTile = p.view(c, {row, column}, {rowTile, panelColumns}, 2);
+    p.tallTiles = rowTile != tileM;
     p.panelMatmul(aTile, bTile, cTile, /*transposedA=*/!aInPlace || aTransposed,
                   panelColumns, tileN);
+    p.tallTiles = false;
     builder.setInsertionPointAfter(rowTileLoop);
     // The rows after the last whole tile, with the last M block, while its
     // B block is in cache (read in place after these loops, a 49-row
@@ -887,8 +918,8 @@ bool mlir::rlx::isPrepackedBlockScaledMatmul(Operation *op) {
              codesType.getDimSize(0) * codesType.getDimSize(2);
 }
 
-LogicalResult mlir::rlx::expandPrepackedMatmuls(ModuleOp module, int64_t tileM,
-                                                int64_t tileN) {
+LogicalResult mlir::rlx::expandPrepackedMatmuls(ModuleOp module,
+                                                const RegisterTile &tile) {
   SmallVector<linalg::GenericOp> generics;
   module.walk([&](linalg::GenericOp op) {
     if (isPrepackedF32Matmul(op) || isPrepackedBlockScaledMatmul(op))
@@ -908,12 +939,11 @@ LogicalResult mlir::rlx::expandPrepackedMatmuls(ModuleOp module, int64_t tileM,
     auto packedType = cast<MemRefType>(source.panels.getType());
     // A register tile reads whole panels or an even part of one.
     int64_t panelColumns = packedType.getDimSize(2);
-    if (panelColumns % tileN != 0)
+    if (panelColumns % tile.columns != 0)
       continue;
     packOne(op, op.getDpsInputOperand(0)->get(), /*aTransposed=*/false, Value(),
             /*bTransposed=*/false, source, c, packedType.getDimSize(1),
-            cast<MemRefType>(c.getType()).getDimSize(1), tileM, tileN,
-            panelColumns);
+            cast<MemRefType>(c.getType()).getDimSize(1), tile, panelColumns);
   }
   return success();
 }
@@ -1019,7 +1049,8 @@ static FoldedTranspose transposeMadeOnlyFor(Value operand,
   return folded;
 }
 
-void mlir::rlx::packLargeMatmuls(ModuleOp module, int64_t tileM, int64_t tileN) {
+void mlir::rlx::packLargeMatmuls(ModuleOp module, const RegisterTile &tile) {
+  int64_t tileM = tile.rows, tileN = tile.columns;
   SmallVector<linalg::MatmulOp> matmuls;
   module.walk([&](linalg::MatmulOp op) { matmuls.push_back(op); });
   for (linalg::MatmulOp matmul : matmuls) {
@@ -1054,8 +1085,7 @@ void mlir::rlx::packLargeMatmuls(ModuleOp module, int64_t tileM, int64_t tileN) 
             !!foldedA.transpose,
             foldedB.transpose ? foldedB.transpose.getInput() : b,
             !!foldedB.transpose, PanelSource{},
-            matmul.getDpsInitOperand(0)->get(), k, n, tileM, tileN,
-            panelColumns);
+            matmul.getDpsInitOperand(0)->get(), k, n, tile, panelColumns);
     // The sources' frees move first: `after` may be a transposed buffer's
     // own free, which goes with it.
     for (FoldedTranspose *folded : {&foldedA, &foldedB})

@@ -7,10 +7,17 @@
 
 namespace mlir::rlx {
 
+/// The f32 kernel's register tile: `rows` x `columns`, and `tallRows` (at
+/// least `rows`) for a product whose row tiles each stream B's panels from
+/// L2, where taller tiles mean fewer passes over B.
+struct RegisterTile {
+  int64_t rows, columns, tallRows;
+};
+
 /// Splits every static linalg.matmul whose B operand is 2 MiB or more
 /// into register-tile-sized matmuls over packed copies of its operands
 /// (PackMatmul.cpp). Runs before the register tiling of the matmul pass.
-void packLargeMatmuls(mlir::ModuleOp module, int64_t tileM, int64_t tileN);
+void packLargeMatmuls(mlir::ModuleOp module, const RegisterTile &tile);
 
 /// Whether `op` is a product by a prepacked f32 B that
 /// expandPrepackedMatmuls expands (a linalg.generic marked
@@ -29,8 +36,8 @@ bool isPrepackedBlockScaledMatmul(mlir::Operation *op);
 /// product. Runs first: its loops' matmuls are then scheduled
 /// like any other. Fails, with an error on the op, for a block-scaled
 /// product whose body is not its lowering's.
-mlir::LogicalResult expandPrepackedMatmuls(mlir::ModuleOp module, int64_t tileM,
-                                           int64_t tileN);
+mlir::LogicalResult expandPrepackedMatmuls(mlir::ModuleOp module,
+                                           const RegisterTile &tile);
 
 } // namespace mlir::rlx
 

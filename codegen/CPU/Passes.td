@@ -16,7 +16,11 @@ def RLXCPUVectorizeMatmul : Pass<"rlx-cpu-vectorize-matmul", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"tileM", "tile-m", "int64_t", /*default=*/"8", "rows per tile">,
-    Option<"tileN", "tile-n", "int64_t", /*default=*/"32", "columns per tile">
+    Option<"tileN", "tile-n", "int64_t", /*default=*/"32", "columns per tile">,
+    Option<"tallTileM", "tall-tile-m", "int64_t", /*default=*/"0",
+           "rows per tile of a product streaming its B panels from L2 (one "
+           "in-place block of A): the most the registers hold, fewer passes "
+           "over B; 0 = tile-m">
   ];
   let dependentDialects = [
     "mlir::transform::TransformDialect", "mlir::linalg::LinalgDialect",

@@ -8,6 +8,13 @@
 
 namespace mlir::rlx {
 
+/// On a matmul: its register tiles are the pass's tall ones (tall-tile-m
+/// rows, not tile-m), and on the zero fill of such a tile, for the schedule
+/// to vectorize at that size.
+inline constexpr llvm::StringLiteral kTallTileAttrName = "rlx.tall_tile";
+inline constexpr llvm::StringLiteral kZeroTallTileAttrName =
+    "rlx.zero_tall_tile";
+
 /// Tiles `op` (on buffers) into scf.for loops by `sizes` (one per loop,
 /// 0 = untiled) and erases it; the tile and loops are in the result.
 inline mlir::FailureOr<mlir::scf::SCFTilingResult>

@@ -44,6 +44,12 @@ namespace {
 constexpr const char *kScheduleTemplate = R"mlir(
 module attributes {{transform.with_named_sequence} {
   transform.named_sequence @__transform_main(%root: !transform.any_op {{transform.readonly}) {
+    %tallTiles = transform.structured.match ops{{["linalg.matmul"]} attributes {{rlx.tall_tile} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.structured.vectorize %tallTiles vector_sizes [{2}, {1}, 1] {{create_named_contraction} : !transform.any_op
+    %zeroTallTiles = transform.structured.match ops{{["linalg.fill"]} attributes {{rlx.zero_tall_tile} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.structured.vectorize %zeroTallTiles vector_sizes [{2}, {1}] : !transform.any_op
     %tiles = transform.structured.match ops{{["linalg.matmul"]} in %root
         : (!transform.any_op) -> !transform.any_op
     transform.structured.vectorize %tiles vector_sizes [{0}, {1}, 1] {{create_named_contraction} : !transform.any_op
@@ -188,7 +194,8 @@ void hoistPastOutputViews(ModuleOp module, ArrayRef<Value> outputs) {
 /// one tile is marked for rlx-cpu-parallelize (a batch matmul's batch, else
 /// m, else n for fewer rows than a tile). A matmul whose C starts at zero
 /// (kZeroInitAttrName) fills each register tile before its reduction.
-LogicalResult tileAndPeel(ModuleOp module, int64_t tileM, int64_t tileN) {
+LogicalResult tileAndPeel(ModuleOp module, int64_t tileM, int64_t tileN,
+                          int64_t tallTileM) {
   SmallVector<linalg::LinalgOp> matmuls;
   module.walk([&](Operation *op) {
     if (isMatmul(op))
@@ -197,7 +204,8 @@ LogicalResult tileAndPeel(ModuleOp module, int64_t tileM, int64_t tileN) {
   IRRewriter rewriter(module.getContext());
   for (linalg::LinalgOp matmul : matmuls) {
     bool batched = isa<linalg::BatchMatmulOp>(matmul);
-    SmallVector<int64_t> sizes = {tileM, tileN, 1};
+    bool tall = matmul->hasAttr(mlir::rlx::kTallTileAttrName);
+    SmallVector<int64_t> sizes = {tall ? tallTileM : tileM, tileN, 1};
     if (batched)
       sizes.insert(sizes.begin(), 1);
     Location loc = matmul.getLoc();
@@ -381,14 +389,15 @@ struct RLXCPUVectorizeMatmulPass
     SmallVector<Value> viewedOutputs = outputsWithViews(module);
     // After those two, which treat a prepacked product as the matmul it is
     // (its C, viewed as NHWC, must have its tiles hoisted too).
-    if (failed(mlir::rlx::expandPrepackedMatmuls(module, tileM, tileN)))
+    mlir::rlx::RegisterTile tile{tileM, tileN, std::max(tallTileM, tileM)};
+    if (failed(mlir::rlx::expandPrepackedMatmuls(module, tile)))
       return signalPassFailure();
-    mlir::rlx::packLargeMatmuls(module, tileM, tileN);
-    if (failed(tileAndPeel(module, tileM, tileN)))
+    mlir::rlx::packLargeMatmuls(module, tile);
+    if (failed(tileAndPeel(module, tile.rows, tile.columns, tile.tallRows)))
       return signalPassFailure();
     mlir::rlx::restoreZeroFills(module);
     std::string script =
-        llvm::formatv(kScheduleTemplate, tileM.getValue(), tileN.getValue())
+        llvm::formatv(kScheduleTemplate, tile.rows, tile.columns, tile.tallRows)
             .str();
     OwningOpRef<ModuleOp> schedule =
         parseSourceString<ModuleOp>(script, &getContext());

@@ -12,6 +12,7 @@
 
 #include "codegen/CPU/ZeroInitAccumulators.h"
 #include "codegen/CPU/PackMatmul.h"
+#include "codegen/CPU/Tiling.h"
 #include "codegen/Common/BufferAliases.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -199,11 +200,11 @@ void mlir::rlx::zeroFillTile(RewriterBase &rewriter, Operation *tile,
     fillWithZeros(rewriter, loc, c);
     return;
   }
-  fillWithZeros(rewriter, loc, view)
-      ->setAttr(cast<MemRefType>(view.getType()).getRank() == 3
-                    ? kZeroBatchTileAttrName
-                    : kZeroTileAttrName,
-                rewriter.getUnitAttr());
+  StringRef mark = cast<MemRefType>(view.getType()).getRank() == 3
+                       ? kZeroBatchTileAttrName
+                   : tile->hasAttr(kTallTileAttrName) ? kZeroTallTileAttrName
+                                                      : kZeroTileAttrName;
+  fillWithZeros(rewriter, loc, view)->setAttr(mark, rewriter.getUnitAttr());
 }
 
 void mlir::rlx::forwardZeroTiles(ModuleOp module) {

@@ -12,6 +12,16 @@ ROWS rows (static: 14, two whole 6-row tiles, packed, and 2 rows read in
 place). z = x w: 7 x
 13 by 13 x 24, partial tiles in both dims. Values are multiples of 1/16
 below 1: every product and sum is exact in f32, so outputs compare exactly.
+
+    register_tiles.py tall-model          prints the tall tiles' rlx MLIR
+    register_tiles.py tall-inputs DIR SEED writes a.npy, x.npy, b.npy
+    register_tiles.py tall-check DIR OUT.safetensors
+
+The tall register tiles of AVX-512 (14 rows, for a product whose one block
+of A is read in place while B's panels stream from L2): y = a b and z = x b,
+b 384 x 352 (528 KiB: packed at each call, three K blocks of 128), a 49
+rows (three tall tiles and a masked 8-row tile of 7), x 30 rows (two tall
+tiles and two rows of interleaved sums), both into zero fills.
 """
 import random
 import sys
@@ -39,6 +49,40 @@ def model(mode):
     print("}")
 
 
+TALL_K, TALL_N, TALL_ROWS = 384, 352, {"a": 49, "x": 30}
+
+
+def tall_model():
+    b = "tensor<%dx%dxf32>" % (TALL_K, TALL_N)
+    a, x = ("tensor<%dx%dxf32>" % (TALL_ROWS[n], TALL_K) for n in "ax")
+    y, z = ("tensor<%dx%dxf32>" % (TALL_ROWS[n], TALL_N) for n in "ax")
+    print('func.func @f(%%a: %s {rlx.name = "a"}, %%x: %s {rlx.name = "x"}, '
+          '%%b: %s {rlx.name = "b"}) -> (%s {rlx.name = "y"}, '
+          '%s {rlx.name = "z"}) {' % (a, x, b, y, z))
+    print("  %%y = rlx.matmul %%a, %%b : (%s, %s) -> %s" % (a, b, y))
+    print("  %%z = rlx.matmul %%x, %%b : (%s, %s) -> %s" % (x, b, z))
+    print("  return %%y, %%z : %s, %s" % (y, z))
+    print("}")
+
+
+def write_tall_inputs(folder, seed):
+    rng = random.Random(seed)
+    for name, rows in TALL_ROWS.items():
+        write_npy(folder + "/%s.npy" % name, "<f4", [rows, TALL_K],
+                  fractions(rng, rows * TALL_K))
+    write_npy(folder + "/b.npy", "<f4", [TALL_K, TALL_N],
+              fractions(rng, TALL_K * TALL_N))
+
+
+def check_tall(folder, out_path):
+    got = {name: values for name, (_, _, values) in read_safetensors(out_path).items()}
+    read = lambda name: read_npy_f32(folder + "/" + name + ".npy")
+    b = read("b")
+    want = {out: matmul(read(name), b, TALL_K, TALL_N)
+            for out, name in (("y", "a"), ("z", "x"))}
+    check_exact("tall register tiles", got, want)
+
+
 def fractions(rng, count):
     return [rng.randint(-15, 15) / 16 for _ in range(count)]
 
@@ -62,7 +106,13 @@ def check(folder, out_path):
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "model":
+    if sys.argv[1] == "tall-model":
+        tall_model()
+    elif sys.argv[1] == "tall-inputs":
+        write_tall_inputs(sys.argv[2], int(sys.argv[3]))
+    elif sys.argv[1] == "tall-check":
+        check_tall(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == "model":
         model(sys.argv[2])
     elif sys.argv[1] == "inputs":
         write_inputs(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))

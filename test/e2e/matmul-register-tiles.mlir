@@ -21,3 +21,18 @@
 // RUN: rlx-run %t.dyn.so --input a=%t.d/a.npy --input b=%t.d/b.npy --input x=%t.d/x.npy --input w=%t.d/w.npy --outputs %t.d/out.safetensors
 // RUN: python3 %inputs/register_tiles.py check %t.d %t.d/out.safetensors | FileCheck %s
 // CHECK: register tiles: all 2 outputs exact
+
+// AVX-512's tall tiles (14 x 32) where one block of A is read in place and
+// B's panels stream from L2: taken for such a CPU, then run on this one
+// (tall tiles where it has AVX-512) and compared exactly with plain loops.
+// RUN: python3 %inputs/register_tiles.py tall-model > %t.tall.mlir
+// RUN: rlxc %t.tall.mlir --cpu=sapphirerapids --emit=mlir -o /dev/null --mlir-print-ir-after=rlx-cpu-vectorize-matmul 2>&1 | FileCheck %s --check-prefix=TALL
+// TALL: vector<14x32xf32>
+// RUN: rlxc %t.tall.mlir --cpu=x86-64-v3 --emit=mlir -o /dev/null --mlir-print-ir-after=rlx-cpu-vectorize-matmul 2>&1 | FileCheck %s --check-prefix=NOTALL
+// NOTALL-NOT: vector<14x
+// RUN: mkdir -p %t.t
+// RUN: python3 %inputs/register_tiles.py tall-inputs %t.t 3
+// RUN: rlxc %t.tall.mlir -o %t.tall.so
+// RUN: rlx-run %t.tall.so --input a=%t.t/a.npy --input x=%t.t/x.npy --input b=%t.t/b.npy --outputs %t.t/out.safetensors
+// RUN: python3 %inputs/register_tiles.py tall-check %t.t %t.t/out.safetensors | FileCheck %s --check-prefix=TALLOUT
+// TALLOUT: tall register tiles: all 2 outputs exact

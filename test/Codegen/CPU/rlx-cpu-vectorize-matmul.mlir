@@ -1,5 +1,6 @@
 // RUN: rlx-opt %s -split-input-file -rlx-cpu-vectorize-matmul | FileCheck %s
 // RUN: rlx-opt %s -split-input-file -rlx-cpu-vectorize-matmul="tile-m=4 tile-n=16" | FileCheck %s --check-prefix=AVX2
+// RUN: rlx-opt %s -split-input-file -rlx-cpu-vectorize-matmul="tall-tile-m=14" | FileCheck %s --check-prefix=TALL
 
 // A static matmul becomes register tiles: m and n loops outside, a k loop
 // carrying the C tile in vector registers, outer products inside (not
@@ -857,4 +858,36 @@ func.func @matmul_fill_input_aliases(%b: memref<64x64xf32>) -> memref<16x64xf32>
   %out = memref.alloc() : memref<16x64xf32>
   memref.copy %c, %out : memref<16x64xf32, strided<[64, 1], offset: 1024>> to memref<16x64xf32>
   return %out : memref<16x64xf32>
+}
+
+// -----
+
+// With tall tiles (tall-tile-m), a product whose whole row tiles form one
+// block of A read in place takes them: 49 rows are three 14-row tiles
+// (each C tile 14 vectors, from zero in the first of the three K blocks)
+// and 7 rows in a masked tile of the usual 8; without the option, six
+// 8-row tiles and the 49th row.
+// TALL-LABEL: func @matmul_tall_tiles
+// TALL-NOT: linalg.fill
+// TALL: scf.for %[[KB:.+]] = %c0 to %c3 step %c1
+// TALL: %[[FIRST:.+]] = arith.cmpi eq, %[[KB]], %c0
+// TALL: scf.for %{{.+}} = %c0 to %c17 step %c1
+// TALL: scf.for %{{.+}} = %c0 to %c3 step %c1
+// TALL: scf.if %[[FIRST]] -> (vector<14x32xf32>)
+// TALL: scf.for %{{.+}} = %c0 to %c512 step %c1 iter_args(%{{.+}}) -> (vector<14x32xf32>)
+// TALL: vector.transfer_read %arg0[{{.*}}]{{.*}}vector<14x1xf32>
+// TALL-COUNT-14: vector.fma
+// TALL: vector.transfer_write %{{.+}}, %arg2[{{.*}}] {in_bounds = [true, true]} : vector<14x32xf32>
+// TALL: vector.transfer_read %arg0[%c42, {{.*}}]{{.*}}vector<8x1xf32>
+// TALL: } {rlx.parallel}
+// CHECK-LABEL: func @matmul_tall_tiles
+// CHECK-NOT: vector<14x32xf32>
+// CHECK: scf.for %{{.+}} = %c0 to %c6 step %c1
+// CHECK-NOT: vector<14x32xf32>
+// CHECK: return
+func.func @matmul_tall_tiles(%a: memref<49x1536xf32>, %b: memref<1536x544xf32>, %c: memref<49x544xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<49x544xf32>)
+  linalg.matmul ins(%a, %b : memref<49x1536xf32>, memref<1536x544xf32>) outs(%c : memref<49x544xf32>)
+  return
 }
