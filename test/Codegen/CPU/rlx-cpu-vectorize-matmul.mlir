@@ -176,6 +176,21 @@ func.func @matmul_packed_m_blocks(%a: memref<512x1024xf32>, %b: memref<1024x1024
   return
 }
 
+// Several M blocks (784 rows in blocks of 392) whose rows are 2 KiB apart,
+// four of a register tile's rows in each of two L1 sets: A is read in
+// place, B packed into panels as above.
+// CHECK-LABEL: func @matmul_m_blocks_in_place
+// CHECK: %[[PACKED:.+]] = memref.alloc() {alignment = 64 : i64} : memref<16x512x32xf32>
+// CHECK-NOT: memref.alloc
+// CHECK: scf.for %[[PAIR:.+]] = %c0 to %c32 step %c1
+// CHECK: scf.for %{{.+}} = %c0 to %c49 step %c1
+// CHECK: vector.transfer_read %arg0[%{{.+}}, %{{.+}}]{{.*}} vector<8x1xf32>
+// CHECK: } {rlx.parallel}
+func.func @matmul_m_blocks_in_place(%a: memref<784x512xf32>, %b: memref<512x512xf32>, %c: memref<784x512xf32>) {
+  linalg.matmul ins(%a, %b : memref<784x512xf32>, memref<512x512xf32>) outs(%c : memref<784x512xf32>)
+  return
+}
+
 // -----
 
 // The row after the last whole 8-row tile (49 = 6 x 8 + 1, a 7x7 conv's

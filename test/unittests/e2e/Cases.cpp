@@ -643,6 +643,22 @@ func.func @{N}(%a: tensor<{B}x14x384x{F}>, %b: tensor<384x352x{F}>) -> tensor<{B
          {"b", El::F, {384, 352}, uniform(0.01, 0.2)}},
         matmulRef);
 
+  // A product of 512 KiB or more whose whole row tiles form several M
+  // blocks (701 rows per image: 1400 of 1402 with the static batch, in
+  // blocks of 280) and whose rows are 2 KiB apart, spread over L1 sets:
+  // the CPU reads A in place rather than packing it K-major; the 2 rows
+  // past the tiles run with interleaved sums. Small positive operands, as
+  // above.
+  b.add("matmul_m_blocks_in_place", R"(
+func.func @{N}(%a: tensor<{B}x701x512x{F}>, %b: tensor<512x288x{F}>) -> tensor<{B}x701x288x{F}> {
+  %r = rlx.matmul %a, %b : (tensor<{B}x701x512x{F}>, tensor<512x288x{F}>) -> tensor<{B}x701x288x{F}>
+  return %r : tensor<{B}x701x288x{F}>
+}
+)",
+        {{"a", El::F, {kB, 701, 512}, uniform(0.01, 0.2)},
+         {"b", El::F, {512, 288}, uniform(0.01, 0.2)}},
+        matmulRef);
+
   b.add("conv2d", R"(
 func.func @{N}(%x: tensor<{B}x5x5x2x{F}>, %w: tensor<3x3x2x4x{F}>) -> tensor<{B}x5x5x4x{F}> {
   %r = rlx.conv2d %x, %w {strides = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>}
