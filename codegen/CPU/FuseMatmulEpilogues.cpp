@@ -180,16 +180,18 @@ bool isPrepackedF32Product(linalg::GenericOp generic) {
 /// product: a B beyond L2 that each row tile would stream again, where the
 /// packed schedule streams it once per M block of rows. A matmul's B from
 /// 512 KiB, or crowding L1 sets, packed at each call (packedAtEachCall); a
-/// prepacked B from 2 MiB (BERT-base's 768x768 weights in row tiles:
-/// 218-234 ms against 144-150 per call on one Zen 3 core; ResNet-50's
-/// filters below that keep their fused epilogues).
+/// prepacked B from `wholeProductBytes` (2 MiB: BERT-base's 768x768
+/// weights in row tiles, 218-234 ms against 144-150 per call on one Zen 3
+/// core; ResNet-50's filters below that keep their fused epilogues; 1 MiB
+/// with AVX-512, Compiler.cpp).
 bool wantsWholeProduct(linalg::LinalgOp matmul, bool im2col,
-                       int64_t rowsPerTile, int64_t tileColumns) {
+                       int64_t rowsPerTile, int64_t tileColumns,
+                       int64_t wholeProductBytes) {
   Value b = matmul.getDpsInputs()[1];
   if (isa<linalg::MatmulOp>(matmul))
     return packedAtEachCall(matmul, im2col, rowsPerTile, tileColumns);
   auto type = cast<RankedTensorType>(b.getType());
-  return type.getNumElements() * 4 >= dot_layout::kMinPanelledF32Bytes;
+  return type.getNumElements() * 4 >= wholeProductBytes;
 }
 
 /// The elementwise generic reading `matmul`'s product, if it is one the
@@ -253,8 +255,8 @@ bool isLargeProduct(linalg::LinalgOp matmul) {
 /// both, or only its fill and product (a large product); nothing if none
 /// applies.
 std::optional<Epilogue> matchEpilogue(linalg::LinalgOp matmul,
-                                      int64_t rowsPerTile,
-                                      int64_t tileColumns) {
+                                      int64_t rowsPerTile, int64_t tileColumns,
+                                      int64_t wholeProductBytes) {
   auto named = dyn_cast<linalg::MatmulOp>(matmul.getOperation());
   if (named ? !named.hasPureTensorSemantics() || named.hasUserDefinedMaps()
             : !isPrepackedF32Product(cast<linalg::GenericOp>(matmul)))
@@ -268,7 +270,8 @@ std::optional<Epilogue> matchEpilogue(linalg::LinalgOp matmul,
     return std::nullopt;
   std::optional<Im2colRows> im2col =
       mlir::rlx::matchIm2colRows(matmul.getDpsInputs()[0]);
-  if (wantsWholeProduct(matmul, im2col.has_value(), rowsPerTile, tileColumns))
+  if (wantsWholeProduct(matmul, im2col.has_value(), rowsPerTile, tileColumns,
+                        wholeProductBytes))
     return std::nullopt;
   std::optional<Epilogue> epilogue = matchElementwiseEpilogue(matmul);
   if (!epilogue && !im2col && !isLargeProduct(matmul))
@@ -467,8 +470,8 @@ struct RLXCPUFuseMatmulEpiloguesPass
     // Matched one at a time on the current IR: two products may share one
     // epilogue (a residual add of two convolutions); the first takes it.
     for (linalg::LinalgOp matmul : matmuls)
-      if (std::optional<Epilogue> epilogue =
-              matchEpilogue(matmul, rowsPerTile, tileColumns))
+      if (std::optional<Epilogue> epilogue = matchEpilogue(
+              matmul, rowsPerTile, tileColumns, wholeProductBytes))
         fuse(rewriter, matmul, *epilogue, rowsPerTile);
   }
 };

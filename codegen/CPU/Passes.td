@@ -109,14 +109,19 @@ def RLXCPUFuseMatmulEpilogues : Pass<"rlx-cpu-fuse-matmul-epilogues"> {
     the same loop, each tile such a generic. Not for a B the matmul kernel
     packs at each call into panels of `tile-columns` (512 KiB or more, or
     smaller with rows crowding a few L1 sets where A is no im2col copy) or
-    prepacked of 2 MiB or more (that schedule wants the whole product).
+    prepacked of `whole-product-bytes` or more (2 MiB; that schedule wants
+    the whole product).
   }];
   let options = [
     Option<"rowsPerTile", "rows-per-tile", "int64_t", /*default=*/"8",
            "rows per tile">,
     Option<"tileColumns", "tile-columns", "int64_t", /*default=*/"32",
            "columns of the matmul kernel's register tile, the width of "
-           "the panels it packs a B into at each call">
+           "the panels it packs a B into at each call">,
+    Option<"wholeProductBytes", "whole-product-bytes", "int64_t",
+           /*default=*/"2097152",
+           "bytes of a prepacked f32 B from which its product keeps the "
+           "packed schedule's whole-product loops">
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect",

@@ -1,5 +1,6 @@
 // RUN: rlx-opt %s -split-input-file -rlx-cpu-fuse-matmul-epilogues | FileCheck %s
 // RUN: rlx-opt %s -split-input-file -rlx-cpu-fuse-matmul-epilogues="rows-per-tile=12 tile-columns=16" | FileCheck %s --check-prefix=AVX2
+// RUN: rlx-opt %s -split-input-file -rlx-cpu-fuse-matmul-epilogues="whole-product-bytes=1048576" | FileCheck %s --check-prefix=WHOLE1M
 
 // A 1x1 convolution's product viewed as NHWC, then bias, residual and relu:
 // one parallel loop over 8-row tiles (196 rows: 24 whole tiles, then the
@@ -477,4 +478,41 @@ func.func @prepacked_2mib(%a: tensor<20x1024xf32>, %panels: tensor<16x1024x32xf3
     linalg.yield %t : f32
   } -> tensor<20x512xf32>
   return %r : tensor<20x512xf32>
+}
+
+// -----
+
+// A 1 MiB prepacked weight: in row tiles under the default bound (2 MiB),
+// its product whole where the bound is 1 MiB (AVX-512 targets).
+// CHECK-LABEL: func @prepacked_1mib
+// CHECK: scf.for %{{.+}} = %c0 to %c16 step %c8
+// CHECK: } {rlx.parallel}
+// WHOLE1M-LABEL: func @prepacked_1mib
+// WHOLE1M-NOT: scf.for
+// WHOLE1M: linalg.generic {{.+}} ins(%arg0, %arg1 : tensor<20x1024xf32>, tensor<8x1024x32xf32>) outs(%{{.+}} : tensor<20x256xf32>) attrs =  {rlx.packed_rhs}
+#pa = affine_map<(m, n, k) -> (m, k)>
+#pb = affine_map<(m, n, k) -> (n floordiv 32, k, n mod 32)>
+#pc = affine_map<(m, n, k) -> (m, n)>
+#rows = affine_map<(m, n) -> (m, n)>
+#column = affine_map<(m, n) -> (n)>
+func.func @prepacked_1mib(%a: tensor<20x1024xf32>, %panels: tensor<8x1024x32xf32>, %bias: tensor<256xf32>) -> tensor<20x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<20x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<20x256xf32>) -> tensor<20x256xf32>
+  %p = linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %panels : tensor<20x1024xf32>, tensor<8x1024x32xf32>) outs(%f : tensor<20x256xf32>) attrs = {rlx.packed_rhs} {
+  ^bb0(%x: f32, %w: f32, %acc: f32):
+    %m = arith.mulf %x, %w : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<20x256xf32>
+  %o = tensor.empty() : tensor<20x256xf32>
+  %r = linalg.generic {indexing_maps = [#rows, #column, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%p, %bias : tensor<20x256xf32>, tensor<256xf32>) outs(%o : tensor<20x256xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    %t = arith.maximumf %s, %zero : f32
+    linalg.yield %t : f32
+  } -> tensor<20x256xf32>
+  return %r : tensor<20x256xf32>
 }
