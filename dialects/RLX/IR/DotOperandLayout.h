@@ -55,7 +55,9 @@ inline int64_t groupSize(Type element) {
 /// A product by a prepacked f32 weight of this many bytes or more keeps
 /// the whole-product schedule of the f32 kernel (rlx-cpu-vectorize-matmul)
 /// rather than an epilogue's row tiles, each of which would stream B again
-/// (BERT-base's 768x768 weights).
+/// (BERT-base's 768x768 weights); the default of
+/// rlx-cpu-fuse-matmul-epilogues' `whole-product-bytes`, which the
+/// pipeline lowers to 1 MiB for AVX-512 targets.
 inline constexpr int64_t kMinPanelledF32Bytes = int64_t(2) << 20;
 
 /// The f32 kernel packs a B that is no weight into panels at each call
@@ -121,7 +123,7 @@ inline bool packedAtEachCall(int64_t k, int64_t n, int64_t elementBytes,
 /// weight's own rows lie a row apart (the MLP 784-512-512-10 at batch 128
 /// on Sapphire Rapids, 2 threads: medians 1.13-1.23 ms against 1.60-2.26
 /// unpacked). Products by such weights keep their epilogues fused into row
-/// tiles (rlx-cpu-fuse-matmul-epilogues) below kMinPanelledF32Bytes
+/// tiles (rlx-cpu-fuse-matmul-epilogues) below its `whole-product-bytes`
 /// (ResNet-50 b1 on Zen 3, filters from 256 KiB prepacked: 157-184 ms
 /// against 162-214 on one thread).
 inline constexpr int64_t kMinPrepackedF32Bytes = int64_t(256) << 10;
