@@ -154,8 +154,8 @@ static int64_t wholeProductBytes(const PipelineOptions &options) {
 /// accumulators plus a B row and a broadcast fill the vector registers
 /// (14 x 32 in 28 of AVX-512's 32 zmm; AVX2's 6 x 16 is already its
 /// tallest). A product whose row tiles each stream its B panels from L2
-/// (one block of A read in place: ResNet-50's 49-row convs at 7x7, BERT's
-/// 128 rows) passes over B once per tile: 14-row tiles on one Emerald
+/// (one block of A read in place, 28 to 64 rows: ResNet-50's 49-row convs
+/// at 7x7) passes over B once per tile: 14-row tiles on one Emerald
 /// Rapids core, 3x3_512-512@7 1.26 -> 1.16 ms, 1x1_2048-512@7 0.54 ->
 /// 0.49 ms. 0 where the options give a tile.
 static int64_t tallMatmulTileRows(const PipelineOptions &options) {

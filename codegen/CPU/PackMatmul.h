@@ -14,8 +14,9 @@ struct RegisterTile {
   int64_t rows, columns, tallRows;
 };
 
-/// Splits every static linalg.matmul whose B operand is 2 MiB or more
-/// into register-tile-sized matmuls over packed copies of its operands
+/// Splits every static linalg.matmul whose B the kernel packs at each call
+/// (dot_layout::packedAtEachCall: 512 KiB or more, or rows crowding L1
+/// sets) into register-tile-sized matmuls over packed copies of its operands
 /// (PackMatmul.cpp). Runs before the register tiling of the matmul pass.
 void packLargeMatmuls(mlir::ModuleOp module, const RegisterTile &tile);
 
