@@ -95,11 +95,17 @@ static void addCleanup(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 }
 
+/// The CPU the code is compiled for (failure on a name the manifest check
+/// reports).
+static FailureOr<CPUTarget> compiledCPU(const PipelineOptions &options) {
+  std::string error;
+  return resolveCPUTarget(options.cpu, llvm::to_vector(options.cpuFeatures),
+                          error);
+}
+
 /// Whether the code is compiled for a CPU with `feature` ("+avx512bf16").
 static bool targetHas(const PipelineOptions &options, StringRef feature) {
-  std::string error;
-  FailureOr<CPUTarget> target = resolveCPUTarget(
-      options.cpu, llvm::to_vector(options.cpuFeatures), error);
+  FailureOr<CPUTarget> target = compiledCPU(options);
   return succeeded(target) &&
          llvm::is_contained(target->required, feature.str());
 }
@@ -150,6 +156,13 @@ static int64_t wholeProductBytes(const PipelineOptions &options) {
                                         : dot_layout::kMinPanelledF32Bytes;
 }
 
+/// Whether the target CPU runs each 512-bit op as two 256-bit halves
+/// (AMD Zen 4): AVX-512 code for it, but tuned otherwise.
+static bool targetSplitsZmmOps(const PipelineOptions &options) {
+  FailureOr<CPUTarget> target = compiledCPU(options);
+  return succeeded(target) && target->cpu == "znver4";
+}
+
 /// Rows of the tallest f32 register tile of the default width: its
 /// accumulators plus a B row and a broadcast fill the vector registers
 /// (14 x 32 in 28 of AVX-512's 32 zmm; AVX2's 6 x 16 is already its
@@ -157,10 +170,14 @@ static int64_t wholeProductBytes(const PipelineOptions &options) {
 /// (one block of A read in place, 28 to 64 rows: ResNet-50's 49-row convs
 /// at 7x7) passes over B once per tile: 14-row tiles on one Emerald
 /// Rapids core, 3x3_512-512@7 1.26 -> 1.16 ms, 1x1_2048-512@7 0.54 ->
-/// 0.49 ms. 0 where the options give a tile.
+/// 0.49 ms. Not on Zen 4, whose 1 MiB L2 and 256-bit halves gain nothing
+/// from fewer passes and lose on the tall tile itself (one core, in
+/// turns: 1x1_2048-512@7 1.14 -> 0.91 ms with 8-row tiles,
+/// 1x1s2_1024-2048@14 2.44-2.65 -> 1.93-1.97, ResNet-50 b1 78.6-78.9 ->
+/// 76.6-76.9). 0 where the options give a tile.
 static int64_t tallMatmulTileRows(const PipelineOptions &options) {
   if (options.matmulTileM || options.matmulTileN ||
-      !targetHas(options, "+avx512f"))
+      !targetHas(options, "+avx512f") || targetSplitsZmmOps(options))
     return 0;
   return 14;
 }
