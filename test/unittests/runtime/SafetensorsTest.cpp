@@ -275,19 +275,21 @@ TEST_F(SafetensorsTest, MisalignedDataIsCopiedAligned) {
 /// lookups in the ordered header object and the tensor list were linear).
 /// What is checked is how the time grows from 20k to 160k entries, not how
 /// long it takes, so a slow or busy machine cannot fail it: linear grows
-/// 8x, quadratic 64x; the bound of 24x leaves room for noise between the
-/// two sizes (each the fastest of two runs).
+/// 8x, quadratic 64x. Reads grew 12-14x alone on a Zen 4 core (a header
+/// 8x larger outgrows the caches) and 25x beside the rest of ctest, so the
+/// bound is 40x, still well under quadratic (each size the fastest of
+/// three runs).
 TEST_F(SafetensorsTest, ManyEntriesAreLinear) {
   auto [smallRead, smallWrite] = timeManyEntries(
-      path("few.safetensors"), path("few-back.safetensors"), 20000, 2);
+      path("few.safetensors"), path("few-back.safetensors"), 20000, 3);
   auto [bigRead, bigWrite] = timeManyEntries(
-      path("many.safetensors"), path("many-back.safetensors"), 160000, 2);
+      path("many.safetensors"), path("many-back.safetensors"), 160000, 3);
   std::printf("20k entries: read %.3f s, write %.3f s; 160k: read %.3f s, "
               "write %.3f s\n",
               smallRead, smallWrite, bigRead, bigWrite);
   // Below a millisecond the ratio is noise.
-  EXPECT_LT(bigRead / std::max(smallRead, 1e-3), 24.0);
-  EXPECT_LT(bigWrite / std::max(smallWrite, 1e-3), 24.0);
+  EXPECT_LT(bigRead / std::max(smallRead, 1e-3), 40.0);
+  EXPECT_LT(bigWrite / std::max(smallWrite, 1e-3), 40.0);
 }
 
 TEST_F(SafetensorsTest, EmptyListAndReservedName) {
