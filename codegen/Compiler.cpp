@@ -536,6 +536,7 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
     pm.addPass(createRLXFuseElementwise());
     if (!isGPUTarget(options.target)) {
       pm.addPass(createRLXCPUSplitReductions());
+      pm.addPass(createRLXCPUConvTapProducts());
       RLXCPUFuseMatmulEpiloguesOptions epilogues;
       epilogues.rowsPerTile = matmulRowTile(options);
       epilogues.tileColumns = matmulTile(options).second;

@@ -885,6 +885,17 @@ static linalg::GenericOp packedRhsGeneric(Operation *op, unsigned inputs) {
   return generic;
 }
 
+/// Whether each panel of `type` ([panels, K, width]) is K x width
+/// consecutive floats: the whole packed weight, or a view of some of its
+/// panels and K rows (a conv tap's, ConvTapProducts.cpp).
+static bool hasContiguousPanels(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  return type.getRank() == 3 &&
+         succeeded(type.getStridesAndOffset(strides, offset)) &&
+         strides[2] == 1 && strides[1] == type.getDimSize(2);
+}
+
 bool mlir::rlx::isPrepackedF32Matmul(Operation *op) {
   linalg::GenericOp generic = packedRhsGeneric(op, 2);
   if (!generic)
@@ -895,7 +906,7 @@ bool mlir::rlx::isPrepackedF32Matmul(Operation *op) {
   auto cType = cast<MemRefType>(generic.getDpsInitOperand(0)->get().getType());
   return aType.getElementType().isF32() &&
          packedType.getElementType().isF32() && packedType.hasStaticShape() &&
-         packedType.getLayout().isIdentity() &&
+         hasContiguousPanels(packedType) &&
          dot_layout::isF32PanelWidth(packedType.getDimSize(2)) &&
          !cType.isDynamicDim(1) &&
          cType.getDimSize(1) ==

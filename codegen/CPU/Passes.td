@@ -90,6 +90,30 @@ def RLXCPUSplitReductions : Pass<"rlx-cpu-split-reductions"> {
                            "mlir::tensor::TensorDialect"];
 }
 
+def RLXCPUConvTapProducts : Pass<"rlx-cpu-conv-tap-products"> {
+  let summary = "Runs a padded convolution as products per filter tap, skipping its padding";
+  let description = [{
+    On tensors, after fusion: an f32 product (a `linalg.matmul` or a
+    prepacked `rlx.packed_rhs` generic) into a zero fill whose A is the
+    im2col copy of a zero-padded input becomes a sum of one product per
+    filter tap (kh, kw) over only the output pixels whose input pixel for
+    that tap is inside the image, A read in place as a strided view of
+    the unpadded input, B the tap's rows of the filter. Loops: column
+    groups of 64 (marked for rlx-cpu-parallelize), images, kh, the output
+    rows valid for kh, and the KW taps unrolled. The padded input and the
+    im2col copy go. Needs static image height, width and channels, no
+    width dilation, and `min-tap-depth` channels or more.
+  }];
+  let options = [
+    Option<"minTapDepth", "min-tap-depth", "int64_t", /*default=*/"64",
+           "input channels from which a conv takes per-tap products">
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::affine::AffineDialect"];
+}
+
 def RLXCPUFuseMatmulEpilogues : Pass<"rlx-cpu-fuse-matmul-epilogues"> {
   let summary = "Runs a matmul's fill and elementwise epilogue per row tile";
   let description = [{

@@ -742,6 +742,54 @@ func.func @{N}(%x: tensor<{B}x2x3x3x{F}>, %w: tensor<2x2x3x9x{F}>) -> tensor<{B}
           return {ref::conv2d(in[0], in[1], {1, 2}, {1, 0, 0, 1}, {1, 1}, 1)};
         });
 
+  // 64 input channels or more: the CPU runs a padded conv as products per
+  // filter tap over the output pixels that tap reads inside the image
+  // (rlx-cpu-conv-tap-products). Small integers in, so the f32 sums of
+  // 576 products are exact whatever their order and a tap read from the
+  // wrong pixel cannot hide in the tolerance. Same padding, 40 output
+  // channels (one column group).
+  b.add("conv2d_taps", R"(
+func.func @{N}(%x: tensor<{B}x6x7x64x{F}>, %w: tensor<3x3x64x40x{F}>) -> tensor<{B}x6x7x40x{F}> {
+  %r = rlx.conv2d %x, %w {strides = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>}
+      : (tensor<{B}x6x7x64x{F}>, tensor<3x3x64x40x{F}>) -> tensor<{B}x6x7x40x{F}>
+  return %r : tensor<{B}x6x7x40x{F}>
+}
+)",
+        {{"x", El::F, {kB, 6, 7, 64}, kTies}, {"w", El::F, {3, 3, 64, 40}, kTies}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::conv2d(in[0], in[1], {1, 1}, {1, 1, 1, 1}, {1, 1}, 1)};
+        });
+
+  // Strided, dilated along H, padded unevenly, 96 output channels (three
+  // column groups of 32). OH = (9 + 2 + 0 - 2*2 - 1) / 2 + 1 = 4,
+  // OW = (8 + 1 + 2 - 3) / 2 + 1 = 5.
+  b.add("conv2d_taps_strided", R"(
+func.func @{N}(%x: tensor<{B}x9x8x64x{F}>, %w: tensor<3x3x64x96x{F}>) -> tensor<{B}x4x5x96x{F}> {
+  %r = rlx.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 2, 0, 1, 2>, dilations = array<i64: 2, 1>}
+      : (tensor<{B}x9x8x64x{F}>, tensor<3x3x64x96x{F}>) -> tensor<{B}x4x5x96x{F}>
+  return %r : tensor<{B}x4x5x96x{F}>
+}
+)",
+        {{"x", El::F, {kB, 9, 8, 64}, kTies}, {"w", El::F, {3, 3, 64, 96}, kTies}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::conv2d(in[0], in[1], {2, 2}, {2, 0, 1, 2}, {2, 1}, 1)};
+        });
+
+  // Padding wider than the image on every side: taps that read no input
+  // pixel for some rows, and columns, at all; 128 output channels (two
+  // groups of 64). OH = (3 + 3 + 3 - 3) + 1 = 7, OW = (2 + 3 + 3 - 3) + 1 = 6.
+  b.add("conv2d_taps_wide_padding", R"(
+func.func @{N}(%x: tensor<{B}x3x2x64x{F}>, %w: tensor<3x3x64x128x{F}>) -> tensor<{B}x7x6x128x{F}> {
+  %r = rlx.conv2d %x, %w {padding = array<i64: 3, 3, 3, 3>}
+      : (tensor<{B}x3x2x64x{F}>, tensor<3x3x64x128x{F}>) -> tensor<{B}x7x6x128x{F}>
+  return %r : tensor<{B}x7x6x128x{F}>
+}
+)",
+        {{"x", El::F, {kB, 3, 2, 64}, kTies}, {"w", El::F, {3, 3, 64, 128}, kTies}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::conv2d(in[0], in[1], {1, 1}, {3, 3, 3, 3}, {1, 1}, 1)};
+        });
+
   // A 1x1 conv is one matmul over the pixels; a strided one copies the
   // pixels it reads first (ResNet's downsample).
   b.add("conv2d_1x1", R"(
@@ -1595,6 +1643,9 @@ const std::map<std::string, std::string> kStaticByDesign = {
     {"conv2d_1x1_strided", "a conv2d filter is static"},
     {"conv2d_stem", "a conv2d filter is static"},
     {"conv2d_strided_wide", "a conv2d filter is static"},
+    {"conv2d_taps", "a conv2d filter is static"},
+    {"conv2d_taps_strided", "a conv2d filter is static"},
+    {"conv2d_taps_wide_padding", "a conv2d filter is static"},
     {"reshape", "two dynamic dims flattened into two: no pairing"},
     {"shape_i32", "two dynamic dims flattened into two: no pairing"},
     {"broadcast_in_dim", "a new dim's size comes from the result type"},
