@@ -14,9 +14,12 @@
 /// rows of that tap. The padded input and the im2col copy go.
 ///
 /// Loops: column groups of the product (parallel: disjoint columns of the
-/// output), then images, kh, output rows valid for that kh, and the KW
-/// taps of the row unrolled (each a static run of rows). A group's B for
-/// one tap (C x 64 floats) stays in L2 while every output row reads it.
+/// output), then images, and either output rows, the kh valid for each,
+/// and the KW taps of the row unrolled (each a static run of rows), where
+/// a group's B for every tap fits in L2 (few channels, big images: each
+/// output row's C tile stays in L1 through its taps); or kh, the output
+/// rows valid for it, and the KW taps (many channels: only one filter
+/// row's B, 3 x C x 64 floats, stays in L2 while every output row reads it).
 ///
 /// Matched: an f32 linalg.matmul, or a product by a prepacked f32 weight
 /// (`rlx.packed_rhs`), into a zero fill of a tensor.empty, whose A is an
@@ -241,7 +244,11 @@ std::pair<int64_t, int64_t> validColumns(const TapConv &conv, int64_t kw) {
   return {lo, std::max(lo, hi)};
 }
 
-void rewrite(RewriterBase &rewriter, const TapConv &conv) {
+/// `rowOuterBytes`: the most bytes of B (a column group's filter, every
+/// tap) for which the output rows are the outer loop; by default under
+/// half of a 1 MiB L2, the rest for the input rows and C tiles.
+void rewrite(RewriterBase &rewriter, const TapConv &conv,
+             int64_t rowOuterBytes) {
   linalg::LinalgOp product = conv.product;
   Location loc = product.getLoc();
   MLIRContext *context = rewriter.getContext();
@@ -262,6 +269,16 @@ void rewrite(RewriterBase &rewriter, const TapConv &conv) {
       break;
     }
   int64_t groups = conv.columns / groupColumns;
+  // Where a group's B for every tap fits in L2 beside a few input rows,
+  // each output row takes all its taps in turn, its C tile staying in L1
+  // and each input row read while hot for the next output rows; the big
+  // images with few channels (56x56x64 at batch 8: 0.82x oneDNN with
+  // filter rows outside, the group's accumulator and the input streamed
+  // from L3 for every filter row) want that. Otherwise (many channels, few
+  // rows) the filter row is outside and only its taps' B stay in L2.
+  bool rowOuter = conv.windowH * conv.windowW * conv.channels * groupColumns *
+                      int64_t(sizeof(float)) <=
+                  rowOuterBytes;
   auto index = [&](OpBuilder &b, int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
@@ -318,106 +335,129 @@ void rewrite(RewriterBase &rewriter, const TapConv &conv) {
                                      nb.getIndexAttr(groupColumns)},
               unit2);
         };
-        auto imageLoop = scf::ForOp::create(
-            b, loc, index(b, 0), toValue(b, images), index(b, 1),
-            ValueRange{acc},
-            [&](OpBuilder &b, Location loc, Value n, ValueRange imageArgs) {
-              auto khLoop = scf::ForOp::create(
-                  b, loc, index(b, 0), index(b, conv.windowH), index(b, 1),
-                  ValueRange{imageArgs[0]},
-                  [&](OpBuilder &b, Location loc, Value kh,
-                      ValueRange khArgs) {
-                    // Output rows whose input row oh*sh + kh*dh - pt lies
-                    // in [0, H).
-                    AffineExpr k = getAffineDimExpr(0, context);
-                    AffineMap lo = AffineMap::get(
-                        1, 0,
-                        {getAffineConstantExpr(0, context),
-                         (conv.padTop - k * conv.dilationH)
-                             .ceilDiv(conv.strideH)},
-                        context);
-                    AffineMap hi = AffineMap::get(
-                        1, 0,
-                        {getAffineConstantExpr(conv.outH, context),
-                         (conv.height - 1 + conv.padTop - k * conv.dilationH)
-                                 .floorDiv(conv.strideH) +
-                             1},
-                        context);
-                    Value first = affine::AffineMaxOp::create(
-                        b, loc, lo, ValueRange{kh});
-                    Value last = affine::AffineMinOp::create(
-                        b, loc, hi, ValueRange{kh});
-                    auto rowLoop = scf::ForOp::create(
-                        b, loc, first, last, index(b, 1),
-                        ValueRange{khArgs[0]},
-                        [&](OpBuilder &b, Location loc, Value oh,
-                            ValueRange rowArgs) {
-                          Value acc = rowArgs[0];
-                          Value inRow = affine::AffineApplyOp::create(
-                              b, loc,
-                              AffineMap::get(2, 0,
-                                             getAffineDimExpr(0, context) *
-                                                     conv.strideH +
-                                                 getAffineDimExpr(1, context) *
-                                                     conv.dilationH -
-                                                 conv.padTop),
-                              ValueRange{oh, kh});
-                          for (int64_t kw = 0; kw < conv.windowW; ++kw) {
-                            auto [owLo, owHi] = validColumns(conv, kw);
-                            int64_t runRows = owHi - owLo;
-                            if (runRows == 0)
-                              continue;
-                            // A: the run's input pixels, strided by sw.
-                            auto aType = RankedTensorType::get(
-                                {runRows, c}, b.getF32Type());
-                            Value a = tensor::ExtractSliceOp::create(
-                                b, loc, aType, conv.input,
-                                ArrayRef<OpFoldResult>{
-                                    n, inRow,
-                                    b.getIndexAttr(owLo * conv.strideW + kw -
-                                                   conv.padLeft),
-                                    zeroAttr},
-                                ArrayRef<OpFoldResult>{
-                                    oneAttr, oneAttr,
-                                    b.getIndexAttr(runRows),
-                                    b.getIndexAttr(c)},
-                                ArrayRef<OpFoldResult>{
-                                    oneAttr, oneAttr,
-                                    b.getIndexAttr(conv.strideW), oneAttr});
-                            // C: the run's rows of the group's columns.
-                            Value row = affine::AffineApplyOp::create(
-                                b, loc,
-                                AffineMap::get(
-                                    2, 0,
-                                    (getAffineDimExpr(0, context) * conv.outH +
-                                     getAffineDimExpr(1, context)) *
-                                            conv.outW +
-                                        owLo),
-                                ValueRange{n, oh});
-                            SmallVector<OpFoldResult> offsets = {row,
-                                                                 zeroAttr};
-                            SmallVector<OpFoldResult> sizes = {
-                                b.getIndexAttr(runRows),
-                                b.getIndexAttr(groupColumns)};
-                            Value cTile = tensor::ExtractSliceOp::create(
-                                b, loc, acc, offsets, sizes, unit2);
-                            Value sum =
-                                mlir::clone(b, product,
-                                            TypeRange{cTile.getType()},
-                                            ValueRange{a, tapRhs(b, kh, kw),
-                                                       cTile})
-                                    ->getResult(0);
-                            acc = tensor::InsertSliceOp::create(
-                                b, loc, sum, acc, offsets, sizes, unit2);
-                          }
-                          scf::YieldOp::create(b, loc, acc);
+        AffineExpr d0 = getAffineDimExpr(0, context),
+                   d1 = getAffineDimExpr(1, context);
+        // The KW taps of output row `oh` for filter row `kh`, added into
+        // `acc`: each a run of the row's pixels times the tap's B.
+        auto addRowTaps = [&](OpBuilder &b, Location loc, Value n, Value oh,
+                              Value kh, Value acc) -> Value {
+          Value inRow = affine::AffineApplyOp::create(
+              b, loc,
+              AffineMap::get(2, 0,
+                             d0 * conv.strideH + d1 * conv.dilationH -
+                                 conv.padTop),
+              ValueRange{oh, kh});
+          for (int64_t kw = 0; kw < conv.windowW; ++kw) {
+            auto [owLo, owHi] = validColumns(conv, kw);
+            int64_t runRows = owHi - owLo;
+            if (runRows == 0)
+              continue;
+            // A: the run's input pixels, strided by sw.
+            auto aType = RankedTensorType::get({runRows, c}, b.getF32Type());
+            Value a = tensor::ExtractSliceOp::create(
+                b, loc, aType, conv.input,
+                ArrayRef<OpFoldResult>{
+                    n, inRow,
+                    b.getIndexAttr(owLo * conv.strideW + kw - conv.padLeft),
+                    zeroAttr},
+                ArrayRef<OpFoldResult>{oneAttr, oneAttr,
+                                       b.getIndexAttr(runRows),
+                                       b.getIndexAttr(c)},
+                ArrayRef<OpFoldResult>{oneAttr, oneAttr,
+                                       b.getIndexAttr(conv.strideW), oneAttr});
+            // C: the run's rows of the group's columns.
+            Value row = affine::AffineApplyOp::create(
+                b, loc,
+                AffineMap::get(2, 0, (d0 * conv.outH + d1) * conv.outW + owLo),
+                ValueRange{n, oh});
+            SmallVector<OpFoldResult> offsets = {row, zeroAttr};
+            SmallVector<OpFoldResult> sizes = {b.getIndexAttr(runRows),
+                                               b.getIndexAttr(groupColumns)};
+            Value cTile = tensor::ExtractSliceOp::create(b, loc, acc, offsets,
+                                                         sizes, unit2);
+            Value sum = mlir::clone(b, product, TypeRange{cTile.getType()},
+                                    ValueRange{a, tapRhs(b, kh, kw), cTile})
+                            ->getResult(0);
+            acc = tensor::InsertSliceOp::create(b, loc, sum, acc, offsets,
+                                                sizes, unit2);
+          }
+          return acc;
+        };
+        // A loop over [first, last) carrying one tensor.
+        auto forRange = [&](OpBuilder &b, Location loc, Value first,
+                            Value last, Value init,
+                            function_ref<Value(OpBuilder &, Location, Value,
+                                               Value)>
+                                body) -> Value {
+          return scf::ForOp::create(
+                     b, loc, first, last, index(b, 1), ValueRange{init},
+                     [&](OpBuilder &b, Location loc, Value iv,
+                         ValueRange args) {
+                       scf::YieldOp::create(b, loc, body(b, loc, iv, args[0]));
+                     })
+              .getResult(0);
+        };
+        // Output rows oh whose input row oh*sh + kh*dh - pt lies in [0, H)
+        // for filter row kh (d0), and filter rows kh for output row oh.
+        AffineExpr zeroExpr = getAffineConstantExpr(0, context);
+        AffineMap rowsLo = AffineMap::get(
+            1, 0,
+            {zeroExpr, (conv.padTop - d0 * conv.dilationH).ceilDiv(conv.strideH)},
+            context);
+        AffineMap rowsHi = AffineMap::get(
+            1, 0,
+            {getAffineConstantExpr(conv.outH, context),
+             (conv.height - 1 + conv.padTop - d0 * conv.dilationH)
+                     .floorDiv(conv.strideH) +
+                 1},
+            context);
+        AffineMap khLo = AffineMap::get(
+            1, 0,
+            {zeroExpr, (conv.padTop - d0 * conv.strideH).ceilDiv(conv.dilationH)},
+            context);
+        AffineMap khHi = AffineMap::get(
+            1, 0,
+            {getAffineConstantExpr(conv.windowH, context),
+             (conv.height - 1 + conv.padTop - d0 * conv.strideH)
+                     .floorDiv(conv.dilationH) +
+                 1},
+            context);
+        auto bounds = [&](OpBuilder &b, Location loc, AffineMap lo,
+                          AffineMap hi, Value iv) {
+          return std::make_pair(
+              affine::AffineMaxOp::create(b, loc, lo, ValueRange{iv})
+                  .getResult(),
+              affine::AffineMinOp::create(b, loc, hi, ValueRange{iv})
+                  .getResult());
+        };
+        Value result = forRange(
+            b, loc, index(b, 0), toValue(b, images), acc,
+            [&](OpBuilder &b, Location loc, Value n, Value acc) -> Value {
+              if (rowOuter)
+                return forRange(
+                    b, loc, index(b, 0), index(b, conv.outH), acc,
+                    [&](OpBuilder &b, Location loc, Value oh, Value acc) {
+                      auto [first, last] = bounds(b, loc, khLo, khHi, oh);
+                      return forRange(
+                          b, loc, first, last, acc,
+                          [&](OpBuilder &b, Location loc, Value kh,
+                              Value acc) {
+                            return addRowTaps(b, loc, n, oh, kh, acc);
+                          });
+                    });
+              return forRange(
+                  b, loc, index(b, 0), index(b, conv.windowH), acc,
+                  [&](OpBuilder &b, Location loc, Value kh, Value acc) {
+                    auto [first, last] = bounds(b, loc, rowsLo, rowsHi, kh);
+                    return forRange(
+                        b, loc, first, last, acc,
+                        [&](OpBuilder &b, Location loc, Value oh, Value acc) {
+                          return addRowTaps(b, loc, n, oh, kh, acc);
                         });
-                    scf::YieldOp::create(b, loc, rowLoop.getResult(0));
                   });
-              scf::YieldOp::create(b, loc, khLoop.getResult(0));
             });
         Value done = tensor::InsertSliceOp::create(
-            b, loc, imageLoop.getResult(0), groupArgs[0], groupOffsets,
+            b, loc, result, groupArgs[0], groupOffsets,
             groupSizes, unit2);
         scf::YieldOp::create(b, loc, done);
       });
@@ -461,7 +501,7 @@ struct RLXCPUConvTapProductsPass
     });
     IRRewriter rewriter(&getContext());
     for (const TapConv &conv : convs)
-      rewrite(rewriter, conv);
+      rewrite(rewriter, conv, rowOuterBytes);
   }
 };
 

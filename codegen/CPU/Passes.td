@@ -99,14 +99,21 @@ def RLXCPUConvTapProducts : Pass<"rlx-cpu-conv-tap-products"> {
     filter tap (kh, kw) over only the output pixels whose input pixel for
     that tap is inside the image, A read in place as a strided view of
     the unpadded input, B the tap's rows of the filter. Loops: column
-    groups of 64 (marked for rlx-cpu-parallelize), images, kh, the output
-    rows valid for kh, and the KW taps unrolled. The padded input and the
+    groups of 64 (marked for rlx-cpu-parallelize), images, then the
+    output rows and the kh valid for each where the group's filter for
+    every tap is at most `row-outer-bytes` (its C tile stays in L1 through
+    its taps), else kh and the output rows valid for it; the KW taps
+    unrolled. The padded input and the
     im2col copy go. Needs static image height, width and channels, no
     width dilation, and `min-tap-depth` channels or more.
   }];
   let options = [
     Option<"minTapDepth", "min-tap-depth", "int64_t", /*default=*/"64",
-           "input channels from which a conv takes per-tap products">
+           "input channels from which a conv takes per-tap products">,
+    Option<"rowOuterBytes", "row-outer-bytes", "int64_t",
+           /*default=*/"393216",
+           "most bytes of a column group's filter (every tap) for which "
+           "output rows, not filter rows, are the outer loop">
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect",

@@ -1,4 +1,5 @@
-// RUN: rlx-opt %s -split-input-file -rlx-cpu-conv-tap-products | FileCheck %s
+// RUN: rlx-opt %s -split-input-file -rlx-cpu-conv-tap-products="row-outer-bytes=0" | FileCheck %s
+// RUN: rlx-opt %s -split-input-file -rlx-cpu-conv-tap-products | FileCheck %s --check-prefix=ROWOUTER
 // RUN: rlx-opt %s -split-input-file -rlx-cpu-conv-tap-products="min-tap-depth=32" | FileCheck %s --check-prefix=DEPTH32
 
 // A 3x3 conv padded by 1 over a 4x5x64 image, 64 output channels: two
@@ -8,6 +9,26 @@
 // from input columns 0..3, kw = 1 all five, kw = 2 columns 0..3 from input
 // columns 1..4; each tap's B is the filter's 64 rows at kh * 192 + kw * 64
 // of the group's columns. The im2col copy is gone.
+
+// By default the group's filter for every tap (3 * 3 * 64 * 32 floats,
+// 72 KiB) is under row-outer-bytes: the output rows are the outer loop,
+// each taking the kh whose input row is inside the image
+// (max(0, 1 - oh) to min(3, 5 - oh)), then the same three kw taps.
+// ROWOUTER-DAG: #[[KHLO:.+]] = affine_map<(d0) -> (0, -d0 + 1)>
+// ROWOUTER-DAG: #[[KHHI:.+]] = affine_map<(d0) -> (3, -d0 + 5)>
+// ROWOUTER-DAG: #[[INROW:.+]] = affine_map<(d0, d1) -> (d0 + d1 - 1)>
+// ROWOUTER-LABEL: func @taps_3x3
+// ROWOUTER: scf.for %[[G:.+]] = %{{.+}} to %c2 step %{{.+}} iter_args(%{{.+}} = %{{.+}}) -> (tensor<20x64xf32>)
+// ROWOUTER: scf.for %[[N:.+]] = %{{.+}} to %{{.+}} step
+// ROWOUTER: scf.for %[[OH:.+]] = %{{.+}} to %c4 step
+// ROWOUTER: %[[FIRST:.+]] = affine.max #[[KHLO]](%[[OH]])
+// ROWOUTER: %[[LAST:.+]] = affine.min #[[KHHI]](%[[OH]])
+// ROWOUTER: scf.for %[[KH:.+]] = %[[FIRST]] to %[[LAST]] step
+// ROWOUTER: affine.apply #[[INROW]](%[[OH]], %[[KH]])
+// ROWS-COUNT-3: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<{{[45]}}x64xf32>, tensor<64x32xf32>)
+// ROWOUTER: } {rlx.parallel}
+// ROWOUTER-NOT: linalg.matmul
+// ROWOUTER: return
 // CHECK-DAG: #[[LO:.+]] = affine_map<(d0) -> (0, -d0 + 1)>
 // CHECK-DAG: #[[HI:.+]] = affine_map<(d0) -> (4, -d0 + 5)>
 // CHECK-DAG: #[[INROW:.+]] = affine_map<(d0, d1) -> (d0 + d1 - 1)>

@@ -790,6 +790,21 @@ func.func @{N}(%x: tensor<{B}x3x2x64x{F}>, %w: tensor<3x3x64x128x{F}>) -> tensor
           return {ref::conv2d(in[0], in[1], {1, 1}, {3, 3, 3, 3}, {1, 1}, 1)};
         });
 
+  // 384 input channels: a column group's filter for every tap (3 * 3 *
+  // 384 * 32 floats, 432 KiB) is past the row-outer bound, so the filter
+  // rows are the outer loop, the output rows valid for each inside.
+  b.add("conv2d_taps_deep", R"(
+func.func @{N}(%x: tensor<{B}x5x4x384x{F}>, %w: tensor<3x3x384x64x{F}>) -> tensor<{B}x5x4x64x{F}> {
+  %r = rlx.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>}
+      : (tensor<{B}x5x4x384x{F}>, tensor<3x3x384x64x{F}>) -> tensor<{B}x5x4x64x{F}>
+  return %r : tensor<{B}x5x4x64x{F}>
+}
+)",
+        {{"x", El::F, {kB, 5, 4, 384}, kTies}, {"w", El::F, {3, 3, 384, 64}, kTies}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::conv2d(in[0], in[1], {1, 1}, {1, 1, 1, 1}, {1, 1}, 1)};
+        });
+
   // A 1x1 conv is one matmul over the pixels; a strided one copies the
   // pixels it reads first (ResNet's downsample).
   b.add("conv2d_1x1", R"(
@@ -1646,6 +1661,7 @@ const std::map<std::string, std::string> kStaticByDesign = {
     {"conv2d_taps", "a conv2d filter is static"},
     {"conv2d_taps_strided", "a conv2d filter is static"},
     {"conv2d_taps_wide_padding", "a conv2d filter is static"},
+    {"conv2d_taps_deep", "a conv2d filter is static"},
     {"reshape", "two dynamic dims flattened into two: no pairing"},
     {"shape_i32", "two dynamic dims flattened into two: no pairing"},
     {"broadcast_in_dim", "a new dim's size comes from the result type"},
