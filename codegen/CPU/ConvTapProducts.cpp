@@ -32,6 +32,7 @@
 
 #include "codegen/CPU/Im2colRows.h"
 #include "codegen/CPU/Passes.h"
+#include "codegen/CPU/PrepackedProduct.h"
 #include "dialects/RLX/IR/DotOperandLayout.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -147,24 +148,6 @@ matchZeroPaddedInput(Value source) {
     return std::nullopt;
   return std::make_tuple(input, inputInsert.getStaticOffsets()[1],
                          inputInsert.getStaticOffsets()[2]);
-}
-
-/// Whether `generic` is a product by a prepacked f32 weight in the f32
-/// kernel's panels (group 1), plain maps on A and C.
-bool isPrepackedF32Product(linalg::GenericOp generic) {
-  if (!generic->hasAttr(dot_layout::kPackedRhsAttrName) ||
-      generic->hasAttr(dot_layout::kScaleBlockAttrName) ||
-      !generic.hasPureTensorSemantics() || generic.getNumDpsInputs() != 2 ||
-      generic.getNumDpsInits() != 1)
-    return false;
-  MLIRContext *context = generic.getContext();
-  AffineExpr m = getAffineDimExpr(0, context), k = getAffineDimExpr(2, context),
-             n = getAffineDimExpr(1, context);
-  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
-  auto packed = cast<RankedTensorType>(generic.getDpsInputs()[1].getType());
-  return maps[0] == AffineMap::get(3, 0, {m, k}, context) &&
-         maps[2] == AffineMap::get(3, 0, {m, n}, context) &&
-         packed.getRank() == 3 && dot_layout::packedGroup(packed) == 1;
 }
 
 std::optional<TapConv> matchTapConv(linalg::LinalgOp product,

@@ -37,6 +37,7 @@
 
 #include "codegen/CPU/Im2colRows.h"
 #include "codegen/CPU/Passes.h"
+#include "codegen/CPU/PrepackedProduct.h"
 #include "dialects/RLX/IR/DotOperandLayout.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -155,25 +156,6 @@ bool readsColumnOrScalar(linalg::GenericOp generic, OpOperand *input) {
 /// than as a scalar.
 bool readsColumn(AffineMap map) {
   return map.getNumResults() > 0 && isa<AffineDimExpr>(map.getResults().back());
-}
-
-/// A product of an A [M, K] by a prepacked f32 weight on tensors, whose
-/// row tiles are generics like it: rlx-pack-dot-operands' panels, N static
-/// (the output's columns are the panels'); not a block-scaled weight's.
-bool isPrepackedF32Product(linalg::GenericOp generic) {
-  if (!generic->hasAttr(dot_layout::kPackedRhsAttrName) ||
-      generic->hasAttr(dot_layout::kScaleBlockAttrName) ||
-      !generic.hasPureTensorSemantics() || generic.getNumDpsInputs() != 2 ||
-      generic.getNumDpsInits() != 1)
-    return false;
-  MLIRContext *context = generic.getContext();
-  AffineExpr m = getAffineDimExpr(0, context), n = getAffineDimExpr(1, context),
-             k = getAffineDimExpr(2, context);
-  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
-  auto outputType = cast<RankedTensorType>(generic->getResult(0).getType());
-  return maps[0] == AffineMap::get(3, 0, {m, k}, context) &&
-         maps[2] == AffineMap::get(3, 0, {m, n}, context) &&
-         !outputType.isDynamicDim(1);
 }
 
 /// Whether the product keeps the packed schedule's loops over the whole
