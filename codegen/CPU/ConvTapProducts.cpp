@@ -380,61 +380,42 @@ void rewrite(RewriterBase &rewriter, const TapConv &conv,
                      })
               .getResult(0);
         };
-        // Output rows oh whose input row oh*sh + kh*dh - pt lies in [0, H)
-        // for filter row kh (d0), and filter rows kh for output row oh.
-        AffineExpr zeroExpr = getAffineConstantExpr(0, context);
-        AffineMap rowsLo = AffineMap::get(
+        // Output rows and filter rows, outer then inner in the order
+        // rowOuter picks; the inner loop runs over the values for which
+        // the input row oh*sh + kh*dh - pt lies in [0, H) given the outer
+        // one's value (d0).
+        int64_t outerCount = rowOuter ? conv.outH : conv.windowH;
+        int64_t innerCount = rowOuter ? conv.windowH : conv.outH;
+        int64_t outerScale = rowOuter ? conv.strideH : conv.dilationH;
+        int64_t innerScale = rowOuter ? conv.dilationH : conv.strideH;
+        AffineMap innerLo = AffineMap::get(
             1, 0,
-            {zeroExpr, (conv.padTop - d0 * conv.dilationH).ceilDiv(conv.strideH)},
+            {getAffineConstantExpr(0, context),
+             (conv.padTop - d0 * outerScale).ceilDiv(innerScale)},
             context);
-        AffineMap rowsHi = AffineMap::get(
+        AffineMap innerHi = AffineMap::get(
             1, 0,
-            {getAffineConstantExpr(conv.outH, context),
-             (conv.height - 1 + conv.padTop - d0 * conv.dilationH)
-                     .floorDiv(conv.strideH) +
+            {getAffineConstantExpr(innerCount, context),
+             (conv.height - 1 + conv.padTop - d0 * outerScale)
+                     .floorDiv(innerScale) +
                  1},
             context);
-        AffineMap khLo = AffineMap::get(
-            1, 0,
-            {zeroExpr, (conv.padTop - d0 * conv.strideH).ceilDiv(conv.dilationH)},
-            context);
-        AffineMap khHi = AffineMap::get(
-            1, 0,
-            {getAffineConstantExpr(conv.windowH, context),
-             (conv.height - 1 + conv.padTop - d0 * conv.strideH)
-                     .floorDiv(conv.dilationH) +
-                 1},
-            context);
-        auto bounds = [&](OpBuilder &b, Location loc, AffineMap lo,
-                          AffineMap hi, Value iv) {
-          return std::make_pair(
-              affine::AffineMaxOp::create(b, loc, lo, ValueRange{iv})
-                  .getResult(),
-              affine::AffineMinOp::create(b, loc, hi, ValueRange{iv})
-                  .getResult());
-        };
         Value result = forRange(
             b, loc, index(b, 0), toValue(b, images), acc,
-            [&](OpBuilder &b, Location loc, Value n, Value acc) -> Value {
-              if (rowOuter)
-                return forRange(
-                    b, loc, index(b, 0), index(b, conv.outH), acc,
-                    [&](OpBuilder &b, Location loc, Value oh, Value acc) {
-                      auto [first, last] = bounds(b, loc, khLo, khHi, oh);
-                      return forRange(
-                          b, loc, first, last, acc,
-                          [&](OpBuilder &b, Location loc, Value kh,
-                              Value acc) {
-                            return addRowTaps(b, loc, n, oh, kh, acc);
-                          });
-                    });
+            [&](OpBuilder &b, Location loc, Value n, Value acc) {
               return forRange(
-                  b, loc, index(b, 0), index(b, conv.windowH), acc,
-                  [&](OpBuilder &b, Location loc, Value kh, Value acc) {
-                    auto [first, last] = bounds(b, loc, rowsLo, rowsHi, kh);
+                  b, loc, index(b, 0), index(b, outerCount), acc,
+                  [&](OpBuilder &b, Location loc, Value outer, Value acc) {
+                    Value first = affine::AffineMaxOp::create(
+                        b, loc, innerLo, ValueRange{outer});
+                    Value last = affine::AffineMinOp::create(
+                        b, loc, innerHi, ValueRange{outer});
                     return forRange(
                         b, loc, first, last, acc,
-                        [&](OpBuilder &b, Location loc, Value oh, Value acc) {
+                        [&](OpBuilder &b, Location loc, Value inner,
+                            Value acc) {
+                          Value oh = rowOuter ? outer : inner;
+                          Value kh = rowOuter ? inner : outer;
                           return addRowTaps(b, loc, n, oh, kh, acc);
                         });
                   });
