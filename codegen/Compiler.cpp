@@ -156,11 +156,16 @@ static int64_t wholeProductBytes(const PipelineOptions &options) {
                                         : dot_layout::kMinPanelledF32Bytes;
 }
 
-/// Whether the target CPU runs each 512-bit op as two 256-bit halves
-/// (AMD Zen 4): AVX-512 code for it, but tuned otherwise.
-static bool targetSplitsZmmOps(const PipelineOptions &options) {
+/// Whether the target CPU is an AMD Zen 4 or Zen 5, on which the tall
+/// register tiles below lose. Zen 4 runs each 512-bit op as two 256-bit
+/// halves and gains nothing from fewer passes over B; Zen 5, with whole
+/// 512-bit pipes and the same 1 MiB L2 per core, still ran ResNet-50 b1
+/// 1.5-2% slower with them on one core (in turns, medians of 30 calls:
+/// 37.6-38.6 ms with 14-row tiles, 36.8-37.8 with 8-row ones).
+static bool targetLosesOnTallTiles(const PipelineOptions &options) {
   FailureOr<CPUTarget> target = compiledCPU(options);
-  return succeeded(target) && target->cpu == "znver4";
+  return succeeded(target) &&
+         (target->cpu == "znver4" || target->cpu == "znver5");
 }
 
 /// Rows of the tallest f32 register tile of the default width: its
@@ -170,14 +175,13 @@ static bool targetSplitsZmmOps(const PipelineOptions &options) {
 /// (one block of A read in place, 28 to 64 rows: ResNet-50's 49-row convs
 /// at 7x7) passes over B once per tile: 14-row tiles on one Emerald
 /// Rapids core, 3x3_512-512@7 1.26 -> 1.16 ms, 1x1_2048-512@7 0.54 ->
-/// 0.49 ms. Not on Zen 4, whose 1 MiB L2 and 256-bit halves gain nothing
-/// from fewer passes and lose on the tall tile itself (one core, in
-/// turns: 1x1_2048-512@7 1.14 -> 0.91 ms with 8-row tiles,
+/// 0.49 ms. Not on AMD Zen 4 and Zen 5 (targetLosesOnTallTiles; Zen 4 on
+/// one core, in turns: 1x1_2048-512@7 1.14 -> 0.91 ms with 8-row tiles,
 /// 1x1s2_1024-2048@14 2.44-2.65 -> 1.93-1.97, ResNet-50 b1 78.6-78.9 ->
 /// 76.6-76.9). 0 where the options give a tile.
 static int64_t tallMatmulTileRows(const PipelineOptions &options) {
   if (options.matmulTileM || options.matmulTileN ||
-      !targetHas(options, "+avx512f") || targetSplitsZmmOps(options))
+      !targetHas(options, "+avx512f") || targetLosesOnTallTiles(options))
     return 0;
   return 14;
 }
