@@ -25,7 +25,7 @@
 // ROWOUTER: %[[LAST:.+]] = affine.min #[[KHHI]](%[[OH]])
 // ROWOUTER: scf.for %[[KH:.+]] = %[[FIRST]] to %[[LAST]] step
 // ROWOUTER: affine.apply #[[INROW]](%[[OH]], %[[KH]])
-// ROWS-COUNT-3: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<{{[45]}}x64xf32>, tensor<64x32xf32>)
+// ROWOUTER-COUNT-3: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<{{[45]}}x64xf32>, tensor<64x32xf32>)
 // ROWOUTER: } {rlx.parallel}
 // ROWOUTER-NOT: linalg.matmul
 // ROWOUTER: return
@@ -109,6 +109,7 @@ func.func @taps_3x3(%arg0: tensor<1x4x5x64xf32>, %arg1: tensor<3x3x64x64xf32>) -
 // A dynamic batch: the images loop runs to the input's N, the product's
 // rows are N * 20, both read from the input itself.
 // CHECK-DAG: #[[ROWS:.+]] = affine_map<()[s0] -> (s0 * 20)>
+// ROWOUTER-LABEL: func @taps_dynamic_batch
 // CHECK-LABEL: func @taps_dynamic_batch
 // CHECK-NOT: scf.for
 // CHECK: tensor.dim %arg0
