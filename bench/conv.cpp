@@ -429,6 +429,10 @@ int main(int argc, char **argv) {
   // oneDNN on the same pool size as rlx's.
   if (!rlx::bench::ensureOmpThreads(threads, argv))
     return 1;
+#else
+  std::fprintf(stderr, "rlx-bench-conv: built without oneDNN (run "
+                       "bench/install-references.sh, then rebuild): its "
+                       "columns and the ratios read 0\n");
 #endif
   rlx_set_num_threads(threads);
 
