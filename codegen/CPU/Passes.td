@@ -137,7 +137,10 @@ def RLXCPUFuseMatmulEpilogues : Pass<"rlx-cpu-fuse-matmul-epilogues"> {
     So does a static product of 512 KiB and 64 rows or more without an
     epilogue (a fill per tile instead of a pass over the whole product).
     A product by a prepacked f32 weight (its `rlx.packed_rhs` generic) takes
-    the same loop, each tile such a generic. Not for a B the matmul kernel
+    the same loop, each tile such a generic; of 512 rows or more by a
+    weight beyond 32 KiB of more than one panel, in tiles of up to four
+    times `rows-per-tile` (the tallest dividing the rows), so each panel
+    stays in L1 across the register tiles of a tile. Not for a B the matmul kernel
     packs at each call into panels of `tile-columns` (512 KiB or more, or
     smaller with rows crowding a few L1 sets where A is no im2col copy) or
     prepacked of `whole-product-bytes` or more (2 MiB; that schedule wants
