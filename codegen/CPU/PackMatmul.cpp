@@ -188,7 +188,29 @@ struct PackedMatmulBuilder {
       into = memref::AllocOp::create(
           b, loc, MemRefType::get(packed, type.getElementType()), ValueRange{},
           b.getI64IntegerAttr(64));
-    linalg::TransposeOp::create(b, loc, split3, into, permutation);
+    if (split == 0) {
+      linalg::TransposeOp::create(b, loc, split3, into, permutation);
+      return into;
+    }
+    // Runs along the rows: loops in the source's order (row, run, element),
+    // so the source streams from consecutive addresses and each run's
+    // destination advances by one run per row; a transpose's loops follow
+    // its destination, reading the source a row apart per step (an A of
+    // 256 columns: each step 1 KiB on, and the K-major copy of a 1x1 conv
+    // filter gradient's A took 23% of it, 0.12 of 0.51 ms on one Zen 5 core).
+    MLIRContext *context = b.getContext();
+    AffineExpr row = getAffineDimExpr(0, context),
+               run = getAffineDimExpr(1, context),
+               element = getAffineDimExpr(2, context);
+    SmallVector<AffineMap> maps = {
+        AffineMap::getMultiDimIdentityMap(3, context),
+        AffineMap::get(3, 0, {run, row, element}, context)};
+    linalg::GenericOp::create(
+        b, loc, ValueRange{split3}, ValueRange{into}, maps,
+        SmallVector<utils::IteratorType>(3, utils::IteratorType::parallel),
+        [](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+          linalg::YieldOp::create(nested, nestedLoc, args[0]);
+        });
     return into;
   }
 

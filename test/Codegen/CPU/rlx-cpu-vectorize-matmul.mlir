@@ -159,10 +159,14 @@ func.func @matmul_row_tile_crowded(%a: memref<16x576xf32>, %b: memref<576x64xf32
 // panel: B is packed whole into panels once, before the loops, and A's K
 // block into K-major row tiles, so that each core's M block streams from
 // consecutive addresses while the panels pass over it.
+// The panels are written in B's own order (loops row, panel, column), so
+// B streams from consecutive addresses.
+// CHECK-DAG: #[[ROWS:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[PANELS:.+]] = affine_map<(d0, d1, d2) -> (d1, d0, d2)>
 // CHECK-LABEL: func @matmul_packed_m_blocks
 // CHECK: memref.expand_shape %arg1 {{.*}} output_shape [1024, 32, 32]
 // CHECK: %[[PACKED:.+]] = memref.alloc() {alignment = 64 : i64} : memref<32x1024x32xf32>
-// CHECK: linalg.transpose ins(%{{.+}}) outs(%[[PACKED]] : memref<32x1024x32xf32>) permutation = [1, 0, 2]
+// CHECK: linalg.generic {indexing_maps = [#[[ROWS]], #[[PANELS]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%{{.+}} : memref<1024x32x32xf32>) outs(%[[PACKED]] : memref<32x1024x32xf32>)
 // CHECK: %[[PACKEDA:.+]] = memref.alloc() {alignment = 64 : i64} : memref<64x1024x8xf32>
 // CHECK: linalg.transpose ins(%{{.+}}) outs(%[[PACKEDA]] : memref<64x1024x8xf32>) permutation = [0, 2, 1]
 // CHECK: scf.for %[[PAIR:.+]] = %c0 to %c64 step %c1
