@@ -68,17 +68,21 @@ constexpr int64_t kMinBytesOfLargeProduct = 512 * 1024;
 constexpr int64_t kMinRowsOfLargeProduct = 64;
 
 /// A product by a prepacked weight of more than kMaxWeightBytesInL1 and
-/// more than one panel, with kMinRowsOfBlockedTiles rows or more, takes
-/// tiles of kRegisterTilesPerBlockedTile register tiles of rows: its loops
-/// are panel, then register tile, so each panel crosses from L2 once per
-/// tile rather than once per register tile, and stays in L1 for the
-/// others. ResNet-50's 1x1_256-128@56 at batch 8 on one Zen 5 core (a
-/// 128 KiB filter): 7.8-8.0 -> 7.3-7.5 ms. Not for an im2col tile, whose
+/// kMinPanelsOfBlockedTiles panels or more, with kMinRowsOfBlockedTiles
+/// rows or more, takes tiles of up to kRegisterTilesPerBlockedTile
+/// register tiles of rows: its loops are panel, then register tile, so
+/// each panel crosses from L2 once per tile rather than once per register
+/// tile. On one Zen 5 core at batch 8 (`rlx-bench-conv --batch 8`, ratios
+/// to oneDNN in one run for 1, 2 and 4 register tiles): ResNet-50's
+/// 1x1_256-128@56 0.89 / 0.91 / 0.95, 1x1_64-256@56 0.90 / 0.92 / 1.03,
+/// 1x1_512-128@28 0.97 / 0.93 / 1.00; with two panels, 1x1_256-64@56
+/// 1.01 / 0.85 / 0.88, so it keeps one. Not for an im2col tile, whose
 /// windows per tile would outgrow L1 (a 3x3 conv of 256 channels: 72 KiB a
 /// row tile of 8), nor for a B the kernel packs, which would then be
 /// packed per tile.
 constexpr int64_t kRegisterTilesPerBlockedTile = 4;
 constexpr int64_t kMaxWeightBytesInL1 = 32 * 1024;
+constexpr int64_t kMinPanelsOfBlockedTiles = 4;
 /// Enough rows that the larger tiles still split over 16 cores.
 constexpr int64_t kMinRowsOfBlockedTiles = 512;
 
@@ -291,7 +295,7 @@ int64_t tileRowsFor(linalg::LinalgOp matmul, const Epilogue &epilogue,
   auto weight = cast<RankedTensorType>(matmul.getDpsInputs()[1].getType());
   if (product.isDynamicDim(0) ||
       product.getDimSize(0) < kMinRowsOfBlockedTiles ||
-      product.getDimSize(1) <= tileColumns ||
+      product.getDimSize(1) < kMinPanelsOfBlockedTiles * tileColumns ||
       weight.getNumElements() * 4 <= kMaxWeightBytesInL1)
     return rowsPerTile;
   // The tallest such tile dividing the rows: the rows after the last whole

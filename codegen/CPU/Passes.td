@@ -138,7 +138,7 @@ def RLXCPUFuseMatmulEpilogues : Pass<"rlx-cpu-fuse-matmul-epilogues"> {
     epilogue (a fill per tile instead of a pass over the whole product).
     A product by a prepacked f32 weight (its `rlx.packed_rhs` generic) takes
     the same loop, each tile such a generic; of 512 rows or more by a
-    weight beyond 32 KiB of more than one panel, in tiles of up to four
+    weight beyond 32 KiB of four panels or more, in tiles of up to four
     times `rows-per-tile` (the tallest dividing the rows), so each panel
     stays in L1 across the register tiles of a tile. Not for a B the matmul kernel
     packs at each call into panels of `tile-columns` (512 KiB or more, or

@@ -519,91 +519,105 @@ func.func @prepacked_1mib(%a: tensor<20x1024xf32>, %panels: tensor<8x1024x32xf32
 
 // -----
 
-// Large products by prepacked weights beyond L1 (64 KiB, two panels) take
-// tiles of up to four register tiles of rows, the tallest dividing the
-// rows: 3136 rows (a 1x1 conv at 56x56) step 32, 784 (28x28) step 16, and
-// 1000 rows, which 16 and 24 do not divide either, 8. A 16 KiB weight (in
-// L1 beside the tile) and 504 rows (too few) keep 8.
+// Large products by prepacked weights beyond L1 (128 KiB, four panels)
+// take tiles of up to four register tiles of rows, the tallest dividing
+// the rows: 3136 rows (a 1x1 conv at 56x56) step 32, 784 (28x28) step 16,
+// and 1000 rows, which 16, 24 and 32 do not divide, 8. Two panels (a
+// 64 KiB weight of 64 columns), a 32 KiB weight (in L1 beside the tile)
+// and 504 rows (too few) keep 8.
 // CHECK-LABEL: func @blocked_tiles
 // CHECK: scf.for %{{.+}} = %c0{{(_[0-9]+)?}} to %c3136{{(_[0-9]+)?}} step %c32{{(_[0-9]+)?}} iter_args
-// CHECK: tensor<32x256xf32>, tensor<2x256x32xf32>
+// CHECK: tensor<32x256xf32>, tensor<4x256x32xf32>
 // CHECK: scf.for %{{.+}} = %c0{{(_[0-9]+)?}} to %c784{{(_[0-9]+)?}} step %c16{{(_[0-9]+)?}} iter_args
-// CHECK: tensor<16x256xf32>, tensor<2x256x32xf32>
+// CHECK: tensor<16x256xf32>, tensor<4x256x32xf32>
 // CHECK: scf.for %{{.+}} = %c0{{(_[0-9]+)?}} to %c1000{{(_[0-9]+)?}} step %c8{{(_[0-9]+)?}} iter_args
+// CHECK: tensor<8x256xf32>, tensor<4x256x32xf32>
 // CHECK: scf.for %{{.+}} = %c0{{(_[0-9]+)?}} to %c3136{{(_[0-9]+)?}} step %c8{{(_[0-9]+)?}} iter_args
-// CHECK: tensor<8x64xf32>, tensor<2x64x32xf32>
+// CHECK: tensor<8x256xf32>, tensor<2x256x32xf32>
+// CHECK: scf.for %{{.+}} = %c0{{(_[0-9]+)?}} to %c3136{{(_[0-9]+)?}} step %c8{{(_[0-9]+)?}} iter_args
+// CHECK: tensor<8x64xf32>, tensor<4x64x32xf32>
 // CHECK: scf.for %{{.+}} = %c0{{(_[0-9]+)?}} to %c504{{(_[0-9]+)?}} step %c8{{(_[0-9]+)?}} iter_args
+// CHECK: tensor<8x256xf32>, tensor<4x256x32xf32>
 #pa = affine_map<(m, n, k) -> (m, k)>
 #pb = affine_map<(m, n, k) -> (n floordiv 32, k, n mod 32)>
 #pc = affine_map<(m, n, k) -> (m, n)>
 #rows = affine_map<(m, n) -> (m, n)>
-func.func @blocked_tiles(%a: tensor<3136x256xf32>, %a784: tensor<784x256xf32>, %a1000: tensor<1000x256xf32>, %small: tensor<3136x64xf32>, %a504: tensor<504x256xf32>, %panels: tensor<2x256x32xf32>, %few: tensor<2x64x32xf32>) -> (tensor<3136x64xf32>, tensor<784x64xf32>, tensor<1000x64xf32>, tensor<3136x64xf32>, tensor<504x64xf32>) {
+func.func @blocked_tiles(%a: tensor<3136x256xf32>, %a784: tensor<784x256xf32>, %a1000: tensor<1000x256xf32>, %two: tensor<3136x256xf32>, %small: tensor<3136x64xf32>, %a504: tensor<504x256xf32>, %w2_256_32: tensor<2x256x32xf32>, %w4_256_32: tensor<4x256x32xf32>, %w4_64_32: tensor<4x64x32xf32>) -> (tensor<3136x128xf32>, tensor<784x128xf32>, tensor<1000x128xf32>, tensor<3136x64xf32>, tensor<3136x128xf32>, tensor<504x128xf32>) {
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<3136x64xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<3136x64xf32>) -> tensor<3136x64xf32>
-  %p = linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%a, %panels : tensor<3136x256xf32>, tensor<2x256x32xf32>) outs(%f : tensor<3136x64xf32>) attrs = {rlx.packed_rhs} {
+  %e0 = tensor.empty() : tensor<3136x128xf32>
+  %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<3136x128xf32>) -> tensor<3136x128xf32>
+  %p0 = linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %w4_256_32 : tensor<3136x256xf32>, tensor<4x256x32xf32>) outs(%f0 : tensor<3136x128xf32>) attrs = {rlx.packed_rhs} {
   ^bb0(%x: f32, %w: f32, %acc: f32):
     %m = arith.mulf %x, %w : f32
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
-  } -> tensor<3136x64xf32>
-  %e2 = tensor.empty() : tensor<784x64xf32>
-  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<784x64xf32>) -> tensor<784x64xf32>
+  } -> tensor<3136x128xf32>
+  %e1 = tensor.empty() : tensor<784x128xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<784x128xf32>) -> tensor<784x128xf32>
+  %p1 = linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a784, %w4_256_32 : tensor<784x256xf32>, tensor<4x256x32xf32>) outs(%f1 : tensor<784x128xf32>) attrs = {rlx.packed_rhs} {
+  ^bb0(%x: f32, %w: f32, %acc: f32):
+    %m = arith.mulf %x, %w : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<784x128xf32>
+  %o1 = tensor.empty() : tensor<784x128xf32>
+  %r1 = linalg.generic {indexing_maps = [#rows, #rows], iterator_types = ["parallel", "parallel"]}
+      ins(%p1 : tensor<784x128xf32>) outs(%o1 : tensor<784x128xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %t = arith.maximumf %x, %zero : f32
+    linalg.yield %t : f32
+  } -> tensor<784x128xf32>
+  %e2 = tensor.empty() : tensor<1000x128xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1000x128xf32>) -> tensor<1000x128xf32>
   %p2 = linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%a784, %panels : tensor<784x256xf32>, tensor<2x256x32xf32>) outs(%f2 : tensor<784x64xf32>) attrs = {rlx.packed_rhs} {
+      ins(%a1000, %w4_256_32 : tensor<1000x256xf32>, tensor<4x256x32xf32>) outs(%f2 : tensor<1000x128xf32>) attrs = {rlx.packed_rhs} {
   ^bb0(%x: f32, %w: f32, %acc: f32):
     %m = arith.mulf %x, %w : f32
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
-  } -> tensor<784x64xf32>
-  %o2 = tensor.empty() : tensor<784x64xf32>
+  } -> tensor<1000x128xf32>
+  %o2 = tensor.empty() : tensor<1000x128xf32>
   %r2 = linalg.generic {indexing_maps = [#rows, #rows], iterator_types = ["parallel", "parallel"]}
-      ins(%p2 : tensor<784x64xf32>) outs(%o2 : tensor<784x64xf32>) {
+      ins(%p2 : tensor<1000x128xf32>) outs(%o2 : tensor<1000x128xf32>) {
   ^bb0(%x: f32, %out: f32):
     %t = arith.maximumf %x, %zero : f32
     linalg.yield %t : f32
-  } -> tensor<784x64xf32>
-  %e3 = tensor.empty() : tensor<1000x64xf32>
-  %f3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<1000x64xf32>) -> tensor<1000x64xf32>
+  } -> tensor<1000x128xf32>
+  %e3 = tensor.empty() : tensor<3136x64xf32>
+  %f3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<3136x64xf32>) -> tensor<3136x64xf32>
   %p3 = linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%a1000, %panels : tensor<1000x256xf32>, tensor<2x256x32xf32>) outs(%f3 : tensor<1000x64xf32>) attrs = {rlx.packed_rhs} {
-  ^bb0(%x: f32, %w: f32, %acc: f32):
-    %m = arith.mulf %x, %w : f32
-    %s = arith.addf %acc, %m : f32
-    linalg.yield %s : f32
-  } -> tensor<1000x64xf32>
-  %o3 = tensor.empty() : tensor<1000x64xf32>
-  %r3 = linalg.generic {indexing_maps = [#rows, #rows], iterator_types = ["parallel", "parallel"]}
-      ins(%p3 : tensor<1000x64xf32>) outs(%o3 : tensor<1000x64xf32>) {
-  ^bb0(%x: f32, %out: f32):
-    %t = arith.maximumf %x, %zero : f32
-    linalg.yield %t : f32
-  } -> tensor<1000x64xf32>
-  %e4 = tensor.empty() : tensor<3136x64xf32>
-  %f4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<3136x64xf32>) -> tensor<3136x64xf32>
-  %p4 = linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%small, %few : tensor<3136x64xf32>, tensor<2x64x32xf32>) outs(%f4 : tensor<3136x64xf32>) attrs = {rlx.packed_rhs} {
+      ins(%two, %w2_256_32 : tensor<3136x256xf32>, tensor<2x256x32xf32>) outs(%f3 : tensor<3136x64xf32>) attrs = {rlx.packed_rhs} {
   ^bb0(%x: f32, %w: f32, %acc: f32):
     %m = arith.mulf %x, %w : f32
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
   } -> tensor<3136x64xf32>
-  %e5 = tensor.empty() : tensor<504x64xf32>
-  %f5 = linalg.fill ins(%zero : f32) outs(%e5 : tensor<504x64xf32>) -> tensor<504x64xf32>
-  %p5 = linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%a504, %panels : tensor<504x256xf32>, tensor<2x256x32xf32>) outs(%f5 : tensor<504x64xf32>) attrs = {rlx.packed_rhs} {
+  %e4 = tensor.empty() : tensor<3136x128xf32>
+  %f4 = linalg.fill ins(%zero : f32) outs(%e4 : tensor<3136x128xf32>) -> tensor<3136x128xf32>
+  %p4 = linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%small, %w4_64_32 : tensor<3136x64xf32>, tensor<4x64x32xf32>) outs(%f4 : tensor<3136x128xf32>) attrs = {rlx.packed_rhs} {
   ^bb0(%x: f32, %w: f32, %acc: f32):
     %m = arith.mulf %x, %w : f32
     %s = arith.addf %acc, %m : f32
     linalg.yield %s : f32
-  } -> tensor<504x64xf32>
-  %o5 = tensor.empty() : tensor<504x64xf32>
+  } -> tensor<3136x128xf32>
+  %e5 = tensor.empty() : tensor<504x128xf32>
+  %f5 = linalg.fill ins(%zero : f32) outs(%e5 : tensor<504x128xf32>) -> tensor<504x128xf32>
+  %p5 = linalg.generic {indexing_maps = [#pa, #pb, #pc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a504, %w4_256_32 : tensor<504x256xf32>, tensor<4x256x32xf32>) outs(%f5 : tensor<504x128xf32>) attrs = {rlx.packed_rhs} {
+  ^bb0(%x: f32, %w: f32, %acc: f32):
+    %m = arith.mulf %x, %w : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<504x128xf32>
+  %o5 = tensor.empty() : tensor<504x128xf32>
   %r5 = linalg.generic {indexing_maps = [#rows, #rows], iterator_types = ["parallel", "parallel"]}
-      ins(%p5 : tensor<504x64xf32>) outs(%o5 : tensor<504x64xf32>) {
+      ins(%p5 : tensor<504x128xf32>) outs(%o5 : tensor<504x128xf32>) {
   ^bb0(%x: f32, %out: f32):
     %t = arith.maximumf %x, %zero : f32
     linalg.yield %t : f32
-  } -> tensor<504x64xf32>
-  return %p, %r2, %r3, %p4, %r5 : tensor<3136x64xf32>, tensor<784x64xf32>, tensor<1000x64xf32>, tensor<3136x64xf32>, tensor<504x64xf32>
+  } -> tensor<504x128xf32>
+  return %p0, %r1, %r2, %p3, %p4, %r5 : tensor<3136x128xf32>, tensor<784x128xf32>, tensor<1000x128xf32>, tensor<3136x64xf32>, tensor<3136x128xf32>, tensor<504x128xf32>
 }
