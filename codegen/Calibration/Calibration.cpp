@@ -19,6 +19,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -92,21 +93,26 @@ FailureOr<func::FuncOp> findFunction(ModuleOp module, StringRef name) {
 }
 
 /// Turns `fn` (in a copy of the module) into the measuring function: its
-/// results become the largest |activation| of each of `ops`, the inputs no
+/// results become the largest |activation| of each of `ops` (`whole`: the
+/// |activation| itself, every element, for a histogram), the inputs no
 /// measurement depends on are dropped, and the module's other public
 /// functions become private, to be erased when nothing calls them.
 LogicalResult makeMeasuringFunction(ModuleOp module, func::FuncOp fn,
-                                    ArrayRef<Operation *> ops) {
+                                    ArrayRef<Operation *> ops, bool whole) {
   OpBuilder b(module.getContext());
   SmallVector<Value> activations = llvm::map_to_vector(
       ops, [](Operation *op) { return quantizedActivation(op); });
   SmallVector<Value> maxima;
   for (auto [op, x] : llvm::zip(ops, activations)) {
     b.setInsertionPointAfter(op);
+    Value magnitude = AbsOp::create(b, op->getLoc(), x);
+    if (whole) {
+      maxima.push_back(magnitude);
+      continue;
+    }
     auto rank = cast<RankedTensorType>(x.getType()).getRank();
     SmallVector<int64_t> all = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-    maxima.push_back(MaxOp::create(b, op->getLoc(),
-                                   AbsOp::create(b, op->getLoc(), x),
+    maxima.push_back(MaxOp::create(b, op->getLoc(), magnitude,
                                    b.getDenseI64ArrayAttr(all),
                                    b.getBoolAttr(false)));
   }
@@ -145,11 +151,41 @@ LogicalResult compileForHost(ModuleOp module, StringRef path) {
   return emitArtifact(module, options, EmitKind::SharedLibrary, path);
 }
 
+/// What one call of the measuring function gave: its outputs, and the
+/// batch's files for errors.
+using BatchResults =
+    function_ref<LogicalResult(StringRef batchName, rlx_tensor_list_t *)>;
+
+/// Calls `visit(value)` on every element of the host tensor `t`; an error
+/// message when an element cannot be read.
+std::string forEachValue(const rlx_tensor_t *t,
+                         function_ref<void(double)> visit) {
+  size_t count = rlx_tensor_element_count(t);
+  if (rlx_tensor_dtype(t) == RLX_DTYPE_F32) {
+    const float *data = static_cast<const float *>(rlx_tensor_data(t));
+    for (size_t i = 0; i < count; ++i)
+      visit(data[i]);
+    return "";
+  }
+  for (size_t i = 0; i < count; ++i) {
+    double value = 0;
+    if (std::string error = takeError(rlx_tensor_get_f64(t, i, &value));
+        !error.empty())
+      return error;
+    visit(value);
+  }
+  return "";
+}
+
 /// Loads the measuring artifact, binds the weights and calls `entry` on
-/// every batch; `maxima` gets the largest of each output over the batches.
-LogicalResult runBatches(ModuleOp module, StringRef artifactPath,
-                         StringRef entry, const CalibrationOptions &options,
-                         SmallVectorImpl<double> &maxima) {
+/// every batch, `passes` times over the batches, handing each call's
+/// outputs to `results(pass, ...)`.
+LogicalResult
+runBatches(ModuleOp module, StringRef artifactPath, StringRef entry,
+           const CalibrationOptions &options, int passes,
+           function_ref<LogicalResult(int pass, StringRef batchName,
+                                      rlx_tensor_list_t *outputs)>
+               results) {
   auto fail = [&](const Twine &message) {
     return module.emitError() << "calibration: " << message;
   };
@@ -218,7 +254,7 @@ LogicalResult runBatches(ModuleOp module, StringRef artifactPath,
                   " calibration files, and every input needs as many (" +
                   std::to_string(std::max<size_t>(batches, 1)) + ")");
 
-  maxima.assign(rlx_entry_point_output_count(ep), 0.0);
+  for (int pass = 0; pass < passes; ++pass)
   for (size_t batch = 0; batch < batches; ++batch) {
     std::vector<Tensor> owned;
     std::vector<rlx_tensor_t *> inputs;
@@ -243,19 +279,54 @@ LogicalResult runBatches(ModuleOp module, StringRef artifactPath,
         !error.empty())
       return fail(batchName + ": " + error);
     std::unique_ptr<rlx_tensor_list_t, FreeList> outputs(rawOutputs);
-    for (size_t i = 0; i < maxima.size(); ++i) {
-      double value = 0;
-      if (std::string error = takeError(rlx_tensor_get_f64(
-              rlx_tensor_list_get(outputs.get(), i), 0, &value));
-          !error.empty())
-        return fail(error);
-      if (!std::isfinite(value))
-        return fail(batchName +
-                    " gives a quantized op an activation that is not finite");
-      maxima[i] = std::max(maxima[i], value);
-    }
+    if (failed(results(pass, batchName, outputs.get())))
+      return failure();
   }
   return success();
+}
+
+/// The largest value of each output over the calls, into `maxima` (one
+/// entry per output, grown on the first call); an error for one that is
+/// not finite.
+LogicalResult takeMaxima(ModuleOp module, StringRef batchName,
+                         rlx_tensor_list_t *outputs,
+                         SmallVectorImpl<double> &maxima) {
+  size_t count = rlx_tensor_list_size(outputs);
+  if (maxima.size() < count)
+    maxima.resize(count, 0.0);
+  for (size_t i = 0; i < count; ++i) {
+    bool finite = true;
+    double &max = maxima[i];
+    if (std::string error =
+            forEachValue(rlx_tensor_list_get(outputs, i), [&](double v) {
+              finite &= std::isfinite(v);
+              max = std::max(max, v);
+            });
+        !error.empty())
+      return module.emitError() << "calibration: " << error;
+    if (!finite)
+      return module.emitError()
+             << "calibration: " << batchName
+             << " gives a quantized op an activation that is not finite";
+  }
+  return success();
+}
+
+/// The upper edge of the first of `counts`' bins (of `max / bins` each)
+/// where the cumulative count reaches `percentile`% of all values.
+double percentileOf(ArrayRef<uint64_t> counts, double max,
+                    double percentile) {
+  uint64_t total = 0;
+  for (uint64_t c : counts)
+    total += c;
+  double wanted = percentile / 100 * double(total);
+  uint64_t cumulative = 0;
+  for (size_t i = 0; i < counts.size(); ++i) {
+    cumulative += counts[i];
+    if (double(cumulative) >= wanted)
+      return max * double(i + 1) / double(counts.size());
+  }
+  return max;
 }
 
 } // namespace
@@ -281,7 +352,12 @@ LogicalResult mlir::rlx::calibrateActivations(ModuleOp module,
   SmallVector<Operation *> copies = quantizedOps(measuring);
   if (copies.size() != ops.size())
     return module.emitError("calibration: the module's copy differs");
-  if (failed(makeMeasuringFunction(*copy, measuring, copies)))
+  bool percentile = options.method == CalibrationMethod::Percentile;
+  if (percentile && !(options.percentile > 0 && options.percentile <= 100))
+    return module.emitError() << "calibration: the percentile must be in "
+                                 "(0, 100], not "
+                              << options.percentile;
+  if (failed(makeMeasuringFunction(*copy, measuring, copies, percentile)))
     return failure();
 
   SmallString<128> directory;
@@ -296,12 +372,40 @@ LogicalResult mlir::rlx::calibrateActivations(ModuleOp module,
   if (failed(compileForHost(*copy, artifactPath)))
     return failure();
 
+  // Max: one pass, each output the maximum of one activation. Percentile:
+  // each output a whole |activation|; the first pass finds its maximum, the
+  // second fills a histogram over [0, maximum].
   SmallVector<double> maxima;
+  SmallVector<SmallVector<uint64_t>> histograms;
+  auto results = [&](int pass, StringRef batchName,
+                     rlx_tensor_list_t *outputs) -> LogicalResult {
+    if (pass == 0)
+      return takeMaxima(module, batchName, outputs, maxima);
+    histograms.resize(maxima.size(),
+                      SmallVector<uint64_t>(kPercentileBins, 0));
+    for (size_t i = 0; i < maxima.size(); ++i) {
+      SmallVector<uint64_t> &counts = histograms[i];
+      double max = maxima[i];
+      if (std::string error =
+              forEachValue(rlx_tensor_list_get(outputs, i), [&](double v) {
+                int64_t bin = max > 0 ? int64_t(v / max * kPercentileBins)
+                                      : 0;
+                ++counts[std::clamp<int64_t>(bin, 0, kPercentileBins - 1)];
+              });
+          !error.empty())
+        return module.emitError() << "calibration: " << error;
+    }
+    return success();
+  };
   if (failed(runBatches(module, artifactPath, fn->getSymName(), options,
-                        maxima)))
+                        percentile ? 2 : 1, results)))
     return failure();
   Builder b(module.getContext());
-  for (auto [op, max] : llvm::zip(ops, maxima))
-    op->setAttr(kActivationAbsMaxAttr, b.getF64FloatAttr(max));
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    double range = maxima[i];
+    if (percentile)
+      range = percentileOf(histograms[i], range, options.percentile);
+    op->setAttr(kActivationAbsMaxAttr, b.getF64FloatAttr(range));
+  }
   return success();
 }

@@ -36,6 +36,22 @@ struct CalibrationInput {
   std::string path;
 };
 
+/// How an activation's range follows from the values calibration sees.
+enum class CalibrationMethod {
+  /// The largest |activation| of all batches.
+  Max,
+  /// The `percentile`-th percentile of |activation| over every element of
+  /// every batch (ONNX Runtime's and TensorRT's percentile calibrators):
+  /// a histogram of kPercentileBins bins over [0, max] from a second pass
+  /// over the batches, and the upper edge of the first bin where the
+  /// cumulative count reaches that share. Rare outliers no longer stretch
+  /// the scale of every other value; they saturate at +-127 instead.
+  Percentile,
+};
+
+/// Bins of the percentile calibrator's histogram (ONNX Runtime's default).
+inline constexpr int64_t kPercentileBins = 2048;
+
 struct CalibrationOptions {
   /// The public function to run; empty: the only public function holding a
   /// matmul or conv that int8 quantization rewrites.
@@ -45,12 +61,16 @@ struct CalibrationOptions {
   /// The safetensors file binding the function's params; empty when it
   /// reads none.
   std::string weights;
+  CalibrationMethod method = CalibrationMethod::Max;
+  /// For CalibrationMethod::Percentile, in (0, 100] (ONNX Runtime's
+  /// default).
+  double percentile = 99.999;
 };
 
 /// Runs `module` (compiled through the simplify phase, so that its ops are
 /// the ones rlx-quantize-int8 will see) on the calibration batches and
 /// records on each matmul and conv of the function that it quantizes the
-/// largest |activation| of all batches. Only the inputs that those activations depend on are read.
+/// range of its activation over all batches (options.method). Only the inputs that those activations depend on are read.
 /// Errors are reported on the module's context, naming the file, input or
 /// function at fault.
 mlir::LogicalResult calibrateActivations(mlir::ModuleOp module,

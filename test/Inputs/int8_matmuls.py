@@ -8,6 +8,11 @@ does), no numpy (lit's python3 may lack it).
     int8_matmuls.py input FILE SHAPE SEED      writes an input (.npy), SHAPE
                                                like 2,3,37
     int8_matmuls.py check X.npy OUT.safetensors [CALIBRATION.npy...]
+    int8_matmuls.py outlier FILE SHAPE SEED    an input with one value 16
+                                               times the others' bound
+    int8_matmuls.py check-percentile P X.npy OUT.safetensors CALIBRATION.npy...
+                                               ranges from the P-th
+                                               percentile of |activation|
 
 The model is y = relu(x @ w1 + b1) @ w2, x: [..., 37]. Inputs and weights
 are small multiples of powers of two, so the f32 model that calibration
@@ -68,6 +73,38 @@ def write_input(path, shape, seed):
     write_npy(path, "<f4", shape, [rng.randint(-40, 40) / 8 for _ in range(count)])
 
 
+def write_outlier(path, shape, seed):
+    rng = random.Random(seed)
+    count = 1
+    for d in shape:
+        count *= d
+    values = [rng.randint(-40, 40) / 8 for _ in range(count)]
+    values[rng.randrange(count)] = 80.0
+    write_npy(path, "<f4", shape, values)
+
+
+BINS = 2048
+
+
+def percentile_range(values, p):
+    """The P-th percentile of |values| as rlxc's percentile calibrator
+    takes it: a histogram of BINS bins over [0, max], the upper edge of the
+    first bin where the cumulative count reaches P% of the values."""
+    magnitudes = [abs(v) for v in values]
+    top = max(magnitudes)
+    counts = [0] * BINS
+    for v in magnitudes:
+        b = int(v / top * BINS) if top > 0 else 0
+        counts[min(max(b, 0), BINS - 1)] += 1
+    wanted = p / 100 * len(magnitudes)
+    cumulative = 0
+    for i, c in enumerate(counts):
+        cumulative += c
+        if cumulative >= wanted:
+            return top * (i + 1) / BINS
+    return top
+
+
 def read_safetensors(path):
     """The values of the file's one tensor."""
     return list(read_safetensors_typed(path).values())[0][2]
@@ -107,15 +144,22 @@ def exact_hidden(rows, ws):
              for j in range(N1)] for r in rows]
 
 
-def check(x_path, out_path, *calibration_paths):
+def check(x_path, out_path, *calibration_paths, percentile=None):
     ws = weights()
     x = read_npy_f32(x_path)
     rows = [x[i:i + K] for i in range(0, len(x), K)]
     if calibration_paths:
         c = [v for path in calibration_paths for v in read_npy_f32(path)]
         crows = [c[i:i + K] for i in range(0, len(c), K)]
-        a1 = max(abs(v) for v in c)
-        a2 = max(max(h) for h in exact_hidden(crows, ws))
+        hidden = [v for h in exact_hidden(crows, ws) for v in h]
+        if percentile is None:
+            a1 = max(abs(v) for v in c)
+            a2 = max(hidden)
+        else:
+            a1 = percentile_range(c, percentile)
+            a2 = percentile_range(hidden, percentile)
+            # The percentile clips the outlier: the ranges are not the maxima.
+            assert a1 < max(abs(v) for v in c) and a2 < max(hidden), (a1, a2)
     else:
         a1 = max(abs(v) for v in x)
         a2 = None
@@ -148,5 +192,9 @@ if __name__ == "__main__":
         write_weights(sys.argv[2])
     elif sys.argv[1] == "input":
         write_input(sys.argv[2], [int(d) for d in sys.argv[3].split(",")], int(sys.argv[4]))
+    elif sys.argv[1] == "outlier":
+        write_outlier(sys.argv[2], [int(d) for d in sys.argv[3].split(",")], int(sys.argv[4]))
+    elif sys.argv[1] == "check-percentile":
+        check(*sys.argv[3:], percentile=float(sys.argv[2]))
     else:
         check(*sys.argv[2:])

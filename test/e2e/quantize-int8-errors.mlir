@@ -14,6 +14,9 @@
 // RUN: not rlxc %s --quantize=int8 --calibrate %t.c.npy --weights %t.w.safetensors -o %t.w.safetensors 2>&1 | FileCheck %s --check-prefix=OVERWRITE
 // RUN: not rlxc %s --quantize=int8 --target=vulkan -o %t.so 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not rlxc %s --quantize=int8 --value-and-grad f -o %t.so 2>&1 | FileCheck %s --check-prefix=GRAD
+// RUN: not rlxc %s --quantize=int8 --calibrate %t.c.npy --weights %t.w.safetensors --calibrate-method=percentile --calibrate-percentile=0 -o %t.so 2>&1 | FileCheck %s --check-prefix=PERCENTILE
+// RUN: not rlxc %s --quantize=int8 --calibrate %t.c.npy --weights %t.w.safetensors --calibrate-percentile=99 -o %t.so 2>&1 | FileCheck %s --check-prefix=PCTMETHOD
+// RUN: not rlxc %s --quantize=int8 --calibrate-method=percentile -o %t.so 2>&1 | FileCheck %s --check-prefix=METHOD
 // The weights file is intact after the refused overwrite.
 // RUN: python3 %inputs/int8_matmuls.py weights %t.w2.safetensors
 // RUN: cmp %t.w.safetensors %t.w2.safetensors
@@ -28,6 +31,9 @@
 // PHASE: rlxc: error: --calibrate runs the quantization of the lower phase
 // OVERWRITE: rlxc: error: the output '{{.*}}w.safetensors' would overwrite the weights
 // TARGET: rlxc: error: int8 quantization is for the cpu target, not vulkan
+// PERCENTILE: rlxc: error: --calibrate-percentile must be in (0, 100], not 0
+// PCTMETHOD: rlxc: error: --calibrate-percentile is for --calibrate-method=percentile
+// METHOD: rlxc: error: --calibrate-method is for --calibrate
 // GRAD: rlxc: error: int8 quantization is for inference: compile the gradient entry points without it
 
 // The labels are not needed to calibrate: only the inputs that the

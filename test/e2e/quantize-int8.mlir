@@ -38,3 +38,13 @@
 // RUN: python3 %inputs/int8_matmuls.py check %t.x23.npy %t.out6.safetensors %t.calib3d.npy %t.calib3d-b.npy | FileCheck %s
 
 // CHECK: values match the int8 reference
+
+// Percentile calibration: a batch with one outlier 16 times the others'
+// bound. The 99th percentile of |activation| (from a 2048-bin histogram)
+// clips it, on the input and on the hidden layer; the reference takes the
+// same percentile of the exact f32 activations, so the max (the outlier's
+// range) would not match it. Two batches, one of them without the outlier.
+// RUN: python3 %inputs/int8_matmuls.py outlier %t.out-calib.npy 9,37 6
+// RUN: rlxc %t.dyn.mlir --quantize=int8 --calibrate %t.out-calib.npy --calibrate %t.calib2.npy --calibrate-method=percentile --calibrate-percentile=99 --weights %t.w.safetensors -o %t.pct.so
+// RUN: rlx-run %t.pct.so --weights %t.w.safetensors --input x=%t.x5.npy --outputs %t.out7.safetensors
+// RUN: python3 %inputs/int8_matmuls.py check-percentile 99 %t.x5.npy %t.out7.safetensors %t.out-calib.npy %t.calib2.npy | FileCheck %s

@@ -186,6 +186,17 @@ int main(int argc, char **argv) {
                  "the quantized ops depend on one input) on which the "
                  "model runs, here, to fix each activation's int8 scale; "
                  "repeat for more batches or inputs");
+  std::string calibrateMethod = "max";
+  double calibratePercentile = 0;
+  app.add_option("--calibrate-method", calibrateMethod,
+                 "max (default: the largest |activation| of all batches) or "
+                 "percentile (that percentile of |activation| over every "
+                 "value of every batch, from a histogram: outliers saturate "
+                 "instead of widening the scale)")
+      ->check(CLI::IsMember({"max", "percentile"}));
+  app.add_option("--calibrate-percentile", calibratePercentile,
+                 "the percentile of --calibrate-method=percentile, in "
+                 "(0, 100] (default 99.999, ONNX Runtime's)");
   app.add_option("--calibrate-fn", calibrateFn,
                  "the function that calibration runs (default: the only "
                  "public one with a matmul or conv to quantize)");
@@ -253,9 +264,22 @@ int main(int argc, char **argv) {
   if (calibrate.empty() && (!calibrateFn.empty() || !weights.empty()))
     return fail(std::string(calibrateFn.empty() ? "--weights" : "--calibrate-fn") +
                 " is for --calibrate");
+  if (calibrate.empty() && app.count("--calibrate-method"))
+    return fail("--calibrate-method is for --calibrate");
+  if (app.count("--calibrate-percentile") && calibrateMethod != "percentile")
+    return fail("--calibrate-percentile is for --calibrate-method=percentile");
   mlir::rlx::CalibrationOptions calibration;
   calibration.function = calibrateFn;
   calibration.weights = weights;
+  if (calibrateMethod == "percentile") {
+    calibration.method = mlir::rlx::CalibrationMethod::Percentile;
+    if (app.count("--calibrate-percentile")) {
+      if (!(calibratePercentile > 0 && calibratePercentile <= 100))
+        return fail("--calibrate-percentile must be in (0, 100], not " +
+                    std::to_string(calibratePercentile));
+      calibration.percentile = calibratePercentile;
+    }
+  }
   for (llvm::StringRef spec : calibrate) {
     // NAME=FILE when it holds '=', else FILE (of the only input).
     auto [name, path] = spec.split('=');
