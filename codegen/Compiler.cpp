@@ -540,6 +540,7 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
     pm.addPass(createRLXFuseElementwise());
     if (!isGPUTarget(options.target)) {
       pm.addPass(createRLXCPUSplitReductions());
+      pm.addPass(createRLXCPUFilterGradientRows());
       pm.addPass(createRLXCPUConvTapProducts());
       RLXCPUFuseMatmulEpiloguesOptions epilogues;
       epilogues.rowsPerTile = matmulRowTile(options);

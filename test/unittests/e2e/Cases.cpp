@@ -805,6 +805,34 @@ func.func @{N}(%x: tensor<{B}x5x4x384x{F}>, %w: tensor<3x3x384x64x{F}>) -> tenso
           return {ref::conv2d(in[0], in[1], {1, 1}, {1, 1, 1, 1}, {1, 1}, 1)};
         });
 
+  // Rows of 16 output pixels or more, 16 input channels: with a static
+  // batch the CPU takes the filter gradient over output rows, every tap
+  // per row (rlx-cpu-filter-gradient-rows): 18 rows per image, 36 in 4
+  // parallel chunks of partial sums. The same with stride 2 (each tap's
+  // row a strided view, OW = (33 + 2 - 3) / 2 + 1 = 17).
+  b.add("conv2d_filter_gradient_rows", R"(
+func.func @{N}(%x: tensor<{B}x18x18x16x{F}>, %w: tensor<3x3x16x24x{F}>) -> tensor<{B}x18x18x24x{F}> {
+  %r = rlx.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>}
+      : (tensor<{B}x18x18x16x{F}>, tensor<3x3x16x24x{F}>) -> tensor<{B}x18x18x24x{F}>
+  return %r : tensor<{B}x18x18x24x{F}>
+}
+)",
+        {{"x", El::F, {kB, 18, 18, 16}, kAny}, {"w", El::F, {3, 3, 16, 24}, kAny}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::conv2d(in[0], in[1], {1, 1}, {1, 1, 1, 1}, {1, 1}, 1)};
+        });
+  b.add("conv2d_filter_gradient_rows_strided", R"(
+func.func @{N}(%x: tensor<{B}x33x33x16x{F}>, %w: tensor<3x3x16x8x{F}>) -> tensor<{B}x17x17x8x{F}> {
+  %r = rlx.conv2d %x, %w {strides = array<i64: 2, 2>, padding = array<i64: 1, 1, 1, 1>}
+      : (tensor<{B}x33x33x16x{F}>, tensor<3x3x16x8x{F}>) -> tensor<{B}x17x17x8x{F}>
+  return %r : tensor<{B}x17x17x8x{F}>
+}
+)",
+        {{"x", El::F, {kB, 33, 33, 16}, kAny}, {"w", El::F, {3, 3, 16, 8}, kAny}},
+        [](const In &in, const Ctx &) -> Outs {
+          return {ref::conv2d(in[0], in[1], {2, 2}, {1, 1, 1, 1}, {1, 1}, 1)};
+        });
+
   // A 1x1 conv is one matmul over the pixels; a strided one copies the
   // pixels it reads first (ResNet's downsample).
   b.add("conv2d_1x1", R"(
@@ -1662,6 +1690,8 @@ const std::map<std::string, std::string> kStaticByDesign = {
     {"conv2d_taps_strided", "a conv2d filter is static"},
     {"conv2d_taps_wide_padding", "a conv2d filter is static"},
     {"conv2d_taps_deep", "a conv2d filter is static"},
+    {"conv2d_filter_gradient_rows", "a conv2d filter is static"},
+    {"conv2d_filter_gradient_rows_strided", "a conv2d filter is static"},
     {"reshape", "two dynamic dims flattened into two: no pairing"},
     {"shape_i32", "two dynamic dims flattened into two: no pairing"},
     {"broadcast_in_dim", "a new dim's size comes from the result type"},
