@@ -305,14 +305,16 @@ Value inputGradientByPhases(RuleBuilder b, Conv2DOp op, Value g,
                        const GradientPhases::Phase &pw) -> Value {
     Value source = sliceNHWC(b, spread, ph.start, ph.start + ph.size, 1,
                              pw.start, pw.start + pw.size, 1, 0, f);
-    source = padNHWC(b, source, {0, ph.low, pw.low, 0},
-                     {0, ph.high, pw.high, 0}, {0, 0, 0, 0}, zero);
     Value taps = transposedTaps(b, op.getFilter(), groups, ph.taps, pw.taps);
     auto resultType =
         inType.clone({inType.getDimSize(0), ph.count, pw.count, c});
+    // The zeros around g are the conv's own padding, not a padded copy: on
+    // the CPU a padded conv of 64 channels or more then runs as products
+    // per tap over the pixels inside g (rlx-cpu-conv-tap-products), where
+    // the copy made it an im2col product over the zeros too.
     return Conv2DOp::create(
         b.b, b.loc, resultType, source, taps, b.b.getDenseI64ArrayAttr({1, 1}),
-        b.b.getDenseI64ArrayAttr({0, 0, 0, 0}),
+        b.b.getDenseI64ArrayAttr({ph.low, ph.high, pw.low, pw.high}),
         b.b.getDenseI64ArrayAttr({alongH.dilation, alongW.dilation}),
         b.b.getI64IntegerAttr(groups));
   };
