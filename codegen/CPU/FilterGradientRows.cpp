@@ -21,12 +21,12 @@
 ///
 /// Matched: f32 linalg.matmuls into zero fills whose B is the same
 /// [N*OH*OW, F] collapse of a 4-D tensor and whose A is the transpose of
-/// the [N*OH*OW, C] collapse of a 4-D tensor or of its strided slice, two
-/// or more of them (a KxK window: a 1x1 conv's filter gradient is one
-/// product of contiguous matrices, which the packed matmul schedule
-/// takes), static shapes, and rows of at least `min-row-pixels` pixels
-/// (shorter ones reload each register tile of the sums too often; the
-/// convs at 14x14 and 7x7 keep the per-tap products).
+/// the [N*OH*OW, C] collapse of a 4-D tensor or of its strided slice (one
+/// per tap; a 1x1 conv has one, of contiguous matrices, taken only while
+/// its sums are small: kMaxOneTapSumBytes), static shapes, a chunk's
+/// partial sums within kMaxSumBytes, and rows of at least
+/// `min-row-pixels` pixels (shorter ones reload each register tile of the
+/// sums too often; the convs at 14x14 and 7x7 keep the per-tap products).
 ///
 //===----------------------------------------------------------------------===//
 
@@ -54,6 +54,20 @@ namespace {
 /// kMinRowsPerChunk rows.
 constexpr int64_t kMaxChunks = 16;
 constexpr int64_t kMinRowsPerChunk = 8;
+
+/// Bytes of a chunk's partial sums (every tap's [C, F]) up to which the
+/// rows take the products: they stay in L2 while the rows pass (a 3x3
+/// conv of 128 channels at 28x28: 576 KiB, 0.79 -> 0.88x oneDNN).
+constexpr int64_t kMaxSumBytes = int64_t(1) << 20;
+
+/// The same for a single product (a 1x1 conv's filter gradient, whose
+/// operands are contiguous matrices that the packed matmul schedule reads
+/// well): the rows win where the sums are small. On one Zen 5 core, packed
+/// against rows (`rlx-bench-conv --backward`, ratios to oneDNN):
+/// 1x1_64-64@56 0.79 / 1.00, 1x1_256-64@56 0.85 / 1.00, 1x1_256-128@56
+/// (128 KiB of sums) 0.89 / 0.98, 1x1_512-128@28 (256 KiB) 0.91 / 0.93;
+/// 1x1_512-256@28 (512 KiB) 0.94 / 0.91, 1x1s2_256-512@56 0.97 / 0.93.
+constexpr int64_t kMaxOneTapSumBytes = int64_t(256) << 10;
 
 /// A 4-D NHWC-like tensor read by a product's A or B: `source` at
 /// `offsets` with `strides`, of `sizes`.
@@ -322,7 +336,12 @@ struct RLXCPUFilterGradientRowsPass
     DominanceInfo dominance(getOperation());
     IRRewriter rewriter(&getContext());
     for (auto &[key, conv] : convs) {
-      if (conv.taps.size() < 2 || conv.g.sizes[2] < minRowPixels)
+      if (conv.g.sizes[2] < minRowPixels)
+        continue;
+      int64_t sumBytes = int64_t(conv.taps.size()) *
+                         conv.taps.front().a.sizes[3] * conv.g.sizes[3] * 4;
+      if (sumBytes > (conv.taps.size() == 1 ? kMaxOneTapSumBytes
+                                            : kMaxSumBytes))
         continue;
       // Every tap's input and the output gradient exist before the first
       // product, where the loop goes, in its block; every A has the same

@@ -94,11 +94,12 @@ def RLXCPUFilterGradientRows : Pass<"rlx-cpu-filter-gradient-rows"> {
   let summary = "Runs a conv's filter gradient over output rows, every tap per row";
   let description = [{
     On tensors, after fusion: the f32 products of one output gradient G
-    ([N*OH*OW, F], the collapse of a 4-D tensor) by two or more transposed
+    ([N*OH*OW, F], the collapse of a 4-D tensor) by transposed
     [N*OH*OW, C] collapses of 4-D tensors or of their static strided slices
     (a conv's filter gradient per window offset, from its VJP), each into a
-    zero fill, with static shapes and rows of `min-row-pixels` pixels or
-    more, become one loop over the output rows in parallel chunks: per row,
+    zero fill, with static shapes, a chunk's partial sums within 1 MiB
+    (256 KiB for a single product: a 1x1 conv's), and rows of
+    `min-row-pixels` pixels or more, become one loop over the output rows in parallel chunks: per row,
     each tap adds its input row [OW, C] (a strided view, no copy),
     transposed, times G's row [OW, F] into its own [C, F] partial sum; the
     chunks' partial sums are added at the end. The strided slices' copies

@@ -51,12 +51,13 @@ func.func @two_taps(%xp: tensor<2x10x34x8xf32>, %x: tensor<2x8x16x8xf32>, %g: te
 
 // -----
 
-// One tap (a 1x1 conv's filter gradient: contiguous matrices, the packed
-// matmul schedule's), and a product into a nonzero start: left alone.
-// CHECK-LABEL: func @left_alone
-// CHECK-NOT: scf.for
-// CHECK-COUNT-3: linalg.transpose
-func.func @left_alone(%x: tensor<2x8x16x8xf32>, %g: tensor<2x8x16x24xf32>, %start: tensor<8x24xf32>) -> (tensor<8x24xf32>, tensor<8x24xf32>) {
+// One tap (a 1x1 conv's filter gradient, contiguous matrices): taken
+// while its sums are small (8x24 here), one partial sum per chunk.
+// CHECK-LABEL: func @one_tap
+// CHECK-NOT: linalg.transpose
+// CHECK: } {rlx.parallel}
+// CHECK: linalg.reduce ins(%{{.+}} : tensor<2x1x8x24xf32>)
+func.func @one_tap(%x: tensor<2x8x16x8xf32>, %g: tensor<2x8x16x24xf32>) -> tensor<8x24xf32> {
   %zero = arith.constant 0.0 : f32
   %gc = tensor.collapse_shape %g [[0, 1, 2], [3]] : tensor<2x8x16x24xf32> into tensor<256x24xf32>
   %c1 = tensor.collapse_shape %x [[0, 1, 2], [3]] : tensor<2x8x16x8xf32> into tensor<256x8xf32>
@@ -65,14 +66,33 @@ func.func @left_alone(%x: tensor<2x8x16x8xf32>, %g: tensor<2x8x16x24xf32>, %star
   %o1 = tensor.empty() : tensor<8x24xf32>
   %f1 = linalg.fill ins(%zero : f32) outs(%o1 : tensor<8x24xf32>) -> tensor<8x24xf32>
   %m1 = linalg.matmul ins(%t1, %gc : tensor<8x256xf32>, tensor<256x24xf32>) outs(%f1 : tensor<8x24xf32>) -> tensor<8x24xf32>
-  %h = tensor.empty() : tensor<2x8x16x24xf32>
-  %gc2 = tensor.collapse_shape %g [[0, 1, 2], [3]] : tensor<2x8x16x24xf32> into tensor<256x24xf32>
+  return %m1 : tensor<8x24xf32>
+}
+
+// -----
+
+// Left alone: one tap whose sums, 512 x 256, pass 256 KiB (the packed
+// matmul schedule reads its contiguous operands better), and two taps into
+// a nonzero start.
+// CHECK-LABEL: func @left_alone
+// CHECK-NOT: scf.for
+// CHECK-COUNT-3: linalg.transpose
+func.func @left_alone(%x: tensor<2x8x16x512xf32>, %g: tensor<2x8x16x256xf32>, %y: tensor<2x8x16x8xf32>, %h: tensor<2x8x16x24xf32>, %start: tensor<8x24xf32>) -> (tensor<512x256xf32>, tensor<8x24xf32>, tensor<8x24xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %gc = tensor.collapse_shape %g [[0, 1, 2], [3]] : tensor<2x8x16x256xf32> into tensor<256x256xf32>
+  %c1 = tensor.collapse_shape %x [[0, 1, 2], [3]] : tensor<2x8x16x512xf32> into tensor<256x512xf32>
+  %e1 = tensor.empty() : tensor<512x256xf32>
+  %t1 = linalg.transpose ins(%c1 : tensor<256x512xf32>) outs(%e1 : tensor<512x256xf32>) permutation = [1, 0]
+  %o1 = tensor.empty() : tensor<512x256xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%o1 : tensor<512x256xf32>) -> tensor<512x256xf32>
+  %m1 = linalg.matmul ins(%t1, %gc : tensor<512x256xf32>, tensor<256x256xf32>) outs(%f1 : tensor<512x256xf32>) -> tensor<512x256xf32>
+  %hc = tensor.collapse_shape %h [[0, 1, 2], [3]] : tensor<2x8x16x24xf32> into tensor<256x24xf32>
+  %yc = tensor.collapse_shape %y [[0, 1, 2], [3]] : tensor<2x8x16x8xf32> into tensor<256x8xf32>
   %e2 = tensor.empty() : tensor<8x256xf32>
-  %t2 = linalg.transpose ins(%c1 : tensor<256x8xf32>) outs(%e2 : tensor<8x256xf32>) permutation = [1, 0]
+  %t2 = linalg.transpose ins(%yc : tensor<256x8xf32>) outs(%e2 : tensor<8x256xf32>) permutation = [1, 0]
   %e3 = tensor.empty() : tensor<8x256xf32>
-  %t3 = linalg.transpose ins(%c1 : tensor<256x8xf32>) outs(%e3 : tensor<8x256xf32>) permutation = [1, 0]
-  %m2 = linalg.matmul ins(%t2, %gc2 : tensor<8x256xf32>, tensor<256x24xf32>) outs(%start : tensor<8x24xf32>) -> tensor<8x24xf32>
-  %m3 = linalg.matmul ins(%t3, %gc2 : tensor<8x256xf32>, tensor<256x24xf32>) outs(%start : tensor<8x24xf32>) -> tensor<8x24xf32>
-  %s = arith.addf %zero, %zero : f32
-  return %m1, %m2 : tensor<8x24xf32>, tensor<8x24xf32>
+  %t3 = linalg.transpose ins(%yc : tensor<256x8xf32>) outs(%e3 : tensor<8x256xf32>) permutation = [1, 0]
+  %m2 = linalg.matmul ins(%t2, %hc : tensor<8x256xf32>, tensor<256x24xf32>) outs(%start : tensor<8x24xf32>) -> tensor<8x24xf32>
+  %m3 = linalg.matmul ins(%t3, %hc : tensor<8x256xf32>, tensor<256x24xf32>) outs(%start : tensor<8x24xf32>) -> tensor<8x24xf32>
+  return %m1, %m2, %m3 : tensor<512x256xf32>, tensor<8x24xf32>, tensor<8x24xf32>
 }
