@@ -165,7 +165,8 @@ def RLXCPUFuseMatmulEpilogues : Pass<"rlx-cpu-fuse-matmul-epilogues"> {
     the same loop, each tile such a generic; of 512 rows or more by a
     weight beyond 32 KiB of four panels or more, in tiles of up to four
     times `rows-per-tile` (the tallest dividing the rows), so each panel
-    stays in L1 across the register tiles of a tile. Not for a B the matmul kernel
+    stays in L1 across the register tiles of a tile; such a product by a
+    weight from `whole-product-bytes` up to 4 MiB keeps those tiles. Not for a B the matmul kernel
     packs at each call into panels of `tile-columns` (512 KiB or more, or
     smaller with rows crowding a few L1 sets where A is no im2col copy) or
     prepacked of `whole-product-bytes` or more (2 MiB; that schedule wants

@@ -621,3 +621,38 @@ func.func @blocked_tiles(%a: tensor<3136x256xf32>, %a784: tensor<784x256xf32>, %
   } -> tensor<504x128xf32>
   return %p0, %r1, %r2, %p3, %p4, %r5 : tensor<3136x128xf32>, tensor<784x128xf32>, tensor<1000x128xf32>, tensor<3136x64xf32>, tensor<3136x128xf32>, tensor<504x128xf32>
 }
+
+// -----
+
+// A prepacked weight from whole-product-bytes (1 MiB here) whose product
+// takes the taller row tiles (1568 rows: ResNet-50's 1x1_1024-256@14 at
+// batch 8) keeps them and its epilogue, up to 4 MiB; a 20-row product by
+// one keeps the whole product (@prepacked_2mib above).
+// WHOLE1M-LABEL: func @blocked_beyond_whole_product_bytes
+// WHOLE1M: scf.for %{{.+}} = %c0{{(_[0-9]+)?}} to %c1568{{(_[0-9]+)?}} step %c32{{(_[0-9]+)?}} iter_args
+// WHOLE1M: tensor<32x1024xf32>, tensor<8x1024x32xf32>
+// WHOLE1M: arith.maximumf
+#qa = affine_map<(m, n, k) -> (m, k)>
+#qb = affine_map<(m, n, k) -> (n floordiv 32, k, n mod 32)>
+#qc = affine_map<(m, n, k) -> (m, n)>
+#qrows = affine_map<(m, n) -> (m, n)>
+func.func @blocked_beyond_whole_product_bytes(%a: tensor<1568x1024xf32>, %w: tensor<8x1024x32xf32>) -> tensor<1568x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1568x256xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1568x256xf32>) -> tensor<1568x256xf32>
+  %p = linalg.generic {indexing_maps = [#qa, #qb, #qc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %w : tensor<1568x1024xf32>, tensor<8x1024x32xf32>) outs(%f : tensor<1568x256xf32>) attrs = {rlx.packed_rhs} {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1568x256xf32>
+  %o = tensor.empty() : tensor<1568x256xf32>
+  %r = linalg.generic {indexing_maps = [#qrows, #qrows], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<1568x256xf32>) outs(%o : tensor<1568x256xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %t = arith.maximumf %x, %zero : f32
+    linalg.yield %t : f32
+  } -> tensor<1568x256xf32>
+  return %r : tensor<1568x256xf32>
+}
