@@ -151,11 +151,6 @@ matchTap(linalg::MatmulOp matmul) {
   return std::make_pair(*g, TapProduct{matmul, *a});
 }
 
-bool sameView(const PixelView &x, const PixelView &y) {
-  return x.source == y.source && x.offsets == y.offsets &&
-         x.sizes == y.sizes && x.strides == y.strides;
-}
-
 /// Chunks of the rows: the most, up to kMaxChunks, that divide the rows
 /// into chunks of at least kMinRowsPerChunk rows; 1 when none does.
 int64_t chunksFor(int64_t rows) {
@@ -328,10 +323,10 @@ struct RLXCPUFilterGradientRowsPass
       std::optional<std::pair<PixelView, TapProduct>> tap = matchTap(matmul);
       if (!tap)
         return;
+      // B is the key: one value, one view of the output gradient.
       Value key = matmul.getDpsInputs()[1];
-      auto [it, inserted] = convs.try_emplace(key, Conv{tap->first, {}});
-      if (inserted || sameView(it->second.g, tap->first))
-        it->second.taps.push_back(tap->second);
+      convs.try_emplace(key, Conv{tap->first, {}})
+          .first->second.taps.push_back(tap->second);
     });
     DominanceInfo dominance(getOperation());
     IRRewriter rewriter(&getContext());

@@ -215,7 +215,9 @@ int64_t tileRowsFor(linalg::LinalgOp matmul, bool im2col,
 /// prepacked B from `wholeProductBytes` (2 MiB: BERT-base's 768x768
 /// weights in row tiles, 218-234 ms against 144-150 per call on one Zen 3
 /// core; ResNet-50's filters below that keep their fused epilogues; 1 MiB
-/// with AVX-512, Compiler.cpp).
+/// with AVX-512, Compiler.cpp), unless it is at most
+/// kMaxBlockedTileWeightBytes and its product takes the taller row tiles
+/// (tileRowsFor).
 bool wantsWholeProduct(linalg::LinalgOp matmul, bool im2col,
                        int64_t rowsPerTile, int64_t tileColumns,
                        int64_t wholeProductBytes) {

@@ -164,7 +164,9 @@ struct PackedMatmulBuilder {
 
   /// `source` (rows x cols) copied so that consecutive `group`-sized runs of
   /// dim `split` become contiguous: (size/group) x other x group, by
-  /// expand_shape and transpose, into `into` or a new buffer.
+  /// expand_shape and a transpose (runs down the columns) or a copy generic
+  /// in the source's order (runs along the rows), into `into` or a new
+  /// buffer.
   Value pack(Value source, unsigned split, int64_t group, Value into = {}) {
     auto type = cast<MemRefType>(source.getType());
     int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);

@@ -99,8 +99,8 @@ def RLXCPUFilterGradientRows : Pass<"rlx-cpu-filter-gradient-rows"> {
     (a conv's filter gradient per window offset, from its VJP), each into a
     zero fill, with static shapes, a chunk's partial sums within 1 MiB
     (256 KiB for a single product: a 1x1 conv's), and rows of
-    `min-row-pixels` pixels or more, become one loop over the output rows in parallel chunks: per row,
-    each tap adds its input row [OW, C] (a strided view, no copy),
+    `min-row-pixels` pixels or more, become one loop over the output rows
+    in parallel chunks: per row, each tap adds its input row [OW, C] (a strided view, no copy),
     transposed, times G's row [OW, F] into its own [C, F] partial sum; the
     chunks' partial sums are added at the end. The strided slices' copies
     and the per-tap packing of G go.
@@ -166,8 +166,8 @@ def RLXCPUFuseMatmulEpilogues : Pass<"rlx-cpu-fuse-matmul-epilogues"> {
     weight beyond 32 KiB of four panels or more, in tiles of up to four
     times `rows-per-tile` (the tallest dividing the rows), so each panel
     stays in L1 across the register tiles of a tile; such a product by a
-    weight from `whole-product-bytes` up to 4 MiB keeps those tiles. Not for a B the matmul kernel
-    packs at each call into panels of `tile-columns` (512 KiB or more, or
+    weight from `whole-product-bytes` up to 4 MiB keeps those tiles. Not
+    for a B the matmul kernel packs at each call into panels of `tile-columns` (512 KiB or more, or
     smaller with rows crowding a few L1 sets where A is no im2col copy) or
     prepacked of `whole-product-bytes` or more (2 MiB; that schedule wants
     the whole product).

@@ -151,10 +151,10 @@ LogicalResult compileForHost(ModuleOp module, StringRef path) {
   return emitArtifact(module, options, EmitKind::SharedLibrary, path);
 }
 
-/// What one call of the measuring function gave: its outputs, and the
-/// batch's files for errors.
-using BatchResults =
-    function_ref<LogicalResult(StringRef batchName, rlx_tensor_list_t *)>;
+/// Takes what one call of the measuring function gave: the pass over the
+/// batches, the batch's files (for errors) and the call's outputs.
+using BatchResults = function_ref<LogicalResult(
+    int pass, StringRef batchName, rlx_tensor_list_t *outputs)>;
 
 /// Calls `visit(value)` on every element of the host tensor `t`; an error
 /// message when an element cannot be read.
@@ -180,12 +180,9 @@ std::string forEachValue(const rlx_tensor_t *t,
 /// Loads the measuring artifact, binds the weights and calls `entry` on
 /// every batch, `passes` times over the batches, handing each call's
 /// outputs to `results(pass, ...)`.
-LogicalResult
-runBatches(ModuleOp module, StringRef artifactPath, StringRef entry,
-           const CalibrationOptions &options, int passes,
-           function_ref<LogicalResult(int pass, StringRef batchName,
-                                      rlx_tensor_list_t *outputs)>
-               results) {
+LogicalResult runBatches(ModuleOp module, StringRef artifactPath,
+                         StringRef entry, const CalibrationOptions &options,
+                         int passes, BatchResults results) {
   auto fail = [&](const Twine &message) {
     return module.emitError() << "calibration: " << message;
   };
@@ -254,33 +251,34 @@ runBatches(ModuleOp module, StringRef artifactPath, StringRef entry,
                   " calibration files, and every input needs as many (" +
                   std::to_string(std::max<size_t>(batches, 1)) + ")");
 
-  for (int pass = 0; pass < passes; ++pass)
-  for (size_t batch = 0; batch < batches; ++batch) {
-    std::vector<Tensor> owned;
-    std::vector<rlx_tensor_t *> inputs;
-    std::string batchName = "batch " + std::to_string(batch + 1) + " (";
-    for (StringRef name : inputNames)
-      batchName += (batchName.back() == '(' ? "" : ", ") + name.str() + "=" +
-                   files[name][batch];
-    batchName += ")";
-    for (StringRef name : inputNames) {
-      const std::string &path = files[name][batch];
-      rlx_tensor_t *raw = nullptr;
-      if (std::string error = takeError(rlx_npy_read(path.c_str(), &raw));
+  for (int pass = 0; pass < passes; ++pass) {
+    for (size_t batch = 0; batch < batches; ++batch) {
+      std::vector<Tensor> owned;
+      std::vector<rlx_tensor_t *> inputs;
+      std::string batchName = "batch " + std::to_string(batch + 1) + " (";
+      for (StringRef name : inputNames)
+        batchName += (batchName.back() == '(' ? "" : ", ") + name.str() + "=" +
+                     files[name][batch];
+      batchName += ")";
+      for (StringRef name : inputNames) {
+        const std::string &path = files[name][batch];
+        rlx_tensor_t *raw = nullptr;
+        if (std::string error = takeError(rlx_npy_read(path.c_str(), &raw));
+            !error.empty())
+          return fail(error);
+        owned.emplace_back(raw);
+        inputs.push_back(raw);
+      }
+      rlx_tensor_list_t *rawOutputs = nullptr;
+      if (std::string error = takeError(
+              rlx_session_call(session.get(), entry.str().c_str(),
+                               inputs.data(), inputs.size(), &rawOutputs));
           !error.empty())
-        return fail(error);
-      owned.emplace_back(raw);
-      inputs.push_back(raw);
+        return fail(batchName + ": " + error);
+      std::unique_ptr<rlx_tensor_list_t, FreeList> outputs(rawOutputs);
+      if (failed(results(pass, batchName, outputs.get())))
+        return failure();
     }
-    rlx_tensor_list_t *rawOutputs = nullptr;
-    if (std::string error = takeError(
-            rlx_session_call(session.get(), entry.str().c_str(),
-                             inputs.data(), inputs.size(), &rawOutputs));
-        !error.empty())
-      return fail(batchName + ": " + error);
-    std::unique_ptr<rlx_tensor_list_t, FreeList> outputs(rawOutputs);
-    if (failed(results(pass, batchName, outputs.get())))
-      return failure();
   }
   return success();
 }

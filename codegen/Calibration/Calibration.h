@@ -70,7 +70,8 @@ struct CalibrationOptions {
 /// Runs `module` (compiled through the simplify phase, so that its ops are
 /// the ones rlx-quantize-int8 will see) on the calibration batches and
 /// records on each matmul and conv of the function that it quantizes the
-/// range of its activation over all batches (options.method). Only the inputs that those activations depend on are read.
+/// range of its activation over all batches (options.method). Only the
+/// inputs that those activations depend on are read.
 /// Errors are reported on the module's context, naming the file, input or
 /// function at fault.
 mlir::LogicalResult calibrateActivations(mlir::ModuleOp module,

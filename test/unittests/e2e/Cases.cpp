@@ -805,11 +805,12 @@ func.func @{N}(%x: tensor<{B}x5x4x384x{F}>, %w: tensor<3x3x384x64x{F}>) -> tenso
           return {ref::conv2d(in[0], in[1], {1, 1}, {1, 1, 1, 1}, {1, 1}, 1)};
         });
 
-  // Rows of 16 output pixels or more, 16 input channels: with a static
-  // batch the CPU takes the filter gradient over output rows, every tap
-  // per row (rlx-cpu-filter-gradient-rows): 18 rows per image, 36 in 4
-  // parallel chunks of partial sums. The same with stride 2 (each tap's
-  // row a strided view, OW = (33 + 2 - 3) / 2 + 1 = 17).
+  // Rows of 16 output pixels or more, 16 input channels, and stride 2
+  // (OW = (33 + 2 - 3) / 2 + 1 = 17): the shapes at which the CPU takes an
+  // f32 filter gradient with a static batch over output rows
+  // (rlx-cpu-filter-gradient-rows; its f32 values are checked exactly in
+  // test/e2e/conv-filter-gradient-rows.mlir). The gradient checks here run
+  // in f64, where the per-tap products still take it.
   b.add("conv2d_filter_gradient_rows", R"(
 func.func @{N}(%x: tensor<{B}x18x18x16x{F}>, %w: tensor<3x3x16x24x{F}>) -> tensor<{B}x18x18x24x{F}> {
   %r = rlx.conv2d %x, %w {padding = array<i64: 1, 1, 1, 1>}
