@@ -17,8 +17,11 @@
 /// With --backward, the training halves instead: the gradients with respect
 /// to the input (dx) and the filter (dw) of rlx's autodiff, each against
 /// oneDNN's backward-data and backward-weights convolution.
-/// Usage: rlx-bench-conv [--threads N] [--batch N] [--backward] [NAME...];
-/// default all shapes, batch 1, one thread, forward.
+/// With --bf16, the forward conv of bf16 activations and filters summed in
+/// f32 (a bf16 model's conv as rlx-accumulate-in-f32 leaves it, with an f32
+/// result), against oneDNN's bf16 convolution with an f32 destination.
+/// Usage: rlx-bench-conv [--threads N] [--batch N] [--backward | --bf16]
+/// [NAME...]; default all shapes, batch 1, one thread, forward f32.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +32,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <random>
@@ -78,11 +82,11 @@ const Conv kResNet50[] = {
     {"3x3_512-512@7", 7, 512, 512, 3, 1, 1},
 };
 
-std::string tensorType(std::vector<int> dims) {
+std::string tensorType(std::vector<int> dims, const char *element = "f32") {
   std::string t = "tensor<";
   for (int d : dims)
     t += std::to_string(d) + "x";
-  return t + "f32>";
+  return t + element + ">";
 }
 
 /// The conv's attributes in rlx's syntax.
@@ -95,19 +99,31 @@ std::string convAttributes(const Conv &conv) {
 /// Compiles `conv` with rlxc. Forward: `conv(x) -> y` with the filter a
 /// weight `w`. Backward: `dx(x, w, dy)` and `dw(x, w, dy)`, the conv's
 /// vector-Jacobian products with respect to its input and its filter (the
-/// two halves of a training step's conv), through rlx's autodiff.
-std::string compileConv(const Conv &conv, int batch, bool backward) {
+/// two halves of a training step's conv), through rlx's autodiff. bf16
+/// (forward only): `x` and `w` bf16, widened to f32 for the conv.
+std::string compileConv(const Conv &conv, int batch, bool backward,
+                        bool bf16 = false) {
   std::string dir = "/tmp/rlx-bench-conv";
   std::system(("mkdir -p " + dir).c_str());
   std::string stem = dir + "/" + conv.name + "_b" + std::to_string(batch) +
-                     (backward ? "_bwd" : "");
+                     (backward ? "_bwd" : "") + (bf16 ? "_bf16" : "");
   std::replace(stem.begin() + dir.size(), stem.end(), '@', '_');
   int o = conv.out();
   std::string tx = tensorType({batch, conv.h, conv.h, conv.c}),
               tw = tensorType({conv.k, conv.k, conv.c, conv.f}),
               ty = tensorType({batch, o, o, conv.f});
   std::ofstream mlir(stem + ".mlir");
-  if (!backward) {
+  if (bf16) {
+    std::string hx = tensorType({batch, conv.h, conv.h, conv.c}, "bf16"),
+                hw = tensorType({conv.k, conv.k, conv.c, conv.f}, "bf16");
+    mlir << "func.func @conv(%xh: " << hx << ") -> " << ty
+         << " {\n  %wh = rlx.param \"w\" : " << hw
+         << "\n  %x = rlx.cast %xh : " << hx << " -> " << tx
+         << "\n  %w = rlx.cast %wh : " << hw << " -> " << tw
+         << "\n  %y = rlx.conv2d %x, %w " << convAttributes(conv) << " : ("
+         << tx << ", " << tw << ") -> " << ty << "\n  return %y : " << ty
+         << "\n}\n";
+  } else if (!backward) {
     mlir << "func.func @conv(%x: " << tx << ") -> " << ty
          << " {\n  %w = rlx.param \"w\" : " << tw
          << "\n  %y = rlx.conv2d %x, %w " << convAttributes(conv) << " : ("
@@ -148,7 +164,9 @@ const float *readBack(dnnl::stream &stream, dnnl::memory &from,
 }
 
 /// oneDNN's forward-inference convolution of `conv`, with activations in
-/// NHWC or in the layouts oneDNN prefers; the filter comes from HWIO.
+/// NHWC or in the layouts oneDNN prefers; the filter comes from HWIO. With
+/// `bf16`, its source and filter are bf16 (`x` and `w` hold bf16 bits) and
+/// its destination f32.
 struct DnnlConv {
   dnnl::engine engine{dnnl::engine::kind::cpu, 0};
   dnnl::stream stream{engine};
@@ -156,21 +174,20 @@ struct DnnlConv {
   dnnl::memory src, weights, dst, nhwcDst;
   bool blocked;
 
-  DnnlConv(const Conv &conv, int batch, bool blocked, const float *x,
-           const float *w)
+  DnnlConv(const Conv &conv, int batch, bool blocked, const void *x,
+           const void *w, bool bf16 = false)
       : blocked(blocked) {
     using tag = dnnl::memory::format_tag;
     using dt = dnnl::memory::data_type;
+    dt in = bf16 ? dt::bf16 : dt::f32;
     dnnl::memory::dim o = conv.out();
-    dnnl::memory::desc nhwcSrc({batch, conv.c, conv.h, conv.h}, dt::f32,
+    dnnl::memory::desc nhwcSrc({batch, conv.c, conv.h, conv.h}, in,
                                tag::nhwc);
     dnnl::memory::desc nhwcOut({batch, conv.f, o, o}, dt::f32, tag::nhwc);
-    dnnl::memory::desc hwio({conv.f, conv.c, conv.k, conv.k}, dt::f32,
-                            tag::hwio);
-    dnnl::memory::desc anySrc({batch, conv.c, conv.h, conv.h}, dt::f32,
-                              tag::any);
+    dnnl::memory::desc hwio({conv.f, conv.c, conv.k, conv.k}, in, tag::hwio);
+    dnnl::memory::desc anySrc({batch, conv.c, conv.h, conv.h}, in, tag::any);
     dnnl::memory::desc anyOut({batch, conv.f, o, o}, dt::f32, tag::any);
-    dnnl::memory::desc anyWeights({conv.f, conv.c, conv.k, conv.k}, dt::f32,
+    dnnl::memory::desc anyWeights({conv.f, conv.c, conv.k, conv.k}, in,
                                   tag::any);
     dnnl::convolution_forward::desc desc(
         dnnl::prop_kind::forward_inference,
@@ -180,8 +197,8 @@ struct DnnlConv {
     dnnl::convolution_forward::primitive_desc pd(desc, engine);
     primitive = dnnl::convolution_forward(pd);
     // Inputs and the filter into the primitive's layouts, outside the timing.
-    dnnl::memory userSrc(nhwcSrc, engine, const_cast<float *>(x));
-    dnnl::memory userWeights(hwio, engine, const_cast<float *>(w));
+    dnnl::memory userSrc(nhwcSrc, engine, const_cast<void *>(x));
+    dnnl::memory userWeights(hwio, engine, const_cast<void *>(w));
     src = dnnl::memory(pd.src_desc(), engine);
     weights = dnnl::memory(pd.weights_desc(), engine);
     dst = dnnl::memory(pd.dst_desc(), engine);
@@ -301,6 +318,19 @@ double maxDiff(const float *a, const float *b, size_t n) {
   return diff;
 }
 
+/// `t`'s f32 values rounded to bf16 (nearest even), as a new bf16 tensor.
+rlx::runtime::HostTensor toBF16(const rlx::runtime::HostTensor &t) {
+  rlx::runtime::HostTensor h =
+      rlx::runtime::HostTensor::allocate(RLX_DTYPE_BF16, t.dims());
+  for (size_t i = 0; i < t.element_count(); ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, &t.data<float>()[i], 4);
+    bits += 0x7fff + ((bits >> 16) & 1);
+    h.data<uint16_t>()[i] = uint16_t(bits >> 16);
+  }
+  return h;
+}
+
 /// Random values in [-1, 1) of `shape`.
 rlx::runtime::HostTensor uniform(std::mt19937 &rng,
                                  std::vector<int64_t> shape) {
@@ -317,15 +347,19 @@ double gflopOf(const Conv &conv, int batch) {
   return 2.0 * batch * o * o * conv.f * conv.k * conv.k * conv.c / 1e9;
 }
 
-void benchForward(const Conv &conv, int batch, int threads) {
+void benchForward(const Conv &conv, int batch, int threads, bool bf16) {
   rlx::runtime::Artifact artifact =
-      rlx::runtime::Artifact::load(compileConv(conv, batch, false));
+      rlx::runtime::Artifact::load(compileConv(conv, batch, false, bf16));
   rlx::runtime::Session session(artifact);
   std::mt19937 rng(conv.h * 31 + conv.c * 7 + conv.f);
   std::vector<rlx::runtime::HostTensor> inputs;
   inputs.push_back(uniform(rng, {batch, conv.h, conv.h, conv.c}));
   rlx::runtime::HostTensor filter =
       uniform(rng, {conv.k, conv.k, conv.c, conv.f});
+  if (bf16) {
+    inputs[0] = toBF16(inputs[0]);
+    filter = toBF16(filter);
+  }
   session.bind_tensor("w", filter);
   // oneDNN first: its GNU OpenMP workers are created before libomp binds
   // the main thread (KMP_AFFINITY), so they do not inherit its one core.
@@ -335,9 +369,9 @@ void benchForward(const Conv &conv, int batch, int threads) {
       [&] { session.call("conv", inputs); }};
   double nhwcSeconds = 0, blockedSeconds = 0, diff = 0;
 #ifdef RLX_BENCH_HAVE_DNNL
-  const float *x = inputs[0].data<float>(), *w = filter.data<float>();
-  DnnlConv nhwc(conv, batch, /*blocked=*/false, x, w);
-  DnnlConv blocked(conv, batch, /*blocked=*/true, x, w);
+  const void *x = inputs[0].data(), *w = filter.data();
+  DnnlConv nhwc(conv, batch, /*blocked=*/false, x, w, bf16);
+  DnnlConv blocked(conv, batch, /*blocked=*/true, x, w, bf16);
   contenders.push_back([&] { nhwc.run(); });
   contenders.push_back([&] { blocked.run(); });
 #endif
@@ -412,7 +446,7 @@ void benchBackward(const Conv &conv, int batch, int threads) {
 
 int main(int argc, char **argv) {
   int threads = 1, batch = 1;
-  bool backward = false;
+  bool backward = false, bf16 = false;
   std::vector<std::string> names;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -422,6 +456,8 @@ int main(int argc, char **argv) {
       batch = std::atoi(argv[++i]);
     else if (arg == "--backward")
       backward = true;
+    else if (arg == "--bf16")
+      bf16 = true;
     else
       names.push_back(arg);
   }
@@ -441,7 +477,8 @@ int main(int argc, char **argv) {
                 "conv f32 NHWC bwd", "N", "T", "GFLOP", "rlx dx", "dnnl dx",
                 "ratio", "rlx dw", "dnnl dw", "ratio", "dx rel", "dw rel");
   else
-    std::printf("%-20s %3s %2s %8s %9s %9s %9s %7s %9s\n", "conv f32 NHWC", "N",
+    std::printf("%-20s %3s %2s %8s %9s %9s %9s %7s %9s\n",
+                bf16 ? "conv bf16 NHWC" : "conv f32 NHWC", "N",
                 "T", "GFLOP", "rlx ms", "dnnl nhwc", "dnnl blk", "ratio",
                 "max|diff|");
   for (const Conv &conv : kResNet50) {
@@ -451,7 +488,7 @@ int main(int argc, char **argv) {
     if (backward)
       benchBackward(conv, batch, threads);
     else
-      benchForward(conv, batch, threads);
+      benchForward(conv, batch, threads, bf16);
     std::fflush(stdout);
   }
   return 0;

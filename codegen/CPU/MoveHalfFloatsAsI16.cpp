@@ -1,16 +1,20 @@
 //===- MoveHalfFloatsAsI16.cpp - 16-bit float data movement as i16 ------===//
 ///
 /// \file
-/// Data movement of bf16 and f16 vectors (an element inserted or
-/// extracted, a shuffle, a select) runs on i16 vectors, bitcast at its
-/// ends. x86 without native 16-bit floats promotes a bf16 vector to f32 to
+/// Data movement of bf16 and f16 values (a load or store, plain or masked,
+/// a gather or scatter, an element inserted or extracted, a shuffle, a
+/// select) runs on i16 values, bitcast at its ends. x86 without native 16-bit floats promotes a bf16 vector to f32 to
 /// move its elements, and truncates it back with a call of `__truncsfbf2`
 /// per element: a strided read built lane by lane (a transposing
 /// `vector.transfer_read`, 32 `insertelement`s) made a mixed-precision
 /// MLP step spend 38% of its artifact's time in those calls on Zen 3. The
 /// bit patterns move unchanged, so every NaN keeps its payload. LLVM folds
 /// the bitcasts between the rewritten ops (a loaded scalar becomes an i16
-/// load, a loop-carried vector an i16 phi).
+/// load, a loop-carried vector an i16 phi). Loads and stores too, since
+/// LLVM's x86 backend cannot promote the operands of some bf16 accesses: a
+/// masked one (a partial vector of a bf16 conv's im2col copy) and the
+/// 9-element vectors its SLP vectorizer made of a 3-channel conv's window
+/// rows did not compile at all.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -41,8 +45,8 @@ Type asI16(Type type) {
   return {};
 }
 
-/// An insertelement, extractelement, shufflevector or select with a bf16
-/// or f16 operand or result, rebuilt on the i16 values of the same bits:
+/// A load, store, insertelement, extractelement, shufflevector, select
+/// or masked memory access with a bf16 or f16 operand or result, rebuilt on the i16 values of the same bits:
 /// each such operand bitcast to i16, each such result bitcast back. The
 /// op's attributes (a shuffle's mask) carry over unchanged.
 struct MoveLanesAsI16 : RewritePattern {
@@ -51,8 +55,10 @@ struct MoveLanesAsI16 : RewritePattern {
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    if (!isa<LLVM::InsertElementOp, LLVM::ExtractElementOp,
-             LLVM::ShuffleVectorOp, LLVM::SelectOp>(op))
+    if (!isa<LLVM::LoadOp, LLVM::StoreOp, LLVM::InsertElementOp, LLVM::ExtractElementOp,
+             LLVM::ShuffleVectorOp, LLVM::SelectOp, LLVM::MaskedLoadOp,
+             LLVM::MaskedStoreOp, LLVM::masked_gather, LLVM::masked_scatter,
+             LLVM::masked_expandload, LLVM::masked_compressstore>(op))
       return failure();
     auto halfFloat = [](Type type) { return !!asI16(type); };
     if (llvm::none_of(op->getOperandTypes(), halfFloat) &&

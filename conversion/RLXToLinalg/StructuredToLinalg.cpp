@@ -432,13 +432,14 @@ ConvStrategy chooseConvStrategy(Conv2DOp op) {
 }
 
 /// `rows` ([N*OH*OW, KH*KW*C], row-major over (n, oh, ow) and (kh, kw, c))
-/// times the filter viewed as [KH*KW*C, F], reshaped to the conv's result.
+/// times `filter` (the conv's, or the bf16 value it widens) viewed as
+/// [KH*KW*C, F], reshaped to the conv's result.
 Value convRowsTimesFilter(OpBuilder &b, Location loc, Conv2DOp op, Value rows,
-                          ArrayRef<Value> resultDyn) {
+                          Value filter, ArrayRef<Value> resultDyn) {
   auto resultType = op.getType();
   Type element = resultType.getElementType();
-  Value filter = tensor::CollapseShapeOp::create(
-      b, loc, op.getFilter(), ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+  filter = tensor::CollapseShapeOp::create(
+      b, loc, filter, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
   auto rowsType = cast<RankedTensorType>(rows.getType());
   auto productType = RankedTensorType::get(
       {rowsType.getDimSize(0), resultType.getDimSize(3)}, element);
@@ -455,10 +456,10 @@ Value convRowsTimesFilter(OpBuilder &b, Location loc, Conv2DOp op, Value rows,
 
 /// Pointwise strategy: every output pixel is a row of the input.
 Value lowerPointwiseConv(OpBuilder &b, Location loc, Conv2DOp op, Value input,
-                         ArrayRef<Value> resultDyn) {
+                         Value filter, ArrayRef<Value> resultDyn) {
   Value rows = tensor::CollapseShapeOp::create(
       b, loc, input, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
-  return convRowsTimesFilter(b, loc, op, rows, resultDyn);
+  return convRowsTimesFilter(b, loc, op, rows, filter, resultDyn);
 }
 
 /// Im2col strategy: patches[n, oh, ow, kh, kw, c] = xpad[n, oh*sh + kh*dh,
@@ -467,11 +468,12 @@ Value lowerPointwiseConv(OpBuilder &b, Location loc, Conv2DOp op, Value input,
 /// consecutive in the padded input, so W and C are collapsed and (kw, c) is
 /// one loop of KW*C: the 7x7 stem's 3 channels copy 21 values at a time.
 Value lowerIm2colConv(OpBuilder &b, Location loc, Conv2DOp op, Value input,
-                      ArrayRef<Value> resultDyn) {
+                      Value filter, ArrayRef<Value> resultDyn) {
   MLIRContext *ctx = b.getContext();
   auto resultType = op.getType();
-  // The input's type: an int8 conv copies i8 windows (its result is i32).
-  Type element = op.getInput().getType().getElementType();
+  // The input's type: an int8 conv copies i8 windows (its result is i32),
+  // a conv of widened bf16 values bf16 ones (its result is f32).
+  Type element = cast<RankedTensorType>(input.getType()).getElementType();
   auto filterType = op.getFilter().getType();
   int64_t kh = filterType.getDimSize(0), kw = filterType.getDimSize(1);
   int64_t c = filterType.getDimSize(2);
@@ -518,7 +520,7 @@ Value lowerIm2colConv(OpBuilder &b, Location loc, Conv2DOp op, Value input,
   Value rows = tensor::CollapseShapeOp::create(
       b, loc, copy.getResult(0),
       ArrayRef<ReassociationIndices>{{0, 1, 2}, window});
-  return convRowsTimesFilter(b, loc, op, rows, resultDyn);
+  return convRowsTimesFilter(b, loc, op, rows, filter, resultDyn);
 }
 
 /// Generic strategy: pad, split channels into (group, channel-in-group) so
@@ -604,10 +606,23 @@ struct Conv2DPattern : OpRewritePattern<Conv2DOp> {
     SmallVector<Value> dyn = windowResultSizes(
         rewriter, loc, op.getInput(), op.getType(), window, op.getStrides(),
         op.getPadding(), op.getDilations());
+    ConvStrategy strategy = chooseConvStrategy(op);
+    // A single-group conv of two widened bf16 values (rlx-accumulate-in-f32's
+    // form of a bf16 conv) copies and multiplies the bf16 values, summed in
+    // f32 as a bf16 matmul is: its im2col rows take half the bytes and the
+    // CPU's bf16 dot products apply (rlx-cpu-dot-product-matmul).
+    Value input = op.getInput(), filter = op.getFilter();
+    if (strategy != ConvStrategy::Generic) {
+      Value inputSource = bf16Source(input), filterSource = bf16Source(filter);
+      if (getElementTypeOrSelf(inputSource.getType()).isBF16() &&
+          getElementTypeOrSelf(filterSource.getType()).isBF16()) {
+        input = inputSource;
+        filter = filterSource;
+      }
+    }
     // Dynamic input channels must be the filter's (C / groups x groups):
     // checked at run time, then static for every strategy.
-    Value input = op.getInput();
-    auto inType = op.getInput().getType();
+    auto inType = cast<RankedTensorType>(input.getType());
     if (inType.isDynamicDim(3)) {
       int64_t c = filterType.getDimSize(2) * op.getGroups();
       Value ok = arith::CmpIOp::create(
@@ -622,12 +637,12 @@ struct Conv2DPattern : OpRewritePattern<Conv2DOp> {
       input = tensor::CastOp::create(rewriter, loc, inType.clone(shape), input);
     }
     Value result;
-    switch (chooseConvStrategy(op)) {
+    switch (strategy) {
     case ConvStrategy::Pointwise:
-      result = lowerPointwiseConv(rewriter, loc, op, input, dyn);
+      result = lowerPointwiseConv(rewriter, loc, op, input, filter, dyn);
       break;
     case ConvStrategy::Im2col:
-      result = lowerIm2colConv(rewriter, loc, op, input, dyn);
+      result = lowerIm2colConv(rewriter, loc, op, input, filter, dyn);
       break;
     case ConvStrategy::Generic:
       result = lowerGenericConv(rewriter, loc, op, input, dyn);

@@ -19,7 +19,8 @@
 ///   and the i8 filter of an i8 conv2d with one group (its lowering is a
 ///   matmul by the filter viewed as `[KH * KW * C, F]`);
 /// - the bf16 `[K, N]` weight of an f32 matmul of two bf16 values widened
-///   by rlx.cast (what rlx-accumulate-in-f32 makes of a bf16 matmul);
+///   by rlx.cast (what rlx-accumulate-in-f32 makes of a bf16 matmul), and
+///   the bf16 filter of such a conv2d with one group;
 /// - the f32 `[K, N]` weight of an f32 matmul and the f32 filter of a conv
 ///   with one group, 256 KiB or more or with more rows in an L1 set than
 ///   it has ways (dot_layout::prepackedF32Weight), N a multiple of P and more
@@ -214,7 +215,17 @@ struct RLXPackDotOperandsPass
       } else if (auto conv = dyn_cast<Conv2DOp>(op)) {
         // Grouped convs are not lowered to one matmul by the filter.
         Value filter = conv.getFilter();
-        if (conv.getGroups() != 1 || !isPackableWeight(filter, block))
+        if (conv.getGroups() != 1)
+          return;
+        // A conv of two widened bf16 values reads its bf16 filter packed
+        // (its lowering multiplies the bf16 values, as a matmul's does).
+        Value bf16Filter = widenedBF16(filter);
+        if (bf16 && bf16Filter && widenedBF16(conv.getInput()) &&
+            isPackableWeight(bf16Filter, block)) {
+          rewrites.push_back({&conv.getFilterMutable(), bf16Filter, true});
+          return;
+        }
+        if (!isPackableWeight(filter, block))
           return;
         bool int8Conv = int8 && hasElement(conv.getInput(), isI8) &&
                         hasElement(filter, isI8);

@@ -7,7 +7,8 @@
 // stored as one packed row; panels in parallel when B is large, else
 // serially), then (row block, panel) pairs in parallel: 8-row tiles whose k loop is vdpbf16ps on
 // 16 accumulators, an odd k's last pair in an scf.if, the rest of the rows
-// one at a time.
+// as tiles of 4, 2 and 1 rows; C read and written unmasked in a panel inside
+// its 50 columns, masked in the last.
 // OFF-LABEL: func @bf16_matmul
 // OFF:         linalg.matmul
 // CHECK-LABEL: func @bf16_matmul
@@ -23,19 +24,64 @@
 // CHECK:             scf.for
 // CHECK:               vector.store %{{.+}}, %[[PACKED]]{{.+}} : memref<?x?x64xbf16>, vector<64xbf16>
 // CHECK:         scf.parallel ({{.+}}, {{.+}}) = ({{.+}}, {{.+}}) to ({{.+}}, {{.+}})
+// CHECK:             scf.if
 // CHECK:             scf.for
-// CHECK-COUNT-16:      vector.transfer_read %{{.+}} : memref<?x50xf32>, vector<16xf32>
+// CHECK-COUNT-16:      vector.transfer_read %{{.+}} {in_bounds = [true]} : memref<?x50xf32>, vector<16xf32>
 // CHECK:               scf.for {{.+}} iter_args
 // CHECK:                 vector.load %[[PACKED]]{{.+}} : memref<?x?x64xbf16>, vector<32xbf16>
 // CHECK-COUNT-16:        x86vector.avx512.dot
 // CHECK:               scf.if
-// CHECK-COUNT-16:      vector.transfer_write
+// CHECK-COUNT-16:      vector.transfer_write {{.+}} {in_bounds = [true]}
+// CHECK:             scf.if
+// CHECK-COUNT-8:       vector.transfer_read
+// CHECK:             scf.if
+// CHECK-COUNT-4:       vector.transfer_read
+// CHECK:             scf.if
+// CHECK-COUNT-2:       vector.transfer_read
+// CHECK:           } else {
 // CHECK:             scf.for
-// CHECK:               x86vector.avx512.dot
+// CHECK-COUNT-16:      vector.transfer_read %{{.+}} : memref<?x50xf32>, vector<16xf32>
 // CHECK:         memref.dealloc %[[PACKED]]
 // CHECK-NOT:     linalg.matmul
 func.func @bf16_matmul(%a: memref<?x77xbf16>, %b: memref<77x50xbf16>, %c: memref<?x50xf32>) {
   linalg.matmul ins(%a, %b : memref<?x77xbf16>, memref<77x50xbf16>) outs(%c : memref<?x50xf32>)
+  return
+}
+
+// -----
+
+// A product into a zero fill of C (a conv's): the fill goes and the tiles
+// start from zero accumulators, C never read; 64 columns are two whole
+// panels, so C is written unmasked and no panel is tested.
+// CHECK-LABEL: func @zero_start
+// CHECK-NOT:     linalg.fill
+// CHECK:         %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<16xf32>
+// CHECK-NOT:     vector.transfer_read {{.+}} memref<?x64xf32>
+// CHECK:         scf.for {{.+}} iter_args(%{{.+}} = %[[ZERO]], %{{.+}} = %[[ZERO]]
+// CHECK:         vector.transfer_write {{.+}} {in_bounds = [true]} : vector<16xf32>, memref<?x64xf32>
+// CHECK-NOT:     vector.transfer_read {{.+}} memref<?x64xf32>
+// CHECK-NOT:     ] : vector<16xf32>, memref<?x64xf32>
+// CHECK:         return
+func.func @zero_start(%a: memref<?x64xbf16>, %b: memref<64x64xbf16>, %c: memref<?x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<?x64xf32>)
+  linalg.matmul ins(%a, %b : memref<?x64xbf16>, memref<64x64xbf16>) outs(%c : memref<?x64xf32>)
+  return
+}
+
+// -----
+
+// A zero fill with other memory ops between it and the product into its
+// buffer stays, and the product reads C.
+// CHECK-LABEL: func @fill_not_next
+// CHECK:         linalg.fill
+// CHECK:         vector.transfer_read {{.+}} memref<64x64xf32>
+func.func @fill_not_next(%c: memref<64x64xf32>, %b: memref<64x64xbf16>, %a: memref<64x64xbf16>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  %v = memref.alloc() : memref<64x64xf32>
+  linalg.matmul ins(%a, %b : memref<64x64xbf16>, memref<64x64xbf16>) outs(%v : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xbf16>, memref<64x64xbf16>) outs(%c : memref<64x64xf32>)
   return
 }
 
