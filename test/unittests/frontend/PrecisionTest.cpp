@@ -1,8 +1,9 @@
 //===- PrecisionTest.cpp - Mixed-precision training ----------------------===//
 ///
 /// \file
-/// TrainOptions::precision: a bf16 step's loss and gradients against a
-/// plain f64 backpropagation written here (within bf16's error model), the
+/// TrainOptions::precision: a bf16 step's loss and gradients, of a dense
+/// net and of a conv net, against a plain f64 backpropagation written here
+/// (within bf16's error model), the
 /// f32 master weights moving by them, compute_in's IR and errors, and f16's
 /// dynamic loss scaling skipping exactly the step that overflows (params
 /// and momentum unchanged, scale halved) and doubling the scale after
@@ -250,6 +251,110 @@ TEST(TrainPrecision, Bf16StepOverAPrepackedWeight) {
       }
       ASSERT_NEAR(dw[k * n + j], want, 16 * u * bound) << k << ", " << j;
     }
+}
+
+/// A bf16 step of a conv net: 0.5 / N sum |conv1x1/2(tanh(conv3x3(x)))|^2,
+/// 16 -> 32 -> 8 channels on 8x8 images (a padded 3x3 by im2col and a
+/// strided 1x1, each a bf16 conv into f32 on a CPU with AVX512-BF16, and
+/// their backward convs and filter products likewise). Loss and both
+/// filter gradients against f64 backpropagation written here, within the
+/// error model of the tiny net above (16 u of the tensor's scale), and
+/// coarser than the same step in f32.
+TEST(TrainPrecision, Bf16ConvNetGradientsWithinBf16ErrorOfF64) {
+  constexpr int64_t n = 2, hw = 8, c = 16, f = 32, g = 8, o = 4;
+  Func net("convs", [](Scope &s) {
+    Tensor x = s.input("x", {dyn, hw, hw, c});
+    Tensor h = tanh(conv2d(x, s.param("W1", {3, 3, c, f}), {1, 1},
+                           {1, 1, 1, 1}));
+    Tensor out = conv2d(h, s.param("W2", {1, 1, f, g}), {2, 2});
+    return (sum(square(out)) * (0.5 / n)).named("loss");
+  });
+  std::vector<double> x = asF32(values(n * hw * hw * c, 150)),
+                      w1 = asF32(values(9 * c * f, 151)),
+                      w2 = asF32(values(f * g, 152));
+  // Forward and backward in f64.
+  auto xAt = [&](int64_t b, int64_t i, int64_t j, int64_t ch) {
+    if (i < 0 || j < 0 || i >= hw || j >= hw)
+      return 0.0;
+    return x[((b * hw + i) * hw + j) * c + ch];
+  };
+  std::vector<double> h(n * hw * hw * f), z2(n * o * o * g);
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t i = 0; i < hw; ++i)
+      for (int64_t j = 0; j < hw; ++j)
+        for (int64_t m = 0; m < f; ++m) {
+          double z = 0;
+          for (int64_t a = 0; a < 3; ++a)
+            for (int64_t e = 0; e < 3; ++e)
+              for (int64_t ch = 0; ch < c; ++ch)
+                z += xAt(b, i + a - 1, j + e - 1, ch) *
+                     w1[((a * 3 + e) * c + ch) * f + m];
+          h[((b * hw + i) * hw + j) * f + m] = std::tanh(z);
+        }
+  double loss = 0;
+  std::vector<double> dW1(w1.size()), dW2(w2.size()), dz1(h.size());
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t p = 0; p < o; ++p)
+      for (int64_t q = 0; q < o; ++q) {
+        const double *hp = &h[((b * hw + 2 * p) * hw + 2 * q) * f];
+        for (int64_t k = 0; k < g; ++k) {
+          double z = 0;
+          for (int64_t m = 0; m < f; ++m)
+            z += hp[m] * w2[m * g + k];
+          loss += 0.5 * z * z / n;
+          double dz = z / n;
+          for (int64_t m = 0; m < f; ++m) {
+            dW2[m * g + k] += hp[m] * dz;
+            dz1[((b * hw + 2 * p) * hw + 2 * q) * f + m] +=
+                dz * w2[m * g + k] * (1 - hp[m] * hp[m]);
+          }
+        }
+      }
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t i = 0; i < hw; ++i)
+      for (int64_t j = 0; j < hw; ++j)
+        for (int64_t m = 0; m < f; ++m) {
+          double d = dz1[((b * hw + i) * hw + j) * f + m];
+          for (int64_t a = 0; a < 3; ++a)
+            for (int64_t e = 0; e < 3; ++e)
+              for (int64_t ch = 0; ch < c; ++ch)
+                dW1[((a * 3 + e) * c + ch) * f + m] +=
+                    xAt(b, i + a - 1, j + e - 1, ch) * d;
+        }
+
+  const double u = std::ldexp(1.0, -8);
+  auto stepOf = [&](bool bf16Compute) {
+    TrainOptions options;
+    if (bf16Compute)
+      options.precision = Precision::bf16();
+    TrainStep step = make_train_step(
+        net, optim::chain(recordGradients(), Optimizer::sgd()),
+        Schedule::constant(0.0), options);
+    step.jit();
+    step.with_param("W1", Array::from(w1, {3, 3, c, f}, f32));
+    step.with_param("W2", Array::from(w2, {1, 1, f, g}, f32));
+    double got = step.step({{"x", Array::from(x, {n, hw, hw, c}, f32)}});
+    return std::make_pair(got, step.last_outputs());
+  };
+  auto [bfLoss, bfOut] = stepOf(true);
+  auto [f32Loss, f32Out] = stepOf(false);
+  EXPECT_NEAR(bfLoss, loss, 16 * u * loss);
+  const std::pair<const char *, const std::vector<double> *> grads[] = {
+      {"W1", &dW1}, {"W2", &dW2}};
+  for (const auto &[name, want] : grads) {
+    SCOPED_TRACE(name);
+    std::vector<double> bf = bfOut["new.grad." + std::string(name)].to_vector(),
+                        full =
+                            f32Out["new.grad." + std::string(name)].to_vector();
+    ASSERT_EQ(bf.size(), want->size());
+    double scale = maxAbs(*want), errBf16 = 0, errF32 = 0;
+    for (size_t i = 0; i < want->size(); ++i) {
+      errBf16 = std::max(errBf16, std::fabs(bf[i] - (*want)[i]));
+      errF32 = std::max(errF32, std::fabs(full[i] - (*want)[i]));
+    }
+    EXPECT_LE(errBf16, 16 * u * scale);
+    EXPECT_GT(errBf16, 64 * errF32) << "the step did not compute in bf16";
+  }
 }
 
 TEST(TrainPrecision, ComputeInRewritesOnlyF32) {
