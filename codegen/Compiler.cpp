@@ -226,8 +226,11 @@ static void buildCPUCodegen(OpPassManager &pm,
     math::MathExtendToSupportedTypesOptions extend;
     extend.extraTypeStrs = {"f16"};
     pm.addPass(math::createMathExtendToSupportedTypes(extend));
-    pm.addPass(createRLXCPUExpandBF16Casts());
   }
+  // On every target: AVX512-BF16's vcvtneps2bf16 flushes f32 subnormals to
+  // zero, so a cast rounded 3.1e-39 to 0 there and to its bf16 neighbour
+  // elsewhere (and in ml_dtypes).
+  pm.addPass(createRLXCPUExpandBF16Casts());
   pm.addPass(createRLXCPUParallelize());
   pm.addNestedPass<func::FuncOp>(createRLXMaterializeWorkspace());
   pm.addPass(createConvertLinalgToLoopsPass());

@@ -4,9 +4,10 @@
 /// On a CPU without AVX512-BF16, LLVM lowers each f32 -> bf16 truncation to
 /// a call of the compiler runtime's `__truncsfbf2`, one element at a time:
 /// a 128x784x512 product of f32 operands rounded to bf16 spent 63% of its
-/// time in it on Zen 3. Here both conversions become bitcasts, shifts and
-/// the round-to-nearest-even add, which vectorize with the loops around
-/// them. Not upstream's bf16 expansion: it makes every NaN a positive one,
+/// time in it on Zen 3; with AVX512-BF16, to vcvtneps2bf16, which flushes
+/// f32 subnormals to zero (a cast's result then depended on the CPU). Here,
+/// on every target, both conversions become bitcasts, shifts and the
+/// round-to-nearest-even add, which vectorize with the loops around them. Not upstream's bf16 expansion: it makes every NaN a positive one,
 /// where the runtime call (and ml_dtypes, which the narrow-float tests
 /// compare with) keeps the sign and the payload's top bits, quieted.
 ///

@@ -229,10 +229,11 @@ def RLXCPUExpandBF16Casts : Pass<"rlx-cpu-expand-bf16-casts", "mlir::ModuleOp"> 
   let description = [{
     `arith.extf` from bf16 to f32 and `arith.truncf` from f32 to bf16
     become bitcasts, shifts and the round-to-nearest-even add, a NaN
-    keeping its sign and top payload bits (quieted), for a CPU without
-    AVX512-BF16: LLVM lowers each truncation there to a call of
-    `__truncsfbf2` per element, where the integer ops vectorize with their
-    loops.
+    keeping its sign and top payload bits (quieted), on every CPU: without
+    AVX512-BF16, LLVM lowers each truncation to a call of `__truncsfbf2`
+    per element, where the integer ops vectorize with their loops; with it,
+    to vcvtneps2bf16, which flushes f32 subnormals to zero (ml_dtypes and
+    every other target keep them).
   }];
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }

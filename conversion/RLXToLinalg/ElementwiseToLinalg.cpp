@@ -31,7 +31,8 @@ struct ElementwisePattern : OpRewritePattern<OpTy> {
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     // Stochastic rounding draws random numbers: RandomToLinalg.cpp.
-    if constexpr (std::is_same_v<OpTy, FakeQuantOp>)
+    if constexpr (std::is_same_v<OpTy, FakeQuantOp> ||
+                  std::is_same_v<OpTy, CastOp>)
       if (op.getKey())
         return failure();
     auto type = cast<RankedTensorType>(op->getResult(0).getType());

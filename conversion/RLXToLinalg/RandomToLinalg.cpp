@@ -708,11 +708,38 @@ struct StochasticRoundingPattern : OpRewritePattern<FakeQuantOp> {
   }
 };
 
+/// rlx.cast with a key: the stochastic rounding to the result type's
+/// format (an rlx.fake_quant with the key, lowered above), then the cast
+/// of values the format holds exactly, which rounding to nearest keeps.
+struct StochasticCastPattern : OpRewritePattern<CastOp> {
+  StochasticCastPattern(MLIRContext *ctx)
+      : OpRewritePattern<CastOp>(ctx, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(CastOp op,
+                                PatternRewriter &rewriter) const override {
+    Value key = op.getKey();
+    std::optional<FloatFormat> format = op.getStochasticFormat();
+    if (!key || !format)
+      return failure();
+    const char *specials[] = {"ieee", "fn", "fnuz", "finite"};
+    Value rounded = FakeQuantOp::create(
+        rewriter, op.getLoc(), op.getX(), key,
+        rewriter.getI64IntegerAttr(format->exponentBits),
+        rewriter.getI64IntegerAttr(format->mantissaBits),
+        rewriter.getI64IntegerAttr(format->bias),
+        rewriter.getStringAttr(specials[static_cast<int>(format->specials)]),
+        op.getSaturate() ? rewriter.getUnitAttr() : UnitAttr());
+    rewriter.replaceOpWithNewOp<CastOp>(op, op.getType(), rounded,
+                                        op.getSaturate());
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::rlx::populateRandomToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<SamplePattern<RandomBitsOp>, SamplePattern<RandomUniformOp>,
                SamplePattern<RandomNormalOp>,
                SamplePattern<RandomTruncatedNormalOp>, SplitPattern,
-               FoldInPattern, StochasticRoundingPattern>(patterns.getContext());
+               FoldInPattern, StochasticRoundingPattern,
+               StochasticCastPattern>(patterns.getContext());
 }

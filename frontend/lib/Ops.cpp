@@ -262,6 +262,12 @@ Tensor cast(const Tensor &x, DType dtype, SourceLoc loc) {
                             valueIn(s, x));
 }
 
+Tensor cast(const Tensor &x, DType dtype, const Tensor &key, SourceLoc loc) {
+  Scope &s = commonScope("cast", {x, key}, loc);
+  return buildTyped<CastOp>(s, "cast", loc, TensorType{dtype, x.shape()},
+                            valueIn(s, x), valueIn(s, key), mlir::UnitAttr());
+}
+
 // Contraction, convolution, pooling.
 Tensor matmul(const Tensor &a, const Tensor &b, SourceLoc loc) {
   return binary<MatmulOp>("matmul", a, b, loc);

@@ -165,7 +165,6 @@ RLX_ELEMENTWISE_BATCH(ReluOp)
 RLX_ELEMENTWISE_BATCH(GeluOp)
 RLX_ELEMENTWISE_BATCH(CompareOp)
 RLX_ELEMENTWISE_BATCH(SelectOp)
-RLX_ELEMENTWISE_BATCH(CastOp)
 RLX_ELEMENTWISE_BATCH(BitcastOp)
 RLX_ELEMENTWISE_BATCH(StopGradientOp)
 RLX_ELEMENTWISE_BATCH(OptimizationBarrierOp)
@@ -182,6 +181,28 @@ LogicalResult FakeQuantOp::buildBatched(OpBuilder &builder,
                                         ArrayRef<bool> batched,
                                         SmallVectorImpl<Value> &results,
                                         SymbolTableCollection &) {
+  if (!getKey())
+    return batchElementwise(*this, builder, operands, batched, results);
+  RuleBuilder b{builder, getLoc()};
+  Value x = operands[0], key = operands[1];
+  if (!batched[0])
+    x = broadcastToBatch(b, x, key);
+  if (!batched[1])
+    key = broadcastToBatch(b, key, x);
+  Operation *batchedOp =
+      rebuild(builder, *this, {x, key}, tensorType(x).getDimSize(0));
+  if (failed(mlir::verify(batchedOp)))
+    return failure();
+  llvm::append_range(results, batchedOp->getResults());
+  return success();
+}
+
+/// A cast rounding to nearest is elementwise; one with a key (stochastic
+/// rounding) lines the key up with x as fake_quant does.
+LogicalResult CastOp::buildBatched(OpBuilder &builder, ArrayRef<Value> operands,
+                                   ArrayRef<bool> batched,
+                                   SmallVectorImpl<Value> &results,
+                                   SymbolTableCollection &) {
   if (!getKey())
     return batchElementwise(*this, builder, operands, batched, results);
   RuleBuilder b{builder, getLoc()};

@@ -61,25 +61,8 @@ LogicalResult FakeQuantOp::verify() {
 }
 
 LogicalResult FakeQuantOp::verifyKey(Value key) {
-  // The random ops' rule for a key: batch dims, then two words.
-  ShapeOrFailure batch =
-      inferKeyBatchShape(key.getType(), [this] { return emitOpError(); });
-  if (failed(batch))
-    return failure();
-  RankedTensorType xType = getType();
-  int64_t batchRank = static_cast<int64_t>(batch->size());
-  if (batchRank > xType.getRank())
-    return emitOpError("expects the key's batch dims to be x's leading "
-                       "dims, got a key of ")
-           << batchRank << " batch dims for x of rank " << xType.getRank();
-  for (int64_t d = 0; d < batchRank; ++d) {
-    int64_t k = (*batch)[d], x = xType.getDimSize(d);
-    if (!ShapedType::isDynamic(k) && !ShapedType::isDynamic(x) && k != x)
-      return emitOpError("expects the key's batch dims to be x's leading "
-                         "dims, got key dim ")
-             << d << " of " << k << " for x's " << x;
-  }
-  return success();
+  return verifyRoundingKey(key.getType(), getType(),
+                           [this] { return emitOpError(); });
 }
 
 LogicalResult FakeQuantOp::buildVJP(OpBuilder &, ArrayRef<Value> adj,

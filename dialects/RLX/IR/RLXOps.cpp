@@ -175,7 +175,37 @@ LogicalResult CastOp::verify() {
   if (getSaturate() && !narrowFloatFormat(getType().getElementType()))
     return emitOpError("expects a narrow float result with 'saturate', got ")
            << getType().getElementType();
+  if (Value key = getKey()) {
+    // Stochastic rounding rounds f32 or f64 values (as fake_quant does) to
+    // a format with fewer mantissa bits.
+    Type from = getX().getType().getElementType();
+    std::optional<FloatFormat> format = getStochasticFormat();
+    if (!from.isF32() && !from.isF64())
+      return emitOpError("rounds stochastically (a key) from f32 or f64, "
+                         "got ")
+             << from;
+    if (!format ||
+        format->mantissaBits >=
+            cast<FloatType>(from).getFPMantissaWidth() - 1)
+      return emitOpError("rounds stochastically (a key) to a float type of "
+                         "fewer mantissa bits than ")
+             << from << " (bf16, f16, a narrow float), got "
+             << getType().getElementType();
+    return verifyRoundingKey(key.getType(), getX().getType(),
+                             [this] { return emitOpError(); });
+  }
   return success();
+}
+
+std::optional<FloatFormat> CastOp::getStochasticFormat() {
+  Type to = getType().getElementType();
+  if (to.isBF16())
+    return FloatFormat{8, 7, 127, FloatFormat::Specials::IEEE};
+  if (to.isF16())
+    return FloatFormat{5, 10, 15, FloatFormat::Specials::IEEE};
+  if (to.isF32())
+    return FloatFormat{8, 23, 127, FloatFormat::Specials::IEEE};
+  return narrowFloatFormat(to);
 }
 
 LogicalResult BitcastOp::verify() {

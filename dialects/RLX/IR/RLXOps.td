@@ -294,16 +294,39 @@ def RLX_CastOp : RLX_DiffOp<"cast", [Pure]> {
     else NaN, and ±max in formats with neither; `saturate` makes them ±max
     in every format (NaN stays NaN).
 
+    With a `key` (a random key, `tensor<batch... x 2 x i32>` as
+    rlx.fake_quant takes it), an f32 or f64 `x` cast to a float type of
+    fewer mantissa bits (bf16, f16, the narrow floats) rounds
+    stochastically: exactly as `rlx.fake_quant` with that key and the
+    result type's format (and `saturate`) rounds, each element to one of
+    its two neighbours, the upper with probability its distance from the
+    lower in ulps (unbiased); the key carries no derivative.
+
     Example:
 
     ```mlir
     %r = rlx.cast %x : tensor<?x4xf32> -> tensor<?x4xf64>
     %q = rlx.cast %x {saturate} : tensor<?x4xf32> -> tensor<?x4xf8E4M3FN>
+    %s = rlx.cast %x key %k : tensor<?x4xf32>, tensor<2xi32> -> tensor<?x4xbf16>
     ```
   }];
-  let arguments = (ins AnyRankedTensor:$x, UnitAttr:$saturate);
+  let arguments = (ins AnyRankedTensor:$x, Optional<AnyRankedTensor>:$key,
+                       UnitAttr:$saturate);
   let results = (outs AnyRankedTensor:$result);
-  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+  let assemblyFormat =
+      "$x (`key` $key^)? attr-dict `:` type($x) (`,` type($key)^)? `->` "
+      "type($result)";
+  let builders = [
+    // A cast rounding to nearest (no key), as almost every caller builds.
+    OpBuilder<(ins "Type":$result, "Value":$x,
+                   CArg<"bool", "false">:$saturate), [{
+      build($_builder, $_state, result, x, Value(), saturate);
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    /// The result type's format, for a cast with a key (see the verifier).
+    std::optional<FloatFormat> getStochasticFormat();
+  }];
   let hasVerifier = 1;
   let hasFolder = 1;
 }

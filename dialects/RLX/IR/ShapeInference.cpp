@@ -292,6 +292,28 @@ ShapeOrFailure inferKeyBatchShape(Type key, EmitErrorFn emitError) {
   return SmallVector<int64_t>(type.getShape().drop_back());
 }
 
+LogicalResult verifyRoundingKey(Type key, RankedTensorType xType,
+                                EmitErrorFn emitError) {
+  // The random ops' rule for a key: batch dims, then two words.
+  ShapeOrFailure batch = inferKeyBatchShape(key, emitError);
+  if (failed(batch))
+    return failure();
+  int64_t batchRank = static_cast<int64_t>(batch->size());
+  if (batchRank > xType.getRank())
+    return emitError() << "expects the key's batch dims to be x's leading "
+                          "dims, got a key of "
+                       << batchRank << " batch dims for x of rank "
+                       << xType.getRank();
+  for (int64_t d = 0; d < batchRank; ++d) {
+    int64_t k = (*batch)[d], x = xType.getDimSize(d);
+    if (!ShapedType::isDynamic(k) && !ShapedType::isDynamic(x) && k != x)
+      return emitError() << "expects the key's batch dims to be x's leading "
+                            "dims, got key dim "
+                         << d << " of " << k << " for x's " << x;
+  }
+  return success();
+}
+
 ShapeOrFailure inferRandomSplitShape(Type key, int64_t num,
                                      EmitErrorFn emitError) {
   ShapeOrFailure shape = inferKeyBatchShape(key, emitError);

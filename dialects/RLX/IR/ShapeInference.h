@@ -99,6 +99,11 @@ ShapeOrFailure inferGatherShape(llvm::ArrayRef<int64_t> input,
 /// batch dims (every dim but the last).
 ShapeOrFailure inferKeyBatchShape(mlir::Type key, EmitErrorFn emitError);
 
+/// A stochastic rounding's key (rlx.fake_quant's, rlx.cast's) against its
+/// operand of type `x`: a key whose batch dims are x's leading dims.
+mlir::LogicalResult verifyRoundingKey(mlir::Type key, mlir::RankedTensorType x,
+                                      EmitErrorFn emitError);
+
 /// random_split: the key's batch dims, then `[num, 2]`.
 ShapeOrFailure inferRandomSplitShape(mlir::Type key, int64_t num,
                                      EmitErrorFn emitError);

@@ -248,6 +248,8 @@ LogicalResult CastOp::buildVJP(OpBuilder &builder, ArrayRef<Value> adj,
     return noAdjoints(*this, out);
   RuleBuilder b{builder, getLoc()};
   out.push_back(castTo(b, adj[0], getX().getType().getElementType()));
+  if (getKey())
+    out.push_back(Value()); // A stochastic rounding's key has no derivative.
   return success();
 }
 

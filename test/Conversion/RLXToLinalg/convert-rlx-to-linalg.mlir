@@ -543,6 +543,22 @@ func.func @stochastic_rounding(%x: tensor<?x5xf32>, %keys: tensor<?x2xi32>, %key
 
 // -----
 
+// rlx.cast with a key: the stochastic rounding to bf16's format (the
+// generic above), then a cast of values bf16 holds exactly.
+// CHECK-LABEL: func @stochastic_cast
+// CHECK:         %[[R:.*]] = linalg.generic
+// CHECK-SAME:      ins(%{{.*}}, %{{.*}}, %arg0 : tensor<i32>, tensor<i32>, tensor<?x5xf32>)
+// CHECK:           math.floor %{{.*}} : f32
+// CHECK:           arith.cmpf olt
+// CHECK:         linalg.generic {{.*}} ins(%[[R]] : tensor<?x5xf32>) outs(%{{.*}} : tensor<?x5xbf16>)
+// CHECK:           arith.truncf %{{.*}} : f32 to bf16
+func.func @stochastic_cast(%x: tensor<?x5xf32>, %key: tensor<2xi32>) -> tensor<?x5xbf16> {
+  %c = rlx.cast %x key %key : tensor<?x5xf32>, tensor<2xi32> -> tensor<?x5xbf16>
+  return %c : tensor<?x5xbf16>
+}
+
+// -----
+
 // rem: arith.remf for floats; for integers a remsi whose divisor is 1 where
 // it would trap (0, or -1 at INT_MIN), x where the divisor was 0.
 // CHECK-LABEL: func @rem

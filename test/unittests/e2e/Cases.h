@@ -69,6 +69,8 @@ struct Case {
   unsigned variants = kAllVariants;
   /// When non-empty, the output names the manifest must give, in order.
   std::vector<std::string> outputNames;
+  /// The case holds bf16 values, which Vulkan refuses (SPIR-V has no bf16).
+  bool holdsBF16 = false;
 
   bool runsIn(const Variant &v) const {
     unsigned floatBit = v.f64                                ? kF64
@@ -78,7 +80,8 @@ struct Case {
     return (variants & floatBit) &&
            (variants &
             (v.allDims ? kAllDynamic : v.dynamic ? kDynamic : kStatic)) &&
-           !(v.target == "vulkan" && v.f64 && needsF64Transcendentals());
+           !(v.target == "vulkan" &&
+             (holdsBF16 || (v.f64 && needsF64Transcendentals())));
   }
   /// Whether the case computes exp, log, tanh, pow, erf or trigonometry in
   /// f64 (through the op or its lowering), which SPIR-V cannot: Vulkan

@@ -335,6 +335,68 @@ func.func @{N}(%x: tensor<{B}x6x{F}>, %keys: tensor<{B}x{K}xi32>, %key: tensor<{
     c.variants = kWideFloatVariants;
     cases.push_back(std::move(c));
   }
+
+  // rlx.cast with a key: stochastic rounding into the types themselves,
+  // read back exactly. To f8E4M3FN saturating with a key per row and to
+  // f16 with one key (on every target), and to bf16 (not on Vulkan, which
+  // has no bf16), against the references above: the same uniforms.
+  {
+    const Case &roundings = cases.back();
+    Case c;
+    c.name = "cast_stochastic";
+    c.mlir = R"(
+func.func @{N}(%x: tensor<{B}x6x{F}>, %keys: tensor<{B}x{K}xi32>, %key: tensor<{K}xi32>)
+    -> (tensor<{B}x6x{F}>, tensor<{B}x6x{F}>) {
+  %s8 = rlx.cast %x key %keys {saturate} : tensor<{B}x6x{F}>, tensor<{B}x{K}xi32> -> tensor<{B}x6xf8E4M3FN>
+  %s = rlx.cast %s8 : tensor<{B}x6xf8E4M3FN> -> tensor<{B}x6x{F}>
+  %t16 = rlx.cast %x key %key : tensor<{B}x6x{F}>, tensor<{K}xi32> -> tensor<{B}x6xf16>
+  %t = rlx.cast %t16 : tensor<{B}x6xf16> -> tensor<{B}x6x{F}>
+  return %s, %t : tensor<{B}x6x{F}>, tensor<{B}x6x{F}>
+}
+)";
+    c.inputs = roundings.inputs;
+    c.ref = [](const In &in, const Ctx &ctx) -> Outs {
+      rlx_dtype_t F = ctx.F;
+      int64_t rows = in[0].shape[0], n = in[0].numel();
+      auto uniform = [F](Words w) { return uniformOf(F, w, 0.0, 1.0); };
+      Arr perRow = sampleRows(F, in[1], 6, uniform);
+      Arr key(RLX_DTYPE_I32, {1, 2});
+      key.v = in[2].v;
+      Arr whole = sampleRows(F, key, rows * 6, uniform);
+      Arr s(F, in[0].shape), t(F, in[0].shape);
+      for (int64_t i = 0; i < n; ++i) {
+        double x = in[0].v[i];
+        s.v[i] = stochasticRound(x, perRow.v[i], 3, -6, 448, 448);
+        t.v[i] = stochasticRound(x, whole.v[i], 10, -14, 65504,
+                                 std::numeric_limits<double>::infinity());
+      }
+      return {s, t};
+    };
+    c.tol = Tol::Exact;
+    c.variants = kWideFloatVariants;
+    cases.push_back(std::move(c));
+  }
+  {
+    const Case &roundings = cases[cases.size() - 2];
+    Case c;
+    c.name = "cast_stochastic_bf16";
+    c.mlir = R"(
+func.func @{N}(%x: tensor<{B}x6x{F}>, %keys: tensor<{B}x{K}xi32>, %key: tensor<{K}xi32>)
+    -> (tensor<{B}x6x{F}>, tensor<{B}x6x{F}>) {
+  %s8 = rlx.cast %x key %keys {saturate} : tensor<{B}x6x{F}>, tensor<{B}x{K}xi32> -> tensor<{B}x6xf8E4M3FN>
+  %s = rlx.cast %s8 : tensor<{B}x6xf8E4M3FN> -> tensor<{B}x6x{F}>
+  %t16 = rlx.cast %x key %key : tensor<{B}x6x{F}>, tensor<{K}xi32> -> tensor<{B}x6xbf16>
+  %t = rlx.cast %t16 : tensor<{B}x6xbf16> -> tensor<{B}x6x{F}>
+  return %s, %t : tensor<{B}x6x{F}>, tensor<{B}x6x{F}>
+}
+)";
+    c.inputs = roundings.inputs;
+    c.ref = roundings.ref;
+    c.tol = Tol::Exact;
+    c.variants = kWideFloatVariants;
+    c.holdsBF16 = true;
+    cases.push_back(std::move(c));
+  }
 }
 
 } // namespace rlx::e2e

@@ -248,6 +248,96 @@ TEST(JitFakeQuant, StochasticGradientIsStraightThrough) {
     EXPECT_EQ(grad[i], float(ct[i] * (2 * x[i]))) << "element " << i;
 }
 
+/// cast(x, bf16, key): a stochastic cast into bf16 itself. Each result is
+/// one of x's two bf16 neighbours, the upper one in a share of 4000 rows
+/// (one key each) within 5 standard deviations of x's fraction between
+/// them; the subnormal stays exact (not flushed). Under vmap over the keys
+/// each lane rounds the one x with its own key, as the rows did; the
+/// gradient through the cast is straight-through.
+TEST(JitStochasticCast, Bf16IsUnbiasedBatchedAndStraightThrough) {
+  const int64_t rows = 4000;
+  const std::vector<float> xs = {1.0f + 1.0f / 3 * 0x1p-7f, -0.1f, 3.3e-39f,
+                                 1.25f};
+  const int64_t n = int64_t(xs.size());
+  Func one("one", [n](Scope &s) {
+    Tensor x = s.input("x", {n}, f32);
+    Tensor key = s.input("key", {2}, DType::i32);
+    return cast(cast(x, DType::bf16, key), f32).named("y");
+  });
+  Func rowsFn("rows", [n](Scope &s) {
+    Tensor x = s.input("x", {rows, n}, f32);
+    Tensor keys = s.input("keys", {rows, 2}, DType::i32);
+    return cast(cast(x, DType::bf16, keys), f32).named("y");
+  });
+  std::vector<float> x;
+  std::vector<int32_t> keys;
+  for (int64_t r = 0; r < rows; ++r) {
+    x.insert(x.end(), xs.begin(), xs.end());
+    keys.push_back(int32_t(r * 7919));
+    keys.push_back(int32_t(r ^ 0x5bd1e995));
+  }
+  std::vector<double> got =
+      rowsFn.jit(Device::cpu())
+          .run({{"x", Array::from(x, {rows, n})},
+                {"keys", Array::from(keys, {rows, 2})}})["y"]
+          .to_vector();
+  // vmap over the keys alone: the same numbers lane by lane.
+  std::vector<double> batched =
+      one.vmap({unmapped, 0}, {0})
+          .jit(Device::cpu())
+          .run({{"x", Array::from(xs, {n})},
+                {"key", Array::from(keys, {rows, 2})}})["y"]
+          .to_vector();
+  EXPECT_EQ(batched, got);
+  for (int64_t i = 0; i < n; ++i) {
+    double v = xs[i], ax = std::fabs(v);
+    int exp2;
+    std::frexp(ax, &exp2);
+    double quantum = std::ldexp(1, std::max(exp2 - 1, -126) - 7);
+    double lo = std::floor(ax / quantum) * quantum, hi = lo + quantum;
+    double fraction = (ax - lo) / quantum;
+    int64_t ups = 0;
+    for (int64_t r = 0; r < rows; ++r) {
+      double y = std::fabs(got[r * n + i]);
+      ASSERT_TRUE(y == lo || y == hi) << "x = " << v << ": got "
+                                      << got[r * n + i] << ", neighbours "
+                                      << lo << " and " << hi;
+      EXPECT_EQ(std::signbit(got[r * n + i]), std::signbit(v));
+      ups += y == hi && y != lo;
+    }
+    double sigma = std::sqrt(fraction * (1 - fraction) / rows);
+    EXPECT_NEAR(double(ups) / rows, fraction, 5 * sigma + 1e-12)
+        << "x = " << v;
+  }
+  Func squared("sq", [](Scope &s) {
+    Tensor x = s.input("x", {4}, f32);
+    Tensor key = s.input("key", {2}, DType::i32);
+    return cast(cast(x * x, DType::bf16, key), f32).named("y");
+  });
+  std::vector<float> at = {0.3f, -1.7f, 1e-5f, 40.f};
+  std::vector<float> ct = {1.5f, -0.25f, 3.0f, 0.125f};
+  Outputs out = squared.vjp({"x"})
+                    .jit(Device::cpu())
+                    .run({{"x", Array::from(at, {4})},
+                          {"key", Array::from(std::vector<int32_t>{3, 4}, {2})},
+                          {"ct.y", Array::from(ct, {4})}});
+  std::vector<double> grad = out["grad.x"].to_vector();
+  for (size_t i = 0; i < at.size(); ++i) {
+    // The cotangent passes through bf16 and back (exact for these values).
+    EXPECT_EQ(grad[i], float(ct[i] * (2 * at[i]))) << "element " << i;
+  }
+  std::string widening = errorOf([] {
+    Func("bad", [](Scope &s) {
+      return cast(s.input("x", {2}, DType::bf16), f32,
+                  s.input("key", {2}, DType::i32))
+          .named("y");
+    });
+  });
+  EXPECT_NE(widening.find("rounds stochastically (a key) from f32 or f64"),
+            std::string::npos)
+      << widening;
+}
+
 /// An MXFP8 linear layer: f8e4m3fn weight codes with one f8e8m0fnu scale
 /// per 32 rows (the reduction dim), dequantized and multiplied, against the
 /// codes decoded here from the formats' definitions; x's gradient through

@@ -93,6 +93,13 @@ Tensor operator>(const Tensor &a, double b);
 Tensor where(const Tensor &cond, const Tensor &on_true, const Tensor &on_false,
              RLX_LOC);
 Tensor cast(const Tensor &x, DType dtype, RLX_LOC);
+/// `x` (f32 or f64) cast to a float `dtype` of fewer mantissa bits (bf16,
+/// f16, a narrow float) with stochastic rounding under `key` (a random
+/// key, `[2]` i32, or `[b..., 2]` with one key per leading index of x): as
+/// fake_quant(x, dtype's format, key) rounds, then stored in `dtype`;
+/// unbiased, so an accumulation stored in bf16 does not lose its small
+/// updates. The key carries no derivative.
+Tensor cast(const Tensor &x, DType dtype, const Tensor &key, RLX_LOC);
 
 // Contraction, convolution, pooling.
 /// `[..., M, K] x [..., K, N]`, batch dims broadcast.

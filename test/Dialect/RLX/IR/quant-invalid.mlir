@@ -181,3 +181,51 @@ func.func @block_dequantize_other_dim(%x: tensor<2x40xf32>, %s: tensor<3x2xf32>)
   %0 = rlx.block_dequantize %x, %s {axis = 1, block_size = 32} : tensor<2x40xf32>, tensor<3x2xf32> -> tensor<2x40xf32>
   return
 }
+
+// -----
+
+func.func @stochastic_cast_from_bf16(%x: tensor<3xbf16>, %k: tensor<2xi32>) {
+  // expected-error @+1 {{'rlx.cast' op rounds stochastically (a key) from f32 or f64, got 'bf16'}}
+  %0 = rlx.cast %x key %k : tensor<3xbf16>, tensor<2xi32> -> tensor<3xf8E4M3FN>
+  return
+}
+
+// -----
+
+func.func @stochastic_cast_widening(%x: tensor<3xf32>, %k: tensor<2xi32>) {
+  // expected-error @+1 {{'rlx.cast' op rounds stochastically (a key) to a float type of fewer mantissa bits than 'f32' (bf16, f16, a narrow float), got 'f64'}}
+  %0 = rlx.cast %x key %k : tensor<3xf32>, tensor<2xi32> -> tensor<3xf64>
+  return
+}
+
+// -----
+
+func.func @stochastic_cast_to_int(%x: tensor<3xf32>, %k: tensor<2xi32>) {
+  // expected-error @+1 {{'rlx.cast' op rounds stochastically (a key) to a float type of fewer mantissa bits than 'f32' (bf16, f16, a narrow float), got 'i8'}}
+  %0 = rlx.cast %x key %k : tensor<3xf32>, tensor<2xi32> -> tensor<3xi8>
+  return
+}
+
+// -----
+
+func.func @stochastic_cast_bad_key(%x: tensor<3xf32>, %k: tensor<3xi32>) {
+  // expected-error @+1 {{'rlx.cast' op expects a key of type tensor<...x2xi32> (batch dims, then two 32-bit words), got 'tensor<3xi32>'}}
+  %0 = rlx.cast %x key %k : tensor<3xf32>, tensor<3xi32> -> tensor<3xbf16>
+  return
+}
+
+// -----
+
+func.func @stochastic_cast_key_rank(%x: tensor<3xf32>, %k: tensor<3x1x2xi32>) {
+  // expected-error @+1 {{'rlx.cast' op expects the key's batch dims to be x's leading dims, got a key of 2 batch dims for x of rank 1}}
+  %0 = rlx.cast %x key %k : tensor<3xf32>, tensor<3x1x2xi32> -> tensor<3xbf16>
+  return
+}
+
+// -----
+
+func.func @stochastic_cast_key_dim(%x: tensor<3x4xf32>, %k: tensor<2x2xi32>) {
+  // expected-error @+1 {{'rlx.cast' op expects the key's batch dims to be x's leading dims, got key dim 0 of 2 for x's 3}}
+  %0 = rlx.cast %x key %k : tensor<3x4xf32>, tensor<2x2xi32> -> tensor<3x4xbf16>
+  return
+}

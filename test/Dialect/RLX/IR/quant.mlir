@@ -21,6 +21,20 @@ func.func @narrow_casts(%x: tensor<?x4xf32>, %h: tensor<4xbf16>) {
   return
 }
 
+// Casts rounding stochastically under a key (one, or one per row).
+// CHECK-LABEL: func @stochastic_casts
+func.func @stochastic_casts(%x: tensor<?x4xf32>, %y: tensor<3xf64>, %k: tensor<2xi32>, %ks: tensor<?x2xi32>) {
+  // CHECK: rlx.cast %{{.*}} key %{{.*}} : tensor<?x4xf32>, tensor<2xi32> -> tensor<?x4xbf16>
+  %0 = rlx.cast %x key %k : tensor<?x4xf32>, tensor<2xi32> -> tensor<?x4xbf16>
+  // CHECK: rlx.cast %{{.*}} key %{{.*}} {saturate} : tensor<?x4xf32>, tensor<?x2xi32> -> tensor<?x4xf8E4M3FN>
+  %1 = rlx.cast %x key %ks {saturate} : tensor<?x4xf32>, tensor<?x2xi32> -> tensor<?x4xf8E4M3FN>
+  // CHECK: rlx.cast %{{.*}} key %{{.*}} : tensor<3xf64>, tensor<2xi32> -> tensor<3xf32>
+  %2 = rlx.cast %y key %k : tensor<3xf64>, tensor<2xi32> -> tensor<3xf32>
+  // CHECK: rlx.cast %{{.*}} key %{{.*}} : tensor<3xf64>, tensor<2xi32> -> tensor<3xf4E2M1FN>
+  %3 = rlx.cast %y key %k : tensor<3xf64>, tensor<2xi32> -> tensor<3xf4E2M1FN>
+  return
+}
+
 // CHECK-LABEL: func @fake_quant
 func.func @fake_quant(%x: tensor<?x4xf32>, %y: tensor<3xf64>) {
   // CHECK: rlx.fake_quant %{{.*}} {exponent_bias = 7 : i64, exponent_bits = 4 : i64, mantissa_bits = 3 : i64, specials = "fn"} : tensor<?x4xf32>
