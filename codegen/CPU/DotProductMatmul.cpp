@@ -34,6 +34,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/CPU/AmxTiles.h"
+#include "codegen/CPU/LinearizeCollapses.h"
 #include "codegen/CPU/Passes.h"
 #include "codegen/Common/BufferAliases.h"
 #include "dialects/RLX/IR/DotOperandLayout.h"
@@ -711,6 +712,15 @@ struct RLXCPUDotProductMatmulPass
     return kind.int8() ? amxInt8 : amxBF16;
   }
   void runOnOperation() override {
+    auto isDotProduct = [&](Operation *op) {
+      if (auto matmul = dyn_cast<linalg::MatmulOp>(op))
+        return dotKind(matmul, bf16, int8).has_value();
+      if (auto generic = dyn_cast<linalg::GenericOp>(op))
+        return dotKind(generic, bf16, int8).has_value();
+      return false;
+    };
+    // A's rows at one multiply each, not delinearized per tile row.
+    linearizeCollapsedInputs(getOperation(), isDotProduct);
     SmallVector<std::pair<linalg::MatmulOp, DotKind>> matmuls;
     SmallVector<std::pair<linalg::GenericOp, DotKind>> packedMatmuls;
     getOperation()->walk([&](Operation *op) {

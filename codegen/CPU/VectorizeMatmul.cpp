@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "codegen/CPU/PackMatmul.h"
+#include "codegen/CPU/LinearizeCollapses.h"
 #include "codegen/CPU/Passes.h"
 #include "codegen/CPU/Tiling.h"
 #include "codegen/CPU/ZeroInitAccumulators.h"
@@ -100,18 +101,6 @@ void copyExpandedInputs(ModuleOp module);
 /// product's O(n^3), and bf16 widens to f32 exactly.
 void widenBF16Inputs(ModuleOp module);
 
-/// Replaces each memref.collapse_shape that a matmul reads its inputs
-/// through, where the collapsed buffer is contiguous (identity layout), by
-/// the same view as a memref.reinterpret_cast. Folding memref aliases
-/// turns a read through a collapse into a read of its source at
-/// delinearized indices: a floor division and a remainder per collapsed
-/// dim, for every row of every register tile (a 1x1 conv's [N*H*W, C]
-/// rows, a dense layer's [B*S, H]), which LLVM cannot fold back into the
-/// linear row (~300 instructions per 6x16 tile of a 1x1 conv, against
-/// 768 cycles of FMAs at K = 128). A reinterpret_cast is not folded, and
-/// the row's address stays one multiply. Collapses of a matmul's output
-/// are left alone: the C tile's hoisting handles those views.
-void linearizeCollapsedInputs(ModuleOp module);
 
 /// A matmul the schedule tiles: linalg's, or a product by a prepacked f32
 /// or block-scaled weight (rlx-pack-dot-operands) that
@@ -316,62 +305,6 @@ void widenBF16Inputs(ModuleOp module) {
   }
 }
 
-/// The product of `factors`, folded to a constant where they all are.
-OpFoldResult product(OpBuilder &b, Location loc,
-                     ArrayRef<OpFoldResult> factors) {
-  AffineExpr expr = b.getAffineConstantExpr(1);
-  for (size_t i = 0; i < factors.size(); ++i)
-    expr = expr * b.getAffineSymbolExpr(i);
-  return affine::makeComposedFoldedAffineApply(
-      b, loc, AffineMap::get(0, factors.size(), expr), factors);
-}
-
-void linearizeCollapsedInputs(ModuleOp module) {
-  llvm::SetVector<memref::CollapseShapeOp> inputViews;
-  llvm::DenseSet<Operation *> outputViews;
-  module.walk([&](linalg::LinalgOp op) {
-    if (!isMatmul(op) || !op.hasPureBufferSemantics())
-      return;
-    for (OpOperand &operand : op->getOpOperands()) {
-      bool init = op.isDpsInit(&operand);
-      for (Value v = operand.get();
-           auto view = v.getDefiningOp<ViewLikeOpInterface>();
-           v = view.getViewSource()) {
-        auto collapse = dyn_cast<memref::CollapseShapeOp>(*view);
-        if (collapse && init)
-          outputViews.insert(collapse);
-        else if (collapse)
-          inputViews.insert(collapse);
-      }
-    }
-  });
-  for (memref::CollapseShapeOp collapse : inputViews) {
-    if (outputViews.contains(collapse) ||
-        !collapse.getSrcType().getLayout().isIdentity())
-      continue;
-    OpBuilder b(collapse);
-    Location loc = collapse.getLoc();
-    SmallVector<OpFoldResult> sourceSizes =
-        memref::getMixedSizes(b, loc, collapse.getSrc());
-    SmallVector<OpFoldResult> sizes;
-    for (const ReassociationIndices &group :
-         collapse.getReassociationIndices()) {
-      SmallVector<OpFoldResult> factors;
-      for (int64_t d : group)
-        factors.push_back(sourceSizes[d]);
-      sizes.push_back(product(b, loc, factors));
-    }
-    SmallVector<OpFoldResult> strides;
-    for (size_t d = 0; d < sizes.size(); ++d)
-      strides.push_back(product(b, loc, ArrayRef(sizes).drop_front(d + 1)));
-    auto linear = memref::ReinterpretCastOp::create(
-        b, loc, collapse.getResultType(), collapse.getSrc(), b.getIndexAttr(0),
-        sizes, strides);
-    collapse.getResult().replaceAllUsesWith(linear.getResult());
-    collapse.erase();
-  }
-}
-
 struct RLXCPUVectorizeMatmulPass
     : mlir::rlx::impl::RLXCPUVectorizeMatmulBase<RLXCPUVectorizeMatmulPass> {
   using Base::Base;
@@ -385,7 +318,7 @@ struct RLXCPUVectorizeMatmulPass
     mlir::rlx::markZeroInitMatmuls(module);
     widenBF16Inputs(module);
     copyExpandedInputs(module);
-    linearizeCollapsedInputs(module);
+    mlir::rlx::linearizeCollapsedInputs(module, isMatmul);
     SmallVector<Value> viewedOutputs = outputsWithViews(module);
     // After those two, which treat a prepacked product as the matmul it is
     // (its C, viewed as NHWC, must have its tiles hoisted too).

@@ -77,6 +77,13 @@ const std::map<std::string, std::string> kOneModeByDesign = {
     // Stochastic rounding is piecewise constant for a given key too:
     // ad_fake_quant_stochastic_fine checks its rules at 40 mantissa bits.
     {"fake_quant_stochastic", "ad_fake_quant_stochastic_fine"},
+    // A cast with a key rounds as that fake_quant does, into the narrow
+    // type itself; its straight-through rules are checked by the test
+    // named here.
+    {"cast_stochastic",
+     "JitStochasticCast.Bf16IsUnbiasedBatchedAndStraightThrough"},
+    {"cast_stochastic_bf16",
+     "JitStochasticCast.Bf16IsUnbiasedBatchedAndStraightThrough"},
 };
 
 /// Ops whose rules the mpi.* tests check against central differences on
