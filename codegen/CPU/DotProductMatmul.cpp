@@ -494,25 +494,28 @@ void emitTile(Builder &k, const DotKind &kind, Value aMatrix, Value packed,
   }
 }
 
-/// Rows [first, end) of a block on zmm registers: 8-row tiles, then the
-/// rest (under 8 rows) as a tile of 4, of 2 and of 1 row where they apply,
+/// Rows [first, end) of a block on zmm registers: tiles of `tileRows` (8,
+/// or 7 or 6 where that divides a product's rows: see lowerMatmul), then
+/// the rest as a tile of 4, of 2 and of 1 row where they apply,
 /// the k groups from `gStart`. One row at a time, the rest ran two
 /// accumulators, each waiting on its previous dot product's latency: the 4
 /// rows beyond 192 of a 14x14 conv cost as much as 24 rows in tiles.
 void emitZmmRows(Builder &k, const DotKind &kind, Value aMatrix, Value packed,
                  Value offsets, Value cMatrix, Value first, Value end,
-                 Value panel, Value kSize, Value gStart, TileAccess access) {
+                 Value panel, Value kSize, Value gStart, TileAccess access,
+                 int64_t tileRows = kRows) {
   OpBuilder &b = k.b;
   Value count = arith::SubIOp::create(b, k.loc, end, first);
-  Value fullTiles = arith::DivSIOp::create(b, k.loc, count, k.index(kRows));
-  Value restStart = k.add(first, k.mul(fullTiles, k.index(kRows)));
+  Value fullTiles = arith::DivSIOp::create(b, k.loc, count, k.index(tileRows));
+  Value restStart = k.add(first, k.mul(fullTiles, k.index(tileRows)));
   auto tiles = scf::ForOp::create(b, k.loc, k.index(0), fullTiles, k.index(1));
   {
     OpBuilder::InsertionGuard inner(b);
     b.setInsertionPointToStart(tiles.getBody());
-    Value row0 = k.add(first, k.mul(tiles.getInductionVar(), k.index(kRows)));
-    emitTile(k, kind, aMatrix, packed, offsets, cMatrix, row0, panel, kRows,
-             kSize, gStart, access);
+    Value row0 =
+        k.add(first, k.mul(tiles.getInductionVar(), k.index(tileRows)));
+    emitTile(k, kind, aMatrix, packed, offsets, cMatrix, row0, panel,
+             tileRows, kSize, gStart, access);
   }
   Value row = restStart;
   for (int64_t rows : {4, 2, 1}) {
@@ -536,12 +539,12 @@ void emitZmmRows(Builder &k, const DotKind &kind, Value aMatrix, Value packed,
 void emitZmmPanelRows(Builder &k, const DotKind &kind, Value aMatrix,
                       Value packed, Value offsets, Value cMatrix, Value first,
                       Value end, Value panel, Value kSize, Value nSize,
-                      bool zeroStart) {
+                      bool zeroStart, int64_t tileRows) {
   OpBuilder &b = k.b;
   int64_t n = cast<MemRefType>(cMatrix.getType()).getDimSize(1);
   if (!ShapedType::isDynamic(n) && n % kColumns == 0) {
     emitZmmRows(k, kind, aMatrix, packed, offsets, cMatrix, first, end, panel,
-                kSize, k.index(0), {zeroStart, /*inBounds=*/true});
+                kSize, k.index(0), {zeroStart, /*inBounds=*/true}, tileRows);
     return;
   }
   Value panelEnd = k.mul(k.add(panel, k.index(1)), k.index(kColumns));
@@ -551,10 +554,10 @@ void emitZmmPanelRows(Builder &k, const DotKind &kind, Value aMatrix,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(branch.thenBlock());
   emitZmmRows(k, kind, aMatrix, packed, offsets, cMatrix, first, end, panel,
-              kSize, k.index(0), {zeroStart, /*inBounds=*/true});
+              kSize, k.index(0), {zeroStart, /*inBounds=*/true}, tileRows);
   b.setInsertionPointToStart(branch.elseBlock());
   emitZmmRows(k, kind, aMatrix, packed, offsets, cMatrix, first, end, panel,
-              kSize, k.index(0), {zeroStart, /*inBounds=*/false});
+              kSize, k.index(0), {zeroStart, /*inBounds=*/false}, tileRows);
 }
 
 /// A block's rows for one panel with AMX: pairs of 16-row tiles, then one
@@ -633,6 +636,20 @@ bool amxReadable(Value aMatrix, Value cMatrix) {
          cast<MemRefType>(cMatrix.getType()).isLastDimUnitStride();
 }
 
+/// Rows per register tile: 8, or for a product of one static block of rows
+/// not a multiple of 8, 7 or 6 where that divides them (the 49 rows of a
+/// 7x7 conv at batch 1 as 7 tiles of 7: as 6 tiles of 8, their last row
+/// ran alone, on two accumulators waiting on the dot products' latency).
+int64_t tileRowsFor(Value aMatrix) {
+  int64_t m = cast<MemRefType>(aMatrix.getType()).getDimSize(0);
+  if (ShapedType::isDynamic(m) || m > kBlockRows || m % kRows == 0)
+    return kRows;
+  for (int64_t rows : {7, 6})
+    if (m % rows == 0)
+      return rows;
+  return kRows;
+}
+
 /// Whether the op before `op` that touches memory is a linalg.fill of zeros
 /// into C, which no input of `op` reads: that fill is erased, and the tiles
 /// start from zero accumulators instead of reading C (the fill was a memset
@@ -696,7 +713,8 @@ void lowerMatmul(Operation *op, const DotKind &kind, Value aMatrix,
                   blockEnd, panel, kSize, nSize);
     else
       emitZmmPanelRows(k, kind, aMatrix, packed, offsets, cMatrix, block0,
-                       blockEnd, panel, kSize, nSize, zeroStart);
+                       blockEnd, panel, kSize, nSize, zeroStart,
+                       tileRowsFor(aMatrix));
   }
   if (!prepacked)
     memref::DeallocOp::create(b, k.loc, packed);

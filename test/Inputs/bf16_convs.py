@@ -1,7 +1,8 @@
 """bf16 convolutions summed in f32 (a conv of two bf16 values widened by
 rlx.cast, which rlx-accumulate-in-f32 makes of a bf16 conv), one per
 lowering: im2col (3x3 stride 2, a dilated 3x3, a 1x1 stride 2, and a 3x3
-of 3 channels: an odd K of 27), pointwise (1x1 stride 1) and grouped (a
+stride 3 of 3 channels: an odd K of 27, and with two images 18 rows, which
+the kernel runs as 6-row tiles), pointwise (1x1 stride 1) and grouped (a
 generic contraction), with their weights, inputs and plain-loop
 references; no numpy (lit's python3 may lack it).
 
@@ -30,7 +31,7 @@ LAYERS = {
     "w3": ([1, 1, 8, 16], 2, 0, 1, 1, "x"),
     "w4": ([3, 3, 8, 8], 1, 2, 2, 1, "x"),
     "w5": ([3, 3, 4, 8], 1, 1, 1, 2, "x"),
-    "w6": ([3, 3, 3, 32], 2, 1, 1, 1, "s"),
+    "w6": ([3, 3, 3, 32], 3, 1, 1, 1, "s"),
 }
 
 

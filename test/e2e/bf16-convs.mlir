@@ -1,10 +1,10 @@
 // bf16 convolutions summed in f32 (rlx.conv2d of two widened bf16 values,
-// rlx-accumulate-in-f32's form of a bf16 conv), one per lowering: im2col
-// (3x3 stride 2 into 40 filters, a dilated 3x3, a 1x1 stride 2, a 3x3 of 3
-// channels: K = 27, odd), pointwise (1x1 by a 40 x 24 filter reading the
-// first conv's result rounded to bf16) and grouped, compared exactly with
-// plain loops (test/Inputs/bf16_convs.py), with static shapes, a dynamic
-// batch and every dim dynamic.
+// rlx-accumulate-in-f32's form of a bf16 conv), one per lowering: im2col (3x3
+// stride 2 into 40 filters, a dilated 3x3, a 1x1 stride 2, a 3x3 stride 3 of 3
+// channels: K = 27, odd, 18 rows in 6-row tiles when static), pointwise (1x1
+// by a 40 x 24 filter reading the first conv's result rounded to bf16) and
+// grouped, compared exactly with plain loops (test/Inputs/bf16_convs.py), with
+// static shapes, a dynamic batch and every dim dynamic.
 // RUN: python3 %inputs/bf16_convs.py weights %t.w.safetensors
 // RUN: python3 %inputs/bf16_convs.py input %t.x.npy 2 9 8 1
 // RUN: python3 %inputs/bf16_convs.py input %t.s.npy 2 9 3 2

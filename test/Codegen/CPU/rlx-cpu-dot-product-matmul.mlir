@@ -71,6 +71,22 @@ func.func @zero_start(%a: memref<?x64xbf16>, %b: memref<64x64xbf16>, %c: memref<
 
 // -----
 
+// 49 rows (a 7x7 conv at batch 1): 7 tiles of 7 rows, 14 accumulators each,
+// no rows left over for the 4/2/1-row tiles.
+// CHECK-LABEL: func @seven_row_tiles
+// CHECK:         scf.for
+// CHECK-COUNT-14:  vector.transfer_read %{{.+}} {in_bounds = [true]} : memref<49x64xf32>, vector<16xf32>
+// CHECK:           scf.for {{.+}} iter_args
+// CHECK-COUNT-14:    x86vector.avx512.dot
+// CHECK-NOT:         x86vector.avx512.dot
+// CHECK:           scf.yield
+func.func @seven_row_tiles(%a: memref<49x64xbf16>, %b: memref<64x64xbf16>, %c: memref<49x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<49x64xbf16>, memref<64x64xbf16>) outs(%c : memref<49x64xf32>)
+  return
+}
+
+// -----
+
 // A zero fill with other memory ops between it and the product into its
 // buffer stays, and the product reads C.
 // CHECK-LABEL: func @fill_not_next
