@@ -549,6 +549,7 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
       epilogues.rowsPerTile = matmulRowTile(options);
       epilogues.tileColumns = matmulTile(options).second;
       epilogues.wholeProductBytes = wholeProductBytes(options);
+      epilogues.bf16Products = targetHasDotProductBF16(options);
       pm.addPass(createRLXCPUFuseMatmulEpilogues(epilogues));
     }
     pm.addPass(createCanonicalizerPass());

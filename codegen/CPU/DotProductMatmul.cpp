@@ -636,6 +636,15 @@ bool amxReadable(Value aMatrix, Value cMatrix) {
          cast<MemRefType>(cMatrix.getType()).isLastDimUnitStride();
 }
 
+/// Whether `op` lies in a loop that rlx-cpu-parallelize may fork (marked
+/// `rlx.parallel`: the row tiles of a fused epilogue) or in a parallel one.
+bool insideParallelLoop(Operation *op) {
+  for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+    if (p->hasAttr("rlx.parallel") || isa<scf::ParallelOp, scf::ForallOp>(p))
+      return true;
+  return false;
+}
+
 /// Rows per register tile: 8, or for a product of one static block of rows
 /// not a multiple of 8, 7 or 6 where that divides them (the 49 rows of a
 /// 7x7 conv at batch 1 as 7 tiles of 7: as 6 tiles of 8, their last row
@@ -698,16 +707,12 @@ void lowerMatmul(Operation *op, const DotKind &kind, Value aMatrix,
   // iterations is whole blocks passing over every panel, as before, but a
   // product with a single block of rows (batch-1 convs at 7x7: 49 rows)
   // still spreads its panels over the threads.
+  // Inside the row tiles of rlx-cpu-fuse-matmul-epilogues, which are the
+  // parallel loop, serially.
   Value blocks = k.ceilDiv(mSize, kBlockRows);
-  auto parallel = scf::ParallelOp::create(
-      b, k.loc, ValueRange{k.index(0), k.index(0)}, ValueRange{blocks, panels},
-      ValueRange{k.index(1), k.index(1)});
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(parallel.getBody());
-    Value block0 = k.mul(parallel.getInductionVars()[0], k.index(kBlockRows));
+  auto body = [&](Value blockIndex, Value panel) {
+    Value block0 = k.mul(blockIndex, k.index(kBlockRows));
     Value blockEnd = k.min(k.add(block0, k.index(kBlockRows)), mSize);
-    Value panel = parallel.getInductionVars()[1];
     if (useAmx)
       emitAmxRows(k, kind, aMatrix, packed, offsets, cMatrix, block0,
                   blockEnd, panel, kSize, nSize);
@@ -715,6 +720,23 @@ void lowerMatmul(Operation *op, const DotKind &kind, Value aMatrix,
       emitZmmPanelRows(k, kind, aMatrix, packed, offsets, cMatrix, block0,
                        blockEnd, panel, kSize, nSize, zeroStart,
                        tileRowsFor(aMatrix));
+  };
+  if (insideParallelLoop(op)) {
+    auto blockLoop = scf::ForOp::create(b, k.loc, k.index(0), blocks,
+                                        k.index(1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(blockLoop.getBody());
+    auto panelLoop = scf::ForOp::create(b, k.loc, k.index(0), panels,
+                                        k.index(1));
+    b.setInsertionPointToStart(panelLoop.getBody());
+    body(blockLoop.getInductionVar(), panelLoop.getInductionVar());
+  } else {
+    auto parallel = scf::ParallelOp::create(
+        b, k.loc, ValueRange{k.index(0), k.index(0)},
+        ValueRange{blocks, panels}, ValueRange{k.index(1), k.index(1)});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(parallel.getBody());
+    body(parallel.getInductionVars()[0], parallel.getInductionVars()[1]);
   }
   if (!prepacked)
     memref::DeallocOp::create(b, k.loc, packed);

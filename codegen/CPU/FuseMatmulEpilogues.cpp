@@ -27,11 +27,19 @@
 /// output and no index. Left alone: products whose B is packed at each
 /// call (512 KiB or more) or prepacked of 2 MiB or more (see PackMatmul.cpp:
 /// that schedule wants the whole product), products by a block-scaled
-/// weight (a row tile would decode every weight block again) and bf16/int8
-/// products (dot-product kernels). Without an epilogue, a product takes the
+/// weight (a row tile would decode every weight block again) and int8
+/// products. Without an epilogue, a product takes the
 /// loop when its A is an im2col copy, or when it is static, 512 KiB or more
 /// and of 64 rows or more (a fill per tile instead of a pass over the whole
 /// product).
+///
+/// With `bf16-products` (a CPU with AVX512-BF16), also a bf16 x bf16 -> f32
+/// product (a linalg.matmul, or by a weight prepacked for the bf16
+/// dot-product kernel) whose B is under `whole-product-bytes` as bf16,
+/// with an epilogue or an im2col A, in tiles of kBF16TileRows rows (the
+/// dot-product kernel runs each tile's panels serially, the tiles being
+/// the parallel loop): a bf16 3x3 conv's whole im2col copy at batch 8,
+/// 25088 x 576 values over 56x56x64, went to memory and back.
 ///
 //===----------------------------------------------------------------------===//
 
@@ -281,6 +289,23 @@ std::optional<Epilogue> matchElementwiseEpilogue(linalg::LinalgOp matmul) {
   return epilogue;
 }
 
+/// Rows per tile of a bf16 product: 4 of the dot-product kernel's register
+/// tiles, whose im2col rows (32 x 576 bf16 for a 3x3 conv of 64 channels)
+/// stay in L1 and L2 for the tile's product.
+constexpr int64_t kBF16TileRows = 32;
+
+/// Whether `matmul` multiplies bf16 values into f32 sums: a linalg.matmul
+/// of bf16 operands, or a product by a prepacked bf16 weight.
+bool isBF16Product(linalg::LinalgOp matmul) {
+  if (auto generic = dyn_cast<linalg::GenericOp>(matmul.getOperation()))
+    return isPrepackedBF16Product(generic);
+  auto element = [](Value v) { return getElementTypeOrSelf(v.getType()); };
+  return isa<linalg::MatmulOp>(matmul) &&
+         element(matmul.getDpsInputs()[0]).isBF16() &&
+         element(matmul.getDpsInputs()[1]).isBF16() &&
+         element(matmul.getDpsInits()[0]).isF32();
+}
+
 /// Whether `matmul`'s product is large enough that zero-filling it whole
 /// costs a pass over memory, with enough static rows that its row tiles
 /// still split over the cores (fewer than a tile's rows would run on one).
@@ -296,25 +321,33 @@ bool isLargeProduct(linalg::LinalgOp matmul) {
 /// applies.
 std::optional<Epilogue> matchEpilogue(linalg::LinalgOp matmul,
                                       int64_t rowsPerTile, int64_t tileColumns,
-                                      int64_t wholeProductBytes) {
+                                      int64_t wholeProductBytes,
+                                      bool bf16Products) {
   auto named = dyn_cast<linalg::MatmulOp>(matmul.getOperation());
+  bool bf16 = bf16Products && isBF16Product(matmul);
   if (named ? !named.hasPureTensorSemantics() || named.hasUserDefinedMaps()
-            : !isPrepackedF32Product(cast<linalg::GenericOp>(matmul)))
+            : !bf16 && !isPrepackedF32Product(cast<linalg::GenericOp>(matmul)))
     return std::nullopt;
-  for (Value v : matmul->getOperands())
-    if (!cast<RankedTensorType>(v.getType()).getElementType().isF32())
+  if (bf16) {
+    auto b = cast<RankedTensorType>(matmul.getDpsInputs()[1].getType());
+    if (!b.hasStaticShape() || b.getNumElements() * 2 >= wholeProductBytes)
       return std::nullopt;
+  } else {
+    for (Value v : matmul->getOperands())
+      if (!cast<RankedTensorType>(v.getType()).getElementType().isF32())
+        return std::nullopt;
+  }
   auto fill = matmul.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
   if (!fill || !fill->hasOneUse() ||
       !fill.getDpsInits()[0].getDefiningOp<tensor::EmptyOp>())
     return std::nullopt;
   std::optional<Im2colRows> im2col =
       mlir::rlx::matchIm2colRows(matmul.getDpsInputs()[0]);
-  if (wantsWholeProduct(matmul, im2col.has_value(), rowsPerTile, tileColumns,
-                        wholeProductBytes))
+  if (!bf16 && wantsWholeProduct(matmul, im2col.has_value(), rowsPerTile,
+                                 tileColumns, wholeProductBytes))
     return std::nullopt;
   std::optional<Epilogue> epilogue = matchElementwiseEpilogue(matmul);
-  if (!epilogue && !im2col && !isLargeProduct(matmul))
+  if (!epilogue && !im2col && (bf16 || !isLargeProduct(matmul)))
     return std::nullopt;
   if (!epilogue)
     epilogue.emplace();
@@ -503,18 +536,22 @@ struct RLXCPUFuseMatmulEpiloguesPass
     getOperation()->walk([&](linalg::LinalgOp op) {
       auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
       if (isa<linalg::MatmulOp>(op) ||
-          (generic && isPrepackedF32Product(generic)))
+          (generic && (isPrepackedF32Product(generic) ||
+                       (bf16Products && isPrepackedBF16Product(generic)))))
         matmuls.push_back(op);
     });
     IRRewriter rewriter(&getContext());
     // Matched one at a time on the current IR: two products may share one
     // epilogue (a residual add of two convolutions); the first takes it.
     for (linalg::LinalgOp matmul : matmuls)
-      if (std::optional<Epilogue> epilogue = matchEpilogue(
-              matmul, rowsPerTile, tileColumns, wholeProductBytes))
+      if (std::optional<Epilogue> epilogue =
+              matchEpilogue(matmul, rowsPerTile, tileColumns,
+                            wholeProductBytes, bf16Products))
         fuse(rewriter, matmul, *epilogue,
-             tileRowsFor(matmul, epilogue->im2col.has_value(), rowsPerTile,
-                         tileColumns));
+             bf16Products && isBF16Product(matmul)
+                 ? kBF16TileRows
+                 : tileRowsFor(matmul, epilogue->im2col.has_value(),
+                               rowsPerTile, tileColumns));
   }
 };
 

@@ -181,7 +181,12 @@ def RLXCPUFuseMatmulEpilogues : Pass<"rlx-cpu-fuse-matmul-epilogues"> {
     Option<"wholeProductBytes", "whole-product-bytes", "int64_t",
            /*default=*/"2097152",
            "bytes of a prepacked f32 B from which its product keeps the "
-           "packed schedule's whole-product loops">
+           "packed schedule's whole-product loops">,
+    Option<"bf16Products", "bf16-products", "bool", /*default=*/"false",
+           "also bf16 x bf16 -> f32 products (the bf16 dot-product "
+           "kernel's, on a CPU with AVX512-BF16) whose A is an im2col copy "
+           "or that have an epilogue, in tiles of 32 rows, B under "
+           "whole-product-bytes">
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect",

@@ -87,6 +87,30 @@ func.func @seven_row_tiles(%a: memref<49x64xbf16>, %b: memref<64x64xbf16>, %c: m
 
 // -----
 
+// A product inside a row-tile loop that rlx-cpu-parallelize may fork (a
+// fused epilogue's, marked rlx.parallel): its blocks and panels run as
+// serial loops, not a nested parallel loop.
+// CHECK-LABEL: func @inside_row_tiles
+// CHECK-NOT:     scf.parallel
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               x86vector.avx512.dot
+// CHECK:         } {rlx.parallel}
+func.func @inside_row_tiles(%a: memref<128x64xbf16>, %b: memref<64x64xbf16>, %c: memref<128x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  scf.for %i = %c0 to %c128 step %c32 {
+    %at = memref.subview %a[%i, 0] [32, 64] [1, 1] : memref<128x64xbf16> to memref<32x64xbf16, strided<[64, 1], offset: ?>>
+    %ct = memref.subview %c[%i, 0] [32, 64] [1, 1] : memref<128x64xf32> to memref<32x64xf32, strided<[64, 1], offset: ?>>
+    linalg.matmul ins(%at, %b : memref<32x64xbf16, strided<[64, 1], offset: ?>>, memref<64x64xbf16>) outs(%ct : memref<32x64xf32, strided<[64, 1], offset: ?>>)
+  } {rlx.parallel}
+  return
+}
+
+// -----
+
 // A zero fill with other memory ops between it and the product into its
 // buffer stays, and the product reads C.
 // CHECK-LABEL: func @fill_not_next

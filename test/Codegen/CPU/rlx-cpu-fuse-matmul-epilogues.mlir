@@ -1,6 +1,7 @@
 // RUN: rlx-opt %s -split-input-file -rlx-cpu-fuse-matmul-epilogues | FileCheck %s
 // RUN: rlx-opt %s -split-input-file -rlx-cpu-fuse-matmul-epilogues="rows-per-tile=12 tile-columns=16" | FileCheck %s --check-prefix=AVX2
 // RUN: rlx-opt %s -split-input-file -rlx-cpu-fuse-matmul-epilogues="whole-product-bytes=1048576" | FileCheck %s --check-prefix=WHOLE1M
+// RUN: rlx-opt %s -split-input-file -rlx-cpu-fuse-matmul-epilogues="bf16-products=true" | FileCheck %s --check-prefix=BF16
 
 // A 1x1 convolution's product viewed as NHWC, then bias, residual and relu:
 // one parallel loop over 8-row tiles (196 rows: 24 whole tiles, then the
@@ -655,4 +656,44 @@ func.func @blocked_beyond_whole_product_bytes(%a: tensor<1568x1024xf32>, %w: ten
     linalg.yield %t : f32
   } -> tensor<1568x256xf32>
   return %r : tensor<1568x256xf32>
+}
+
+// -----
+
+// With bf16-products (a CPU with AVX512-BF16): a bf16 x bf16 -> f32
+// product with an epilogue takes row tiles of 32 rows, each multiplied and
+// passed through the epilogue; one by a B of 2 MiB as bf16 stays whole.
+// Without the option both stay whole (@left_alone's bf16 product above).
+// BF16-LABEL: func @bf16_products
+// BF16: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c32
+// BF16: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<32x64xbf16>, tensor<64x96xbf16>) outs(%{{.+}} : tensor<32x96xf32>)
+// BF16: linalg.generic
+// BF16: } {rlx.parallel}
+// BF16-NOT: scf.for
+// BF16: linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<64x1024xbf16>, tensor<1024x1024xbf16>)
+// CHECK-LABEL: func @bf16_products
+// CHECK-NOT: scf.for
+#id2 = affine_map<(m, n) -> (m, n)>
+func.func @bf16_products(%a: tensor<128x64xbf16>, %b: tensor<64x96xbf16>, %c: tensor<64x1024xbf16>, %w: tensor<1024x1024xbf16>)
+    -> (tensor<128x96xf32>, tensor<64x1024xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x96xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<128x96xf32>) -> tensor<128x96xf32>
+  %p = linalg.matmul ins(%a, %b : tensor<128x64xbf16>, tensor<64x96xbf16>) outs(%f : tensor<128x96xf32>) -> tensor<128x96xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%p : tensor<128x96xf32>) outs(%e : tensor<128x96xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %t = arith.maximumf %x, %zero : f32
+    linalg.yield %t : f32
+  } -> tensor<128x96xf32>
+  %e2 = tensor.empty() : tensor<64x1024xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<64x1024xf32>) -> tensor<64x1024xf32>
+  %p2 = linalg.matmul ins(%c, %w : tensor<64x1024xbf16>, tensor<1024x1024xbf16>) outs(%f2 : tensor<64x1024xf32>) -> tensor<64x1024xf32>
+  %r2 = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%p2 : tensor<64x1024xf32>) outs(%e2 : tensor<64x1024xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %t = arith.maximumf %x, %zero : f32
+    linalg.yield %t : f32
+  } -> tensor<64x1024xf32>
+  return %r, %r2 : tensor<128x96xf32>, tensor<64x1024xf32>
 }
