@@ -362,6 +362,22 @@ static std::vector<std::string> targetChips(const PipelineOptions &options) {
   return {std::begin(kRocmChips), std::end(kRocmChips)};
 }
 
+/// Whether every chip of a CUDA compile has the m16n8k16 bf16/f16 mma
+/// (sm_80 and later; "sm_90a" and the like count by their number).
+static bool chipsHaveTensorCoreMma(const PipelineOptions &options) {
+  if (options.target != "cuda")
+    return false;
+  for (const std::string &chip : targetChips(options)) {
+    llvm::StringRef number = llvm::StringRef(chip);
+    if (!number.consume_front("sm_"))
+      return false;
+    unsigned version = 0;
+    if (number.consumeInteger(10, version) || version < 80)
+      return false;
+  }
+  return true;
+}
+
 /// Device kernels: each loop nest a gpu.launch, outlined, lowered to the
 /// target's device dialect; then the host side calls the runtime's hooks.
 static void buildGPUCodegen(OpPassManager &pm,
@@ -380,6 +396,8 @@ static void buildGPUCodegen(OpPassManager &pm,
   // threads on Vulkan (within its 128).
   matmul.tile = blockSize >= 256 ? 16 : 8;
   matmul.outputsPerThread = 4;
+  if (chipsHaveTensorCoreMma(options))
+    pm.addPass(createRLXGPUTensorCoreMatmul());
   pm.addPass(createRLXGPUTileMatmul(matmul));
   RLXGPUBlockReductionsOptions reductions;
   reductions.blockSize = blockSize;
@@ -535,7 +553,11 @@ void buildPhasePipeline(OpPassManager &pm, Phase phase,
           isGPUTarget(options.target) ? std::string(options.target) : "cpu";
       pm.addPass(createRLXLowerCollectives(collectives));
     }
-    pm.addPass(createConvertRLXToLinalg());
+    {
+      ConvertRLXToLinalgOptions toLinalg;
+      toLinalg.tensorCoreProducts = chipsHaveTensorCoreMma(options);
+      pm.addPass(createConvertRLXToLinalg(toLinalg));
+    }
     // No CSE from here on: it would merge what remat recomputes on purpose.
     pm.addPass(createCanonicalizerPass());
     break;

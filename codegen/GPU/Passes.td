@@ -42,6 +42,27 @@ def RLXGPUTileMatmul : Pass<"rlx-gpu-tile-matmul", "mlir::ModuleOp"> {
   ];
 }
 
+def RLXGPUTensorCoreMatmul
+    : Pass<"rlx-gpu-tensor-core-matmul", "mlir::ModuleOp"> {
+  let summary = "bf16 and f16 matmuls into f32 on CUDA tensor cores (mma.sync)";
+  let description = [{
+    Each `linalg.matmul`/`linalg.batch_matmul` (default maps) of bf16 x
+    bf16 or f16 x f16 operands into f32 becomes a `gpu.launch` of 4 warps
+    per 64 x 64 tile of C, each warp a 32 x 32 quarter as 2 x 4
+    `nvvm.mma.sync` m16n8k16 tiles (sm_80 and later) with f32 accumulators
+    in registers; per step of 32 along K the block stages A's and B's tiles
+    in workgroup memory as 32-bit pairs of K elements, zeros past the edges.
+    The result is added to C (linalg.matmul accumulates). Runs before
+    `rlx-gpu-tile-matmul`, which leaves mixed-type matmuls alone; only in a
+    CUDA compile whose chips are all sm_80 or later.
+  }];
+  let dependentDialects = [
+    "mlir::gpu::GPUDialect", "mlir::scf::SCFDialect",
+    "mlir::memref::MemRefDialect", "mlir::arith::ArithDialect",
+    "mlir::LLVM::LLVMDialect", "mlir::NVVM::NVVMDialect"
+  ];
+}
+
 def RLXGPUBlockReductions : Pass<"rlx-gpu-block-reductions", "mlir::ModuleOp"> {
   let summary = "Reductions over every dim as one block with a tree in workgroup memory";
   let description = [{

@@ -17,9 +17,10 @@ namespace mlir::rlx {
 using namespace mlir;
 using namespace mlir::rlx;
 
-void mlir::rlx::populateRLXToLinalgPatterns(RewritePatternSet &patterns) {
+void mlir::rlx::populateRLXToLinalgPatterns(RewritePatternSet &patterns,
+                                            bool tensorCoreProducts) {
   populateElementwiseToLinalgPatterns(patterns);
-  populateStructuredToLinalgPatterns(patterns);
+  populateStructuredToLinalgPatterns(patterns, tensorCoreProducts);
   populateShapeToLinalgPatterns(patterns);
   populateRandomToLinalgPatterns(patterns);
   populateBlockDequantizeToLinalgPatterns(patterns);
@@ -30,6 +31,7 @@ void mlir::rlx::populateRLXToLinalgPatterns(RewritePatternSet &patterns) {
 namespace {
 struct ConvertRLXToLinalgPass
     : mlir::rlx::impl::ConvertRLXToLinalgBase<ConvertRLXToLinalgPass> {
+  using Base::Base;
   /// The dialects the lowering produces.
   ConversionTarget loweredTarget() {
     ConversionTarget target(getContext());
@@ -55,7 +57,7 @@ struct ConvertRLXToLinalgPass
     target.addDynamicallyLegalOp<BlockDequantizeOp>(
         [](BlockDequantizeOp op) { return bool(packedBlockScaledSource(op)); });
     RewritePatternSet patterns(&getContext());
-    populateRLXToLinalgPatterns(patterns);
+    populateRLXToLinalgPatterns(patterns, tensorCoreProducts);
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       return signalPassFailure();

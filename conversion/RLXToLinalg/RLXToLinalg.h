@@ -22,11 +22,14 @@ namespace mlir::rlx {
 
 /// Adds the patterns lowering every rlx op but rlx.param and
 /// rlx.unpack_dot_operand (its readers lower it; the pass copies the rest).
-void populateRLXToLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// `tensorCoreProducts`: the pass's option of that name.
+void populateRLXToLinalgPatterns(mlir::RewritePatternSet &patterns,
+                                 bool tensorCoreProducts = false);
 
 // The pattern families, one file each.
 void populateElementwiseToLinalgPatterns(mlir::RewritePatternSet &patterns);
-void populateStructuredToLinalgPatterns(mlir::RewritePatternSet &patterns);
+void populateStructuredToLinalgPatterns(mlir::RewritePatternSet &patterns,
+                                        bool tensorCoreProducts);
 void populateShapeToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateRandomToLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateBlockDequantizeToLinalgPatterns(mlir::RewritePatternSet &patterns);

@@ -65,12 +65,13 @@ Value batchMatmul(OpBuilder &b, Location loc, Value lhs, Value rhs,
       .getResult(0);
 }
 
-/// The bf16 tensor `v` is an f32 copy of, if any: rlx-accumulate-in-f32
-/// widens a bf16 matmul's operands with rlx.cast (lowered or not yet).
-/// linalg.matmul extends its operands as it multiplies, so it reads the
-/// bf16 value directly: no f32 copy is materialized, and the CPU pipeline
-/// can use bf16 dot products (rlx-cpu-bf16-matmul).
-Value bf16Source(Value v) {
+/// The bf16 or f16 tensor `v` is an f32 copy of, if any:
+/// rlx-accumulate-in-f32 widens a 16-bit matmul's operands with rlx.cast
+/// (lowered or not yet). linalg.matmul extends its operands as it
+/// multiplies, so it reads the 16-bit value directly: no f32 copy is
+/// materialized, and the CPU pipeline can use bf16 dot products
+/// (rlx-cpu-dot-product-matmul), CUDA its tensor cores.
+Value sixteenBitSource(Value v) {
   if (!getElementTypeOrSelf(v.getType()).isF32())
     return v;
   Value source;
@@ -86,11 +87,35 @@ Value bf16Source(Value v) {
         body.getOperations().size() == 2)
       source = generic.getDpsInputOperand(0)->get();
   }
-  if (source && getElementTypeOrSelf(source.getType()).isBF16() &&
+  Type element = source ? getElementTypeOrSelf(source.getType()) : Type();
+  if (source && (element.isBF16() || element.isF16()) &&
       cast<RankedTensorType>(source.getType()).getShape() ==
           cast<RankedTensorType>(v.getType()).getShape())
     return source;
   return v;
+}
+
+/// sixteenBitSource when it is bf16 (a conv's operands on the CPU).
+Value bf16Source(Value v) {
+  Value source = sixteenBitSource(v);
+  return getElementTypeOrSelf(source.getType()).isBF16() ? source : v;
+}
+
+/// Replaces `lhs` and `rhs` by the 16-bit values they are f32 copies of
+/// when both are copies of one type: bf16 always, f16 too with
+/// `tensorCoreProducts`. Batched products only with `tensorCoreProducts`
+/// (the CPU kernels' bf16 dot products are 2-D).
+void readSixteenBitSources(Value &lhs, Value &rhs, bool tensorCoreProducts,
+                           bool batched) {
+  if (batched && !tensorCoreProducts)
+    return;
+  Value lhsSource = sixteenBitSource(lhs), rhsSource = sixteenBitSource(rhs);
+  Type element = getElementTypeOrSelf(lhsSource.getType());
+  if (element != getElementTypeOrSelf(rhsSource.getType()) ||
+      !(element.isBF16() || (element.isF16() && tensorCoreProducts)))
+    return;
+  lhs = lhsSource;
+  rhs = rhsSource;
 }
 
 /// `acc` + `lhs` x `rhs`, [M, K] x [K, N]: a linalg.matmul, or, when rhs
@@ -107,7 +132,9 @@ Value matmul2D(OpBuilder &b, Location loc, Value lhs, Value rhs, Value acc) {
 }
 
 struct MatmulPattern : OpRewritePattern<MatmulOp> {
-  using OpRewritePattern::OpRewritePattern;
+  MatmulPattern(MLIRContext *ctx, bool tensorCoreProducts)
+      : OpRewritePattern(ctx), tensorCoreProducts(tensorCoreProducts) {}
+  bool tensorCoreProducts;
   LogicalResult matchAndRewrite(MatmulOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
@@ -138,12 +165,7 @@ struct MatmulPattern : OpRewritePattern<MatmulOp> {
       // kernel reads: a bf16 lhs beside f32 panels did not compile (the
       // packed product extends both sides alike), and extended one by one
       // it was a scalar loop nest, an MLP's bf16 step 17x its f32 time.
-      Value lhsSource = bf16Source(lhs), rhsSource = bf16Source(rhs);
-      if (getElementTypeOrSelf(lhsSource.getType()).isBF16() &&
-          getElementTypeOrSelf(rhsSource.getType()).isBF16()) {
-        lhs = lhsSource;
-        rhs = rhsSource;
-      }
+      readSixteenBitSources(lhs, rhs, tensorCoreProducts, /*batched=*/false);
       Value flatLhs = lhs;
       int64_t r = lhsType.getRank();
       if (r > 2) {
@@ -200,6 +222,7 @@ struct MatmulPattern : OpRewritePattern<MatmulOp> {
       for (int64_t d = 0; d < r - 2; ++d)
         batch.push_back(d);
       SmallVector<ReassociationIndices> groups = {batch, {r - 2}, {r - 1}};
+      readSixteenBitSources(lhs, rhs, tensorCoreProducts, /*batched=*/true);
       Value lhs3 = tensor::CollapseShapeOp::create(rewriter, loc, lhs, groups);
       Value rhs3 = tensor::CollapseShapeOp::create(rewriter, loc, rhs, groups);
       Value product = batchMatmul(rewriter, loc, lhs3, rhs3, element);
@@ -221,6 +244,7 @@ struct MatmulPattern : OpRewritePattern<MatmulOp> {
     if (!mixed && lhsType.getRank() == 3 && rhsType.getRank() == 3 &&
         lhsType.getDimSize(0) == rhsType.getDimSize(0) &&
         (lhsType.getDimSize(0) != 1 || rhsType.getDimSize(0) == 1)) {
+      readSixteenBitSources(lhs, rhs, tensorCoreProducts, /*batched=*/true);
       Value product = batchMatmul(rewriter, loc, lhs, rhs, element);
       // The result type may know a dim the operands leave dynamic.
       if (product.getType() != resultType)
@@ -855,8 +879,10 @@ struct SoftmaxPattern : OpRewritePattern<OpTy> {
 
 } // namespace
 
-void mlir::rlx::populateStructuredToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<MatmulPattern, Conv2DPattern, MaxPoolPattern, AvgPoolPattern,
+void mlir::rlx::populateStructuredToLinalgPatterns(RewritePatternSet &patterns,
+                                                   bool tensorCoreProducts) {
+  patterns.add<MatmulPattern>(patterns.getContext(), tensorCoreProducts);
+  patterns.add<Conv2DPattern, MaxPoolPattern, AvgPoolPattern,
                SumPattern, MaxPattern, MeanPattern,
                SoftmaxPattern<SoftmaxOp, false>,
                SoftmaxPattern<LogSoftmaxOp, true>>(patterns.getContext());

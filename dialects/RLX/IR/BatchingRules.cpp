@@ -171,52 +171,45 @@ RLX_ELEMENTWISE_BATCH(OptimizationBarrierOp)
 RLX_ELEMENTWISE_BATCH(MatmulOp)
 #undef RLX_ELEMENTWISE_BATCH
 
-/// Rounding to nearest is elementwise. A stochastic rounding's key has one
-/// batch dim per leading dim of x: a batched key and an unbatched x give x
-/// broadcast to every lane (each lane rounds it with its own key); an
-/// unbatched key with a batched x is broadcast to every lane (each lane
-/// rounds with the same random numbers, as the unbatched op would).
-LogicalResult FakeQuantOp::buildBatched(OpBuilder &builder,
-                                        ArrayRef<Value> operands,
-                                        ArrayRef<bool> batched,
-                                        SmallVectorImpl<Value> &results,
-                                        SymbolTableCollection &) {
-  if (!getKey())
-    return batchElementwise(*this, builder, operands, batched, results);
-  RuleBuilder b{builder, getLoc()};
+/// An op rounding x, to nearest (elementwise) or stochastically with a
+/// key. The key has one batch dim per leading dim of x: a batched key and an
+/// unbatched x give x broadcast to every lane (each lane rounds it with its
+/// own key); an unbatched key with a batched x is broadcast to every lane
+/// (each lane rounds with the same random numbers, as the unbatched op
+/// would).
+static LogicalResult batchRounding(Operation *op, Value opKey,
+                                   OpBuilder &builder, ArrayRef<Value> operands,
+                                   ArrayRef<bool> batched,
+                                   SmallVectorImpl<Value> &results) {
+  if (!opKey)
+    return batchElementwise(op, builder, operands, batched, results);
+  RuleBuilder b{builder, op->getLoc()};
   Value x = operands[0], key = operands[1];
   if (!batched[0])
     x = broadcastToBatch(b, x, key);
   if (!batched[1])
     key = broadcastToBatch(b, key, x);
   Operation *batchedOp =
-      rebuild(builder, *this, {x, key}, tensorType(x).getDimSize(0));
+      rebuild(builder, op, {x, key}, tensorType(x).getDimSize(0));
   if (failed(mlir::verify(batchedOp)))
     return failure();
   llvm::append_range(results, batchedOp->getResults());
   return success();
 }
 
-/// A cast rounding to nearest is elementwise; one with a key (stochastic
-/// rounding) lines the key up with x as fake_quant does.
+LogicalResult FakeQuantOp::buildBatched(OpBuilder &builder,
+                                        ArrayRef<Value> operands,
+                                        ArrayRef<bool> batched,
+                                        SmallVectorImpl<Value> &results,
+                                        SymbolTableCollection &) {
+  return batchRounding(*this, getKey(), builder, operands, batched, results);
+}
+
 LogicalResult CastOp::buildBatched(OpBuilder &builder, ArrayRef<Value> operands,
                                    ArrayRef<bool> batched,
                                    SmallVectorImpl<Value> &results,
                                    SymbolTableCollection &) {
-  if (!getKey())
-    return batchElementwise(*this, builder, operands, batched, results);
-  RuleBuilder b{builder, getLoc()};
-  Value x = operands[0], key = operands[1];
-  if (!batched[0])
-    x = broadcastToBatch(b, x, key);
-  if (!batched[1])
-    key = broadcastToBatch(b, key, x);
-  Operation *batchedOp =
-      rebuild(builder, *this, {x, key}, tensorType(x).getDimSize(0));
-  if (failed(mlir::verify(batchedOp)))
-    return failure();
-  llvm::append_range(results, batchedOp->getResults());
-  return success();
+  return batchRounding(*this, getKey(), builder, operands, batched, results);
 }
 
 /// `v` itself, or for element types rlx cannot compute on (narrow floats,

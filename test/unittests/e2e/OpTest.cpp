@@ -236,6 +236,24 @@ INSTANTIATE_TEST_SUITE_P(CudaF32Static, OpTest,
 INSTANTIATE_TEST_SUITE_P(CudaF32Dynamic, OpTest,
                          ::testing::ValuesIn(paramsFor(false, true, "cuda")),
                          caseName);
+// bf16 and f16 on the GPU: the 16-bit matmuls on its tensor cores
+// (rlx-gpu-tensor-core-matmul), the rest in the 16-bit types.
+INSTANTIATE_TEST_SUITE_P(CudaBF16Static, OpTest,
+                         ::testing::ValuesIn(paramsFor(false, false, "cuda",
+                                                       false, RLX_DTYPE_BF16)),
+                         caseName);
+INSTANTIATE_TEST_SUITE_P(CudaBF16Dynamic, OpTest,
+                         ::testing::ValuesIn(paramsFor(false, true, "cuda",
+                                                       false, RLX_DTYPE_BF16)),
+                         caseName);
+INSTANTIATE_TEST_SUITE_P(CudaF16Static, OpTest,
+                         ::testing::ValuesIn(paramsFor(false, false, "cuda",
+                                                       false, RLX_DTYPE_F16)),
+                         caseName);
+INSTANTIATE_TEST_SUITE_P(CudaF16Dynamic, OpTest,
+                         ::testing::ValuesIn(paramsFor(false, true, "cuda",
+                                                       false, RLX_DTYPE_F16)),
+                         caseName);
 INSTANTIATE_TEST_SUITE_P(CudaF64Static, OpTest,
                          ::testing::ValuesIn(paramsFor(true, false, "cuda")),
                          caseName);

@@ -139,6 +139,44 @@ double stochasticRound(double x, double u, int mantissaBits, int minExponent,
   return std::copysign(r, x);
 }
 
+/// A binary float format as stochasticRound takes it.
+struct RoundingFormat {
+  int mantissaBits, minExponent;
+  double maxFinite, beyond;
+};
+constexpr double kInf = std::numeric_limits<double>::infinity();
+const RoundingFormat kE4M3FNSaturating{3, -6, 448, 448};
+const RoundingFormat kBF16Format{7, -126, 3.3895313892515355e38, kInf};
+const RoundingFormat kF16Format{10, -14, 65504, kInf};
+
+/// The reference of the stochastic rounding cases: x (B x 6) rounded to
+/// `perRow` with one key per row of `keys` (counters over the row) and to
+/// `whole` with one key (counters over every element). Each element's
+/// uniform is JAX's, as random_uniform draws it.
+RefFn
+stochasticRoundingRef(RoundingFormat perRow, RoundingFormat whole) {
+  return [perRow, whole](const In &in, const Ctx &ctx) -> Outs {
+    rlx_dtype_t F = ctx.F;
+    int64_t rows = in[0].shape[0], n = in[0].numel();
+    auto uniform = [F](Words w) { return uniformOf(F, w, 0.0, 1.0); };
+    Arr rowUniforms = sampleRows(F, in[1], 6, uniform);
+    Arr key(RLX_DTYPE_I32, {1, 2});
+    key.v = in[2].v;
+    Arr wholeUniforms = sampleRows(F, key, rows * 6, uniform);
+    Arr s(F, in[0].shape), t(F, in[0].shape);
+    for (int64_t i = 0; i < n; ++i) {
+      double x = in[0].v[i];
+      s.v[i] = stochasticRound(x, rowUniforms.v[i], perRow.mantissaBits,
+                               perRow.minExponent, perRow.maxFinite,
+                               perRow.beyond);
+      t.v[i] = stochasticRound(x, wholeUniforms.v[i], whole.mantissaBits,
+                               whole.minExponent, whole.maxFinite,
+                               whole.beyond);
+    }
+    return {s, t};
+  };
+}
+
 } // namespace
 
 void appendRandomCases(std::vector<Case> &cases) {
@@ -314,23 +352,7 @@ func.func @{N}(%x: tensor<{B}x6x{F}>, %keys: tensor<{B}x{K}xi32>, %key: tensor<{
                         -0.0029296875, 0.33})},
                 {"keys", El::I32, {kB, 2}, kWords},
                 {"key", El::I32, {2}, kWords}};
-    c.ref = [](const In &in, const Ctx &ctx) -> Outs {
-      rlx_dtype_t F = ctx.F;
-      int64_t rows = in[0].shape[0], n = in[0].numel();
-      auto uniform = [F](Words w) { return uniformOf(F, w, 0.0, 1.0); };
-      Arr perRow = sampleRows(F, in[1], 6, uniform);
-      Arr key(RLX_DTYPE_I32, {1, 2});
-      key.v = in[2].v;
-      Arr whole = sampleRows(F, key, rows * 6, uniform);
-      Arr s(F, in[0].shape), t(F, in[0].shape);
-      for (int64_t i = 0; i < n; ++i) {
-        double x = in[0].v[i];
-        s.v[i] = stochasticRound(x, perRow.v[i], 3, -6, 448, 448);
-        t.v[i] = stochasticRound(x, whole.v[i], 7, -126, 3.3895313892515355e38,
-                                 std::numeric_limits<double>::infinity());
-      }
-      return {s, t};
-    };
+    c.ref = stochasticRoundingRef(kE4M3FNSaturating, kBF16Format);
     c.tol = Tol::Exact;
     c.variants = kWideFloatVariants;
     cases.push_back(std::move(c));
@@ -339,7 +361,7 @@ func.func @{N}(%x: tensor<{B}x6x{F}>, %keys: tensor<{B}x{K}xi32>, %key: tensor<{
   // rlx.cast with a key: stochastic rounding into the types themselves,
   // read back exactly. To f8E4M3FN saturating with a key per row and to
   // f16 with one key (on every target), and to bf16 (not on Vulkan, which
-  // has no bf16), against the references above: the same uniforms.
+  // has no bf16), with the same uniforms as fake_quant's.
   {
     const Case &roundings = cases.back();
     Case c;
@@ -355,29 +377,13 @@ func.func @{N}(%x: tensor<{B}x6x{F}>, %keys: tensor<{B}x{K}xi32>, %key: tensor<{
 }
 )";
     c.inputs = roundings.inputs;
-    c.ref = [](const In &in, const Ctx &ctx) -> Outs {
-      rlx_dtype_t F = ctx.F;
-      int64_t rows = in[0].shape[0], n = in[0].numel();
-      auto uniform = [F](Words w) { return uniformOf(F, w, 0.0, 1.0); };
-      Arr perRow = sampleRows(F, in[1], 6, uniform);
-      Arr key(RLX_DTYPE_I32, {1, 2});
-      key.v = in[2].v;
-      Arr whole = sampleRows(F, key, rows * 6, uniform);
-      Arr s(F, in[0].shape), t(F, in[0].shape);
-      for (int64_t i = 0; i < n; ++i) {
-        double x = in[0].v[i];
-        s.v[i] = stochasticRound(x, perRow.v[i], 3, -6, 448, 448);
-        t.v[i] = stochasticRound(x, whole.v[i], 10, -14, 65504,
-                                 std::numeric_limits<double>::infinity());
-      }
-      return {s, t};
-    };
+    c.ref = stochasticRoundingRef(kE4M3FNSaturating, kF16Format);
     c.tol = Tol::Exact;
     c.variants = kWideFloatVariants;
     cases.push_back(std::move(c));
   }
   {
-    const Case &roundings = cases[cases.size() - 2];
+    const Case &roundings = cases.back();
     Case c;
     c.name = "cast_stochastic_bf16";
     c.mlir = R"(
@@ -391,7 +397,7 @@ func.func @{N}(%x: tensor<{B}x6x{F}>, %keys: tensor<{B}x{K}xi32>, %key: tensor<{
 }
 )";
     c.inputs = roundings.inputs;
-    c.ref = roundings.ref;
+    c.ref = stochasticRoundingRef(kE4M3FNSaturating, kBF16Format);
     c.tol = Tol::Exact;
     c.variants = kWideFloatVariants;
     c.holdsBF16 = true;
