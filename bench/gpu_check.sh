@@ -2,7 +2,8 @@
 # The GPU check, for a machine with an NVIDIA GPU (e.g. an H200):
 #  1. the end-to-end op suite compiled with --target=cuda and run on the GPU,
 #     against the same f64 references as the CPU suite;
-#  2. the GPU matmul benchmark, rlx against cuBLAS in the same process;
+#  2. the GPU matmul benchmark, rlx against cuBLAS in the same process, f32
+#     and bf16 (tensor cores);
 #  3. an all-reduce through NCCL (bench/nccl_check.sh);
 #  4. ONNX's light model zoo compiled with --target=cuda, run on the GPU and
 #     compared with ONNX's stored outputs (bench/gpu_onnx_models.py), and
@@ -57,6 +58,7 @@ if [ "${1:-}" = --prepare ]; then
   # One size a call: without a GPU the bench stops at its first load.
   for size in $sizes; do
     build/bin/rlx-bench-gpu-matmul --target cuda "$size" >/dev/null 2>&1
+    build/bin/rlx-bench-gpu-matmul --target cuda --bf16 "$size" >/dev/null 2>&1
   done
   bench/nccl_check.sh --prepare "$dir/nccl" || exit 1
   echo "== compiling ONNX's light models"
@@ -105,6 +107,9 @@ RLX_E2E_CUDA=1 "$bin/rlx-e2e-tests" --gtest_filter="$e2e_filter" \
 echo "== matmul f32: rlx --target=cuda vs cuBLAS (device-resident operands)"
 # shellcheck disable=SC2086
 "$bin/rlx-bench-gpu-matmul" --target cuda $sizes || status=1
+echo "== matmul bf16 -> f32: rlx on the tensor cores vs cuBLAS's bf16 GEMM"
+# shellcheck disable=SC2086
+"$bin/rlx-bench-gpu-matmul" --target cuda --bf16 $sizes || status=1
 
 echo "== NCCL all-reduce"
 if [ -n "$dir" ]; then

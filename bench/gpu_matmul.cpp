@@ -6,9 +6,13 @@
 /// (device-resident tensors, so the timing is the kernels plus the call's
 /// synchronization, not the copies), and prints GFLOP/s next to cuBLAS's
 /// sgemm on the same device and sizes when the target is cuda. A sample of
-/// the product is checked against f64 dot products on the host.
+/// the product is checked against f64 dot products on the host. With
+/// `--bf16` A and B are bf16 and the product f32 (on CUDA's tensor cores),
+/// against cuBLAS's bf16 GEMM into f32 with f32 accumulation; rlx's product
+/// is rounded to bf16 once (rlx.matmul's result type), so its error is
+/// about 2^-9 relative.
 ///
-///   rlx-bench-gpu-matmul [--target cuda|vulkan|rocm] [N | MxNxK]...
+///   rlx-bench-gpu-matmul [--target cuda|vulkan|rocm] [--bf16] [N | MxNxK]...
 ///
 //===----------------------------------------------------------------------===//
 
@@ -44,17 +48,42 @@ bool check(rlx_status_t status, const char *what) {
   return false;
 }
 
-std::string compile(const std::string &target, const Size &s) {
-  std::string stem = "/tmp/rlx-bench-gpu-mm-" + target + "-" +
+/// The bf16 bits of `x`, rounded to nearest even (finite inputs).
+uint16_t toBF16(float x) {
+  uint32_t bits;
+  std::memcpy(&bits, &x, 4);
+  bits += 0x7fff + ((bits >> 16) & 1);
+  return uint16_t(bits >> 16);
+}
+
+float fromBF16(uint16_t h) {
+  uint32_t bits = uint32_t(h) << 16;
+  float x;
+  std::memcpy(&x, &bits, 4);
+  return x;
+}
+
+std::string compile(const std::string &target, const Size &s, bool bf16) {
+  std::string stem = "/tmp/rlx-bench-gpu-mm-" + target + (bf16 ? "-bf16-" : "-") +
                      std::to_string(s.m) + "x" + std::to_string(s.n) + "x" +
                      std::to_string(s.k);
-  std::ofstream(stem + ".mlir")
-      << "func.func @mm(%a: tensor<" << s.m << "x" << s.k
-      << "xf32>, %b: tensor<" << s.k << "x" << s.n << "xf32>) -> tensor<"
-      << s.m << "x" << s.n << "xf32> {\n  %c = rlx.matmul %a, %b : (tensor<"
-      << s.m << "x" << s.k << "xf32>, tensor<" << s.k << "x" << s.n
-      << "xf32>) -> tensor<" << s.m << "x" << s.n
-      << "xf32>\n  return %c : tensor<" << s.m << "x" << s.n << "xf32>\n}\n";
+  auto type = [](int64_t rows, int64_t cols, const char *element) {
+    return "tensor<" + std::to_string(rows) + "x" + std::to_string(cols) +
+           "x" + element + ">";
+  };
+  const char *in = bf16 ? "bf16" : "f32";
+  std::string a = type(s.m, s.k, in), b = type(s.k, s.n, in),
+              c = type(s.m, s.n, in), out = type(s.m, s.n, "f32");
+  std::ofstream mlir(stem + ".mlir");
+  mlir << "func.func @mm(%a: " << a << ", %b: " << b << ") -> " << out
+       << " {\n  %c = rlx.matmul %a, %b : (" << a << ", " << b << ") -> " << c
+       << "\n";
+  if (bf16)
+    mlir << "  %d = rlx.cast %c : " << c << " -> " << out
+         << "\n  return %d : " << out << "\n}\n";
+  else
+    mlir << "  return %c : " << out << "\n}\n";
+  mlir.close();
   // $RLX_RLXC: bench/rlxc_replay.sh on a GPU machine without MLIR.
   const char *rlxc = std::getenv("RLX_RLXC");
   std::string cmd = std::string(rlxc && *rlxc ? rlxc : RLXC_PATH) + " " + stem +
@@ -75,21 +104,32 @@ double medianMs(const std::vector<double> &times) {
 #ifdef RLX_BENCH_HAVE_CUBLAS
 /// cuBLAS sgemm on row-major A (MxK) and B (KxN): C^T = B^T A^T in
 /// column-major terms. Median ms over `reps`, or a negative value.
-double cublasMs(const Size &s, const std::vector<float> &a,
-                const std::vector<float> &b, int reps) {
-  float *da, *db, *dc;
-  if (cudaMalloc(&da, a.size() * 4) || cudaMalloc(&db, b.size() * 4) ||
+/// With `bf16`, `a` and `b` hold bf16 bits (2 bytes an element) and the
+/// GEMM is cublasGemmEx's bf16 x bf16 -> f32 with f32 accumulation.
+double cublasMs(const Size &s, const void *a, const void *b, bool bf16,
+                int reps) {
+  size_t element = bf16 ? 2 : 4;
+  size_t aBytes = size_t(s.m * s.k) * element,
+         bBytes = size_t(s.k * s.n) * element;
+  void *da, *db, *dc;
+  if (cudaMalloc(&da, aBytes) || cudaMalloc(&db, bBytes) ||
       cudaMalloc(&dc, size_t(s.m * s.n) * 4))
     return -1;
-  cudaMemcpy(da, a.data(), a.size() * 4, cudaMemcpyHostToDevice);
-  cudaMemcpy(db, b.data(), b.size() * 4, cudaMemcpyHostToDevice);
+  cudaMemcpy(da, a, aBytes, cudaMemcpyHostToDevice);
+  cudaMemcpy(db, b, bBytes, cudaMemcpyHostToDevice);
   cublasHandle_t handle;
   if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS)
     return -1;
   const float one = 1, zero = 0;
   auto run = [&] {
-    cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &one, db,
-                s.n, da, s.k, &zero, dc, s.n);
+    if (bf16)
+      cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &one, db,
+                   CUDA_R_16BF, s.n, da, CUDA_R_16BF, s.k, &zero, dc,
+                   CUDA_R_32F, s.n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    else
+      cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &one,
+                  static_cast<float *>(db), s.n, static_cast<float *>(da),
+                  s.k, &zero, static_cast<float *>(dc), s.n);
     cudaDeviceSynchronize();
   };
   run();
@@ -113,11 +153,16 @@ double cublasMs(const Size &s, const std::vector<float> &a,
 
 int main(int argc, char **argv) {
   std::string target = "cuda";
+  bool bf16 = false;
   std::vector<Size> sizes;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "--target" && i + 1 < argc) {
       target = argv[++i];
+      continue;
+    }
+    if (arg == "--bf16") {
+      bf16 = true;
       continue;
     }
     Size s{};
@@ -138,22 +183,34 @@ int main(int argc, char **argv) {
   for (const Size &s : sizes) {
     rlx_artifact_t *artifact = nullptr;
     rlx_session_t *session = nullptr;
-    std::string so = compile(target, s);
+    std::string so = compile(target, s, bf16);
     if (!check(rlx_artifact_load(so.c_str(), &artifact), "load") ||
         !check(rlx_session_create(artifact, &session), "session"))
       return 1;
+    // With bf16 the f32 values are the bf16 ones exactly (the reference's
+    // operands), their bits what the device reads.
     std::vector<float> a(size_t(s.m * s.k)), b(size_t(s.k * s.n));
+    std::vector<uint16_t> a16, b16;
     for (float &x : a)
       x = normal(rng);
     for (float &x : b)
       x = normal(rng);
+    if (bf16) {
+      for (float &x : a)
+        a16.push_back(toBF16(x)), x = fromBF16(a16.back());
+      for (float &x : b)
+        b16.push_back(toBF16(x)), x = fromBF16(b16.back());
+    }
+    const void *aData = bf16 ? static_cast<const void *>(a16.data()) : a.data();
+    const void *bData = bf16 ? static_cast<const void *>(b16.data()) : b.data();
+    rlx_dtype_t dtype = bf16 ? RLX_DTYPE_BF16 : RLX_DTYPE_F32;
     int64_t aDims[] = {s.m, s.k}, bDims[] = {s.k, s.n};
     rlx_tensor_t *hostA, *hostB, *devA, *devB;
-    check(rlx_tensor_wrap(RLX_DTYPE_F32, 2, aDims, a.data(), nullptr, nullptr,
-                          &hostA),
+    check(rlx_tensor_wrap(dtype, 2, aDims, const_cast<void *>(aData), nullptr,
+                          nullptr, &hostA),
           "wrap");
-    check(rlx_tensor_wrap(RLX_DTYPE_F32, 2, bDims, b.data(), nullptr, nullptr,
-                          &hostB),
+    check(rlx_tensor_wrap(dtype, 2, bDims, const_cast<void *>(bData), nullptr,
+                          nullptr, &hostB),
           "wrap");
     if (!check(rlx_session_to_device(session, hostA, &devA), "upload") ||
         !check(rlx_session_to_device(session, hostB, &devB), "upload"))
@@ -203,7 +260,7 @@ int main(int argc, char **argv) {
     double refMs = -1;
 #ifdef RLX_BENCH_HAVE_CUBLAS
     if (target == "cuda")
-      refMs = cublasMs(s, a, b, reps);
+      refMs = cublasMs(s, aData, bData, bf16, reps);
 #endif
     char name[64];
     std::snprintf(name, sizeof name, "%ldx%ldx%ld", s.m, s.n, s.k);
