@@ -41,6 +41,10 @@ public:
               const LaunchShape &shape,
               const std::vector<KernelArg> &args) override {
     void *function = static_cast<StreamModule &>(module).kernel(kernel);
+    // An empty grid (a dynamic dim of 0 under a tiled matmul) runs nothing;
+    // CUDA and HIP refuse to launch it.
+    if (!shape.grid[0] || !shape.grid[1] || !shape.grid[2])
+      return;
     // One parameter per word: kernelParams points at each value; a 4-byte
     // parameter reads the low half of its (little-endian) word.
     std::vector<int64_t> values(args.size());
