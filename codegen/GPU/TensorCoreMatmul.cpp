@@ -108,14 +108,12 @@ struct RLXGPUTensorCoreMatmulPass
 
   /// bf16 x bf16 or f16 x f16 into f32.
   bool takes(linalg::LinalgOp op) {
-    if (!op.hasPureBufferSemantics())
+    auto mm = dyn_cast<linalg::MatmulOp>(op.getOperation());
+    auto bmm = dyn_cast<linalg::BatchMatmulOp>(op.getOperation());
+    bool defaultMaps = (mm && !mm.hasUserDefinedMaps()) ||
+                       (bmm && !bmm.hasUserDefinedMaps());
+    if (!defaultMaps || !op.hasPureBufferSemantics())
       return false;
-    if (auto mm = dyn_cast<linalg::MatmulOp>(op.getOperation());
-        !mm || mm.hasUserDefinedMaps()) {
-      auto bmm = dyn_cast<linalg::BatchMatmulOp>(op.getOperation());
-      if (!bmm || bmm.hasUserDefinedMaps())
-        return false;
-    }
     Type a = getElementTypeOrSelf(op.getDpsInputs()[0].getType());
     Type bType = getElementTypeOrSelf(op.getDpsInputs()[1].getType());
     Type c = getElementTypeOrSelf(op.getDpsInits()[0].getType());

@@ -194,7 +194,8 @@ struct RLXGPUTileMatmulPass
     SmallVector<linalg::LinalgOp> matmuls;
     getOperation().walk([&](linalg::LinalgOp op) {
       // The kernel computes in C's element type; mixed-type matmuls (f16 x
-      // f16 -> f32, ...) take the loop mapping.
+      // f16 -> f32, ...) take the loop mapping, unless a CUDA compile's
+      // rlx-gpu-tensor-core-matmul took them first.
       if (!op.hasPureBufferSemantics() ||
           llvm::any_of(op->getOperandTypes(), [&](Type type) {
             return getElementTypeOrSelf(type) !=
