@@ -222,6 +222,8 @@ std::unique_ptr<rlx_artifact_s> loadArtifact(const std::string &path) {
 
   artifact->numThreads = static_cast<int32_t *>(
       dlsym(artifact->library, RLX_ARTIFACT_NUM_THREADS_SYMBOL));
+  if (artifact->numThreads)
+    artifact->openMp = rlxrt::findOpenMpEntries(artifact->library);
   // The hooks are pointed at the runtime's handlers once, here; an
   // artifact whose entry code cannot fail (no allocation, no check) has
   // none.

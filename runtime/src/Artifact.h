@@ -10,6 +10,7 @@
 
 #include "Device.h"
 #include "Manifest.h"
+#include "WorkerPlacement.h"
 
 #include <atomic>
 #include <string>
@@ -26,6 +27,9 @@ struct rlx_artifact_s {
   /// The artifact's `rlx_artifact_num_threads` (null when it has no
   /// parallel kernels), set before every call.
   int32_t *numThreads = nullptr;
+  /// libomp's entry points for binding the workers (WorkerPlacement.h),
+  /// found where numThreads is.
+  rlxrt::OpenMpEntries openMp;
   std::string manifestJson;
   rlxrt::Manifest manifest;
   /// The manifest's CPU features, and those this machine lacks, joined by

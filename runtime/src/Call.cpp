@@ -18,6 +18,7 @@
 #include "CallState.h"
 #include "Status.h"
 #include "Threads.h"
+#include "WorkerPlacement.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -156,8 +157,11 @@ std::unique_ptr<rlx_tensor_list_s> callOnHost(rlx_session_s &session,
                            param->dims);
   ArgumentBlock block(arguments, entry.outputs);
 
-  if (int32_t *numThreads = session.artifact->numThreads)
-    __atomic_store_n(numThreads, rlxrt::currentThreadCount(), __ATOMIC_RELAXED);
+  if (int32_t *numThreads = session.artifact->numThreads) {
+    int32_t threads = rlxrt::currentThreadCount();
+    __atomic_store_n(numThreads, threads, __ATOMIC_RELAXED);
+    rlxrt::placeWorkers(session.artifact->openMp, threads);
+  }
   int32_t code = 0;
   // A failed call's blocks, outputs included, are freed with the state.
   rlxrt::CallState state;

@@ -6,12 +6,9 @@
 /// in one process share the same threads. The count is one process-wide
 /// setting: RLX_NUM_THREADS at start-up or rlx_set_num_threads, default
 /// every core this process may run on. It is written into an artifact's
-/// `rlx_artifact_num_threads` before each call. Threads are not bound to
-/// cores: libomp would bind the calling thread too, and threads the host
-/// creates later (another library's pool) would inherit that one core.
-/// KMP_AFFINITY=compact binds them where the process runs only rlx (on
-/// the two-core test machine it made small parallel kernels several times
-/// faster).
+/// `rlx_artifact_num_threads` before each call. Where the count is every
+/// core, libomp's workers are bound around the calling thread, which is
+/// not (WorkerPlacement.cpp).
 ///
 //===----------------------------------------------------------------------===//
 
