@@ -14,8 +14,8 @@ median over the calls.
 
 Models: the MLP 784-512-512-10 at batch 128 and batch 1; ResNet-50 at batch
 1 and 8, 224x224 (torchvision's, random weights; skipped without
-torchvision); a BERT-base-shaped encoder of 4 layers (hidden 768, 12
-heads, sequence 128, batch 1); an LSTM 256 -> 512 over 64 steps at batch
+torchvision); a BERT-base-shaped encoder of 4 and of 12 layers (hidden
+768, 12 heads, sequence 128, batch 1); an LSTM 256 -> 512 over 64 steps at batch
 8.
 
 Usage: onnx_inference.py BIN_DIR [--threads 1,2] [--calls N] [--models a,b]
@@ -103,6 +103,7 @@ def models():
     except ImportError:
         print("# resnet50 skipped: torchvision is not installed", file=sys.stderr)
     yield "bert4_s128", Encoder(), (1, 128, 768)
+    yield "bert12_s128", Encoder(12), (1, 128, 768)
     yield "lstm_b8_s64", LSTM(), (8, 64, 256)
 
 
