@@ -16,15 +16,19 @@ inline constexpr llvm::StringLiteral kZeroTallTileAttrName =
     "rlx.zero_tall_tile";
 
 /// Tiles `op` (on buffers) into scf.for loops by `sizes` (one per loop,
-/// 0 = untiled) and erases it; the tile and loops are in the result.
+/// 0 = untiled) and erases it; the tile and loops are in the result. With
+/// `interchange`, loop i walks op dim interchange[i] (outermost first).
 inline mlir::FailureOr<mlir::scf::SCFTilingResult>
 tileByConstants(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
-                llvm::ArrayRef<int64_t> sizes) {
+                llvm::ArrayRef<int64_t> sizes,
+                llvm::ArrayRef<int64_t> interchange = {}) {
   llvm::SmallVector<mlir::OpFoldResult> tileSizes;
   for (int64_t size : sizes)
     tileSizes.push_back(rewriter.getIndexAttr(size));
   mlir::scf::SCFTilingOptions options;
   options.setTileSizes(tileSizes);
+  if (!interchange.empty())
+    options.setInterchange(interchange);
   rewriter.setInsertionPoint(op);
   auto tiled = mlir::scf::tileUsingSCF(
       rewriter, llvm::cast<mlir::TilingInterface>(op.getOperation()), options);

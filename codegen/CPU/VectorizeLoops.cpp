@@ -17,6 +17,7 @@
 #include "codegen/CPU/Passes.h"
 #include "codegen/CPU/Tiling.h"
 #include "codegen/CPU/VectorAccumulators.h"
+#include "codegen/CPU/WindowReductions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -25,6 +26,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -190,8 +192,9 @@ bool readsInnermostDimsSwapped(linalg::LinalgOp op) {
 
 /// Tiles `op` to 1 x ... x 1 x width (width x width for a transposed read)
 /// and vectorizes the tile. When the vectorizer refuses the tile, the
-/// tiled loops stay scalar (still correct).
-void tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op) {
+/// tiled loops stay scalar (still correct). Returns the outermost loop of
+/// a window reduction's tiles (windowInnermostOrder), else null.
+Operation *tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op) {
   unsigned loops = op.getNumLoops();
   int64_t width = 512 / widestElementBits(op);
   SmallVector<int64_t> vectorSizes(loops, 1);
@@ -226,24 +229,55 @@ void tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op) {
 
   if (tileSizes.empty())
     tileSizes = vectorSizes;
+  SmallVector<int64_t> order = mlir::rlx::windowInnermostOrder(op);
   FailureOr<scf::SCFTilingResult> tiled =
-      mlir::rlx::tileByConstants(rewriter, op, tileSizes);
+      mlir::rlx::tileByConstants(rewriter, op, tileSizes, order);
   if (failed(tiled) || tiled->tiledOps.size() != 1)
-    return;
+    return nullptr;
   // The outer loop over a parallel dim may run on several cores
-  // (rlx-cpu-parallelize decides).
-  mlir::rlx::markOuterParallelLoop(rewriter, tiled->loops, iterators, ranges,
-                                   vectorSizes);
+  // (rlx-cpu-parallelize decides); the loops walk the dims in `order`.
+  SmallVector<utils::IteratorType> loopIterators = iterators;
+  SmallVector<int64_t> loopRanges = ranges, loopSizes = vectorSizes;
+  for (auto [i, d] : llvm::enumerate(order)) {
+    loopIterators[i] = iterators[d];
+    loopRanges[i] = ranges[d];
+    loopSizes[i] = vectorSizes[d];
+  }
+  mlir::rlx::markOuterParallelLoop(rewriter, tiled->loops, loopIterators,
+                                   loopRanges, loopSizes);
   Operation *tile = tiled->tiledOps.front();
   foldUnitWindowExprs(rewriter, cast<linalg::LinalgOp>(tile));
   // The vectorizer reads one scalable flag per vector dim.
   SmallVector<bool> scalable(loops, false);
   if (failed(linalg::vectorizeOpPrecondition(tile, vectorSizes, scalable)))
-    return;
+    return nullptr;
   FailureOr<linalg::VectorizationResult> vectorized =
       linalg::vectorize(rewriter, tile, vectorSizes, scalable);
-  if (succeeded(vectorized))
-    rewriter.replaceOp(tile, vectorized->replacements);
+  if (failed(vectorized))
+    return nullptr;
+  rewriter.replaceOp(tile, vectorized->replacements);
+  if (order.empty() || tiled->loops.empty())
+    return nullptr;
+  return tiled->loops.front();
+}
+
+/// The transfers inside window reductions' loops read and write their
+/// buffers directly, not through the subviews tiling made: the hoisting
+/// of an accumulator's read/write pair out of the window loops refuses a
+/// view.
+LogicalResult foldWindowTransferViews(ArrayRef<Operation *> nests) {
+  SmallVector<Operation *> transfers;
+  for (Operation *nest : nests)
+    nest->walk([&](VectorTransferOpInterface transfer) {
+      transfers.push_back(transfer);
+    });
+  if (transfers.empty())
+    return success();
+  RewritePatternSet patterns(transfers.front()->getContext());
+  memref::populateFoldMemRefAliasOpPatterns(patterns);
+  GreedyRewriteConfig config;
+  config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+  return applyOpPatternsGreedily(transfers, std::move(patterns), config);
 }
 
 /// Lowers vector.multi_reduction ops, each the way its layout wants: a
@@ -419,8 +453,10 @@ struct RLXCPUVectorizeLoopsPass
         candidates.push_back(op);
     });
     IRRewriter rewriter(context);
+    SmallVector<Operation *> windowNests;
     for (linalg::LinalgOp op : candidates)
-      tileAndVectorize(rewriter, op);
+      if (Operation *nest = tileAndVectorize(rewriter, op))
+        windowNests.push_back(nest);
 
     // Each stage its own greedy run: the unit-dim patterns and the transfer
     // lowerings undo each other when mixed.
@@ -466,9 +502,13 @@ struct RLXCPUVectorizeLoopsPass
       return signalPassFailure();
     contractMarkedProducts(module);
     skipWholeSubviews(module);
+    if (failed(foldWindowTransferViews(windowNests)))
+      return signalPassFailure();
+
     // Views and indices that tiling put inside loops move out first, so
     // accumulators are seen to be loop-invariant.
     module.walk([](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });
+    mlir::rlx::hoistWindowAccumulators(rewriter, windowNests);
     mlir::rlx::promoteReductionAccumulators(module);
     module.walk(
         [](func::FuncOp func) { linalg::hoistRedundantVectorTransfers(func); });

@@ -270,3 +270,56 @@ func.func @column_sums_in_registers(%a: memref<64xf32>, %w: memref<64x32xf32>, %
   }
   return
 }
+
+// -----
+
+// A max pool as rlx-to-linalg makes it (window dims between the output's
+// pixels and its channels): the window loops run innermost and carry the
+// output vector in a register, read once before them and written once
+// after (tiled in the op's order, each window element read and wrote it
+// back).
+// CHECK-LABEL: func @pool_window_in_registers
+// CHECK:         scf.for %[[C:.+]] = %{{.+}} to %{{.+}} step %c16
+// CHECK:           %[[INIT:.+]] = vector.transfer_read %alloc[%{{.+}}, %{{.+}}, %{{.+}}, %[[C]]]
+// CHECK:           %[[ROWS:.+]] = scf.for {{.+}} iter_args(%[[ACC:.+]] = %[[INIT]]) -> (vector<16xf32>)
+// CHECK:             scf.for {{.+}} iter_args(%[[INNER:.+]] = %[[ACC]]) -> (vector<16xf32>)
+// CHECK:               %[[X:.+]] = vector.transfer_read %arg0
+// CHECK:               arith.maximumf %[[X]], %[[INNER]] : vector<16xf32>
+// CHECK-NOT:           vector.transfer_write
+// CHECK:           vector.transfer_write %[[ROWS]], %alloc[%{{.+}}, %{{.+}}, %{{.+}}, %[[C]]]
+func.func @pool_window_in_registers(%x: memref<2x9x9x64xf32>, %w: memref<3x3xf32>) -> memref<2x4x4x64xf32> {
+  %y = memref.alloc() : memref<2x4x4x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * 2 + d3, d2 * 2 + d4, d5)>,
+                                   affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d4)>,
+                                   affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d5)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]}
+      ins(%x, %w : memref<2x9x9x64xf32>, memref<3x3xf32>) outs(%y : memref<2x4x4x64xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %m = arith.maximumf %in, %out : f32
+    linalg.yield %m : f32
+  }
+  return %y : memref<2x4x4x64xf32>
+}
+
+// -----
+
+// The same window over an output that is no allocation of its own (a
+// function argument, which another argument may alias): the loops still
+// run in that order, but the output is read and written back in them.
+// CHECK-LABEL: func @pool_window_output_argument
+// CHECK:         scf.for {{.+}} step %c16
+// CHECK-NOT:       iter_args
+// CHECK:           arith.maximumf
+// CHECK:           vector.transfer_write
+func.func @pool_window_output_argument(%x: memref<2x9x9x64xf32>, %w: memref<3x3xf32>, %y: memref<2x4x4x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 * 2 + d3, d2 * 2 + d4, d5)>,
+                                   affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d4)>,
+                                   affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d5)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]}
+      ins(%x, %w : memref<2x9x9x64xf32>, memref<3x3xf32>) outs(%y : memref<2x4x4x64xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %m = arith.maximumf %in, %out : f32
+    linalg.yield %m : f32
+  }
+  return
+}
